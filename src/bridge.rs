@@ -1,0 +1,122 @@
+//! [`Bridge`]: the one handle an app keeps. It wires the hub, the egui side and the server.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+
+use crate::hub::{ActionSpec, Hub, HubConfig};
+use crate::plugin::{BridgePlugin, Call, UiBridge, WindowBuilder};
+use crate::server::{McpServer, TransportHandle};
+
+/// Configures a [`Bridge`].
+#[derive(Debug, Default)]
+pub struct BridgeBuilder {
+    config: HubConfig,
+}
+
+impl BridgeBuilder {
+    /// The server name announced to clients (your app's name, not "rmcp").
+    #[must_use]
+    pub fn app_name(mut self, name: impl Into<String>) -> Self {
+        self.config.app_name = name.into();
+        self
+    }
+
+    /// The server version announced to clients.
+    #[must_use]
+    pub fn app_version(mut self, version: impl Into<String>) -> Self {
+        self.config.app_version = version.into();
+        self
+    }
+
+    /// App-specific notes appended to the protocol's instructions text.
+    #[must_use]
+    pub fn instructions(mut self, notes: impl Into<String>) -> Self {
+        self.config.instructions = Some(notes.into());
+        self
+    }
+
+    /// How long a call may wait for the UI before it ends with `action_timeout` (default 10 s).
+    #[must_use]
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.config.call_timeout = timeout;
+        self
+    }
+
+    /// Builds the bridge. Nothing is served until you call a `serve_*` method.
+    pub fn build(self) -> Bridge {
+        let hub = Arc::new(Hub::new(self.config));
+        Bridge {
+            ui: UiBridge::new(hub),
+            server: Arc::new(OnceLock::new()),
+        }
+    }
+}
+
+/// An app's bridge: declare windows on it every frame, add its plugin to egui once, serve it.
+#[derive(Clone, Debug)]
+pub struct Bridge {
+    ui: UiBridge,
+    server: Arc<OnceLock<McpServer>>,
+}
+
+impl Bridge {
+    /// Starts configuring a bridge.
+    pub fn builder() -> BridgeBuilder {
+        BridgeBuilder::default()
+    }
+
+    /// The shared core.
+    pub fn hub(&self) -> &Arc<Hub> {
+        self.ui.hub()
+    }
+
+    /// The egui side.
+    pub fn ui(&self) -> &UiBridge {
+        &self.ui
+    }
+
+    /// The plugin: `ctx.add_plugin(bridge.plugin())`, once.
+    pub fn plugin(&self) -> BridgePlugin {
+        self.ui.plugin()
+    }
+
+    /// Declares a window for this frame; see [`UiBridge::window`].
+    pub fn window(&self, app_id: impl Into<String>) -> WindowBuilder {
+        self.ui.window(app_id)
+    }
+
+    /// Declares an app-level action for this frame; see [`UiBridge::app_action`].
+    pub fn app_action<A>(&self, name: &str, spec: ActionSpec) -> Option<Call<A>>
+    where
+        A: DeserializeOwned + schemars::JsonSchema + 'static,
+    {
+        self.ui.app_action(name, spec)
+    }
+
+    /// Whether a dialog blocks this window (as agents are told); disable it for the person too.
+    pub fn is_blocked(&self, app_id: &str) -> bool {
+        self.ui.is_blocked(app_id)
+    }
+
+    /// The MCP server, started on first use with its own runtime.
+    pub fn server(&self) -> std::io::Result<&McpServer> {
+        if let Some(s) = self.server.get() {
+            return Ok(s);
+        }
+        let server = McpServer::new(Arc::clone(self.hub()))?;
+        Ok(self.server.get_or_init(|| server))
+    }
+
+    /// Uses an existing tokio runtime for the server (call before any `serve_*`).
+    pub fn server_on(&self, runtime: tokio::runtime::Handle) -> &McpServer {
+        self.server
+            .get_or_init(|| McpServer::with_runtime(Arc::clone(self.hub()), runtime))
+    }
+
+    /// Serves MCP over stdin/stdout. stdout then carries JSON-RPC only: log to stderr.
+    pub fn serve_stdio(&self) -> std::io::Result<TransportHandle> {
+        Ok(self.server()?.serve_stdio())
+    }
+}

@@ -1,0 +1,175 @@
+//! A tool call on its way from a server task to the UI thread and back.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::Instant;
+
+use parking_lot::Mutex;
+use serde_json::{Map, Value};
+use tokio::sync::oneshot;
+
+use crate::protocol::{APP_TARGET, ToolError, ToolResult};
+
+/// What a call ends with.
+pub type Outcome = Result<ToolResult, ToolError>;
+
+/// Whom a call is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallTarget {
+    /// An app-level action (`app__…`).
+    App,
+    /// A window, by external handle.
+    Window(String),
+}
+
+impl CallTarget {
+    /// Reads the `{winId}` part of a tool name.
+    pub fn parse(window: &str) -> Self {
+        if window == APP_TARGET {
+            Self::App
+        } else {
+            Self::Window(window.to_owned())
+        }
+    }
+
+    /// The `{winId}` part of the tool name.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::App => APP_TARGET,
+            Self::Window(h) => h,
+        }
+    }
+}
+
+const PENDING: u8 = 0;
+const CLAIMED: u8 = 1;
+const CANCELLED: u8 = 2;
+const DONE: u8 = 3;
+
+/// One queued call. Exactly one party wins the move out of "pending": the UI thread by
+/// claiming it (then it is applied), or anyone else by cancelling or rejecting it (then it
+/// never is).
+#[derive(Debug)]
+pub struct PendingCall {
+    /// Window or app.
+    pub target: CallTarget,
+    /// The action part of the tool name.
+    pub action: String,
+    /// Arguments without `expectedVersion` (always a JSON object).
+    pub args: Value,
+    /// The version the agent based the call on.
+    pub expected_version: Option<u64>,
+    /// Past this instant the UI must not apply the call.
+    pub deadline: Instant,
+    state: AtomicU8,
+    reply: Mutex<Option<oneshot::Sender<Outcome>>>,
+}
+
+impl PendingCall {
+    pub(crate) fn new(
+        target: CallTarget,
+        action: String,
+        args: Map<String, Value>,
+        expected_version: Option<u64>,
+        deadline: Instant,
+        reply: oneshot::Sender<Outcome>,
+    ) -> Self {
+        Self {
+            target,
+            action,
+            args: Value::Object(args),
+            expected_version,
+            deadline,
+            state: AtomicU8::new(PENDING),
+            reply: Mutex::new(Some(reply)),
+        }
+    }
+
+    /// The tool name this call was made with.
+    pub fn tool_name(&self) -> String {
+        crate::protocol::tool_name(self.target.as_str(), &self.action)
+    }
+
+    fn transition(&self, to: u8) -> bool {
+        self.state
+            .compare_exchange(PENDING, to, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// Still waiting to be claimed, cancelled or rejected.
+    pub fn is_pending(&self) -> bool {
+        self.state.load(Ordering::Acquire) == PENDING
+    }
+
+    /// The UI takes the call to apply it. False if it was cancelled meanwhile.
+    pub fn try_claim(&self) -> bool {
+        self.transition(CLAIMED)
+    }
+
+    /// Cancels a call that nobody claimed yet. False if it is already claimed or answered.
+    pub fn try_cancel(&self) -> bool {
+        self.transition(CANCELLED)
+    }
+
+    /// Answers a call that was never applied with an error (if it is still pending).
+    pub fn reject(&self, error: ToolError) {
+        if self.transition(DONE) {
+            self.send(Err(error));
+        }
+    }
+
+    /// Answers a claimed call.
+    pub fn resolve(&self, outcome: Outcome) {
+        self.state.store(DONE, Ordering::Release);
+        self.send(outcome);
+    }
+
+    fn send(&self, outcome: Outcome) {
+        if let Some(tx) = self.reply.lock().take() {
+            let _ = tx.send(outcome);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call() -> (PendingCall, oneshot::Receiver<Outcome>) {
+        let (tx, rx) = oneshot::channel();
+        (
+            PendingCall::new(
+                CallTarget::App,
+                "x".into(),
+                Map::new(),
+                None,
+                Instant::now(),
+                tx,
+            ),
+            rx,
+        )
+    }
+
+    #[test]
+    fn a_cancelled_call_cannot_be_claimed() {
+        let (c, _rx) = call();
+        assert!(c.try_cancel());
+        assert!(!c.try_claim(), "cancelled calls are never applied");
+    }
+
+    #[test]
+    fn a_claimed_call_cannot_be_cancelled_or_rejected() {
+        let (c, mut rx) = call();
+        assert!(c.try_claim());
+        assert!(!c.try_cancel());
+        c.reject(ToolError::window_not_found("w"));
+        assert!(
+            rx.try_recv().is_err(),
+            "reject must not answer a claimed call"
+        );
+        c.resolve(Ok(ToolResult::message("ok")));
+        assert_eq!(
+            rx.try_recv().unwrap().unwrap().message.as_deref(),
+            Some("ok")
+        );
+    }
+}

@@ -1,0 +1,217 @@
+//! The bridge core: the one state shared by the UI thread and the MCP server.
+//!
+//! # Model
+//!
+//! - The UI thread (the egui plugin) is the only writer. After each frame it publishes an
+//!   immutable [`Snapshot`] (with its JSON serialised once) through [`Hub::publish`], which
+//!   also wakes every watcher: that is how the server learns it must notify its clients.
+//! - Server tasks read the latest snapshot ([`Hub::snapshot`]) and submit calls
+//!   ([`Hub::call`]). A call goes onto a channel, the UI thread is woken, and the call's future
+//!   completes when the UI thread resolves it after the frame that applied it was published.
+//! - A call that waits past the budget ends with `action_timeout`. An atomic claim makes sure
+//!   it is then never applied: the UI thread applies a call only if it wins that claim.
+//!
+//! This module knows neither egui nor rmcp.
+
+mod action;
+mod call;
+mod snapshot;
+
+pub use action::{ActionSpec, Hints, input_schema_for};
+pub use call::{CallTarget, Outcome, PendingCall};
+pub use snapshot::{Snapshot, ToolSpec};
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+use serde_json::{Map, Value};
+use tokio::sync::watch;
+
+use crate::protocol::{ErrorCode, ToolError, split_tool_name};
+
+/// How the UI thread is woken; installed by the plugin.
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// Static facts about the application and the bridge's budgets.
+#[derive(Clone, Debug)]
+pub struct HubConfig {
+    /// Server name announced at `initialize`.
+    pub app_name: String,
+    /// Server version announced at `initialize`.
+    pub app_version: String,
+    /// App-specific notes appended to the protocol's instructions text.
+    pub instructions: Option<String>,
+    /// How long a call may wait for the UI before it ends with `action_timeout`.
+    pub call_timeout: Duration,
+}
+
+impl Default for HubConfig {
+    fn default() -> Self {
+        Self {
+            app_name: "egui app".to_owned(),
+            app_version: "0.0.0".to_owned(),
+            instructions: None,
+            call_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// The shared state: latest snapshot, call queue, wake-up hook.
+pub struct Hub {
+    config: HubConfig,
+    snapshot: watch::Sender<Arc<Snapshot>>,
+    calls_tx: crossbeam_channel::Sender<Arc<PendingCall>>,
+    calls_rx: crossbeam_channel::Receiver<Arc<PendingCall>>,
+    waker: Mutex<Option<Waker>>,
+}
+
+impl std::fmt::Debug for Hub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hub")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Hub {
+    /// A hub with an empty snapshot.
+    pub fn new(config: HubConfig) -> Self {
+        let (calls_tx, calls_rx) = crossbeam_channel::unbounded();
+        Self {
+            config,
+            snapshot: watch::Sender::new(Arc::new(Snapshot::empty())),
+            calls_tx,
+            calls_rx,
+            waker: Mutex::new(None),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &HubConfig {
+        &self.config
+    }
+
+    /// The latest published snapshot.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        Arc::clone(&self.snapshot.borrow())
+    }
+
+    /// A receiver that sees every published snapshot (coalesced: only the latest counts).
+    pub fn watch(&self) -> watch::Receiver<Arc<Snapshot>> {
+        self.snapshot.subscribe()
+    }
+
+    /// Publishes a new snapshot. Called by the UI thread after a frame, never blocks.
+    pub fn publish(&self, snapshot: Arc<Snapshot>) {
+        self.snapshot.send_replace(snapshot);
+    }
+
+    /// Installs the function that wakes the UI thread.
+    pub fn set_waker(&self, waker: Option<Waker>) {
+        *self.waker.lock() = waker;
+    }
+
+    /// Wakes the UI thread (if a plugin is installed).
+    pub fn wake(&self) {
+        let waker = self.waker.lock().clone();
+        if let Some(wake) = waker {
+            wake();
+        }
+    }
+
+    /// The UI side of the call queue.
+    pub fn call_receiver(&self) -> &crossbeam_channel::Receiver<Arc<PendingCall>> {
+        &self.calls_rx
+    }
+
+    /// Number of calls waiting for the UI thread.
+    pub fn queued_calls(&self) -> usize {
+        self.calls_rx.len()
+    }
+
+    /// Queues a call for the UI thread without waiting for it. The ticket yields the outcome;
+    /// errors that need no UI (a malformed name, a closed window) come at once.
+    pub fn submit(&self, tool: &str, mut args: Map<String, Value>) -> Ticket {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let Some((window, action)) = split_tool_name(tool) else {
+            let _ = tx.send(Err(ToolError::new(
+                ErrorCode::ActionNotAvailable,
+                format!("{tool} is not a tool of this app; tool names are {{winId}}__{{action}}"),
+            )));
+            return Ticket { call: None, rx };
+        };
+        let expected_version = match args.remove("expectedVersion") {
+            None | Some(Value::Null) => None,
+            Some(v) => match v.as_u64() {
+                Some(v) => Some(v),
+                None => {
+                    let _ = tx.send(Err(ToolError::invalid_field(
+                        "expectedVersion",
+                        "must be a non-negative integer",
+                    )));
+                    return Ticket { call: None, rx };
+                }
+            },
+        };
+        let call = Arc::new(PendingCall::new(
+            CallTarget::parse(window),
+            action.to_owned(),
+            args,
+            expected_version,
+            Instant::now() + self.config.call_timeout,
+            tx,
+        ));
+        // Fail fast on what the latest snapshot already rules out; the UI re-validates anyway.
+        if let Err(e) = self.snapshot().validate(&call) {
+            call.reject(e);
+            return Ticket { call: None, rx };
+        }
+        tracing::debug!(tool, "call queued");
+        if self.calls_tx.send(Arc::clone(&call)).is_err() {
+            call.reject(shutting_down());
+        }
+        self.wake();
+        Ticket {
+            call: Some(call),
+            rx,
+        }
+    }
+
+    /// Submits a call and waits for its outcome, at most the call budget (plus the end of a
+    /// frame that already took it).
+    pub async fn call(&self, tool: &str, args: Map<String, Value>) -> Outcome {
+        let budget = self.config.call_timeout;
+        let Ticket { call, mut rx } = self.submit(tool, args);
+        if let Ok(outcome) = tokio::time::timeout(budget, &mut rx).await {
+            return outcome.unwrap_or_else(|_| Err(shutting_down()));
+        }
+        // Past the budget. If the UI has not claimed the call, cancel it: it will never be applied.
+        if call.as_ref().is_none_or(|c| c.try_cancel()) {
+            tracing::warn!(tool, "call timed out before the UI took it");
+            return Err(ToolError::timeout(budget));
+        }
+        // The UI claimed it already: its frame is under way, so wait for that frame.
+        match tokio::time::timeout(budget, rx).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(_)) => Err(shutting_down()),
+            Err(_) => Err(ToolError::timeout(budget * 2)),
+        }
+    }
+}
+
+/// A queued call: await `rx` for its outcome.
+#[derive(Debug)]
+pub struct Ticket {
+    /// The queued call (none when it was answered at once).
+    pub call: Option<Arc<PendingCall>>,
+    /// Yields the outcome.
+    pub rx: tokio::sync::oneshot::Receiver<Outcome>,
+}
+
+fn shutting_down() -> ToolError {
+    ToolError::new(
+        ErrorCode::ActionTimeout,
+        "The application ended before the operation took effect",
+    )
+}

@@ -1,0 +1,123 @@
+//! One published state of the app: what `app://windows` and `tools/list` show.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::action::Hints;
+use super::call::{CallTarget, PendingCall};
+use crate::protocol::{ToolError, Window, WindowsState};
+
+/// One entry of `tools/list`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolSpec {
+    /// `{winId}__{action}`.
+    pub name: String,
+    /// Human-readable title: action title and window title.
+    pub title: String,
+    /// One line on what it does.
+    pub description: String,
+    /// JSON Schema of the arguments (an object schema).
+    pub input_schema: Arc<Map<String, Value>>,
+    /// Annotations.
+    pub hints: Hints,
+}
+
+/// An immutable, self-consistent state, with its JSON serialised once.
+#[derive(Debug)]
+pub struct Snapshot {
+    /// The `app://windows` document.
+    pub state: WindowsState,
+    /// `state` as compact JSON, served by `resources/read` as is.
+    pub json: Arc<str>,
+    /// The tools of operable windows and, unless an app-level modal is open, the app.
+    pub tools: Vec<ToolSpec>,
+    /// For each of `state.windows`: the index of the window that blocks it, if any.
+    pub blockers: Vec<Option<usize>>,
+    /// The window on top of the app-level modals, if one is open.
+    pub app_blocker: Option<usize>,
+    /// Rises whenever `state` changes.
+    pub windows_revision: u64,
+    /// Rises whenever `tools` changes.
+    pub tools_revision: u64,
+}
+
+impl Snapshot {
+    /// No windows, no tools.
+    pub fn empty() -> Self {
+        Self::new(WindowsState::default(), Vec::new(), Vec::new(), None, 0, 0)
+    }
+
+    /// A snapshot; serialises `state` once.
+    pub fn new(
+        state: WindowsState,
+        tools: Vec<ToolSpec>,
+        blockers: Vec<Option<usize>>,
+        app_blocker: Option<usize>,
+        windows_revision: u64,
+        tools_revision: u64,
+    ) -> Self {
+        let json = serde_json::to_string(&state)
+            .unwrap_or_else(|_| String::from("{}"))
+            .into();
+        Self {
+            state,
+            json,
+            tools,
+            blockers,
+            app_blocker,
+            windows_revision,
+            tools_revision,
+        }
+    }
+
+    /// The tool with this name, if listed.
+    pub fn tool(&self, name: &str) -> Option<&ToolSpec> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    fn window_index(&self, handle: &str) -> Option<usize> {
+        self.state.windows.iter().position(|w| w.id == handle)
+    }
+
+    /// The window on top that blocks `handle` (or the app, for `app`), if any.
+    pub fn blocker_of(&self, target: &CallTarget) -> Option<&Window> {
+        let b = match target {
+            CallTarget::App => self.app_blocker,
+            CallTarget::Window(h) => self.window_index(h).and_then(|i| self.blockers[i]),
+        };
+        b.map(|i| &self.state.windows[i])
+    }
+
+    /// Whether this call may be applied to this state: the window exists and is operable,
+    /// the action is listed, and `expectedVersion` (for non-read-only actions) is current.
+    pub fn validate(&self, call: &PendingCall) -> Result<(), ToolError> {
+        let win = match &call.target {
+            CallTarget::App => None,
+            CallTarget::Window(h) => Some(
+                self.window(h)
+                    .ok_or_else(|| ToolError::window_not_found(h))?,
+            ),
+        };
+        if let Some(b) = self.blocker_of(&call.target) {
+            return Err(ToolError::blocked(call.target.as_str(), &b.id, &b.title));
+        }
+        let name = call.tool_name();
+        let tool = self
+            .tool(&name)
+            .ok_or_else(|| ToolError::action_not_available(call.target.as_str(), &call.action))?;
+        if let (Some(win), Some(expected), false) =
+            (win, call.expected_version, tool.hints.read_only)
+        {
+            if expected != win.version {
+                return Err(ToolError::stale(expected, win.version));
+            }
+        }
+        Ok(())
+    }
+
+    /// The window with this external id.
+    pub fn window(&self, handle: &str) -> Option<&Window> {
+        self.state.window(handle)
+    }
+}

@@ -1,0 +1,25 @@
+#![cfg_attr(doc, doc = include_str!("../README.md"))]
+//!
+//! # Layers
+//!
+//! - [`protocol`]: pure wire types and rules (no egui, no rmcp).
+//! - [`hub`]: the bridge core shared by the UI thread and the server (no egui, no rmcp).
+//! - [`plugin`]: the egui plugin and the declaration API (no rmcp).
+//! - [`server`]: the MCP server on rmcp (no egui).
+//! - [`Bridge`]: wires them together.
+
+mod bridge;
+pub mod hub;
+pub mod plugin;
+pub mod protocol;
+pub mod server;
+
+pub use bridge::{Bridge, BridgeBuilder};
+pub use hub::{ActionSpec, Hints, Hub, HubConfig, Outcome};
+pub use plugin::{
+    BridgePlugin, Call, Cell, Fields, List, NoArgs, Table, UiBridge, WindowBuilder, headless,
+};
+pub use protocol::{
+    Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState,
+};
+pub use server::{McpServer, TransportHandle};

@@ -1,0 +1,224 @@
+//! Builders for the blocks of a window, in two modes: *hash* (every frame, no allocation) and
+//! *build* (only when the hash differs from last frame's). A block closure may therefore run
+//! twice in one frame; it must only describe what is shown.
+
+use std::hash::{DefaultHasher, Hash as _, Hasher as _};
+
+use serde_json::{Number, Value};
+
+use crate::protocol::{FieldItem, MASK};
+
+/// A borrowed value of a field, table cell or list item. Build it with `.into()` from strings,
+/// numbers, booleans and options of those.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cell<'a> {
+    /// `null`: not filled in.
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A floating-point number.
+    Float(f64),
+    /// A string.
+    Str(&'a str),
+}
+
+impl Cell<'_> {
+    pub(crate) fn hash_into(&self, h: &mut DefaultHasher) {
+        match self {
+            Self::Null => h.write_u8(0),
+            Self::Bool(b) => (1u8, b).hash(h),
+            Self::Int(i) => (2u8, i).hash(h),
+            Self::Float(f) => (3u8, f.to_bits()).hash(h),
+            Self::Str(s) => (4u8, s).hash(h),
+        }
+    }
+
+    pub(crate) fn to_value(self) -> Value {
+        match self {
+            Self::Null => Value::Null,
+            Self::Bool(b) => Value::Bool(b),
+            Self::Int(i) => Value::Number(i.into()),
+            Self::Float(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
+            Self::Str(s) => Value::String(s.to_owned()),
+        }
+    }
+
+    fn is_empty(self) -> bool {
+        matches!(self, Self::Null | Self::Str(""))
+    }
+}
+
+impl<'a> From<&'a str> for Cell<'a> {
+    fn from(s: &'a str) -> Self {
+        Self::Str(s)
+    }
+}
+
+impl<'a> From<&'a String> for Cell<'a> {
+    fn from(s: &'a String) -> Self {
+        Self::Str(s)
+    }
+}
+
+impl From<bool> for Cell<'_> {
+    fn from(b: bool) -> Self {
+        Self::Bool(b)
+    }
+}
+
+impl From<f64> for Cell<'_> {
+    fn from(f: f64) -> Self {
+        Self::Float(f)
+    }
+}
+
+impl From<f32> for Cell<'_> {
+    fn from(f: f32) -> Self {
+        Self::Float(f64::from(f))
+    }
+}
+
+macro_rules! int_cell {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Cell<'_> {
+            fn from(i: $t) -> Self {
+                Self::Int(i64::try_from(i).unwrap_or(i64::MAX))
+            }
+        }
+    )*};
+}
+int_cell!(i8, i16, i32, i64, u8, u16, u32, u64, usize, isize);
+
+impl<'a, T: Into<Cell<'a>>> From<Option<T>> for Cell<'a> {
+    fn from(o: Option<T>) -> Self {
+        o.map_or(Cell::Null, Into::into)
+    }
+}
+
+/// Where a builder writes: into a hasher, or into owned items.
+pub(crate) enum Mode<'s, T> {
+    Hash(&'s mut DefaultHasher),
+    Build(&'s mut Vec<T>),
+}
+
+/// The items of a `fields` block.
+pub struct Fields<'s> {
+    pub(crate) mode: Mode<'s, FieldItem>,
+}
+
+impl Fields<'_> {
+    /// A labelled value.
+    pub fn field<'a>(&mut self, label: &str, value: impl Into<Cell<'a>>) {
+        let value = value.into();
+        match &mut self.mode {
+            Mode::Hash(h) => {
+                label.hash(*h);
+                value.hash_into(h);
+            }
+            Mode::Build(items) => {
+                items.push(FieldItem {
+                    label: label.to_owned(),
+                    value: value.to_value(),
+                    sensitive: false,
+                });
+            }
+        }
+    }
+
+    /// A secret, masked here at the source (§4.5): only whether it is filled in is kept,
+    /// so the plaintext never enters the snapshot, a hash, a log or a result.
+    pub fn sensitive<'a>(&mut self, label: &str, value: impl Into<Cell<'a>>) {
+        let filled = !value.into().is_empty();
+        match &mut self.mode {
+            Mode::Hash(h) => {
+                (label, 0xA5u8, filled).hash(*h);
+            }
+            Mode::Build(items) => items.push(FieldItem {
+                label: label.to_owned(),
+                value: Value::String(if filled {
+                    MASK.to_owned()
+                } else {
+                    String::new()
+                }),
+                sensitive: true,
+            }),
+        }
+    }
+}
+
+/// The rows of a `table` block.
+pub struct Table<'s> {
+    pub(crate) mode: Mode<'s, Vec<Value>>,
+    pub(crate) offset: Option<u64>,
+    pub(crate) total: Option<u64>,
+}
+
+impl Table<'_> {
+    /// Says that the rows are a slice, starting at `offset`, of a table of `total` rows (§9).
+    pub fn slice(&mut self, offset: u64, total: u64) {
+        self.offset = Some(offset);
+        self.total = Some(total);
+    }
+
+    /// One row; its cells line up with the columns.
+    pub fn row<'a>(&mut self, cells: impl IntoIterator<Item = Cell<'a>>) {
+        match &mut self.mode {
+            Mode::Hash(h) => {
+                h.write_u8(0xB0);
+                for c in cells {
+                    c.hash_into(h);
+                }
+            }
+            Mode::Build(rows) => rows.push(cells.into_iter().map(Cell::to_value).collect()),
+        }
+    }
+}
+
+/// The items of a `list` block.
+pub struct List<'s> {
+    pub(crate) mode: Mode<'s, Value>,
+    pub(crate) offset: Option<u64>,
+    pub(crate) total: Option<u64>,
+}
+
+impl List<'_> {
+    /// Says that the items are a slice, starting at `offset`, of `total` items.
+    pub fn slice(&mut self, offset: u64, total: u64) {
+        self.offset = Some(offset);
+        self.total = Some(total);
+    }
+
+    /// One item.
+    pub fn item<'a>(&mut self, item: impl Into<Cell<'a>>) {
+        let item = item.into();
+        match &mut self.mode {
+            Mode::Hash(h) => item.hash_into(h),
+            Mode::Build(items) => items.push(item.to_value()),
+        }
+    }
+}
+
+/// Hashes a JSON value (for `custom` blocks) without serialising it.
+pub(crate) fn hash_value(v: &Value, h: &mut DefaultHasher) {
+    match v {
+        Value::Null => h.write_u8(0),
+        Value::Bool(b) => (1u8, b).hash(h),
+        Value::Number(n) => (2u8, n.to_string()).hash(h),
+        Value::String(s) => (3u8, s).hash(h),
+        Value::Array(a) => {
+            (4u8, a.len()).hash(h);
+            for x in a {
+                hash_value(x, h);
+            }
+        }
+        Value::Object(o) => {
+            (5u8, o.len()).hash(h);
+            for (k, x) in o {
+                k.hash(h);
+                hash_value(x, h);
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The tool error object of §7.4.
+
+use serde::{Deserialize, Serialize};
+
+/// Every error code of §7.4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// `expectedVersion` did not match; carries `currentVersion`.
+    StaleState,
+    /// Input validation failed; carries `fields`.
+    ValidationFailed,
+    /// The target window is blocked by a modal; carries `blockingWindowId`.
+    BlockedByModal,
+    /// The window is closed or never existed.
+    WindowNotFound,
+    /// The window exists but does not offer that action now.
+    ActionNotAvailable,
+    /// The operation did not take effect within the budget, and never will.
+    ActionTimeout,
+}
+
+impl ErrorCode {
+    /// The wire name, such as `stale_state`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::StaleState => "stale_state",
+            Self::ValidationFailed => "validation_failed",
+            Self::BlockedByModal => "blocked_by_modal",
+            Self::WindowNotFound => "window_not_found",
+            Self::ActionNotAvailable => "action_not_available",
+            Self::ActionTimeout => "action_timeout",
+        }
+    }
+}
+
+/// One invalid parameter of a `validation_failed` error (§7.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldError {
+    /// The tool parameter's name.
+    pub field: String,
+
+    /// What is wrong with it. Never echoes the rejected value.
+    pub error: String,
+}
+
+impl FieldError {
+    /// An error for one parameter.
+    pub fn new(field: impl Into<String>, error: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            error: error.into(),
+        }
+    }
+}
+
+/// A failed tool call: `{ code, message, … }` in `structuredContent` with `isError: true`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolError {
+    /// The error code.
+    pub code: ErrorCode,
+
+    /// A human-readable explanation.
+    pub message: String,
+
+    /// The window's version now, for `stale_state`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<u64>,
+
+    /// Per-parameter errors, for `validation_failed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<FieldError>>,
+
+    /// The window whose modal dialog blocks the target, for `blocked_by_modal`.
+    /// An extension of §7.4: it tells the agent which dialog to deal with first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocking_window_id: Option<String>,
+}
+
+impl ToolError {
+    /// An error with just a code and a message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            current_version: None,
+            fields: None,
+            blocking_window_id: None,
+        }
+    }
+
+    /// `stale_state` with the version the window has now.
+    pub fn stale(expected: u64, current: u64) -> Self {
+        Self {
+            current_version: Some(current),
+            ..Self::new(
+                ErrorCode::StaleState,
+                format!(
+                    "The window changed: expected version {expected}, it is now {current}; re-read app://windows"
+                ),
+            )
+        }
+    }
+
+    /// `validation_failed` naming each invalid parameter.
+    pub fn validation(message: impl Into<String>, fields: Vec<FieldError>) -> Self {
+        Self {
+            fields: Some(fields),
+            ..Self::new(ErrorCode::ValidationFailed, message)
+        }
+    }
+
+    /// `validation_failed` for a single parameter, with a message derived from it.
+    pub fn invalid_field(field: impl Into<String>, error: impl Into<String>) -> Self {
+        let field = FieldError::new(field, error);
+        Self::validation(
+            format!("Rejected: {} {}", field.field, field.error),
+            vec![field],
+        )
+    }
+
+    /// `blocked_by_modal`, naming the dialog on top.
+    pub fn blocked(window_id: &str, blocking_id: &str, blocking_title: &str) -> Self {
+        Self {
+            blocking_window_id: Some(blocking_id.to_owned()),
+            ..Self::new(
+                ErrorCode::BlockedByModal,
+                format!(
+                    "Window {window_id} is blocked by the dialog \"{blocking_title}\" ({blocking_id}); operate that one first"
+                ),
+            )
+        }
+    }
+
+    /// `window_not_found`.
+    pub fn window_not_found(window_id: &str) -> Self {
+        Self::new(
+            ErrorCode::WindowNotFound,
+            format!("No open window has the id {window_id}"),
+        )
+    }
+
+    /// `action_not_available`.
+    pub fn action_not_available(window_id: &str, action: &str) -> Self {
+        Self::new(
+            ErrorCode::ActionNotAvailable,
+            format!("Window {window_id} does not offer the action {action} now; re-list tools"),
+        )
+    }
+
+    /// `action_timeout`.
+    pub fn timeout(after: std::time::Duration) -> Self {
+        Self::new(
+            ErrorCode::ActionTimeout,
+            format!(
+                "The UI did not take the operation within {} ms; it was not applied",
+                after.as_millis()
+            ),
+        )
+    }
+}
+
+impl std::fmt::Display for ToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn stale_state_carries_current_version() {
+        let v = serde_json::to_value(ToolError::stale(3, 5)).unwrap();
+        assert_eq!(v["code"], "stale_state");
+        assert_eq!(v["currentVersion"], 5);
+        assert!(v.get("fields").is_none(), "no fields on stale_state: {v}");
+    }
+
+    #[test]
+    fn validation_failed_lists_fields() {
+        let e = ToolError::validation(
+            "2 invalid",
+            vec![FieldError::new("recipient", "Cannot be empty")],
+        );
+        assert_eq!(
+            serde_json::to_value(e).unwrap(),
+            json!({"code":"validation_failed","message":"2 invalid","fields":[{"field":"recipient","error":"Cannot be empty"}]})
+        );
+    }
+
+    #[test]
+    fn every_code_has_its_wire_name() {
+        for code in [
+            ErrorCode::StaleState,
+            ErrorCode::ValidationFailed,
+            ErrorCode::BlockedByModal,
+            ErrorCode::WindowNotFound,
+            ErrorCode::ActionNotAvailable,
+            ErrorCode::ActionTimeout,
+        ] {
+            assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! The success object of a tool call (§5.4).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A successful tool call. There is no `ok` flag: returning it means success.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResult {
+    /// What happened, in one line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+
+    /// Windows that the call opened (external ids), in no particular order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opened_window_ids: Vec<String>,
+
+    /// The tool's own structured result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+
+    /// The target window's version after the call (an extension of §5.4): the next write can
+    /// carry it as `expectedVersion` without re-reading `app://windows`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
+}
+
+impl ToolResult {
+    /// A result with a message.
+    pub fn message(message: impl Into<String>) -> Self {
+        Self {
+            message: Some(message.into()),
+            ..Self::default()
+        }
+    }
+
+    /// Adds a structured business result.
+    #[must_use]
+    pub fn with_result(mut self, result: Value) -> Self {
+        self.result = Some(result);
+        self
+    }
+}

@@ -1,0 +1,249 @@
+//! The MCP server: a hand-written rmcp handler over the [`Hub`], on its own tokio runtime.
+//!
+//! # Model
+//!
+//! - Server tasks run on tokio worker threads named `egui-mcp-server`. They never touch app
+//!   state: they read the hub's latest snapshot and submit calls to the UI thread.
+//! - One fan-out task watches the hub. When a published snapshot changed the windows, every
+//!   session subscribed to `app://windows` gets `resources/updated`; when it changed the tool
+//!   list, every connection gets `tools/list_changed`. Both happen after the publish, that is
+//!   after the state took effect (§6, §8.3).
+//! - Several transports may serve at once; they share the hub, so operations stay serialised
+//!   by the UI thread (§10.1).
+//!
+//! This module knows no egui.
+
+mod connections;
+mod handler;
+mod instructions;
+
+pub use instructions::{PROTOCOL_INSTRUCTIONS, instructions};
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use parking_lot::Mutex;
+use rmcp::ServiceExt as _;
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool, ToolAnnotations};
+use serde_json::json;
+
+use crate::hub::{Hub, ToolSpec};
+use connections::Connections;
+use handler::BridgeHandler;
+
+/// The URI of the one resource.
+pub const WINDOWS_URI: &str = "app://windows";
+
+/// State shared by every connection.
+pub(crate) struct ServerShared {
+    hub: Arc<Hub>,
+    info: ServerConfig,
+    connections: Connections,
+    tools_cache: Mutex<(u64, Arc<Vec<Tool>>)>,
+}
+
+impl ServerShared {
+    /// The MCP tool list of the latest snapshot, converted once per change.
+    fn tools(&self) -> Arc<Vec<Tool>> {
+        let snapshot = self.hub.snapshot();
+        let mut cache = self.tools_cache.lock();
+        if cache.0 != snapshot.tools_revision || snapshot.tools_revision == 0 {
+            *cache = (
+                snapshot.tools_revision,
+                Arc::new(snapshot.tools.iter().map(to_mcp_tool).collect()),
+            );
+        }
+        Arc::clone(&cache.1)
+    }
+}
+
+/// One output schema for every tool: an object that admits both the success shape
+/// (`message`, `openedWindowIds`, `result`, `version`) and the error shape (`code`, `message`,
+/// …), so strict clients that validate error results too accept them.
+fn output_schema() -> Arc<rmcp::model::JsonObject> {
+    static SCHEMA: std::sync::LazyLock<Arc<rmcp::model::JsonObject>> = std::sync::LazyLock::new(
+        || {
+            Arc::new(rmcp::model::object(json!({
+                "type": "object",
+                "properties": {"message": {"type": "string"}, "openedWindowIds": {"type": "array"}, "version": {"type": "integer"}, "code": {"type": "string"}}
+            })))
+        },
+    );
+    Arc::clone(&SCHEMA)
+}
+
+fn to_mcp_tool(spec: &ToolSpec) -> Tool {
+    let h = spec.hints;
+    Tool::new(
+        spec.name.clone(),
+        spec.description.clone(),
+        Arc::clone(&spec.input_schema),
+    )
+    .with_title(spec.title.clone())
+    .with_raw_output_schema(output_schema())
+    .with_annotations(
+        ToolAnnotations::new()
+            .read_only(h.read_only)
+            .destructive(h.destructive)
+            .idempotent(h.idempotent)
+            .open_world(h.open_world),
+    )
+}
+
+/// Owns the runtime it created (shut down in the background on drop, so dropping is safe
+/// anywhere), or borrows one.
+struct RuntimeSlot {
+    owned: Option<tokio::runtime::Runtime>,
+    handle: tokio::runtime::Handle,
+}
+
+impl Drop for RuntimeSlot {
+    fn drop(&mut self) {
+        if let Some(rt) = self.owned.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+/// The MCP server of one app. Serve it over any number of transports at once.
+pub struct McpServer {
+    shared: Arc<ServerShared>,
+    runtime: RuntimeSlot,
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer").finish_non_exhaustive()
+    }
+}
+
+/// Tells whether a transport's connection has ended (for example: stdin reached EOF).
+#[derive(Clone, Debug, Default)]
+pub struct TransportHandle {
+    closed: Arc<AtomicBool>,
+}
+
+impl TransportHandle {
+    /// True once the transport ended.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+}
+
+impl McpServer {
+    /// A server with its own runtime (worker threads named `egui-mcp-server`).
+    pub fn new(hub: Arc<Hub>) -> std::io::Result<Self> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("egui-mcp-server")
+            .enable_all()
+            .build()?;
+        let handle = rt.handle().clone();
+        Ok(Self::start(
+            hub,
+            RuntimeSlot {
+                owned: Some(rt),
+                handle,
+            },
+        ))
+    }
+
+    /// A server on an existing runtime (tests, or an app that already runs tokio).
+    pub fn with_runtime(hub: Arc<Hub>, handle: tokio::runtime::Handle) -> Self {
+        Self::start(
+            hub,
+            RuntimeSlot {
+                owned: None,
+                handle,
+            },
+        )
+    }
+
+    fn start(hub: Arc<Hub>, runtime: RuntimeSlot) -> Self {
+        let config = hub.config();
+        let info = ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .enable_resources()
+                .enable_resources_subscribe()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            config.app_name.clone(),
+            config.app_version.clone(),
+        ))
+        .with_instructions(instructions(config.instructions.as_deref()));
+        let shared = Arc::new(ServerShared {
+            hub,
+            info,
+            connections: Connections::default(),
+            tools_cache: Mutex::new((0, Arc::new(Vec::new()))),
+        });
+        runtime.handle.spawn(fan_out(Arc::clone(&shared)));
+        Self { shared, runtime }
+    }
+
+    /// Serves MCP over this process's stdin/stdout until stdin closes.
+    pub fn serve_stdio(&self) -> TransportHandle {
+        self.serve_io("stdio", rmcp::transport::stdio())
+    }
+
+    /// Serves MCP over any byte stream (for example one half of `tokio::io::duplex`).
+    pub fn serve_io<T, E, A>(&self, name: &'static str, io: T) -> TransportHandle
+    where
+        T: rmcp::transport::IntoTransport<rmcp::RoleServer, E, A> + Send + 'static,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let handle = TransportHandle::default();
+        let closed = Arc::clone(&handle.closed);
+        let shared = Arc::clone(&self.shared);
+        self.runtime.handle.spawn(async move {
+            match BridgeHandler::new(Arc::clone(&shared)).serve(io).await {
+                Ok(running) => {
+                    let reason = running.waiting().await;
+                    tracing::info!(transport = name, ?reason, "MCP connection ended");
+                }
+                Err(e) => {
+                    tracing::warn!(transport = name, error = %e, "MCP connection failed to start")
+                }
+            }
+            closed.store(true, Ordering::Release);
+            shared.hub.wake();
+        });
+        handle
+    }
+
+    /// The runtime the server runs on.
+    pub fn runtime(&self) -> &tokio::runtime::Handle {
+        &self.runtime.handle
+    }
+
+    /// Number of live legacy (initialize-based) sessions.
+    pub fn session_count(&self) -> usize {
+        self.shared.connections.session_count()
+    }
+}
+
+/// Turns each publish into notifications, coalescing bursts (only the latest state counts).
+async fn fan_out(shared: Arc<ServerShared>) {
+    let mut rx = shared.hub.watch();
+    let (mut windows_rev, mut tools_rev) = {
+        let s = rx.borrow_and_update();
+        (s.windows_revision, s.tools_revision)
+    };
+    while rx.changed().await.is_ok() {
+        let (w, t) = {
+            let s = rx.borrow_and_update();
+            (s.windows_revision, s.tools_revision)
+        };
+        let (windows_changed, tools_changed) = (w != windows_rev, t != tools_rev);
+        (windows_rev, tools_rev) = (w, t);
+        if windows_changed || tools_changed {
+            shared
+                .connections
+                .broadcast(windows_changed, tools_changed)
+                .await;
+        }
+    }
+}
