@@ -1,1 +1,158 @@
-fn main() {}
+//! `order-demo`: the order-editor demo, in a window or headless, serving MCP.
+//!
+//! stdout carries MCP (JSON-RPC) only; every log line goes to stderr.
+
+use std::io::IsTerminal as _;
+use std::process::ExitCode;
+
+use egui_mcp_bridge::{Bridge, TransportHandle, headless};
+use order_demo::OrderApp;
+
+const USAGE: &str = "\
+order-demo: a multi-window order editor that MCP agents can read and operate.
+
+USAGE: order-demo [--stdio] [--headless]
+
+  --stdio      serve MCP over stdin/stdout (the default when stdin is not a terminal)
+  --headless   run the same UI without a window (the default when there is no display)
+  -h, --help   show this help
+
+Logs go to stderr (RUST_LOG=debug for more). The demo's payment password and PIN are 1234.";
+
+#[derive(Debug, Default)]
+struct Options {
+    stdio: bool,
+    headless: bool,
+}
+
+fn parse_args() -> Result<Options, String> {
+    let mut o = Options::default();
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "--stdio" => o.stdio = true,
+            "--headless" => o.headless = true,
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(o)
+}
+
+fn has_display() -> bool {
+    !cfg!(target_os = "linux")
+        || std::env::var_os("DISPLAY").is_some()
+        || std::env::var_os("WAYLAND_DISPLAY").is_some()
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let options = match parse_args() {
+        Ok(o) => o,
+        Err(e) if e.is_empty() => {
+            eprintln!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("order-demo: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+
+    let bridge = Bridge::builder()
+        .app_name("order-demo")
+        .app_version(env!("CARGO_PKG_VERSION"))
+        .instructions("An order editor. Orders lists 20,000 orders (load_orders pages through them); open_order opens an Order Editor; submit → Confirm order → Authorize payment (password 1234) submits it. app__lock shows an app-level Session locked dialog (PIN 1234).")
+        .build();
+
+    let stdio = options.stdio || !std::io::stdin().is_terminal();
+    let transport = if stdio {
+        match bridge.serve_stdio() {
+            Ok(t) => Some(t),
+            Err(e) => {
+                tracing::error!(error = %e, "could not start the MCP server");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        tracing::warn!(
+            "standard input is a terminal, so MCP is not served over stdio; start the demo from an MCP client, or pass --stdio"
+        );
+        None
+    };
+
+    let headless_mode = options.headless || !has_display();
+    if !options.headless && headless_mode {
+        tracing::info!("no display found (DISPLAY/WAYLAND_DISPLAY unset): running headless");
+    }
+    if headless_mode {
+        run_headless(bridge, transport.as_ref());
+        return ExitCode::SUCCESS;
+    }
+    match run_window(bridge, transport) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = %e, "the window could not be opened; try --headless");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the app without a window until the stdio client goes away (or forever without one).
+fn run_headless(bridge: Bridge, transport: Option<&TransportHandle>) {
+    tracing::info!("running headless");
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let mut app = OrderApp::new(bridge);
+    headless::run(
+        &ctx,
+        headless::HeadlessOptions::default(),
+        |ui| app.ui(ui),
+        || transport.is_none_or(|t| !t.is_closed()),
+    );
+    tracing::info!("MCP client disconnected; exiting");
+}
+
+struct DemoApp {
+    app: OrderApp,
+    transport: Option<TransportHandle>,
+}
+
+impl eframe::App for DemoApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.app.ui(ui);
+        if self
+            .transport
+            .as_ref()
+            .is_some_and(TransportHandle::is_closed)
+        {
+            tracing::info!("MCP client disconnected; closing");
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+}
+
+fn run_window(bridge: Bridge, transport: Option<TransportHandle>) -> eframe::Result {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Order demo · egui_mcp_bridge")
+            .with_inner_size([1280.0, 820.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "order-demo",
+        options,
+        Box::new(move |cc| {
+            cc.egui_ctx.add_plugin(bridge.plugin());
+            Ok(Box::new(DemoApp {
+                app: OrderApp::new(bridge),
+                transport,
+            }))
+        }),
+    )
+}

@@ -102,6 +102,10 @@ pub fn input_schema_for<A: schemars::JsonSchema + 'static>(
     };
     obj.remove("$schema");
     obj.remove("title");
+    obj.remove("description"); // the type's doc comment; the tool's description says it better
+    for v in obj.values_mut() {
+        slim(v);
+    }
     obj.insert("type".into(), json!("object"));
     if with_version {
         let props = obj.entry("properties").or_insert_with(|| json!({}));
@@ -117,16 +121,44 @@ pub fn input_schema_for<A: schemars::JsonSchema + 'static>(
     schema
 }
 
+/// Drops what costs tokens and tells an agent nothing: `format` (`uint64`…),
+/// `additionalProperties: false` (unknown arguments are rejected anyway, naming them), and the
+/// `null` alternative of optional properties (they are simply not `required`).
+fn slim(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            o.remove("format");
+            if o.get("additionalProperties") == Some(&Value::Bool(false)) {
+                o.remove("additionalProperties");
+            }
+            if let Some(Value::Array(types)) = o.get("type") {
+                let non_null: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+                if non_null.len() == 1 {
+                    o.insert("type".into(), non_null[0].clone());
+                }
+            }
+            for x in o.values_mut() {
+                slim(x);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(slim),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Arguments.
     #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
     #[expect(dead_code, reason = "only the schema is used")]
     struct Args {
         /// The product.
         product: String,
         quantity: u32,
+        limit: Option<u64>,
     }
 
     #[test]
@@ -139,6 +171,15 @@ mod tests {
         assert_eq!(s["type"], "object");
         assert_eq!(s["properties"]["expectedVersion"]["type"], "integer");
         assert_eq!(s["required"], json!(["product", "quantity"]));
+        assert_eq!(
+            s["properties"]["limit"],
+            json!({"type": "integer", "minimum": 0}),
+            "optional: no null, no format"
+        );
+        assert!(
+            s.get("additionalProperties").is_none() && s.get("description").is_none(),
+            "{s:?}"
+        );
         let ro = input_schema_for::<Args>(false);
         assert!(
             ro["properties"].get("expectedVersion").is_none(),

@@ -1,5 +1,6 @@
 //! A tool call on its way from a server task to the UI thread and back.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Instant;
 
@@ -7,6 +8,7 @@ use parking_lot::Mutex;
 use serde_json::{Map, Value};
 use tokio::sync::oneshot;
 
+use super::activity::ActivityLog;
 use crate::protocol::{APP_TARGET, ToolError, ToolResult};
 
 /// What a call ends with.
@@ -62,6 +64,7 @@ pub struct PendingCall {
     pub deadline: Instant,
     state: AtomicU8,
     reply: Mutex<Option<oneshot::Sender<Outcome>>>,
+    activity: Option<Arc<ActivityLog>>,
 }
 
 impl PendingCall {
@@ -72,6 +75,7 @@ impl PendingCall {
         expected_version: Option<u64>,
         deadline: Instant,
         reply: oneshot::Sender<Outcome>,
+        activity: Option<Arc<ActivityLog>>,
     ) -> Self {
         Self {
             target,
@@ -81,6 +85,7 @@ impl PendingCall {
             deadline,
             state: AtomicU8::new(PENDING),
             reply: Mutex::new(Some(reply)),
+            activity,
         }
     }
 
@@ -105,9 +110,14 @@ impl PendingCall {
         self.transition(CLAIMED)
     }
 
-    /// Cancels a call that nobody claimed yet. False if it is already claimed or answered.
-    pub fn try_cancel(&self) -> bool {
-        self.transition(CANCELLED)
+    /// Cancels a call that nobody claimed yet, answering it with `error`. False if it is
+    /// already claimed or answered.
+    pub fn cancel(&self, error: ToolError) -> bool {
+        let won = self.transition(CANCELLED);
+        if won {
+            self.send(Err(error));
+        }
+        won
     }
 
     /// Answers a call that was never applied with an error (if it is still pending).
@@ -125,6 +135,13 @@ impl PendingCall {
 
     fn send(&self, outcome: Outcome) {
         if let Some(tx) = self.reply.lock().take() {
+            if let Some(log) = &self.activity {
+                let (error, message) = match &outcome {
+                    Ok(r) => (None, r.message.clone().unwrap_or_default()),
+                    Err(e) => (Some(e.code), e.message.clone()),
+                };
+                log.record(self.tool_name(), error, message);
+            }
             let _ = tx.send(outcome);
         }
     }
@@ -152,7 +169,7 @@ mod tests {
     #[test]
     fn a_cancelled_call_cannot_be_claimed() {
         let (c, _rx) = call();
-        assert!(c.try_cancel());
+        assert!(c.cancel(ToolError::timeout(std::time::Duration::ZERO)));
         assert!(!c.try_claim(), "cancelled calls are never applied");
     }
 
@@ -160,7 +177,7 @@ mod tests {
     fn a_claimed_call_cannot_be_cancelled_or_rejected() {
         let (c, mut rx) = call();
         assert!(c.try_claim());
-        assert!(!c.try_cancel());
+        assert!(!c.cancel(ToolError::timeout(std::time::Duration::ZERO)));
         c.reject(ToolError::window_not_found("w"));
         assert!(
             rx.try_recv().is_err(),

@@ -14,10 +14,12 @@
 //! This module knows neither egui nor rmcp.
 
 mod action;
+mod activity;
 mod call;
 mod snapshot;
 
 pub use action::{ActionSpec, Hints, input_schema_for};
+pub use activity::{ACTIVITY_CAPACITY, ActivityLog, ActivityRecord};
 pub use call::{CallTarget, Outcome, PendingCall};
 pub use snapshot::{Snapshot, ToolSpec};
 
@@ -64,6 +66,7 @@ pub struct Hub {
     calls_tx: crossbeam_channel::Sender<Arc<PendingCall>>,
     calls_rx: crossbeam_channel::Receiver<Arc<PendingCall>>,
     waker: Mutex<Option<Waker>>,
+    activity: Arc<ActivityLog>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -84,6 +87,7 @@ impl Hub {
             calls_tx,
             calls_rx,
             waker: Mutex::new(None),
+            activity: Arc::default(),
         }
     }
 
@@ -92,9 +96,27 @@ impl Hub {
         &self.config
     }
 
+    /// Recent calls and their outcomes (tool names and codes only).
+    pub fn activity(&self) -> &ActivityLog {
+        &self.activity
+    }
+
     /// The latest published snapshot.
     pub fn snapshot(&self) -> Arc<Snapshot> {
         Arc::clone(&self.snapshot.borrow())
+    }
+
+    /// Waits (at most the call budget) until the UI published its first frame, so that a client
+    /// that connects while the app starts up does not see an empty app.
+    pub async fn first_frame(&self) {
+        let mut rx = self.snapshot.subscribe();
+        let first = rx.wait_for(|s| s.windows_revision > 0);
+        if tokio::time::timeout(self.config.call_timeout, first)
+            .await
+            .is_err()
+        {
+            tracing::warn!("the UI has not published a frame yet; answering with an empty state");
+        }
     }
 
     /// A receiver that sees every published snapshot (coalesced: only the latest counts).
@@ -161,6 +183,7 @@ impl Hub {
             expected_version,
             Instant::now() + self.config.call_timeout,
             tx,
+            Some(Arc::clone(&self.activity)),
         ));
         // Fail fast on what the latest snapshot already rules out; the UI re-validates anyway.
         if let Err(e) = self.snapshot().validate(&call) {
@@ -187,9 +210,12 @@ impl Hub {
             return outcome.unwrap_or_else(|_| Err(shutting_down()));
         }
         // Past the budget. If the UI has not claimed the call, cancel it: it will never be applied.
-        if call.as_ref().is_none_or(|c| c.try_cancel()) {
+        if call
+            .as_ref()
+            .is_none_or(|c| c.cancel(ToolError::timeout(budget)))
+        {
             tracing::warn!(tool, "call timed out before the UI took it");
-            return Err(ToolError::timeout(budget));
+            return rx.await.unwrap_or_else(|_| Err(ToolError::timeout(budget)));
         }
         // The UI claimed it already: its frame is under way, so wait for that frame.
         match tokio::time::timeout(budget, rx).await {

@@ -370,6 +370,11 @@ impl<A> Call<A> {
         &self.args
     }
 
+    /// The parsed arguments, to take values out of.
+    pub fn args_mut(&mut self) -> &mut A {
+        &mut self.args
+    }
+
     /// Answers with success or a tool error.
     pub fn reply(mut self, outcome: Outcome) {
         self.answered = true;

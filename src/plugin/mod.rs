@@ -168,7 +168,10 @@ impl egui::Plugin for BridgePlugin {
     }
 
     fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
-        if self.viewports.pop() != Some(egui::ViewportId::ROOT) || ctx.will_discard() {
+        // `ctx.will_discard()` no longer sees this pass's output here; ask the output itself.
+        let discarded = output.platform_output.requested_discard()
+            && output.platform_output.num_completed_passes < ctx.options(|o| o.max_passes.get());
+        if self.viewports.pop() != Some(egui::ViewportId::ROOT) || discarded {
             return;
         }
         if self.shared.frame.lock().end_frame(&self.shared.hub) {

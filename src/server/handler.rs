@@ -100,6 +100,7 @@ impl ServerHandler for BridgeHandler {
                 None,
             ));
         }
+        self.shared.hub.first_frame().await;
         let json = self.shared.hub.snapshot().json.to_string();
         Ok(ReadResourceResult::new(vec![
             ResourceContents::text(json, WINDOWS_URI).with_mime_type("application/json"),
@@ -155,6 +156,7 @@ impl ServerHandler for BridgeHandler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        self.shared.hub.first_frame().await;
         Ok(ListToolsResult::with_all_items(
             self.shared.tools().as_ref().clone(),
         ))
@@ -169,6 +171,7 @@ impl ServerHandler for BridgeHandler {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.shared.hub.first_frame().await;
         let args = request.arguments.unwrap_or_default();
         let outcome = self.shared.hub.call(&request.name, args).await;
         if let Err(e) = &outcome {

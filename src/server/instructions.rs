@@ -16,7 +16,7 @@ Failure: returned via isError, carrying a code (stale_state/validation_failed/bl
 
 Large data: a window's state holds only the overview; when you need complete/large data, call the corresponding tool of that window to fetch it (the result is in the returned result).
 
-This server: a successful result also carries `version`, the target window's version after the call, usable as the next expectedVersion; `openedWindowIds` lists the windows the call opened. blocked_by_modal names the dialog on top in `blockingWindowId`. If your client does not show tool-list changes, re-list tools after any call that opens or closes a window.";
+Results of this server (structuredContent): success = {message, openedWindowIds?, result?, version?}, where version is the target window's version after the call (use it as the next expectedVersion) and openedWindowIds the windows the call opened; failure (isError) = {code, message, currentVersion?, fields?, blockingWindowId?}, where blockingWindowId names the dialog to deal with first. If your client does not show tool-list changes, re-list tools after any call that opens or closes a window.";
 
 /// The full text: the protocol's part, then the app's own notes.
 pub fn instructions(app_notes: Option<&str>) -> String {

@@ -1,0 +1,10 @@
+//! The order-editor demo of `egui_mcp_bridge`: a multi-window app that a person and agents
+//! operate together. The binary (`order-demo`) runs it in a window or headless and serves MCP.
+
+pub mod app;
+pub mod chart;
+pub mod data;
+pub mod editor;
+pub mod ui_util;
+
+pub use app::OrderApp;

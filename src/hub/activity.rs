@@ -1,0 +1,62 @@
+//! A short log of recent agent calls and their outcomes, for the person's side of the UI
+//! (an "Agent activity" panel). It holds tool names and outcome codes only, never arguments,
+//! so secrets cannot leak into it.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use parking_lot::Mutex;
+
+use crate::protocol::ErrorCode;
+
+/// How many records the log keeps.
+pub const ACTIVITY_CAPACITY: usize = 64;
+
+/// One finished call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActivityRecord {
+    /// Sequence number, rising by one per record.
+    pub seq: u64,
+    /// The tool name.
+    pub tool: String,
+    /// `None` for success, else the error code.
+    pub error: Option<ErrorCode>,
+    /// The result's or error's message.
+    pub message: String,
+    /// When it finished.
+    pub at: Instant,
+}
+
+/// The log; shared by the hub and every call.
+#[derive(Debug, Default)]
+pub struct ActivityLog {
+    inner: Mutex<(u64, VecDeque<ActivityRecord>)>,
+}
+
+impl ActivityLog {
+    pub(crate) fn record(&self, tool: String, error: Option<ErrorCode>, message: String) {
+        let mut inner = self.inner.lock();
+        inner.0 += 1;
+        let seq = inner.0;
+        if inner.1.len() == ACTIVITY_CAPACITY {
+            inner.1.pop_front();
+        }
+        inner.1.push_back(ActivityRecord {
+            seq,
+            tool,
+            error,
+            message,
+            at: Instant::now(),
+        });
+    }
+
+    /// The newest records, newest last.
+    pub fn recent(&self) -> Vec<ActivityRecord> {
+        self.inner.lock().1.iter().cloned().collect()
+    }
+
+    /// The sequence number of the newest record (0 when empty): cheap change detection.
+    pub fn last_seq(&self) -> u64 {
+        self.inner.lock().0
+    }
+}
