@@ -103,9 +103,11 @@ pub fn input_schema_for<A: schemars::JsonSchema + 'static>(
     obj.remove("$schema");
     obj.remove("title");
     obj.remove("description"); // the type's doc comment; the tool's description says it better
-    for v in obj.values_mut() {
-        slim(v);
-    }
+    let mut whole = Value::Object(obj);
+    slim(&mut whole);
+    let Value::Object(mut obj) = whole else {
+        unreachable!("slim keeps objects")
+    };
     obj.insert("type".into(), json!("object"));
     if with_version {
         let props = obj.entry("properties").or_insert_with(|| json!({}));

@@ -57,18 +57,14 @@ impl ServerShared {
     }
 }
 
-/// One output schema for every tool: an object that admits both the success shape
-/// (`message`, `openedWindowIds`, `result`, `version`) and the error shape (`code`, `message`,
-/// …), so strict clients that validate error results too accept them.
+/// One output schema for every tool: a bare object. It admits both the success shape
+/// (`message`, `openedWindowIds`, `result`, `version`) and the error shape (`code`,
+/// `message`, …), so strict clients that validate error results too (the TypeScript SDK v1,
+/// the MCP Inspector) accept them. The shapes are explained once, in the instructions, instead
+/// of in every tool entry: an agent re-lists tools after every dialog and pays for each byte.
 fn output_schema() -> Arc<rmcp::model::JsonObject> {
-    static SCHEMA: std::sync::LazyLock<Arc<rmcp::model::JsonObject>> = std::sync::LazyLock::new(
-        || {
-            Arc::new(rmcp::model::object(json!({
-                "type": "object",
-                "properties": {"message": {"type": "string"}, "openedWindowIds": {"type": "array"}, "version": {"type": "integer"}, "code": {"type": "string"}}
-            })))
-        },
-    );
+    static SCHEMA: std::sync::LazyLock<Arc<rmcp::model::JsonObject>> =
+        std::sync::LazyLock::new(|| Arc::new(rmcp::model::object(json!({"type": "object"}))));
     Arc::clone(&SCHEMA)
 }
 
