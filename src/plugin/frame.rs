@@ -213,7 +213,16 @@ impl FrameState {
 
     /// End of a root pass that egui will not discard: publishes, then resolves. Returns true
     /// when another frame is wanted.
+    ///
+    /// The pass that applied a call is not published: the app may have declared part of a
+    /// window before applying the call and part after, so its declarations can mix the states
+    /// before and after. The next pass declares everything after the call; that one is
+    /// published, and the call resolved with it.
     pub fn end_frame(&mut self, hub: &Hub) -> bool {
+        if let Some(active) = self.active.as_mut().filter(|a| a.phase == Phase::Claimed) {
+            active.phase = Phase::Settling;
+            return true;
+        }
         let snapshot = self.build_snapshot();
         if !Arc::ptr_eq(&snapshot, &self.last) {
             self.last = Arc::clone(&snapshot);
@@ -234,11 +243,7 @@ impl FrameState {
                 active.call.reject(error);
                 !hub.call_receiver().is_empty()
             }
-            Phase::Claimed => {
-                active.phase = Phase::Settling;
-                self.active = Some(active);
-                true
-            }
+            Phase::Claimed => unreachable!("handled before publishing"),
             Phase::Settling => {
                 let call = &active.call;
                 let outcome = active
