@@ -47,10 +47,7 @@ impl BridgeBuilder {
     /// Builds the bridge. Nothing is served until you call a `serve_*` method.
     pub fn build(self) -> Bridge {
         let hub = Arc::new(Hub::new(self.config));
-        Bridge {
-            ui: UiBridge::new(hub),
-            server: Arc::new(OnceLock::new()),
-        }
+        Bridge { ui: UiBridge::new(hub), server: Arc::new(OnceLock::new()) }
     }
 }
 
@@ -111,8 +108,7 @@ impl Bridge {
 
     /// Uses an existing tokio runtime for the server (call before any `serve_*`).
     pub fn server_on(&self, runtime: tokio::runtime::Handle) -> &McpServer {
-        self.server
-            .get_or_init(|| McpServer::with_runtime(Arc::clone(self.hub()), runtime))
+        self.server.get_or_init(|| McpServer::with_runtime(Arc::clone(self.hub()), runtime))
     }
 
     /// Serves MCP over stdin/stdout. stdout then carries JSON-RPC only: log to stderr.

@@ -21,45 +21,25 @@ impl Manual {
         let bridge = Bridge::builder().call_timeout(timeout).build();
         let ctx = egui::Context::default();
         ctx.add_plugin(bridge.plugin());
-        let mut m = Self {
-            bridge,
-            ctx,
-            state: TestState {
-                notes_open: true,
-                ..TestState::default()
-            },
-        };
+        let mut m = Self { bridge, ctx, state: TestState { notes_open: true, ..TestState::default() } };
         m.frame(vec![]);
         m
     }
 
     /// One frame with these input events (the person's input, if any).
     fn frame(&mut self, events: Vec<egui::Event>) {
-        let input = egui::RawInput {
-            events,
-            ..Default::default()
-        };
+        let input = egui::RawInput { events, ..Default::default() };
         let (bridge, state) = (&self.bridge, &mut self.state);
-        self.ctx
-            .run_ui(input, |_ui| declare(bridge, state))
-            .drop_without_applying_deltas();
+        self.ctx.run_ui(input, |_ui| declare(bridge, state)).drop_without_applying_deltas();
     }
 
     fn submit(&self, tool: &str, args: Value) -> tokio::sync::oneshot::Receiver<Outcome> {
-        let Value::Object(args) = args else {
-            unreachable!()
-        };
+        let Value::Object(args) = args else { unreachable!() };
         self.bridge.hub().submit(tool, args).rx
     }
 
     fn version(&self, id: &str) -> u64 {
-        self.bridge
-            .hub()
-            .snapshot()
-            .state
-            .window(id)
-            .map(|w| w.version)
-            .expect("window")
+        self.bridge.hub().snapshot().state.window(id).map(|w| w.version).expect("window")
     }
 }
 
@@ -74,48 +54,27 @@ fn a_call_is_applied_in_one_frame_and_resolved_after_the_next() {
     assert!(done(&mut rx).is_none(), "queued, not answered");
     m.frame(vec![]);
     assert_eq!(m.state.name, "Ada", "applied during the frame");
-    assert!(
-        done(&mut rx).is_none(),
-        "not answered before the settled frame is published"
-    );
+    assert!(done(&mut rx).is_none(), "not answered before the settled frame is published");
     m.frame(vec![]);
     let r = done(&mut rx).expect("answered").expect("success");
-    assert_eq!(
-        r.version,
-        Some(m.version("main")),
-        "answered with the published version"
-    );
-    assert_eq!(
-        m.bridge
-            .hub()
-            .snapshot()
-            .state
-            .window("main")
-            .unwrap()
-            .summary,
-        "Name is \"Ada\""
-    );
+    assert_eq!(r.version, Some(m.version("main")), "answered with the published version");
+    assert_eq!(m.bridge.hub().snapshot().state.window("main").unwrap().summary, "Name is \"Ada\"");
 }
 
 #[test]
 fn two_writes_on_one_version_cannot_both_pass() {
     let mut m = Manual::new(Duration::from_secs(5));
     let v = m.version("main");
-    let mut a = m.submit("main__set_name", json!({"name": "A", "expectedVersion": v}));
-    let mut b = m.submit("main__set_name", json!({"name": "B", "expectedVersion": v}));
+    let mut first = m.submit("main__set_name", json!({"name": "A", "expectedVersion": v}));
+    let mut second = m.submit("main__set_name", json!({"name": "B", "expectedVersion": v}));
     for _ in 0..4 {
         m.frame(vec![]);
     }
-    let (a, b) = (
-        done(&mut a).expect("a answered"),
-        done(&mut b).expect("b answered"),
-    );
-    assert!(a.is_ok(), "{a:?}");
-    let e = b.expect_err("the second write meets the first one's version");
-    assert_eq!(
-        (e.code, e.current_version),
-        (ErrorCode::StaleState, Some(v + 1))
-    );
+    let first = done(&mut first).expect("first answered");
+    let second = done(&mut second).expect("second answered");
+    assert!(first.is_ok(), "{first:?}");
+    let error = second.expect_err("the second write meets the first one's version");
+    assert_eq!((error.code, error.current_version), (ErrorCode::StaleState, Some(v + 1)));
     assert_eq!(m.state.applied, ["set_name A"]);
 }
 
@@ -123,29 +82,16 @@ fn two_writes_on_one_version_cannot_both_pass() {
 fn the_persons_input_frame_goes_first_and_the_agent_gets_stale_state() {
     let mut m = Manual::new(Duration::from_secs(5));
     let v = m.version("main");
-    let mut rx = m.submit(
-        "main__set_name",
-        json!({"name": "agent", "expectedVersion": v}),
-    );
+    let mut rx = m.submit("main__set_name", json!({"name": "agent", "expectedVersion": v}));
     // The person types in the same frame: the app applies the person's edit, the bridge holds
     // the agent's call back.
     m.state.name = "person".into();
     m.frame(vec![egui::Event::Text("n".into())]);
-    assert!(
-        m.state.applied.is_empty(),
-        "no agent call in a frame with the person's input"
-    );
-    assert_eq!(
-        m.version("main"),
-        v + 1,
-        "the person's change is published first"
-    );
+    assert!(m.state.applied.is_empty(), "no agent call in a frame with the person's input");
+    assert_eq!(m.version("main"), v + 1, "the person's change is published first");
     m.frame(vec![]);
     let e = done(&mut rx).expect("answered").expect_err("user first");
-    assert_eq!(
-        (e.code, e.current_version),
-        (ErrorCode::StaleState, Some(v + 1))
-    );
+    assert_eq!((e.code, e.current_version), (ErrorCode::StaleState, Some(v + 1)));
     assert_eq!(m.state.name, "person");
 }
 
@@ -154,29 +100,19 @@ fn calls_the_ui_never_claims_end_with_precise_codes() {
     let mut m = Manual::new(Duration::from_secs(5));
     m.state.extra = true;
     m.frame(vec![]);
-    let notes = m
-        .bridge
-        .ui()
-        .external_id(common::UNSAFE_ID)
-        .expect("notes open");
+    let notes = m.bridge.ui().external_id(common::UNSAFE_ID).expect("notes open");
 
     // The action disappears between the agent's read and the frame.
     let mut rx = m.submit("main__extra", json!({}));
     m.state.extra = false;
     m.frame(vec![]);
-    assert_eq!(
-        done(&mut rx).expect("answered").unwrap_err().code,
-        ErrorCode::ActionNotAvailable
-    );
+    assert_eq!(done(&mut rx).expect("answered").unwrap_err().code, ErrorCode::ActionNotAvailable);
 
     // The window closes between the agent's read and the frame.
     let mut rx = m.submit(&format!("{notes}__ping"), json!({}));
     m.state.notes_open = false;
     m.frame(vec![]);
-    assert_eq!(
-        done(&mut rx).expect("answered").unwrap_err().code,
-        ErrorCode::WindowNotFound
-    );
+    assert_eq!(done(&mut rx).expect("answered").unwrap_err().code, ErrorCode::WindowNotFound);
 
     // A dialog opens on the window between the agent's read and the frame: the call is
     // refused against the frame that published the dialog.
@@ -185,25 +121,16 @@ fn calls_the_ui_never_claims_end_with_precise_codes() {
     m.frame(vec![egui::Event::Text("person".into())]);
     m.frame(vec![]);
     let e = done(&mut rx).expect("answered").unwrap_err();
-    assert_eq!(
-        (e.code, e.blocking_window_id.as_deref()),
-        (ErrorCode::BlockedByModal, Some("late"))
-    );
+    assert_eq!((e.code, e.blocking_window_id.as_deref()), (ErrorCode::BlockedByModal, Some("late")));
     assert_eq!(m.state.name, "", "never applied");
 }
 
 #[test]
 fn a_timed_out_call_is_never_applied_afterwards() {
     let mut m = Manual::new(Duration::from_millis(50));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // The UI runs no frame while the call waits: it times out.
-    let outcome = rt.block_on(m.bridge.hub().call(
-        "main__set_name",
-        Map::from_iter([("name".into(), json!("late"))]),
-    ));
+    let outcome = rt.block_on(m.bridge.hub().call("main__set_name", Map::from_iter([("name".into(), json!("late"))])));
     assert_eq!(outcome.unwrap_err().code, ErrorCode::ActionTimeout);
     for _ in 0..3 {
         m.frame(vec![]);
@@ -218,8 +145,5 @@ fn shutting_down_answers_every_waiting_call() {
     let m = Manual::new(Duration::from_secs(5));
     let mut rx = m.submit("main__set_name", json!({"name": "x"}));
     m.ctx.on_exit();
-    assert_eq!(
-        done(&mut rx).expect("answered").unwrap_err().code,
-        ErrorCode::ActionTimeout
-    );
+    assert_eq!(done(&mut rx).expect("answered").unwrap_err().code, ErrorCode::ActionTimeout);
 }

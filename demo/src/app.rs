@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::chart;
-use crate::data::{ORDER_COLUMNS, Order, Report, Status, money, seed_orders};
+use crate::data::{ORDER_COLUMNS, Order, Report, Status, money, seed_orders, thousands};
 use crate::editor::Editor;
 use crate::ui_util::{AgentNotes, IdGen, window_id};
 
@@ -110,8 +110,7 @@ impl OrderApp {
             ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(&app_id)));
             return (app_id, false);
         }
-        self.editors
-            .push(Editor::for_order(index, &self.orders[index]));
+        self.editors.push(Editor::for_order(index, &self.orders[index]));
         (app_id, true)
     }
 
@@ -127,11 +126,7 @@ impl OrderApp {
     /// Shows the app-level Session locked modal.
     pub fn lock(&mut self) {
         if self.lock.is_none() {
-            self.lock = Some(Lock {
-                id: self.ids.next("lock"),
-                pin: String::new(),
-                error: None,
-            });
+            self.lock = Some(Lock { id: self.ids.next("lock"), pin: String::new(), error: None });
         }
     }
 
@@ -174,10 +169,10 @@ impl OrderApp {
     }
 
     fn app_actions(&mut self, ctx: &egui::Context) {
-        if let Some(call) = self.bridge.app_action::<NoArgs>(
-            "new_order",
-            ActionSpec::new("New order").describe("Open an empty Order Editor"),
-        ) {
+        if let Some(call) = self
+            .bridge
+            .app_action::<NoArgs>("new_order", ActionSpec::new("New order").describe("Open an empty Order Editor"))
+        {
             let id = self.new_order();
             self.notes.note(&id, "new_order".into());
             call.ok("Opened a new Order Editor");
@@ -227,33 +222,31 @@ impl OrderApp {
     }
 
     fn activity_panel(&mut self, ui: &mut egui::Ui) {
-        egui::Panel::right("activity")
-            .default_size(260.0)
-            .show(ui, |ui| {
-                ui.heading("Agent activity");
-                ui.weak("Recent calls from MCP clients");
-                ui.separator();
-                let recent = self.bridge.hub().activity().recent();
-                if recent.is_empty() {
-                    ui.weak("No agent calls yet.");
-                }
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    for r in recent.iter().rev() {
-                        let (mark, color) = match r.error {
-                            None => ("ok", Color32::from_rgb(80, 180, 110)),
-                            Some(code) => (code.as_str(), Color32::from_rgb(230, 120, 90)),
-                        };
-                        ui.horizontal_wrapped(|ui| {
-                            ui.monospace(&r.tool);
-                            ui.colored_label(color, mark);
-                        });
-                        if !r.message.is_empty() {
-                            ui.weak(&r.message);
-                        }
-                        ui.add_space(4.0);
+        egui::Panel::right("activity").default_size(260.0).show(ui, |ui| {
+            ui.heading("Agent activity");
+            ui.weak("Recent calls from MCP clients");
+            ui.separator();
+            let recent = self.bridge.hub().activity().recent();
+            if recent.is_empty() {
+                ui.weak("No agent calls yet.");
+            }
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                for r in recent.iter().rev() {
+                    let (mark, color) = match r.error {
+                        None => ("ok", Color32::from_rgb(80, 180, 110)),
+                        Some(code) => (code.as_str(), Color32::from_rgb(230, 120, 90)),
+                    };
+                    ui.horizontal_wrapped(|ui| {
+                        ui.monospace(&r.tool);
+                        ui.colored_label(color, mark);
+                    });
+                    if !r.message.is_empty() {
+                        ui.weak(&r.message);
                     }
-                });
+                    ui.add_space(4.0);
+                }
             });
+        });
     }
 
     fn drafts_open(&self) -> usize {
@@ -263,33 +256,19 @@ impl OrderApp {
     fn load_orders(&self, args: &LoadOrdersArgs) -> Result<ToolResult, ToolError> {
         let limit = args.limit.unwrap_or(100);
         if !(1..=1000).contains(&limit) {
-            return Err(ToolError::invalid_field(
-                "limit",
-                "Must be between 1 and 1000",
-            ));
+            return Err(ToolError::invalid_field("limit", "Must be between 1 and 1000"));
         }
-        let status = match args
-            .status
-            .as_deref()
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
+        let status = match args.status.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None => None,
             Some("draft") => Some(Status::Draft),
             Some("submitted") => Some(Status::Submitted),
             Some("shipped") => Some(Status::Shipped),
             Some(_) => {
-                return Err(ToolError::invalid_field(
-                    "status",
-                    "Must be Draft, Submitted or Shipped",
-                ));
+                return Err(ToolError::invalid_field("status", "Must be Draft, Submitted or Shipped"));
             }
         };
         let offset = args.offset.unwrap_or(0);
-        let matching = self
-            .orders
-            .iter()
-            .filter(|o| status.is_none_or(|s| o.status == s));
+        let matching = self.orders.iter().filter(|o| status.is_none_or(|s| o.status == s));
         let total = matching.clone().count();
         let rows: Vec<_> = matching
             .skip(offset as usize)
@@ -297,29 +276,23 @@ impl OrderApp {
             .map(|o| json!([o.label(), o.customer, o.status.as_str(), o.amount]))
             .collect();
         let n = rows.len();
-        Ok(
-            ToolResult::message(format!("{n} of {total} orders from offset {offset}"))
-                .with_result(json!({"rows": rows, "total": total, "offset": offset})),
-        )
+        Ok(ToolResult::message(format!("{n} of {total} orders from offset {offset}"))
+            .with_result(json!({"rows": rows, "total": total, "offset": offset})))
     }
 
     fn orders_window(&mut self, ctx: &egui::Context) {
         let total = self.orders.len();
         let drafts = self.drafts_open();
-        let mut w = self
-            .bridge
-            .window("orders")
-            .title("Orders")
-            .summary(format!(
-                "{} orders, {drafts} draft{} open",
-                thousands(total),
-                if drafts == 1 { "" } else { "s" }
-            ));
+        let mut w = self.bridge.window("orders").title("Orders").summary(format!(
+            "{} orders, {drafts} draft{} open",
+            thousands(total as u64),
+            if drafts == 1 { "" } else { "s" }
+        ));
         if let Some(call) = w.action::<LoadOrdersArgs>(
             "load_orders",
-            ActionSpec::new("Load orders").read_only().describe(
-                "Fetch rows of the whole orders table: offset, limit (1-1000), status filter",
-            ),
+            ActionSpec::new("Load orders")
+                .read_only()
+                .describe("Fetch rows of the whole orders table: offset, limit (1-1000), status filter"),
         ) {
             let r = self.load_orders(call.args());
             self.notes.note("orders", "load_orders".into());
@@ -327,14 +300,12 @@ impl OrderApp {
         }
         if let Some(call) = w.action::<OpenOrderArgs>(
             "open_order",
-            ActionSpec::new("Open order")
-                .describe("Open an Order Editor on an order (or focus it if open)"),
+            ActionSpec::new("Open order").describe("Open an Order Editor on an order (or focus it if open)"),
         ) {
             let r = match self.find_order(&call.args().order) {
-                None => Err(ToolError::invalid_field(
-                    "order",
-                    "No such order; use the Order column value, such as #10001",
-                )),
+                None => {
+                    Err(ToolError::invalid_field("order", "No such order; use the Order column value, such as #10001"))
+                }
                 Some(i) => {
                     let (id, opened) = self.open_order(ctx, i);
                     self.notes.note(&id, "open_order".into());
@@ -374,7 +345,7 @@ impl OrderApp {
             .show(ctx, |ui| {
                 notes.line(ui, "orders");
                 ui.horizontal(|ui| {
-                    ui.label(format!("{} orders", thousands(total)));
+                    ui.label(format!("{} orders", thousands(total as u64)));
                     ui.separator();
                     for (label, value) in [
                         ("All", None),
@@ -388,24 +359,18 @@ impl OrderApp {
                 ui.separator();
                 let visible: Vec<usize> = match *filter {
                     None => Vec::new(),
-                    Some(s) => (0..orders.len())
-                        .filter(|&i| orders[i].status == s)
-                        .collect(),
+                    Some(s) => (0..orders.len()).filter(|&i| orders[i].status == s).collect(),
                 };
-                let count = if filter.is_none() {
-                    orders.len()
-                } else {
-                    visible.len()
-                };
+                let count = if filter.is_none() { orders.len() } else { visible.len() };
                 let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
-                egui::ScrollArea::vertical()
-                    .auto_shrink([false, false])
-                    .show_rows(ui, row_height, count, |ui, range| {
-                        egui::Grid::new("orders-grid")
-                            .striped(true)
-                            .num_columns(5)
-                            .min_col_width(60.0)
-                            .show(ui, |ui| {
+                egui::ScrollArea::vertical().auto_shrink([false, false]).show_rows(
+                    ui,
+                    row_height,
+                    count,
+                    |ui, range| {
+                        egui::Grid::new("orders-grid").striped(true).num_columns(5).min_col_width(60.0).show(
+                            ui,
+                            |ui| {
                                 for k in range {
                                     let i = if filter.is_none() { k } else { visible[k] };
                                     let o = &orders[i];
@@ -418,8 +383,10 @@ impl OrderApp {
                                     }
                                     ui.end_row();
                                 }
-                            });
-                    });
+                            },
+                        );
+                    },
+                );
             });
         if let Some(i) = open_index {
             self.open_order(ctx, i);
@@ -430,35 +397,21 @@ impl OrderApp {
         if !self.report_open {
             return;
         }
-        if self
-            .report
-            .as_ref()
-            .is_none_or(|r| r.orders_revision != self.orders_revision)
-        {
+        if self.report.as_ref().is_none_or(|r| r.orders_revision != self.orders_revision) {
             let report = Report::compute(&self.orders);
             let chart_url = chart::data_url(&chart::bar_chart_png(&report.revenue_per_day));
-            self.report = Some(ReportCache {
-                orders_revision: self.orders_revision,
-                report,
-                chart_url,
-            });
+            self.report = Some(ReportCache { orders_revision: self.orders_revision, report, chart_url });
         }
         let Some(cache) = &self.report else { return };
         let r = &cache.report;
-        let mut w = self
-            .bridge
-            .window("report")
-            .title("Sales Report")
-            .summary(format!(
-                "Today: {} orders, revenue {}, average order {}",
-                r.orders_today,
-                money(r.revenue_today),
-                money(r.average_today)
-            ));
+        let mut w = self.bridge.window("report").title("Sales Report").summary(format!(
+            "Today: {} orders, revenue {}, average order {}",
+            r.orders_today,
+            money(r.revenue_today),
+            money(r.average_today)
+        ));
         let mut close = false;
-        if let Some(call) =
-            w.action::<NoArgs>("refresh", ActionSpec::new("Refresh report").read_only())
-        {
+        if let Some(call) = w.action::<NoArgs>("refresh", ActionSpec::new("Refresh report").read_only()) {
             self.notes.note("report", "refresh".into());
             call.ok("The report is up to date");
         }
@@ -474,7 +427,7 @@ impl OrderApp {
         w.media("chart", "image/png", &cache.chart_url, Some(&r.chart_alt()));
         w.list("top-products", true, |l| {
             for (p, q) in &r.top_products {
-                l.item(format!("{p} ({} sold)", thousands(*q as usize)).as_str());
+                l.item(format!("{p} ({} sold)", thousands(*q)).as_str());
             }
         });
         drop(w);
@@ -487,26 +440,24 @@ impl OrderApp {
             .default_pos([520.0, 80.0])
             .show(ctx, |ui| {
                 notes.line(ui, "report");
-                egui::Grid::new("report-totals")
-                    .num_columns(2)
-                    .show(ui, |ui| {
-                        ui.label("Orders today");
-                        ui.strong(r.orders_today.to_string());
-                        ui.end_row();
-                        ui.label("Revenue today");
-                        ui.strong(money(r.revenue_today));
-                        ui.end_row();
-                        ui.label("Average order");
-                        ui.strong(money(r.average_today));
-                        ui.end_row();
-                    });
+                egui::Grid::new("report-totals").num_columns(2).show(ui, |ui| {
+                    ui.label("Orders today");
+                    ui.strong(r.orders_today.to_string());
+                    ui.end_row();
+                    ui.label("Revenue today");
+                    ui.strong(money(r.revenue_today));
+                    ui.end_row();
+                    ui.label("Average order");
+                    ui.strong(money(r.average_today));
+                    ui.end_row();
+                });
                 ui.separator();
                 ui.label("Revenue per day");
                 bar_chart(ui, &r.revenue_per_day);
                 ui.separator();
                 ui.label("Top products");
                 for (i, (p, q)) in r.top_products.iter().enumerate() {
-                    ui.label(format!("{}. {p} ({} sold)", i + 1, thousands(*q as usize)));
+                    ui.label(format!("{}. {p} ({} sold)", i + 1, thousands(*q)));
                 }
             });
         self.report_open = open;
@@ -525,10 +476,9 @@ impl OrderApp {
             w.notice("error-pin", Severity::Error, &format!("pin: {e}"));
         }
         let mut unlocked = false;
-        if let Some(call) = w.action::<UnlockArgs>(
-            "unlock",
-            ActionSpec::new("Unlock session").describe("Unlock with the PIN"),
-        ) {
+        if let Some(call) =
+            w.action::<UnlockArgs>("unlock", ActionSpec::new("Unlock session").describe("Unlock with the PIN"))
+        {
             if call.args().pin == UNLOCK_PIN {
                 unlocked = true;
                 call.ok("Unlocked");
@@ -543,9 +493,7 @@ impl OrderApp {
                 ui.set_width(280.0);
                 ui.heading("Session locked");
                 let l = ui.label("PIN");
-                let r = ui
-                    .add(egui::TextEdit::singleline(&mut lock.pin).password(true))
-                    .labelled_by(l.id);
+                let r = ui.add(egui::TextEdit::singleline(&mut lock.pin).password(true)).labelled_by(l.id);
                 if let Some(e) = &lock.error {
                     ui.colored_label(Color32::from_rgb(220, 80, 80), e);
                 }
@@ -579,33 +527,8 @@ fn bar_chart(ui: &mut egui::Ui, values: &[f64]) {
             egui::pos2(x + slot * 0.15, rect.bottom() - h),
             egui::pos2(x + slot * 0.85, rect.bottom()),
         );
-        let color = if i + 1 == values.len() {
-            Color32::from_rgb(52, 168, 83)
-        } else {
-            Color32::from_rgb(66, 133, 244)
-        };
+        let color =
+            if i + 1 == values.len() { Color32::from_rgb(52, 168, 83) } else { Color32::from_rgb(66, 133, 244) };
         painter.rect_filled(bar, 2.0, color);
-    }
-}
-
-/// 20000 → "20,000".
-pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn thousands_groups() {
-        assert_eq!(super::thousands(20_000), "20,000");
-        assert_eq!(super::thousands(999), "999");
     }
 }

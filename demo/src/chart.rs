@@ -44,9 +44,7 @@ pub fn bar_chart_png(values: &[f64]) -> Vec<u8> {
     let mut encoder = png::Encoder::new(&mut out, WIDTH, HEIGHT);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
-    let written = encoder
-        .write_header()
-        .and_then(|mut wr| wr.write_image_data(&pixels));
+    let written = encoder.write_header().and_then(|mut wr| wr.write_image_data(&pixels));
     if let Err(e) = written {
         tracing::error!(error = %e, "could not encode the chart");
     }
@@ -55,10 +53,7 @@ pub fn bar_chart_png(values: &[f64]) -> Vec<u8> {
 
 /// The PNG as a `data:` URL.
 pub fn data_url(png: &[u8]) -> String {
-    format!(
-        "data:image/png;base64,{}",
-        base64::engine::general_purpose::STANDARD.encode(png)
-    )
+    format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png))
 }
 
 #[cfg(test)]

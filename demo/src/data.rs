@@ -105,7 +105,7 @@ const CUSTOMERS: [&str; 12] = [
     "Ken Thompson",
 ];
 
-/// A small deterministic generator (SplitMix64), so every run seeds the same orders.
+/// A small deterministic generator (`SplitMix64`), so every run seeds the same orders.
 fn mix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -135,13 +135,8 @@ pub fn seed_orders() -> Vec<Order> {
                     }
                 })
                 .collect();
-            let amount = (items
-                .iter()
-                .map(|it| f64::from(it.quantity) * it.unit_price)
-                .sum::<f64>()
-                * 100.0)
-                .round()
-                / 100.0;
+            let amount =
+                (items.iter().map(|it| f64::from(it.quantity) * it.unit_price).sum::<f64>() * 100.0).round() / 100.0;
             Order {
                 number: FIRST_NUMBER + i as u32,
                 customer: customer.to_owned(),
@@ -161,16 +156,21 @@ pub fn seed_orders() -> Vec<Order> {
 /// Formats an amount as `$1,234.50`.
 pub fn money(amount: f64) -> String {
     let cents = (amount * 100.0).round() as i64;
-    let (whole, frac) = (cents.abs() / 100, cents.abs() % 100);
-    let digits = whole.to_string();
-    let mut grouped = String::new();
+    let (whole, frac) = (cents.unsigned_abs() / 100, cents.unsigned_abs() % 100);
+    format!("{}${}.{frac:02}", if cents < 0 { "-" } else { "" }, thousands(whole))
+}
+
+/// 20000 → "20,000".
+pub fn thousands(n: impl Into<u64>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
         }
-        grouped.push(c);
+        out.push(c);
     }
-    format!("{}${grouped}.{frac:02}", if cents < 0 { "-" } else { "" })
+    out
 }
 
 /// The Sales Report's numbers.
@@ -204,21 +204,14 @@ impl Report {
                 *per_product.entry(it.product.as_str()).or_default() += it.quantity;
             }
         }
-        let mut top: Vec<(String, u32)> = per_product
-            .into_iter()
-            .map(|(p, q)| (p.to_owned(), q))
-            .collect();
+        let mut top: Vec<(String, u32)> = per_product.into_iter().map(|(p, q)| (p.to_owned(), q)).collect();
         top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         top.truncate(5);
         let revenue_today = revenue_per_day[6];
         Self {
             orders_today,
             revenue_today,
-            average_today: if orders_today == 0 {
-                0.0
-            } else {
-                revenue_today / orders_today as f64
-            },
+            average_today: if orders_today == 0 { 0.0 } else { revenue_today / orders_today as f64 },
             revenue_per_day,
             top_products: top,
         }
@@ -226,15 +219,7 @@ impl Report {
 
     /// Day labels matching `revenue_per_day`.
     pub fn day_labels() -> [&'static str; 7] {
-        [
-            "6 days ago",
-            "5 days ago",
-            "4 days ago",
-            "3 days ago",
-            "2 days ago",
-            "Yesterday",
-            "Today",
-        ]
+        ["6 days ago", "5 days ago", "4 days ago", "3 days ago", "2 days ago", "Yesterday", "Today"]
     }
 
     /// The chart's text alternative: every number it shows.
@@ -266,5 +251,7 @@ mod tests {
         assert_eq!(money(1234.5), "$1,234.50");
         assert_eq!(money(0.0), "$0.00");
         assert_eq!(money(1_000_000.0), "$1,000,000.00");
+        assert_eq!(thousands(20_000u32), "20,000");
+        assert_eq!(thousands(999u32), "999");
     }
 }

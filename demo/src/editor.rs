@@ -212,15 +212,7 @@ impl Editor {
 
     /// An editor on a new, empty order.
     pub fn new_order(n: u64) -> Self {
-        Self::new(
-            format!("order-new-{n}"),
-            None,
-            Draft {
-                currency: "USD".into(),
-                ..Draft::default()
-            },
-            false,
-        )
+        Self::new(format!("order-new-{n}"), None, Draft { currency: "USD".into(), ..Draft::default() }, false)
     }
 
     fn new(app_id: String, order_index: Option<usize>, draft: Draft, submitted: bool) -> Self {
@@ -233,11 +225,7 @@ impl Editor {
             submitted,
             dialog: None,
             open: true,
-            new_item: NewItemForm {
-                product: String::new(),
-                quantity: 1,
-                unit_price: 0.0,
-            },
+            new_item: NewItemForm { product: String::new(), quantity: 1, unit_price: 0.0 },
         }
     }
 
@@ -250,8 +238,7 @@ impl Editor {
     }
 
     fn order_label(&self, orders: &[Order]) -> String {
-        self.order_index
-            .map_or_else(|| "New order".to_owned(), |i| orders[i].label())
+        self.order_index.map_or_else(|| "New order".to_owned(), |i| orders[i].label())
     }
 
     fn summary(&self, orders: &[Order]) -> String {
@@ -272,19 +259,13 @@ impl Editor {
             missing.push("line items");
         }
         let state = match &self.dialog {
-            Some(Dialog::Confirm {
-                authorize: Some(_), ..
-            }) => "; waiting for payment authorization",
+            Some(Dialog::Confirm { authorize: Some(_), .. }) => "; waiting for payment authorization",
             Some(Dialog::Confirm { .. }) => "; waiting for confirmation",
             Some(Dialog::Discard { .. }) => "; asking whether to discard changes",
             None if self.dirty => "; unsaved changes",
             None => "",
         };
-        let missing = if missing.is_empty() {
-            String::new()
-        } else {
-            format!(", missing {}", missing.join(" and "))
-        };
+        let missing = if missing.is_empty() { String::new() } else { format!(", missing {}", missing.join(" and ")) };
         format!(
             "Editing {label}: {} items, {} {}{missing}{state}",
             self.draft.items.len(),
@@ -299,11 +280,7 @@ impl Editor {
     }
 
     /// Sets one field. A value of the wrong kind is `validation_failed` naming `value`.
-    pub fn edit_field(
-        &mut self,
-        field: EditableField,
-        value: &Value,
-    ) -> Result<ToolResult, ToolError> {
+    pub fn edit_field(&mut self, field: EditableField, value: &Value) -> Result<ToolResult, ToolError> {
         if field == EditableField::Amount {
             let amount = match value {
                 Value::Number(n) => n.as_f64(),
@@ -314,16 +291,10 @@ impl Editor {
             .ok_or_else(|| invalid("value", "amount must be a number"))?;
             self.draft.amount = amount;
             self.touched("amount");
-            return Ok(ToolResult::message(format!(
-                "Amount set to {}",
-                money(amount)
-            )));
+            return Ok(ToolResult::message(format!("Amount set to {}", money(amount))));
         }
         let Value::String(text) = value else {
-            return Err(invalid(
-                "value",
-                &format!("{} must be a string", field.label()),
-            ));
+            return Err(invalid("value", &format!("{} must be a string", field.label())));
         };
         let (slot, key) = match field {
             EditableField::Recipient => (&mut self.draft.recipient, "recipient"),
@@ -339,12 +310,7 @@ impl Editor {
     }
 
     /// Appends a line item.
-    pub fn add_item(
-        &mut self,
-        product: &str,
-        quantity: u32,
-        unit_price: Option<f64>,
-    ) -> Result<ToolResult, ToolError> {
+    pub fn add_item(&mut self, product: &str, quantity: u32, unit_price: Option<f64>) -> Result<ToolResult, ToolError> {
         let product = product.trim();
         if product.is_empty() {
             return Err(invalid("product", "Cannot be empty"));
@@ -356,33 +322,19 @@ impl Editor {
         if !(unit_price >= 0.0 && unit_price.is_finite()) {
             return Err(invalid("unitPrice", "Must be 0 or more"));
         }
-        self.draft.items.push(LineItem {
-            product: product.to_owned(),
-            quantity,
-            unit_price,
-        });
+        self.draft.items.push(LineItem { product: product.to_owned(), quantity, unit_price });
         self.touched("items");
-        Ok(ToolResult::message(format!(
-            "Added {quantity} × {product}; {} items now",
-            self.draft.items.len()
-        )))
+        Ok(ToolResult::message(format!("Added {quantity} × {product}; {} items now", self.draft.items.len())))
     }
 
     /// Removes a line item.
     pub fn remove_item(&mut self, row: usize) -> Result<ToolResult, ToolError> {
         if row >= self.draft.items.len() {
-            return Err(invalid(
-                "row",
-                &format!("There are {} rows (0-based)", self.draft.items.len()),
-            ));
+            return Err(invalid("row", &format!("There are {} rows (0-based)", self.draft.items.len())));
         }
         let item = self.draft.items.remove(row);
         self.touched("items");
-        Ok(ToolResult::message(format!(
-            "Removed {}; {} items left",
-            item.product,
-            self.draft.items.len()
-        )))
+        Ok(ToolResult::message(format!("Removed {}; {} items left", item.product, self.draft.items.len())))
     }
 
     /// Applies the given values, validates the whole order, and opens Confirm order.
@@ -417,28 +369,18 @@ impl Editor {
         if !errors.is_empty() {
             let n = errors.len();
             return Err(ToolError::validation(
-                format!(
-                    "Submission rejected: {n} field{} invalid",
-                    if n == 1 { " is" } else { "s are" }
-                ),
+                format!("Submission rejected: {n} field{} invalid", if n == 1 { " is" } else { "s are" }),
                 errors,
             ));
         }
-        self.dialog = Some(Dialog::Confirm {
-            id: ids.next("confirm"),
-            authorize: None,
-        });
-        Ok(ToolResult::message(
-            "Submitted for confirmation; the Confirm order dialog is open",
-        ))
+        self.dialog = Some(Dialog::Confirm { id: ids.next("confirm"), authorize: None });
+        Ok(ToolResult::message("Submitted for confirmation; the Confirm order dialog is open"))
     }
 
     /// Closes the editor, or asks first when there are unsaved changes.
     pub fn close(&mut self, ids: &mut IdGen) -> ToolResult {
         if self.dirty && !self.submitted {
-            self.dialog = Some(Dialog::Discard {
-                id: ids.next("discard"),
-            });
+            self.dialog = Some(Dialog::Discard { id: ids.next("discard") });
             ToolResult::message("There are unsaved changes; the Discard changes? dialog is open")
         } else {
             self.open = false;
@@ -449,11 +391,7 @@ impl Editor {
     /// Confirm order → Authorize payment.
     pub fn confirm(&mut self, ids: &mut IdGen) -> ToolResult {
         if let Some(Dialog::Confirm { authorize, .. }) = &mut self.dialog {
-            *authorize = Some(Authorize {
-                id: ids.next("authorize"),
-                password: String::new(),
-                error: None,
-            });
+            *authorize = Some(Authorize { id: ids.next("authorize"), password: String::new(), error: None });
         }
         ToolResult::message("Confirmed; the Authorize payment dialog is open")
     }
@@ -466,18 +404,13 @@ impl Editor {
         orders_revision: &mut u64,
     ) -> Result<ToolResult, ToolError> {
         if password != PAYMENT_PASSWORD {
-            if let Some(Dialog::Confirm {
-                authorize: Some(a), ..
-            }) = &mut self.dialog
-            {
+            if let Some(Dialog::Confirm { authorize: Some(a), .. }) = &mut self.dialog {
                 a.error = Some("Wrong password".to_owned());
             }
             return Err(invalid("password", "Wrong password"));
         }
         let index = *self.order_index.get_or_insert_with(|| {
-            let number = orders
-                .last()
-                .map_or(crate::data::FIRST_NUMBER, |o| o.number + 1);
+            let number = orders.last().map_or(crate::data::FIRST_NUMBER, |o| o.number + 1);
             orders.push(Order {
                 number,
                 customer: self.draft.recipient.clone(),
@@ -494,11 +427,9 @@ impl Editor {
         });
         let o = &mut orders[index];
         let d = &self.draft;
-        (
-            o.recipient.clone_from(&d.recipient),
-            o.address.clone_from(&d.address),
-            o.currency.clone_from(&d.currency),
-        );
+        o.recipient.clone_from(&d.recipient);
+        o.address.clone_from(&d.address);
+        o.currency.clone_from(&d.currency);
         o.card_number.clone_from(&d.card_number);
         o.items.clone_from(&d.items);
         o.amount = d.amount;
@@ -509,46 +440,33 @@ impl Editor {
         self.dirty = false;
         self.errors.clear();
         self.dialog = None;
-        Ok(ToolResult::message(format!(
-            "Payment authorized; order {} is submitted",
-            o.label()
-        )))
+        Ok(ToolResult::message(format!("Payment authorized; order {} is submitted", o.label())))
     }
 
     /// Declares this editor and its dialogs to the bridge, applies the agent's calls, and
     /// draws them for the person.
     pub fn show(&mut self, ctx: &egui::Context, parts: &mut Parts<'_>) {
-        let Parts {
-            bridge,
-            orders,
-            ids,
-            notes,
-            ..
-        } = parts;
+        let Parts { bridge, orders, ids, notes, .. } = parts;
         let (bridge, ids, notes) = (*bridge, &mut **ids, &mut **notes);
         let title = self.title(orders);
-        let mut w = bridge
-            .window(&self.app_id)
-            .title(&title)
-            .summary(self.summary(orders));
+        let mut w = bridge.window(&self.app_id).title(&title).summary(self.summary(orders));
         let blocked = w.is_blocked();
         let id = self.app_id.clone();
         if !self.submitted {
             if let Some(call) = w.action::<EditFieldArgs>(
                 "edit_field",
-                ActionSpec::new("Edit field").idempotent().describe(
-                    "Set one field: recipient, address, amount (number), currency or card_number",
-                ),
+                ActionSpec::new("Edit field")
+                    .idempotent()
+                    .describe("Set one field: recipient, address, amount (number), currency or card_number"),
             ) {
                 let field = call.args().field;
                 let r = self.edit_field(field, &call.args().value);
                 notes.note(&id, format!("edit_field {}", field.label()));
                 call.reply(r);
             }
-            if let Some(call) = w.action::<AddItemArgs>(
-                "add_item",
-                ActionSpec::new("Add line item").describe("Append a line item"),
-            ) {
+            if let Some(call) =
+                w.action::<AddItemArgs>("add_item", ActionSpec::new("Add line item").describe("Append a line item"))
+            {
                 let a = call.args();
                 let r = self.add_item(&a.product, a.quantity, a.unit_price);
                 notes.note(&id, "add_item".into());
@@ -556,9 +474,7 @@ impl Editor {
             }
             if let Some(call) = w.action::<RemoveItemArgs>(
                 "remove_item",
-                ActionSpec::new("Remove line item")
-                    .destructive()
-                    .describe("Remove the line item at a 0-based row"),
+                ActionSpec::new("Remove line item").destructive().describe("Remove the line item at a 0-based row"),
             ) {
                 let r = self.remove_item(call.args().row);
                 notes.note(&id, "remove_item".into());
@@ -566,9 +482,8 @@ impl Editor {
             }
             if let Some(mut call) = w.action::<SubmitArgs>(
                 "submit",
-                ActionSpec::new("Submit order").describe(
-                    "Apply the given values, validate, and open the Confirm order dialog",
-                ),
+                ActionSpec::new("Submit order")
+                    .describe("Apply the given values, validate, and open the Confirm order dialog"),
             ) {
                 let args = std::mem::take(call.args_mut());
                 let r = self.submit(args, ids);
@@ -578,15 +493,12 @@ impl Editor {
         }
         if let Some(call) = w.action::<NoArgs>(
             "close",
-            ActionSpec::new("Close editor")
-                .describe("Close the editor; asks first if there are unsaved changes"),
+            ActionSpec::new("Close editor").describe("Close the editor; asks first if there are unsaved changes"),
         ) {
             notes.note(&id, "close".into());
             call.reply(Ok(self.close(ids)));
         }
-        if let Some(call) =
-            w.action::<NoArgs>("focus", ActionSpec::new("Bring to front").idempotent())
-        {
+        if let Some(call) = w.action::<NoArgs>("focus", ActionSpec::new("Bring to front").idempotent()) {
             ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(&id)));
             notes.note(&id, "focus".into());
             call.ok(format!("{title} is in front"));
@@ -611,26 +523,14 @@ impl Editor {
         });
         w.table("items", &ITEM_COLUMNS, |t| {
             for it in &d.items {
-                t.row([
-                    it.product.as_str().into(),
-                    it.quantity.into(),
-                    it.unit_price.into(),
-                ]);
+                t.row([it.product.as_str().into(), it.quantity.into(), it.unit_price.into()]);
             }
         });
         for e in &self.errors {
-            w.notice(
-                &format!("error-{}", e.field),
-                Severity::Error,
-                &format!("{}: {}", e.field, e.error),
-            );
+            w.notice(&format!("error-{}", e.field), Severity::Error, &format!("{}: {}", e.field, e.error));
         }
         if self.submitted {
-            w.notice(
-                "read-only",
-                Severity::Info,
-                "This order is submitted; the editor is read-only",
-            );
+            w.notice("read-only", Severity::Info, "This order is submitted; the editor is read-only");
         }
         drop(w);
         self.show_dialogs(ctx, parts);
@@ -650,36 +550,20 @@ impl Editor {
                     .window(&id)
                     .title("Discard changes?")
                     .modal_of(&self.app_id)
-                    .summary(format!(
-                        "{label} has unsaved changes: discard them and close, or keep editing"
-                    ));
-                w.text(
-                    "question",
-                    &format!("{label} has unsaved changes. Discard them and close the editor?"),
-                );
+                    .summary(format!("{label} has unsaved changes: discard them and close, or keep editing"));
+                w.text("question", &format!("{label} has unsaved changes. Discard them and close the editor?"));
                 let mut choice = None;
-                if let Some(call) =
-                    w.action::<NoArgs>("discard", ActionSpec::new("Discard changes").destructive())
-                {
+                if let Some(call) = w.action::<NoArgs>("discard", ActionSpec::new("Discard changes").destructive()) {
                     choice = Some(true);
                     call.ok("Changes discarded; editor closed");
                 }
-                if let Some(call) =
-                    w.action::<NoArgs>("keep_editing", ActionSpec::new("Keep editing"))
-                {
+                if let Some(call) = w.action::<NoArgs>("keep_editing", ActionSpec::new("Keep editing")) {
                     choice = Some(false);
                     call.ok("Back to the editor");
                 }
                 drop(w);
                 if choice.is_some() {
-                    notes.note(
-                        &id,
-                        if choice == Some(true) {
-                            "discard".into()
-                        } else {
-                            "keep_editing".into()
-                        },
-                    );
+                    notes.note(&id, if choice == Some(true) { "discard".into() } else { "keep_editing".into() });
                 }
                 let person = dialog_window(ctx, &id, "Discard changes?", notes, |ui| {
                     ui.label(format!("{label} has unsaved changes."));
@@ -705,15 +589,11 @@ impl Editor {
             }
             Some(Dialog::Confirm { id, authorize }) => {
                 let confirm_id = id.clone();
-                let mut w = bridge
-                    .window(&confirm_id)
-                    .title("Confirm order")
-                    .modal_of(&self.app_id)
-                    .summary(format!(
-                        "Confirm {label} to {}: {} items, total {total}",
-                        self.draft.recipient,
-                        self.draft.items.len()
-                    ));
+                let mut w = bridge.window(&confirm_id).title("Confirm order").modal_of(&self.app_id).summary(format!(
+                    "Confirm {label} to {}: {} items, total {total}",
+                    self.draft.recipient,
+                    self.draft.items.len()
+                ));
                 w.fields("order", |f| {
                     f.field("Order", label.as_str());
                     f.field("Recipient", &self.draft.recipient);
@@ -723,8 +603,7 @@ impl Editor {
                 let mut action = None;
                 if let Some(call) = w.action::<NoArgs>(
                     "confirm",
-                    ActionSpec::new("Confirm order")
-                        .describe("Confirm, then authorize the payment"),
+                    ActionSpec::new("Confirm order").describe("Confirm, then authorize the payment"),
                 ) {
                     action = Some("confirm");
                     call.ok("Confirmed; the Authorize payment dialog is open");
@@ -766,19 +645,9 @@ impl Editor {
         }
     }
 
-    fn show_authorize(
-        &mut self,
-        ctx: &egui::Context,
-        confirm_id: &str,
-        label: &str,
-        parts: &mut Parts<'_>,
-    ) {
+    fn show_authorize(&mut self, ctx: &egui::Context, confirm_id: &str, label: &str, parts: &mut Parts<'_>) {
         let (bridge, notes) = (parts.bridge, &mut *parts.notes);
-        let Some(Dialog::Confirm {
-            authorize: Some(auth),
-            ..
-        }) = &mut self.dialog
-        else {
+        let Some(Dialog::Confirm { authorize: Some(auth), .. }) = &mut self.dialog else {
             return;
         };
         let auth_id = auth.id.clone();
@@ -787,9 +656,7 @@ impl Editor {
             .window(&auth_id)
             .title("Authorize payment")
             .modal_of(confirm_id)
-            .summary(format!(
-                "Authorize the payment of {amount} for {label} with the payment password"
-            ));
+            .summary(format!("Authorize the payment of {amount} for {label} with the payment password"));
         let card = &self.draft.card_number;
         w.fields("payment", |f| {
             f.field("Amount", amount.as_str());
@@ -826,9 +693,7 @@ impl Editor {
         let person = dialog_window(ctx, &auth_id, "Authorize payment", notes, |ui| {
             ui.label(format!("Charge {amount} for {label}"));
             let l = ui.label("Payment password");
-            let r = ui
-                .add(egui::TextEdit::singleline(&mut typed).password(true))
-                .labelled_by(l.id);
+            let r = ui.add(egui::TextEdit::singleline(&mut typed).password(true)).labelled_by(l.id);
             if let Some(e) = &error {
                 ui.colored_label(Color32::from_rgb(220, 80, 80), e);
             }
@@ -844,19 +709,13 @@ impl Editor {
             })
             .inner
         });
-        if let Some(Dialog::Confirm {
-            authorize: Some(auth),
-            ..
-        }) = &mut self.dialog
-        {
+        if let Some(Dialog::Confirm { authorize: Some(auth), .. }) = &mut self.dialog {
             auth.password = typed;
         }
         match person {
             Some(true) => {
                 let password = match &mut self.dialog {
-                    Some(Dialog::Confirm {
-                        authorize: Some(a), ..
-                    }) => std::mem::take(&mut a.password),
+                    Some(Dialog::Confirm { authorize: Some(a), .. }) => std::mem::take(&mut a.password),
                     _ => String::new(),
                 };
                 let _ = self.authorize(&password, parts.orders, parts.orders_revision);
@@ -871,29 +730,17 @@ impl Editor {
     }
 
     /// The person's view of the editor.
-    fn draw(
-        &mut self,
-        ctx: &egui::Context,
-        title: &str,
-        blocked: bool,
-        ids: &mut IdGen,
-        notes: &AgentNotes,
-    ) {
+    fn draw(&mut self, ctx: &egui::Context, title: &str, blocked: bool, ids: &mut IdGen, notes: &AgentNotes) {
         let mut open = true;
         let id = self.app_id.clone();
         let frame = notes.frame(ctx, &id);
-        egui::Window::new(title)
-            .id(window_id(&id))
-            .open(&mut open)
-            .frame(frame)
-            .default_width(420.0)
-            .show(ctx, |ui| {
-                notes.line(ui, &id);
-                if blocked {
-                    ui.label(RichText::new("A dialog is open for this order.").italics());
-                }
-                ui.add_enabled_ui(!blocked, |ui| self.contents(ui, ids));
-            });
+        egui::Window::new(title).id(window_id(&id)).open(&mut open).frame(frame).default_width(420.0).show(ctx, |ui| {
+            notes.line(ui, &id);
+            if blocked {
+                ui.label(RichText::new("A dialog is open for this order.").italics());
+            }
+            ui.add_enabled_ui(!blocked, |ui| self.contents(ui, ids));
+        });
         if !open && !blocked {
             self.close(ids);
         }
@@ -901,143 +748,88 @@ impl Editor {
 
     fn contents(&mut self, ui: &mut egui::Ui, ids: &mut IdGen) {
         let read_only = self.submitted;
-        egui::Grid::new(("fields", &self.app_id))
-            .num_columns(2)
-            .spacing([12.0, 6.0])
-            .show(ui, |ui| {
-                let text_row = |ui: &mut egui::Ui,
-                                label: &str,
-                                value: &mut String,
-                                key: &str,
-                                secret: bool,
-                                editor: &mut Vec<String>| {
-                    let l = ui.label(label);
-                    if read_only {
-                        ui.label(if secret {
-                            "••••••".to_owned()
-                        } else {
-                            value.clone()
-                        });
-                    } else if ui
-                        .add(
-                            egui::TextEdit::singleline(value)
-                                .password(secret)
-                                .desired_width(240.0),
-                        )
-                        .labelled_by(l.id)
-                        .changed()
-                    {
-                        editor.push(key.to_owned());
-                    }
-                    ui.end_row();
-                };
-                let mut changed = Vec::new();
-                text_row(
-                    ui,
-                    "Recipient",
-                    &mut self.draft.recipient,
-                    "recipient",
-                    false,
-                    &mut changed,
-                );
-                text_row(
-                    ui,
-                    "Address",
-                    &mut self.draft.address,
-                    "address",
-                    false,
-                    &mut changed,
-                );
-                let l = ui.label("Amount");
+        egui::Grid::new(("fields", &self.app_id)).num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+            let text_row = |ui: &mut egui::Ui,
+                            label: &str,
+                            value: &mut String,
+                            key: &str,
+                            secret: bool,
+                            editor: &mut Vec<String>| {
+                let l = ui.label(label);
                 if read_only {
-                    ui.label(money(self.draft.amount));
+                    ui.label(if secret { "••••••".to_owned() } else { value.clone() });
                 } else if ui
-                    .add(
-                        egui::DragValue::new(&mut self.draft.amount)
-                            .speed(1.0)
-                            .prefix("$")
-                            .range(0.0..=1_000_000.0),
-                    )
+                    .add(egui::TextEdit::singleline(value).password(secret).desired_width(240.0))
                     .labelled_by(l.id)
                     .changed()
                 {
-                    changed.push("amount".to_owned());
+                    editor.push(key.to_owned());
                 }
                 ui.end_row();
-                text_row(
-                    ui,
-                    "Currency",
-                    &mut self.draft.currency,
-                    "currency",
-                    false,
-                    &mut changed,
-                );
-                text_row(
-                    ui,
-                    "Card number",
-                    &mut self.draft.card_number,
-                    "card_number",
-                    true,
-                    &mut changed,
-                );
-                for key in changed {
-                    self.touched(&key);
-                }
-            });
+            };
+            let mut changed = Vec::new();
+            text_row(ui, "Recipient", &mut self.draft.recipient, "recipient", false, &mut changed);
+            text_row(ui, "Address", &mut self.draft.address, "address", false, &mut changed);
+            let l = ui.label("Amount");
+            if read_only {
+                ui.label(money(self.draft.amount));
+            } else if ui
+                .add(egui::DragValue::new(&mut self.draft.amount).speed(1.0).prefix("$").range(0.0..=1_000_000.0))
+                .labelled_by(l.id)
+                .changed()
+            {
+                changed.push("amount".to_owned());
+            }
+            ui.end_row();
+            text_row(ui, "Currency", &mut self.draft.currency, "currency", false, &mut changed);
+            text_row(ui, "Card number", &mut self.draft.card_number, "card_number", true, &mut changed);
+            for key in changed {
+                self.touched(&key);
+            }
+        });
         ui.separator();
         ui.strong("Line items");
         let mut remove = None;
-        egui::Grid::new(("items", &self.app_id))
-            .striped(true)
-            .num_columns(4)
-            .show(ui, |ui| {
-                for h in ITEM_COLUMNS {
-                    ui.label(RichText::new(h).strong());
+        egui::Grid::new(("items", &self.app_id)).striped(true).num_columns(4).show(ui, |ui| {
+            for h in ITEM_COLUMNS {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            for (row, it) in self.draft.items.iter().enumerate() {
+                ui.label(&it.product);
+                ui.label(it.quantity.to_string());
+                ui.label(money(it.unit_price));
+                if !read_only && ui.small_button("Remove").clicked() {
+                    remove = Some(row);
                 }
                 ui.end_row();
-                for (row, it) in self.draft.items.iter().enumerate() {
-                    ui.label(&it.product);
-                    ui.label(it.quantity.to_string());
-                    ui.label(money(it.unit_price));
-                    if !read_only && ui.small_button("Remove").clicked() {
-                        remove = Some(row);
-                    }
-                    ui.end_row();
-                }
-            });
+            }
+        });
         if let Some(row) = remove {
             let _ = self.remove_item(row);
         }
         if !read_only {
             ui.horizontal(|ui| {
                 let l = ui.label("Product");
-                ui.add(egui::TextEdit::singleline(&mut self.new_item.product).desired_width(120.0))
-                    .labelled_by(l.id);
+                ui.add(egui::TextEdit::singleline(&mut self.new_item.product).desired_width(120.0)).labelled_by(l.id);
                 let l = ui.label("Qty");
-                ui.add(egui::DragValue::new(&mut self.new_item.quantity).range(1..=999))
-                    .labelled_by(l.id);
+                ui.add(egui::DragValue::new(&mut self.new_item.quantity).range(1..=999)).labelled_by(l.id);
                 let l = ui.label("Price");
                 ui.add(
-                    egui::DragValue::new(&mut self.new_item.unit_price)
-                        .prefix("$")
-                        .speed(0.5)
-                        .range(0.0..=100_000.0),
+                    egui::DragValue::new(&mut self.new_item.unit_price).prefix("$").speed(0.5).range(0.0..=100_000.0),
                 )
                 .labelled_by(l.id);
                 if ui.button("Add item").clicked() {
-                    let f = &self.new_item;
-                    let (p, q, u) = (f.product.clone(), f.quantity, f.unit_price);
-                    if self.add_item(&p, q, Some(u)).is_ok() {
+                    let form = &self.new_item;
+                    let (product, quantity, price) = (form.product.clone(), form.quantity, form.unit_price);
+                    if self.add_item(&product, quantity, Some(price)).is_ok() {
                         self.new_item.product.clear();
                     }
                 }
             });
         }
         for e in &self.errors {
-            ui.colored_label(
-                Color32::from_rgb(220, 80, 80),
-                format!("{}: {}", e.field, e.error),
-            );
+            ui.colored_label(Color32::from_rgb(220, 80, 80), format!("{}: {}", e.field, e.error));
         }
         ui.separator();
         if read_only {

@@ -39,18 +39,14 @@ fn parse_args() -> Result<Options, String> {
 }
 
 fn has_display() -> bool {
-    !cfg!(target_os = "linux")
-        || std::env::var_os("DISPLAY").is_some()
-        || std::env::var_os("WAYLAND_DISPLAY").is_some()
+    !cfg!(target_os = "linux") || std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
 }
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .init();
     let options = match parse_args() {
         Ok(o) => o,
@@ -126,11 +122,7 @@ struct DemoApp {
 impl eframe::App for DemoApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.app.ui(ui);
-        if self
-            .transport
-            .as_ref()
-            .is_some_and(TransportHandle::is_closed)
-        {
+        if self.transport.as_ref().is_some_and(TransportHandle::is_closed) {
             tracing::info!("MCP client disconnected; closing");
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }
@@ -149,10 +141,7 @@ fn run_window(bridge: Bridge, transport: Option<TransportHandle>) -> eframe::Res
         options,
         Box::new(move |cc| {
             cc.egui_ctx.add_plugin(bridge.plugin());
-            Ok(Box::new(DemoApp {
-                app: OrderApp::new(bridge),
-                transport,
-            }))
+            Ok(Box::new(DemoApp { app: OrderApp::new(bridge), transport }))
         }),
     )
 }

@@ -43,7 +43,7 @@ impl AgentNotes {
     fn active(&self, app_id: &str) -> Option<(Duration, &str)> {
         let (at, what) = self.notes.get(app_id)?;
         let age = at.elapsed();
-        (age < HIGHLIGHT).then(|| (HIGHLIGHT - age, what.as_str()))
+        HIGHLIGHT.checked_sub(age).filter(|left| !left.is_zero()).map(|left| (left, what.as_str()))
     }
 
     /// The window frame: highlighted while an agent note is fresh.

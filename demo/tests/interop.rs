@@ -3,6 +3,7 @@
 //!
 //! The test makes its own Python environment (a venv under the target directory) on first use.
 //! If it cannot, it fails and says why; it never skips.
+#![allow(clippy::unwrap_used, reason = "test helpers may unwrap: a panic is a failed test")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,10 +23,7 @@ fn python() -> PathBuf {
         *made = true;
         return python;
     }
-    let status = Command::new("python3")
-        .args(["-m", "venv", "--clear"])
-        .arg(&venv)
-        .status();
+    let status = Command::new("python3").args(["-m", "venv", "--clear"]).arg(&venv).status();
     match status {
         Ok(s) if s.success() => {}
         Ok(s) => panic!(
@@ -35,14 +33,7 @@ fn python() -> PathBuf {
         Err(e) => panic!("cannot run python3 ({e}); the interop tests need Python 3.10+ on PATH"),
     }
     let out = Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            MCP_SDK,
-        ])
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", MCP_SDK])
         .output()
         .expect("run pip");
     assert!(
@@ -71,10 +62,7 @@ fn run(mode: &str) {
         "Python client ({mode}) failed: {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
         out.status
     );
-    assert!(
-        stdout.contains(&format!("PASS {mode}")),
-        "no PASS line:\n{stdout}"
-    );
+    assert!(stdout.contains(&format!("PASS {mode}")), "no PASS line:\n{stdout}");
 }
 
 #[test]

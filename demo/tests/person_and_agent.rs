@@ -1,5 +1,6 @@
-//! A person (egui_kittest clicks and typing) and an agent (an rmcp client over an in-process
+//! A person (`egui_kittest` clicks and typing) and an agent (an rmcp client over an in-process
 //! pipe) on the same demo windows, interleaved frame by frame.
+#![allow(clippy::unwrap_used, reason = "test helpers may unwrap: a panic is a failed test")]
 
 use std::time::Duration;
 
@@ -40,102 +41,62 @@ struct Fixture {
 
 impl Fixture {
     fn new() -> Self {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         let bridge = Bridge::builder().app_name("order-demo").build();
         let plugin = bridge.plugin();
         let mut harness = Harness::builder()
             .with_size([1500.0, 950.0])
             .with_context_setup(move |ctx| ctx.add_plugin(plugin))
-            .build_ui_state(
-                |ui, app: &mut OrderApp| app.ui(ui),
-                OrderApp::new(bridge.clone()),
-            );
+            .build_ui_state(|ui, app: &mut OrderApp| app.ui(ui), OrderApp::new(bridge.clone()));
         harness.step();
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
-        bridge
-            .server_on(rt.handle().clone())
-            .serve_io("duplex", server_io);
+        bridge.server_on(rt.handle().clone()).serve_io("duplex", server_io);
         let (tx, notes) = mpsc::unbounded_channel();
         let client = rt.block_on(Recorder(tx).serve(client_io)).unwrap();
         #[expect(deprecated, reason = "legacy lifecycle: what today's clients use")]
-        rt.block_on(client.subscribe(SubscribeRequestParams::new("app://windows")))
-            .unwrap();
-        Self {
-            rt,
-            harness,
-            client,
-            notes,
-        }
+        rt.block_on(client.subscribe(SubscribeRequestParams::new("app://windows"))).unwrap();
+        Self { rt, harness, client, notes }
     }
 
     /// Calls a tool while the UI keeps running frames; returns the structured content and
     /// whether it is an error.
     fn call(&mut self, name: &str, args: Value) -> (bool, Value) {
-        let Value::Object(args) = args else {
-            unreachable!()
-        };
+        let Value::Object(args) = args else { unreachable!() };
         let client = self.client.peer().clone();
         let params = CallToolRequestParams::new(name.to_owned()).with_arguments(args);
         let mut task = self.rt.spawn(async move { client.call_tool(params).await });
         for _ in 0..500 {
             self.harness.step();
-            if let Ok(done) = self.rt.block_on(async {
-                tokio::time::timeout(Duration::from_millis(20), &mut task).await
-            }) {
+            if let Ok(done) =
+                self.rt.block_on(async { tokio::time::timeout(Duration::from_millis(20), &mut task).await })
+            {
                 let r = done.unwrap().unwrap();
-                return (
-                    r.is_error == Some(true),
-                    r.structured_content.unwrap_or_default(),
-                );
+                return (r.is_error == Some(true), r.structured_content.unwrap_or_default());
             }
         }
         panic!("{name} was not answered");
     }
 
     fn read(&self) -> Value {
-        let r = self
-            .rt
-            .block_on(
-                self.client
-                    .read_resource(ReadResourceRequestParams::new("app://windows")),
-            )
-            .unwrap();
+        let r = self.rt.block_on(self.client.read_resource(ReadResourceRequestParams::new("app://windows"))).unwrap();
         let v = serde_json::to_value(&r.contents[0]).unwrap();
         serde_json::from_str(v["text"].as_str().unwrap()).unwrap()
     }
 
     fn tools(&self) -> Vec<String> {
-        self.rt
-            .block_on(self.client.list_all_tools())
-            .unwrap()
-            .into_iter()
-            .map(|t| t.name.to_string())
-            .collect()
+        self.rt.block_on(self.client.list_all_tools()).unwrap().into_iter().map(|t| t.name.to_string()).collect()
     }
 
     fn version(&self, id: &str) -> u64 {
         let s = self.read();
-        s["windows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|w| w["id"] == id)
-            .unwrap()["version"]
-            .as_u64()
-            .unwrap()
+        s["windows"].as_array().unwrap().iter().find(|w| w["id"] == id).unwrap()["version"].as_u64().unwrap()
     }
 
     /// Drains notifications until `what` arrives (bounded).
     fn expect_note(&mut self, what: &str) {
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
         while std::time::Instant::now() < deadline {
-            match self.rt.block_on(async {
-                tokio::time::timeout(Duration::from_millis(50), self.notes.recv()).await
-            }) {
+            match self.rt.block_on(async { tokio::time::timeout(Duration::from_millis(50), self.notes.recv()).await }) {
                 Ok(Some(n)) if n == what => return,
                 _ => self.harness.step(),
             }
@@ -145,14 +106,7 @@ impl Fixture {
 
     /// Opens the first seeded draft order through the agent; returns its window id.
     fn open_draft(&mut self) -> String {
-        let number = self
-            .harness
-            .state()
-            .orders
-            .iter()
-            .find(|o| o.status == Status::Draft)
-            .unwrap()
-            .number;
+        let number = self.harness.state().orders.iter().find(|o| o.status == Status::Draft).unwrap().number;
         let (err, r) = self.call("orders__open_order", json!({"order": format!("#{number}")}));
         assert!(!err, "{r}");
         r["openedWindowIds"][0].as_str().unwrap().to_owned()
@@ -171,47 +125,25 @@ fn a_person_opening_a_dialog_hides_the_owners_tools_and_notifies() {
     f.harness.run_steps(3);
     f.expect_note("tools/list_changed");
     let tools = f.tools();
-    assert!(
-        tools.iter().all(|t| !t.starts_with(&format!("{editor}__"))),
-        "owner's tools hidden: {tools:?}"
-    );
+    assert!(tools.iter().all(|t| !t.starts_with(&format!("{editor}__"))), "owner's tools hidden: {tools:?}");
     let confirm = f.read()["operableWindowIds"]
         .as_array()
         .unwrap()
         .iter()
-        .find_map(|v| {
-            v.as_str()
-                .filter(|s| s.starts_with("confirm-"))
-                .map(str::to_owned)
-        })
+        .find_map(|v| v.as_str().filter(|s| s.starts_with("confirm-")).map(str::to_owned))
         .unwrap();
     assert!(tools.contains(&format!("{confirm}__confirm")), "{tools:?}");
 
     // The person sees the same blocking: the editor's contents are disabled.
-    assert!(
-        f.harness
-            .get_by_label("Submit")
-            .accesskit_node()
-            .is_disabled(),
-        "owner disabled while blocked"
-    );
+    assert!(f.harness.get_by_label("Submit").accesskit_node().is_disabled(), "owner disabled while blocked");
     let (err, r) = f.call(&format!("{editor}__close"), json!({}));
-    assert!(
-        err && r["code"] == "blocked_by_modal" && r["blockingWindowId"] == confirm.as_str(),
-        "{r}"
-    );
+    assert!(err && r["code"] == "blocked_by_modal" && r["blockingWindowId"] == confirm.as_str(), "{r}");
 
     // The agent cancels the dialog; the person's editor is enabled again.
     let (err, _) = f.call(&format!("{confirm}__cancel"), json!({}));
     assert!(!err);
     f.harness.run_steps(2);
-    assert!(
-        !f.harness
-            .get_by_label("Submit")
-            .accesskit_node()
-            .is_disabled(),
-        "enabled again"
-    );
+    assert!(!f.harness.get_by_label("Submit").accesskit_node().is_disabled(), "enabled again");
     assert!(f.tools().contains(&format!("{editor}__submit")));
 }
 
@@ -221,36 +153,22 @@ fn a_person_editing_a_field_makes_an_older_agent_write_stale() {
     let editor = f.open_draft();
     let v = f.version(&editor);
 
-    let recipient = f
-        .harness
-        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Recipient");
+    let recipient = f.harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Recipient");
     recipient.focus();
     recipient.type_text(" Jr.");
     f.harness.run_steps(2);
     let now = f.version(&editor);
     assert!(now > v, "the person's edit bumped the version");
 
-    let (err, r) = f.call(
-        &format!("{editor}__edit_field"),
-        json!({"field": "recipient", "value": "Agent", "expectedVersion": v}),
-    );
+    let (err, r) =
+        f.call(&format!("{editor}__edit_field"), json!({"field": "recipient", "value": "Agent", "expectedVersion": v}));
     assert!(err, "{r}");
     assert_eq!(r["code"], "stale_state");
     assert_eq!(r["currentVersion"], now);
     let state = f.read();
-    let editor_window = state["windows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|w| w["id"] == editor.as_str())
-        .unwrap();
-    let recipient_value = editor_window["blocks"][0]["items"][0]["value"]
-        .as_str()
-        .unwrap();
-    assert!(
-        recipient_value.ends_with(" Jr."),
-        "the person's edit stands: {recipient_value}"
-    );
+    let editor_window = state["windows"].as_array().unwrap().iter().find(|w| w["id"] == editor.as_str()).unwrap();
+    let recipient_value = editor_window["blocks"][0]["items"][0]["value"].as_str().unwrap();
+    assert!(recipient_value.ends_with(" Jr."), "the person's edit stands: {recipient_value}");
 
     // With the current version the agent's write goes through and says the new version.
     let (err, r) = f.call(
@@ -267,24 +185,12 @@ fn agent_calls_show_in_the_activity_panel_and_highlight_the_window() {
     assert!(f.harness.query_by_label("No agent calls yet.").is_some());
     let editor = f.open_draft();
     f.harness.step();
-    assert!(
-        f.harness.query_by_label("orders__open_order").is_some(),
-        "the call is listed"
-    );
-    assert!(
-        f.harness.query_by_label("Agent: open_order").is_some(),
-        "the editor says what the agent did"
-    );
-    let (err, _) = f.call(
-        &format!("{editor}__edit_field"),
-        json!({"field": "amount", "value": "lots"}),
-    );
+    assert!(f.harness.query_by_label("orders__open_order").is_some(), "the call is listed");
+    assert!(f.harness.query_by_label("Agent: open_order").is_some(), "the editor says what the agent did");
+    let (err, _) = f.call(&format!("{editor}__edit_field"), json!({"field": "amount", "value": "lots"}));
     assert!(err);
     f.harness.step();
-    assert!(
-        f.harness.query_by_label("validation_failed").is_some(),
-        "failures show their code"
-    );
+    assert!(f.harness.query_by_label("validation_failed").is_some(), "failures show their code");
 }
 
 #[test]
@@ -292,14 +198,9 @@ fn the_card_number_never_reaches_the_agent() {
     let mut f = Fixture::new();
     let editor = f.open_draft();
     let card = f.harness.state().editors[0].draft.card_number.clone();
-    let (err, r) = f.call(
-        &format!("{editor}__edit_field"),
-        json!({"field": "card_number", "value": "5555 4444 3333 2222"}),
-    );
+    let (err, r) =
+        f.call(&format!("{editor}__edit_field"), json!({"field": "card_number", "value": "5555 4444 3333 2222"}));
     assert!(!err);
     let everything = format!("{r}{}{:?}", f.read(), f.tools());
-    assert!(
-        !everything.contains("5555 4444") && !everything.contains(&card[..9]),
-        "masked at the source"
-    );
+    assert!(!everything.contains("5555 4444") && !everything.contains(&card[..9]), "masked at the source");
 }

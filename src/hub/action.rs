@@ -36,11 +36,7 @@ pub struct ActionSpec {
 impl ActionSpec {
     /// An action with a title and no hints set.
     pub fn new(title: impl Into<Cow<'static, str>>) -> Self {
-        Self {
-            title: title.into(),
-            description: None,
-            hints: Hints::default(),
-        }
+        Self { title: title.into(), description: None, hints: Hints::default() }
     }
 
     /// Sets the one-line description.
@@ -85,9 +81,7 @@ static SCHEMAS: LazyLock<SchemaCache> = LazyLock::new(Mutex::default);
 
 /// The input schema of an argument type: generated once per type by schemars, without the
 /// `$schema`/`title` noise, with an optional integer `expectedVersion` when `with_version`.
-pub fn input_schema_for<A: schemars::JsonSchema + 'static>(
-    with_version: bool,
-) -> Arc<Map<String, Value>> {
+pub fn input_schema_for<A: schemars::JsonSchema + 'static>(with_version: bool) -> Arc<Map<String, Value>> {
     let key = (TypeId::of::<A>(), with_version);
     if let Some(s) = SCHEMAS.lock().get(&key) {
         return Arc::clone(s);
@@ -105,17 +99,12 @@ pub fn input_schema_for<A: schemars::JsonSchema + 'static>(
     obj.remove("description"); // the type's doc comment; the tool's description says it better
     let mut whole = Value::Object(obj);
     slim(&mut whole);
-    let Value::Object(mut obj) = whole else {
-        unreachable!("slim keeps objects")
-    };
+    let Value::Object(mut obj) = whole else { unreachable!("slim keeps objects") };
     obj.insert("type".into(), json!("object"));
     if with_version {
         let props = obj.entry("properties").or_insert_with(|| json!({}));
         if let Value::Object(props) = props {
-            props.insert(
-                "expectedVersion".into(),
-                json!({"type": "integer", "minimum": 0}),
-            );
+            props.insert("expectedVersion".into(), json!({"type": "integer", "minimum": 0}));
         }
     }
     let schema = Arc::new(obj);
@@ -166,26 +155,13 @@ mod tests {
     #[test]
     fn schema_is_lean_and_gets_expected_version() {
         let s = input_schema_for::<Args>(true);
-        assert!(
-            s.get("$schema").is_none() && s.get("title").is_none(),
-            "{s:?}"
-        );
+        assert!(s.get("$schema").is_none() && s.get("title").is_none(), "{s:?}");
         assert_eq!(s["type"], "object");
         assert_eq!(s["properties"]["expectedVersion"]["type"], "integer");
         assert_eq!(s["required"], json!(["product", "quantity"]));
-        assert_eq!(
-            s["properties"]["limit"],
-            json!({"type": "integer", "minimum": 0}),
-            "optional: no null, no format"
-        );
-        assert!(
-            s.get("additionalProperties").is_none() && s.get("description").is_none(),
-            "{s:?}"
-        );
+        assert_eq!(s["properties"]["limit"], json!({"type": "integer", "minimum": 0}), "optional: no null, no format");
+        assert!(s.get("additionalProperties").is_none() && s.get("description").is_none(), "{s:?}");
         let ro = input_schema_for::<Args>(false);
-        assert!(
-            ro["properties"].get("expectedVersion").is_none(),
-            "read-only actions carry no version"
-        );
+        assert!(ro["properties"].get("expectedVersion").is_none(), "read-only actions carry no version");
     }
 }

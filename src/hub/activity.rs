@@ -41,13 +41,7 @@ impl ActivityLog {
         if inner.1.len() == ACTIVITY_CAPACITY {
             inner.1.pop_front();
         }
-        inner.1.push_back(ActivityRecord {
-            seq,
-            tool,
-            error,
-            message,
-            at: Instant::now(),
-        });
+        inner.1.push_back(ActivityRecord { seq, tool, error, message, at: Instant::now() });
     }
 
     /// The newest records, newest last.

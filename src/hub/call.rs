@@ -26,11 +26,7 @@ pub enum CallTarget {
 impl CallTarget {
     /// Reads the `{winId}` part of a tool name.
     pub fn parse(window: &str) -> Self {
-        if window == APP_TARGET {
-            Self::App
-        } else {
-            Self::Window(window.to_owned())
-        }
+        if window == APP_TARGET { Self::App } else { Self::Window(window.to_owned()) }
     }
 
     /// The `{winId}` part of the tool name.
@@ -95,9 +91,7 @@ impl PendingCall {
     }
 
     fn transition(&self, to: u8) -> bool {
-        self.state
-            .compare_exchange(PENDING, to, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok()
+        self.state.compare_exchange(PENDING, to, Ordering::AcqRel, Ordering::Acquire).is_ok()
     }
 
     /// Still waiting to be claimed, cancelled or rejected.
@@ -153,17 +147,7 @@ mod tests {
 
     fn call() -> (PendingCall, oneshot::Receiver<Outcome>) {
         let (tx, rx) = oneshot::channel();
-        (
-            PendingCall::new(
-                CallTarget::App,
-                "x".into(),
-                Map::new(),
-                None,
-                Instant::now(),
-                tx,
-            ),
-            rx,
-        )
+        (PendingCall::new(CallTarget::App, "x".into(), Map::new(), None, Instant::now(), tx, None), rx)
     }
 
     #[test]
@@ -179,14 +163,8 @@ mod tests {
         assert!(c.try_claim());
         assert!(!c.cancel(ToolError::timeout(std::time::Duration::ZERO)));
         c.reject(ToolError::window_not_found("w"));
-        assert!(
-            rx.try_recv().is_err(),
-            "reject must not answer a claimed call"
-        );
+        assert!(rx.try_recv().is_err(), "reject must not answer a claimed call");
         c.resolve(Ok(ToolResult::message("ok")));
-        assert_eq!(
-            rx.try_recv().unwrap().unwrap().message.as_deref(),
-            Some("ok")
-        );
+        assert_eq!(rx.try_recv().unwrap().unwrap().message.as_deref(), Some("ok"));
     }
 }

@@ -71,9 +71,7 @@ pub struct Hub {
 
 impl std::fmt::Debug for Hub {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Hub")
-            .field("config", &self.config)
-            .finish_non_exhaustive()
+        f.debug_struct("Hub").field("config", &self.config).finish_non_exhaustive()
     }
 }
 
@@ -111,10 +109,7 @@ impl Hub {
     pub async fn first_frame(&self) {
         let mut rx = self.snapshot.subscribe();
         let first = rx.wait_for(|s| s.windows_revision > 0);
-        if tokio::time::timeout(self.config.call_timeout, first)
-            .await
-            .is_err()
-        {
+        if tokio::time::timeout(self.config.call_timeout, first).await.is_err() {
             tracing::warn!("the UI has not published a frame yet; answering with an empty state");
         }
     }
@@ -165,16 +160,14 @@ impl Hub {
         };
         let expected_version = match args.remove("expectedVersion") {
             None | Some(Value::Null) => None,
-            Some(v) => match v.as_u64() {
-                Some(v) => Some(v),
-                None => {
-                    let _ = tx.send(Err(ToolError::invalid_field(
-                        "expectedVersion",
-                        "must be a non-negative integer",
-                    )));
+            Some(v) => {
+                if let Some(v) = v.as_u64() {
+                    Some(v)
+                } else {
+                    let _ = tx.send(Err(ToolError::invalid_field("expectedVersion", "must be a non-negative integer")));
                     return Ticket { call: None, rx };
                 }
-            },
+            }
         };
         let call = Arc::new(PendingCall::new(
             CallTarget::parse(window),
@@ -195,10 +188,7 @@ impl Hub {
             call.reject(shutting_down());
         }
         self.wake();
-        Ticket {
-            call: Some(call),
-            rx,
-        }
+        Ticket { call: Some(call), rx }
     }
 
     /// Submits a call and waits for its outcome, at most the call budget (plus the end of a
@@ -210,10 +200,7 @@ impl Hub {
             return outcome.unwrap_or_else(|_| Err(shutting_down()));
         }
         // Past the budget. If the UI has not claimed the call, cancel it: it will never be applied.
-        if call
-            .as_ref()
-            .is_none_or(|c| c.cancel(ToolError::timeout(budget)))
-        {
+        if call.as_ref().is_none_or(|c| c.cancel(ToolError::timeout(budget))) {
             tracing::warn!(tool, "call timed out before the UI took it");
             return rx.await.unwrap_or_else(|_| Err(ToolError::timeout(budget)));
         }
@@ -236,8 +223,5 @@ pub struct Ticket {
 }
 
 fn shutting_down() -> ToolError {
-    ToolError::new(
-        ErrorCode::ActionTimeout,
-        "The application ended before the operation took effect",
-    )
+    ToolError::new(ErrorCode::ActionTimeout, "The application ended before the operation took effect")
 }

@@ -57,18 +57,8 @@ impl Snapshot {
         windows_revision: u64,
         tools_revision: u64,
     ) -> Self {
-        let json = serde_json::to_string(&state)
-            .unwrap_or_else(|_| String::from("{}"))
-            .into();
-        Self {
-            state,
-            json,
-            tools,
-            blockers,
-            app_blocker,
-            windows_revision,
-            tools_revision,
-        }
+        let json = serde_json::to_string(&state).unwrap_or_else(|_| String::from("{}")).into();
+        Self { state, json, tools, blockers, app_blocker, windows_revision, tools_revision }
     }
 
     /// The tool with this name, if listed.
@@ -94,24 +84,18 @@ impl Snapshot {
     pub fn validate(&self, call: &PendingCall) -> Result<(), ToolError> {
         let win = match &call.target {
             CallTarget::App => None,
-            CallTarget::Window(h) => Some(
-                self.window(h)
-                    .ok_or_else(|| ToolError::window_not_found(h))?,
-            ),
+            CallTarget::Window(h) => Some(self.window(h).ok_or_else(|| ToolError::window_not_found(h))?),
         };
         if let Some(b) = self.blocker_of(&call.target) {
             return Err(ToolError::blocked(call.target.as_str(), &b.id, &b.title));
         }
         let name = call.tool_name();
-        let tool = self
-            .tool(&name)
-            .ok_or_else(|| ToolError::action_not_available(call.target.as_str(), &call.action))?;
-        if let (Some(win), Some(expected), false) =
-            (win, call.expected_version, tool.hints.read_only)
+        let tool =
+            self.tool(&name).ok_or_else(|| ToolError::action_not_available(call.target.as_str(), &call.action))?;
+        if let (Some(win), Some(expected), false) = (win, call.expected_version, tool.hints.read_only)
+            && expected != win.version
         {
-            if expected != win.version {
-                return Err(ToolError::stale(expected, win.version));
-            }
+            return Err(ToolError::stale(expected, win.version));
         }
         Ok(())
     }

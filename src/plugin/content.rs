@@ -118,11 +118,7 @@ impl Fields<'_> {
                 value.hash_into(h);
             }
             Mode::Build(items) => {
-                items.push(FieldItem {
-                    label: label.to_owned(),
-                    value: value.to_value(),
-                    sensitive: false,
-                });
+                items.push(FieldItem { label: label.to_owned(), value: value.to_value(), sensitive: false });
             }
         }
     }
@@ -137,11 +133,7 @@ impl Fields<'_> {
             }
             Mode::Build(items) => items.push(FieldItem {
                 label: label.to_owned(),
-                value: Value::String(if filled {
-                    MASK.to_owned()
-                } else {
-                    String::new()
-                }),
+                value: Value::String(if filled { MASK.to_owned() } else { String::new() }),
                 sensitive: true,
             }),
         }

@@ -55,9 +55,7 @@ impl WindowBuilder {
     }
 
     fn decl(&mut self) -> &mut WindowDecl {
-        self.decl
-            .as_mut()
-            .expect("a window declaration lives until finish")
+        self.decl.as_mut().expect("a window declaration lives until finish")
     }
 
     /// The title a person reads.
@@ -122,24 +120,14 @@ impl WindowBuilder {
 
     /// A paragraph.
     pub fn text(&mut self, id: &str, text: &str) {
-        self.block(
-            |h| ("text", id, text).hash(h),
-            || Block::Text {
-                id: Some(id.to_owned()),
-                text: text.to_owned(),
-            },
-        );
+        self.block(|h| ("text", id, text).hash(h), || Block::Text { id: Some(id.to_owned()), text: text.to_owned() });
     }
 
     /// A status line.
     pub fn notice(&mut self, id: &str, severity: Severity, text: &str) {
         self.block(
             |h| ("notice", id, severity, text).hash(h),
-            || Block::Notice {
-                id: Some(id.to_owned()),
-                severity,
-                text: text.to_owned(),
-            },
+            || Block::Notice { id: Some(id.to_owned()), severity, text: text.to_owned() },
         );
     }
 
@@ -163,10 +151,7 @@ impl WindowBuilder {
                 ("custom", id).hash(h);
                 hash_value(payload, h);
             },
-            || Block::Custom {
-                id: Some(id.to_owned()),
-                payload: payload.clone(),
-            },
+            || Block::Custom { id: Some(id.to_owned()), payload: payload.clone() },
         );
     }
 
@@ -174,18 +159,11 @@ impl WindowBuilder {
     pub fn fields(&mut self, id: &str, mut items: impl FnMut(&mut Fields<'_>)) {
         let mut h = DefaultHasher::new();
         ("fields", id).hash(&mut h);
-        items(&mut Fields {
-            mode: Mode::Hash(&mut h),
-        });
+        items(&mut Fields { mode: Mode::Hash(&mut h) });
         self.block_with_hash(h.finish(), || {
             let mut out = Vec::new();
-            items(&mut Fields {
-                mode: Mode::Build(&mut out),
-            });
-            Block::Fields {
-                id: Some(id.to_owned()),
-                items: out,
-            }
+            items(&mut Fields { mode: Mode::Build(&mut out) });
+            Block::Fields { id: Some(id.to_owned()), items: out }
         });
     }
 
@@ -193,21 +171,13 @@ impl WindowBuilder {
     pub fn table(&mut self, id: &str, columns: &[&str], mut rows: impl FnMut(&mut Table<'_>)) {
         let mut h = DefaultHasher::new();
         ("table", id, columns).hash(&mut h);
-        let mut t = Table {
-            mode: Mode::Hash(&mut h),
-            offset: None,
-            total: None,
-        };
+        let mut t = Table { mode: Mode::Hash(&mut h), offset: None, total: None };
         rows(&mut t);
         let page = (t.offset, t.total);
         page.hash(&mut h);
         self.block_with_hash(h.finish(), || {
             let mut out = Vec::new();
-            let mut t = Table {
-                mode: Mode::Build(&mut out),
-                offset: None,
-                total: None,
-            };
+            let mut t = Table { mode: Mode::Build(&mut out), offset: None, total: None };
             rows(&mut t);
             let (offset, total) = (t.offset, t.total);
             Block::Table {
@@ -224,30 +194,16 @@ impl WindowBuilder {
     pub fn list(&mut self, id: &str, ordered: bool, mut items: impl FnMut(&mut List<'_>)) {
         let mut h = DefaultHasher::new();
         ("list", id, ordered).hash(&mut h);
-        let mut l = List {
-            mode: Mode::Hash(&mut h),
-            offset: None,
-            total: None,
-        };
+        let mut l = List { mode: Mode::Hash(&mut h), offset: None, total: None };
         items(&mut l);
         let page = (l.offset, l.total);
         page.hash(&mut h);
         self.block_with_hash(h.finish(), || {
             let mut out = Vec::new();
-            let mut l = List {
-                mode: Mode::Build(&mut out),
-                offset: None,
-                total: None,
-            };
+            let mut l = List { mode: Mode::Build(&mut out), offset: None, total: None };
             items(&mut l);
             let (offset, total) = (l.offset, l.total);
-            Block::List {
-                id: Some(id.to_owned()),
-                items: out,
-                ordered,
-                offset,
-                total,
-            }
+            Block::List { id: Some(id.to_owned()), items: out, ordered, offset, total }
         });
     }
 
@@ -264,7 +220,9 @@ impl WindowBuilder {
     }
 
     /// Ends the declaration (dropping the builder does the same).
-    pub fn finish(self) {}
+    pub fn finish(self) {
+        drop(self);
+    }
 }
 
 impl Drop for WindowBuilder {
@@ -290,18 +248,11 @@ where
     A: DeserializeOwned + schemars::JsonSchema + 'static,
 {
     if !is_name_safe(name) {
-        tracing::warn!(
-            action = name,
-            "action names may hold only [A-Za-z0-9_-] (no `__`); ignored"
-        );
+        tracing::warn!(action = name, "action names may hold only [A-Za-z0-9_-] (no `__`); ignored");
         return None;
     }
     let with_version = app_id.is_some() && !spec.hints.read_only;
-    let decl = ActionDecl {
-        name: name.to_owned(),
-        schema: input_schema_for::<A>(with_version),
-        spec,
-    };
+    let decl = ActionDecl { name: name.to_owned(), schema: input_schema_for::<A>(with_version), spec };
     let mut frame = shared.frame.lock();
     let Some(pending) = frame.claim(app_id, name) else {
         return Some((decl, None));
@@ -309,15 +260,7 @@ where
     match parse_args::<A>(&pending.args) {
         Ok(args) => {
             drop(frame);
-            Some((
-                decl,
-                Some(Call {
-                    args,
-                    pending,
-                    shared: Arc::clone(shared),
-                    answered: false,
-                }),
-            ))
+            Some((decl, Some(Call { args, pending, shared: Arc::clone(shared), answered: false })))
         }
         Err(e) => {
             frame.reject_claimed(&pending, e);
@@ -340,17 +283,14 @@ fn parse_args<A: DeserializeOwned>(args: &Value) -> Result<A, ToolError> {
         // serde's messages quote the offending value for some errors; keep only the kind.
         let reason = inner.split(" at line").next().unwrap_or(&inner);
         let reason = if reason.starts_with("invalid value") || reason.starts_with("invalid type") {
-            reason.split(", expected").nth(1).map_or_else(
-                || "has the wrong type".to_owned(),
-                |exp| format!("expected{exp}"),
-            )
+            reason
+                .split(", expected")
+                .nth(1)
+                .map_or_else(|| "has the wrong type".to_owned(), |exp| format!("expected{exp}"))
         } else {
             reason.to_owned()
         };
-        ToolError::validation(
-            format!("Invalid argument {field}: {reason}"),
-            vec![FieldError::new(field, reason)],
-        )
+        ToolError::validation(format!("Invalid argument {field}: {reason}"), vec![FieldError::new(field, reason)])
     })
 }
 
@@ -395,10 +335,7 @@ impl<A> Call<A> {
 impl<A> Drop for Call<A> {
     fn drop(&mut self) {
         if !self.answered {
-            self.shared
-                .frame
-                .lock()
-                .set_outcome(&self.pending, Ok(ToolResult::default()));
+            self.shared.frame.lock().set_outcome(&self.pending, Ok(ToolResult::default()));
         }
     }
 }
@@ -420,11 +357,7 @@ mod tests {
     fn bad_arguments_name_the_parameter() {
         let e = parse_args::<Add>(&json!({"product": "x", "quantity": "secret-ish"})).unwrap_err();
         assert_eq!(e.fields.as_ref().unwrap()[0].field, "quantity");
-        assert!(
-            !e.message.contains("secret-ish"),
-            "the value is not echoed: {}",
-            e.message
-        );
+        assert!(!e.message.contains("secret-ish"), "the value is not echoed: {}", e.message);
         let e = parse_args::<Add>(&json!({"quantity": 1})).unwrap_err();
         assert_eq!(e.fields.unwrap()[0].field, "product");
         let e = parse_args::<Add>(&json!({"product": "x", "quantity": 1, "bogus": 1})).unwrap_err();

@@ -10,8 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::hub::{ActionSpec, CallTarget, Hub, Outcome, PendingCall, Snapshot, ToolSpec};
 use crate::protocol::{
-    ErrorCode, HandleRegistry, ToolError, ToolResult, Window, WindowsState, operability::Topology,
-    tool_name,
+    ErrorCode, HandleRegistry, ToolError, ToolResult, Window, WindowsState, operability::Topology, tool_name,
 };
 
 /// One action declared this frame.
@@ -101,19 +100,14 @@ impl Default for FrameState {
 impl FrameState {
     /// Last frame's block hashes of a window, for the two-mode block builders.
     pub fn block_hashes(&self, app_id: &str) -> Vec<u64> {
-        self.memory
-            .get(app_id)
-            .map(|m| m.block_hashes.clone())
-            .unwrap_or_default()
+        self.memory.get(app_id).map(|m| m.block_hashes.clone()).unwrap_or_default()
     }
 
     /// Whether the window with this app id is blocked by a modal in the last snapshot.
     pub fn is_blocked(&self, app_id: &str) -> bool {
-        self.registry.handle_of(app_id).is_some_and(|h| {
-            self.last
-                .blocker_of(&CallTarget::Window(h.to_owned()))
-                .is_some()
-        })
+        self.registry
+            .handle_of(app_id)
+            .is_some_and(|h| self.last.blocker_of(&CallTarget::Window(h.to_owned())).is_some())
     }
 
     /// The external id of an open window.
@@ -151,20 +145,8 @@ impl FrameState {
                 CallTarget::App => None,
                 CallTarget::Window(h) => self.registry.app_id_of(h).map(str::to_owned),
             };
-            let before = self
-                .last
-                .state
-                .windows
-                .iter()
-                .map(|w| w.id.clone())
-                .collect();
-            self.active = Some(ActiveCall {
-                call,
-                app_id,
-                phase: Phase::Admitted,
-                before,
-                outcome: None,
-            });
+            let before = self.last.state.windows.iter().map(|w| w.id.clone()).collect();
+            self.active = Some(ActiveCall { call, app_id, phase: Phase::Admitted, before, outcome: None });
             return true;
         }
         false
@@ -174,10 +156,7 @@ impl FrameState {
     /// admitted call if it is for exactly that, and wins the claim on it.
     pub fn claim(&mut self, app_id: Option<&str>, action: &str) -> Option<Arc<PendingCall>> {
         let active = self.active.as_mut()?;
-        if active.phase != Phase::Admitted
-            || active.app_id.as_deref() != app_id
-            || active.call.action != action
-        {
+        if active.phase != Phase::Admitted || active.app_id.as_deref() != app_id || active.call.action != action {
             return None;
         }
         if active.call.try_claim() {
@@ -191,11 +170,7 @@ impl FrameState {
 
     /// The app rejected the arguments before applying anything: answer at once.
     pub fn reject_claimed(&mut self, call: &Arc<PendingCall>, error: ToolError) {
-        if self
-            .active
-            .as_ref()
-            .is_some_and(|a| Arc::ptr_eq(&a.call, call))
-        {
+        if self.active.as_ref().is_some_and(|a| Arc::ptr_eq(&a.call, call)) {
             self.active = None;
         }
         call.resolve(Err(error));
@@ -206,7 +181,7 @@ impl FrameState {
         match self.active.as_mut() {
             Some(a) if Arc::ptr_eq(&a.call, call) => a.outcome = Some(outcome),
             _ => {
-                tracing::warn!(tool = %call.tool_name(), "a reply came after its frame ended; it was dropped")
+                tracing::warn!(tool = %call.tool_name(), "a reply came after its frame ended; it was dropped");
             }
         }
     }
@@ -235,10 +210,7 @@ impl FrameState {
             Phase::Admitted => {
                 // Never claimed: say precisely why, against the state just published.
                 let error = self.last.validate(&active.call).err().unwrap_or_else(|| {
-                    ToolError::action_not_available(
-                        active.call.target.as_str(),
-                        &active.call.action,
-                    )
+                    ToolError::action_not_available(active.call.target.as_str(), &active.call.action)
                 });
                 active.call.reject(error);
                 !hub.call_receiver().is_empty()
@@ -246,10 +218,8 @@ impl FrameState {
             Phase::Claimed => unreachable!("handled before publishing"),
             Phase::Settling => {
                 let call = &active.call;
-                let outcome = active
-                    .outcome
-                    .take()
-                    .unwrap_or_else(|| Ok(ToolResult::message(format!("{} done", call.action))));
+                let outcome =
+                    active.outcome.take().unwrap_or_else(|| Ok(ToolResult::message(format!("{} done", call.action))));
                 let outcome = outcome.map(|mut r| {
                     r.opened_window_ids = self
                         .last
@@ -278,7 +248,7 @@ impl FrameState {
             match a.phase {
                 Phase::Admitted => a.call.reject(error()),
                 Phase::Claimed | Phase::Settling => {
-                    a.call.resolve(a.outcome.unwrap_or_else(|| Err(error())))
+                    a.call.resolve(a.outcome.unwrap_or_else(|| Err(error())));
                 }
             }
         }
@@ -302,11 +272,8 @@ impl FrameState {
         self.registry.retire_unless(|id| seen.contains(id));
         self.memory.retain(|id, _| seen.contains(id));
 
-        let topology = Topology::resolve(
-            self.declared
-                .iter()
-                .map(|d| (d.app_id.as_str(), d.modal, d.owner.as_deref())),
-        );
+        let topology =
+            Topology::resolve(self.declared.iter().map(|d| (d.app_id.as_str(), d.modal, d.owner.as_deref())));
         let blockers = topology.blockers();
         let app_top = topology.app_modal_top();
 
@@ -314,15 +281,12 @@ impl FrameState {
         let mut header = DefaultHasher::new();
         for (i, d) in self.declared.iter_mut().enumerate() {
             let handle = self.registry.assign(&d.app_id).to_owned();
-            let mem = self
-                .memory
-                .entry(d.app_id.clone())
-                .or_insert_with(|| WindowMemory {
-                    version: 0,
-                    content_hash: d.content_hash.wrapping_add(1),
-                    block_hashes: Vec::new(),
-                    blocks: Vec::new(),
-                });
+            let mem = self.memory.entry(d.app_id.clone()).or_insert_with(|| WindowMemory {
+                version: 0,
+                content_hash: d.content_hash.wrapping_add(1),
+                block_hashes: Vec::new(),
+                blocks: Vec::new(),
+            });
             if mem.content_hash != d.content_hash {
                 mem.version += 1;
                 mem.content_hash = d.content_hash;
@@ -334,22 +298,11 @@ impl FrameState {
                     .enumerate()
                     .map(|(k, b)| {
                         b.or_else(|| old.get(k).cloned())
-                            .unwrap_or(crate::protocol::Block::Text {
-                                id: None,
-                                text: String::new(),
-                            })
+                            .unwrap_or(crate::protocol::Block::Text { id: None, text: String::new() })
                     })
                     .collect();
             }
-            (
-                &handle,
-                mem.version,
-                &d.title,
-                d.modal,
-                topology.owner(i),
-                blockers[i],
-            )
-                .hash(&mut header);
+            (&handle, mem.version, &d.title, d.modal, topology.owner(i), blockers[i]).hash(&mut header);
             handles.push(handle);
         }
         let header_hash = header.finish();
@@ -357,21 +310,9 @@ impl FrameState {
         // Tools: hashed from their parts; the strings are built only when they changed.
         let mut tools_hasher = DefaultHasher::new();
         let operable = |i: usize| blockers[i].is_none();
-        for (i, d) in self
-            .declared
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| operable(*i))
-        {
+        for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
             for a in &d.actions {
-                (
-                    &handles[i],
-                    &d.title,
-                    &a.name,
-                    &a.spec,
-                    Arc::as_ptr(&a.schema),
-                )
-                    .hash(&mut tools_hasher);
+                (&handles[i], &d.title, &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
             }
         }
         if app_top.is_none() {
@@ -391,10 +332,7 @@ impl FrameState {
 
         let state = if windows_changed {
             WindowsState {
-                operable_window_ids: (0..handles.len())
-                    .filter(|&i| operable(i))
-                    .map(|i| handles[i].clone())
-                    .collect(),
+                operable_window_ids: (0..handles.len()).filter(|&i| operable(i)).map(|i| handles[i].clone()).collect(),
                 windows: self
                     .declared
                     .iter()
@@ -418,17 +356,8 @@ impl FrameState {
         };
         let tools = if tools_changed {
             let mut tools = Vec::new();
-            for (i, d) in self
-                .declared
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| operable(*i))
-            {
-                tools.extend(
-                    d.actions
-                        .iter()
-                        .map(|a| tool_spec(&handles[i], Some(&d.title), a)),
-                );
+            for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
+                tools.extend(d.actions.iter().map(|a| tool_spec(&handles[i], Some(&d.title), a)));
             }
             if app_top.is_none() {
                 tools.extend(self.app_actions.iter().map(|a| tool_spec("app", None, a)));
@@ -455,12 +384,7 @@ fn tool_spec(handle: &str, window_title: Option<&str>, a: &ActionDecl) -> ToolSp
     };
     ToolSpec {
         name: tool_name(handle, &a.name),
-        description: a
-            .spec
-            .description
-            .as_deref()
-            .unwrap_or(&a.spec.title)
-            .to_owned(),
+        description: a.spec.description.as_deref().unwrap_or(&a.spec.title).to_owned(),
         title,
         input_schema: Arc::clone(&a.schema),
         hints: a.spec.hints,

@@ -16,10 +16,7 @@ pub struct HeadlessOptions {
 
 impl Default for HeadlessOptions {
     fn default() -> Self {
-        Self {
-            screen_size: egui::vec2(1280.0, 800.0),
-            max_idle: Duration::from_secs(1),
-        }
+        Self { screen_size: egui::vec2(1280.0, 800.0), max_idle: Duration::from_secs(1) }
     }
 }
 
@@ -40,10 +37,7 @@ pub fn run(
     let start = Instant::now();
     while keep_running() {
         let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                options.screen_size,
-            )),
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, options.screen_size)),
             time: Some(start.elapsed().as_secs_f64()),
             ..Default::default()
         };

@@ -54,12 +54,7 @@ impl std::fmt::Debug for UiBridge {
 impl UiBridge {
     /// A UI side for this hub.
     pub fn new(hub: Arc<Hub>) -> Self {
-        Self {
-            shared: Arc::new(Shared {
-                hub,
-                frame: Mutex::new(FrameState::default()),
-            }),
-        }
+        Self { shared: Arc::new(Shared { hub, frame: Mutex::new(FrameState::default()) }) }
     }
 
     /// The shared core.
@@ -69,10 +64,7 @@ impl UiBridge {
 
     /// The plugin to add to the egui context (`ctx.add_plugin(bridge.plugin())`).
     pub fn plugin(&self) -> BridgePlugin {
-        BridgePlugin {
-            shared: Arc::clone(&self.shared),
-            viewports: Vec::new(),
-        }
+        BridgePlugin { shared: Arc::clone(&self.shared), viewports: Vec::new() }
     }
 
     /// Declares a window for this frame. `app_id` is the app's own id for it; the bridge maps
@@ -99,11 +91,7 @@ impl UiBridge {
 
     /// The external id (as agents see it) of an open window.
     pub fn external_id(&self, app_id: &str) -> Option<String> {
-        self.shared
-            .frame
-            .lock()
-            .handle_of(app_id)
-            .map(str::to_owned)
+        self.shared.frame.lock().handle_of(app_id).map(str::to_owned)
     }
 }
 
@@ -144,10 +132,7 @@ impl egui::Plugin for BridgePlugin {
         let ctx = ctx.clone();
         self.shared.hub.set_waker(Some(Arc::new(move || {
             // Also forces a pass while the window is minimised or occluded.
-            ctx.send_viewport_cmd_to(
-                egui::ViewportId::ROOT,
-                egui::ViewportCommand::RequestPaintWhileHidden,
-            );
+            ctx.send_viewport_cmd_to(egui::ViewportId::ROOT, egui::ViewportCommand::RequestPaintWhileHidden);
         })));
     }
 
@@ -157,12 +142,7 @@ impl egui::Plugin for BridgePlugin {
             return;
         }
         let person = has_person_input(ctx, input);
-        if self
-            .shared
-            .frame
-            .lock()
-            .begin_frame(&self.shared.hub, person)
-        {
+        if self.shared.frame.lock().begin_frame(&self.shared.hub, person) {
             ctx.request_repaint();
         }
     }
@@ -177,8 +157,7 @@ impl egui::Plugin for BridgePlugin {
         if self.shared.frame.lock().end_frame(&self.shared.hub) {
             if let Some(vp) = output.viewport_output.get_mut(&egui::ViewportId::ROOT) {
                 vp.repaint_delay = std::time::Duration::ZERO;
-                vp.commands
-                    .push(egui::ViewportCommand::RequestPaintWhileHidden);
+                vp.commands.push(egui::ViewportCommand::RequestPaintWhileHidden);
             }
             ctx.request_repaint();
         }

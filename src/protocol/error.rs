@@ -47,10 +47,7 @@ pub struct FieldError {
 impl FieldError {
     /// An error for one parameter.
     pub fn new(field: impl Into<String>, error: impl Into<String>) -> Self {
-        Self {
-            field: field.into(),
-            error: error.into(),
-        }
+        Self { field: field.into(), error: error.into() }
     }
 }
 
@@ -81,13 +78,7 @@ pub struct ToolError {
 impl ToolError {
     /// An error with just a code and a message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            current_version: None,
-            fields: None,
-            blocking_window_id: None,
-        }
+        Self { code, message: message.into(), current_version: None, fields: None, blocking_window_id: None }
     }
 
     /// `stale_state` with the version the window has now.
@@ -96,28 +87,20 @@ impl ToolError {
             current_version: Some(current),
             ..Self::new(
                 ErrorCode::StaleState,
-                format!(
-                    "The window changed: expected version {expected}, it is now {current}; re-read app://windows"
-                ),
+                format!("The window changed: expected version {expected}, it is now {current}; re-read app://windows"),
             )
         }
     }
 
     /// `validation_failed` naming each invalid parameter.
     pub fn validation(message: impl Into<String>, fields: Vec<FieldError>) -> Self {
-        Self {
-            fields: Some(fields),
-            ..Self::new(ErrorCode::ValidationFailed, message)
-        }
+        Self { fields: Some(fields), ..Self::new(ErrorCode::ValidationFailed, message) }
     }
 
     /// `validation_failed` for a single parameter, with a message derived from it.
     pub fn invalid_field(field: impl Into<String>, error: impl Into<String>) -> Self {
         let field = FieldError::new(field, error);
-        Self::validation(
-            format!("Rejected: {} {}", field.field, field.error),
-            vec![field],
-        )
+        Self::validation(format!("Rejected: {} {}", field.field, field.error), vec![field])
     }
 
     /// `blocked_by_modal`, naming the dialog on top.
@@ -135,10 +118,7 @@ impl ToolError {
 
     /// `window_not_found`.
     pub fn window_not_found(window_id: &str) -> Self {
-        Self::new(
-            ErrorCode::WindowNotFound,
-            format!("No open window has the id {window_id}"),
-        )
+        Self::new(ErrorCode::WindowNotFound, format!("No open window has the id {window_id}"))
     }
 
     /// `action_not_available`.
@@ -153,10 +133,7 @@ impl ToolError {
     pub fn timeout(after: std::time::Duration) -> Self {
         Self::new(
             ErrorCode::ActionTimeout,
-            format!(
-                "The UI did not take the operation within {} ms; it was not applied",
-                after.as_millis()
-            ),
+            format!("The UI did not take the operation within {} ms; it was not applied", after.as_millis()),
         )
     }
 }
@@ -184,10 +161,7 @@ mod tests {
 
     #[test]
     fn validation_failed_lists_fields() {
-        let e = ToolError::validation(
-            "2 invalid",
-            vec![FieldError::new("recipient", "Cannot be empty")],
-        );
+        let e = ToolError::validation("2 invalid", vec![FieldError::new("recipient", "Cannot be empty")]);
         assert_eq!(
             serde_json::to_value(e).unwrap(),
             json!({"code":"validation_failed","message":"2 invalid","fields":[{"field":"recipient","error":"Cannot be empty"}]})

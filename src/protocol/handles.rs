@@ -15,8 +15,7 @@ pub const APP_TARGET: &str = "app";
 /// no `__`, and no `_` at either end (so the first `__` in a tool name is the separator).
 pub fn is_name_safe(s: &str) -> bool {
     !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         && !s.contains("__")
         && !s.starts_with('_')
         && !s.ends_with('_')
@@ -26,11 +25,7 @@ pub fn is_name_safe(s: &str) -> bool {
 fn sanitize(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     for c in raw.chars() {
-        let c = if c.is_ascii_alphanumeric() || c == '_' {
-            c
-        } else {
-            '-'
-        };
+        let c = if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' };
         let prev = out.chars().last();
         if (c == '-' || c == '_') && matches!(prev, Some('-' | '_')) {
             continue;
@@ -38,11 +33,7 @@ fn sanitize(raw: &str) -> String {
         out.push(c);
     }
     let trimmed = out.trim_matches(|c| c == '_' || c == '-');
-    if trimmed.is_empty() {
-        "w".to_owned()
-    } else {
-        trimmed.to_owned()
-    }
+    if trimmed.is_empty() { "w".to_owned() } else { trimmed.to_owned() }
 }
 
 /// `{handle}__{action}`.
@@ -52,8 +43,7 @@ pub fn tool_name(handle: &str, action: &str) -> String {
 
 /// Splits a tool name at its first `__` into (window handle or `app`, action).
 pub fn split_tool_name(name: &str) -> Option<(&str, &str)> {
-    name.split_once("__")
-        .filter(|(w, a)| !w.is_empty() && !a.is_empty())
+    name.split_once("__").filter(|(w, a)| !w.is_empty() && !a.is_empty())
 }
 
 /// Maps the app's window ids to external handles that are name-safe, stable and never reused.
@@ -69,11 +59,7 @@ pub struct HandleRegistry {
 
 impl Default for HandleRegistry {
     fn default() -> Self {
-        Self {
-            live: HashMap::new(),
-            reverse: HashMap::new(),
-            used: HashSet::from([APP_TARGET.to_owned()]),
-        }
+        Self { live: HashMap::new(), reverse: HashMap::new(), used: HashSet::from([APP_TARGET.to_owned()]) }
     }
 }
 
@@ -97,10 +83,14 @@ impl HandleRegistry {
         if !self.used.contains(&base) {
             return base;
         }
-        (2u64..)
-            .map(|n| format!("{base}-{n}"))
-            .find(|h| !self.used.contains(h))
-            .unwrap_or(base)
+        let mut n = 2u64;
+        loop {
+            let candidate = format!("{base}-{n}");
+            if !self.used.contains(&candidate) {
+                return candidate;
+            }
+            n += 1;
+        }
     }
 
     /// Forgets the mapping of every open window for which `keep` is false. Their handles stay
@@ -144,11 +134,7 @@ mod tests {
         assert_eq!(r.assign("Order #12"), "Order-12");
         assert_eq!(r.assign("订单 7"), "7");
         assert_eq!(r.assign("a__b"), "a_b");
-        assert_eq!(
-            r.assign("app"),
-            "app-2",
-            "`app` is reserved for app-level tools"
-        );
+        assert_eq!(r.assign("app"), "app-2", "`app` is reserved for app-level tools");
         assert_eq!(r.app_id_of("Order-12"), Some("Order #12"));
     }
 
@@ -160,19 +146,13 @@ mod tests {
         r.retire_unless(|_| false);
         assert_eq!(r.handle_of("order-7"), None);
         let second = r.assign("order-7").to_owned();
-        assert_ne!(
-            second, first,
-            "a closed id declared again gets a new handle"
-        );
+        assert_ne!(second, first, "a closed id declared again gets a new handle");
         assert!(r.was_used(&first));
     }
 
     #[test]
     fn tool_names_split_at_the_separator() {
-        assert_eq!(
-            split_tool_name("order-7__edit_field"),
-            Some(("order-7", "edit_field"))
-        );
+        assert_eq!(split_tool_name("order-7__edit_field"), Some(("order-7", "edit_field")));
         assert_eq!(split_tool_name("app__lock"), Some(("app", "lock")));
         assert_eq!(split_tool_name("nothing"), None);
         assert_eq!(split_tool_name("__x"), None);

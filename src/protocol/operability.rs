@@ -22,20 +22,11 @@ pub struct Topology {
 impl Topology {
     /// Builds the topology from declared `(id, modal, owner id)` triples, repairing dangling
     /// owners and cycles. Ids are expected to be unique; for a repeated id, the first counts.
-    pub fn resolve<'a>(
-        windows: impl IntoIterator<Item = (&'a str, bool, Option<&'a str>)>,
-    ) -> Self {
+    pub fn resolve<'a>(windows: impl IntoIterator<Item = (&'a str, bool, Option<&'a str>)>) -> Self {
         let windows: Vec<_> = windows.into_iter().collect();
-        let index: std::collections::HashMap<&str, usize> = windows
-            .iter()
-            .enumerate()
-            .rev()
-            .map(|(i, (id, _, _))| (*id, i))
-            .collect();
-        let owner = windows
-            .iter()
-            .map(|(_, _, o)| o.and_then(|o| index.get(o).copied()))
-            .collect();
+        let index: std::collections::HashMap<&str, usize> =
+            windows.iter().enumerate().rev().map(|(i, (id, _, _))| (*id, i)).collect();
+        let owner = windows.iter().map(|(_, _, o)| o.and_then(|o| index.get(o).copied())).collect();
         let modal = windows.iter().map(|(_, m, _)| *m).collect();
         Self::from_indices(owner, modal)
     }
@@ -86,9 +77,7 @@ impl Topology {
 
     /// The newest modal dialog attached to window `i`.
     fn newest_modal_child(&self, i: usize) -> Option<usize> {
-        (0..self.len())
-            .rev()
-            .find(|&j| self.modal[j] && self.owner[j] == Some(i))
+        (0..self.len()).rev().find(|&j| self.modal[j] && self.owner[j] == Some(i))
     }
 
     /// The top of the modal chain that starts at `i` (`i` itself when nothing is attached).
@@ -101,10 +90,7 @@ impl Topology {
 
     /// The top of the newest app-level modal's chain, if an app-level modal is open.
     pub fn app_modal_top(&self) -> Option<usize> {
-        (0..self.len())
-            .rev()
-            .find(|&j| self.modal[j] && self.owner[j].is_none())
-            .map(|j| self.chain_top(j))
+        (0..self.len()).rev().find(|&j| self.modal[j] && self.owner[j].is_none()).map(|j| self.chain_top(j))
     }
 
     /// For each window: `None` when it is operable, else the window on top that blocks it.
@@ -118,9 +104,7 @@ impl Topology {
                 has_modal_child[o] = true;
             }
         }
-        (0..self.len())
-            .map(|i| has_modal_child[i].then(|| self.chain_top(i)))
-            .collect()
+        (0..self.len()).map(|i| has_modal_child[i].then(|| self.chain_top(i))).collect()
     }
 }
 
@@ -130,12 +114,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn operable_ids<'a>(ids: &[&'a str], t: &Topology) -> Vec<&'a str> {
-        t.blockers()
-            .iter()
-            .zip(ids)
-            .filter(|(b, _)| b.is_none())
-            .map(|(_, id)| *id)
-            .collect()
+        t.blockers().iter().zip(ids).filter(|(b, _)| b.is_none()).map(|(_, id)| *id).collect()
     }
 
     #[test]
@@ -150,11 +129,7 @@ mod tests {
         let t = Topology::resolve(decl);
         let ids: Vec<_> = decl.iter().map(|d| d.0).collect();
         assert_eq!(operable_ids(&ids, &t), ["A", "D2", "C"]);
-        assert_eq!(
-            t.blockers()[1],
-            Some(3),
-            "B is blocked by the chain's top D2"
-        );
+        assert_eq!(t.blockers()[1], Some(3), "B is blocked by the chain's top D2");
     }
 
     #[test]
@@ -168,35 +143,19 @@ mod tests {
         ];
         let t = Topology::resolve(decl);
         let ids: Vec<_> = decl.iter().map(|d| d.0).collect();
-        assert_eq!(
-            operable_ids(&ids, &t),
-            ["L2c"],
-            "only the top of the newest app modal"
-        );
+        assert_eq!(operable_ids(&ids, &t), ["L2c"], "only the top of the newest app modal");
     }
 
     #[test]
     fn dangling_owner_and_cycles_are_repaired() {
         let t = Topology::resolve([("X", true, Some("gone")), ("Y", false, None)]);
-        assert_eq!(
-            t.owner(0),
-            None,
-            "dangling owner dropped: X becomes an app-level modal"
-        );
+        assert_eq!(t.owner(0), None, "dangling owner dropped: X becomes an app-level modal");
         let ids = ["X", "Y"];
         assert_eq!(operable_ids(&ids, &t), ["X"]);
 
-        let t = Topology::resolve([
-            ("P", true, Some("Q")),
-            ("Q", true, Some("P")),
-            ("R", false, None),
-        ]);
+        let t = Topology::resolve([("P", true, Some("Q")), ("Q", true, Some("P")), ("R", false, None)]);
         assert_eq!(t.owner(0), Some(1));
-        assert_eq!(
-            t.owner(1),
-            None,
-            "the window that closes the cycle loses its owner"
-        );
+        assert_eq!(t.owner(1), None, "the window that closes the cycle loses its owner");
         assert_eq!(operable_ids(&["P", "Q", "R"], &t), ["P"]);
 
         let t = Topology::resolve([("S", true, Some("S"))]);
@@ -233,27 +192,16 @@ mod tests {
             return (0..n).map(|i| i == top).collect();
         }
         // Operable = the top of each modal chain, plus every window without a modal attached.
-        (0..n)
-            .map(|i| !(0..n).any(|j| modal[j] && owner[j] == Some(i)))
-            .collect()
+        (0..n).map(|i| !(0..n).any(|j| modal[j] && owner[j] == Some(i))).collect()
     }
 
     /// Random forests: each window's owner, if any, was declared before it.
     fn forest() -> impl Strategy<Value = (Vec<Option<usize>>, Vec<bool>)> {
         (1usize..14).prop_flat_map(|n| {
             let owners: Vec<_> = (0..n)
-                .map(|i| {
-                    if i == 0 {
-                        Just(None).boxed()
-                    } else {
-                        proptest::option::weighted(0.6, 0..i).boxed()
-                    }
-                })
+                .map(|i| if i == 0 { Just(None).boxed() } else { proptest::option::weighted(0.6, 0..i).boxed() })
                 .collect();
-            (
-                owners,
-                proptest::collection::vec(proptest::bool::weighted(0.4), n),
-            )
+            (owners, proptest::collection::vec(proptest::bool::weighted(0.4), n))
         })
     }
 

@@ -28,10 +28,7 @@ pub struct ToolResult {
 impl ToolResult {
     /// A result with a message.
     pub fn message(message: impl Into<String>) -> Self {
-        Self {
-            message: Some(message.into()),
-            ..Self::default()
-        }
+        Self { message: Some(message.into()), ..Self::default() }
     }
 
     /// Adds a structured business result.

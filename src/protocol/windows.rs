@@ -97,11 +97,7 @@ pub struct FieldItem {
 
 /// The seven block primitives of §4.4. `id` is stable within its window.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "type",
-    rename_all = "lowercase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "type", rename_all = "lowercase", rename_all_fields = "camelCase")]
 pub enum Block {
     /// A paragraph.
     Text {
@@ -223,19 +219,9 @@ mod tests {
             },
             Block::Fields {
                 id: Some("f".into()),
-                items: vec![FieldItem {
-                    label: "Card".into(),
-                    value: json!(MASK),
-                    sensitive: true,
-                }],
+                items: vec![FieldItem { label: "Card".into(), value: json!(MASK), sensitive: true }],
             },
-            Block::List {
-                id: None,
-                items: vec![json!("x")],
-                ordered: false,
-                offset: None,
-                total: None,
-            },
+            Block::List { id: None, items: vec![json!("x")], ordered: false, offset: None, total: None },
         ];
         let v = serde_json::to_value(&blocks).unwrap();
         assert_eq!(
@@ -263,11 +249,7 @@ mod tests {
             blocks: vec![],
         };
         let v = serde_json::to_value(&w).unwrap();
-        assert_eq!(
-            v["ownerId"],
-            Value::Null,
-            "ownerId is required, null when absent"
-        );
+        assert_eq!(v["ownerId"], Value::Null, "ownerId is required, null when absent");
         assert_eq!(v["blocks"], json!([]), "blocks is required even when empty");
     }
 }

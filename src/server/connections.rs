@@ -39,11 +39,7 @@ pub(crate) struct Connections {
 impl Connections {
     pub fn add_session(&self, peer: Peer<RoleServer>) -> u64 {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        self.sessions.lock().push(Session {
-            id,
-            peer,
-            subscribed: false,
-        });
+        self.sessions.lock().push(Session { id, peer, subscribed: false });
         id
     }
 
@@ -72,18 +68,9 @@ impl Connections {
 
     /// Sends `resources/updated` (to subscribers) and/or `tools/list_changed` (to everyone).
     pub async fn broadcast(&self, windows_changed: bool, tools_changed: bool) {
-        let sessions: Vec<_> = self
-            .sessions
-            .lock()
-            .iter()
-            .map(|s| (s.id, s.peer.clone(), s.subscribed && windows_changed))
-            .collect();
-        let listeners: Vec<_> = self
-            .listeners
-            .lock()
-            .iter()
-            .map(|l| (l.id, l.sink.clone()))
-            .collect();
+        let sessions: Vec<_> =
+            self.sessions.lock().iter().map(|s| (s.id, s.peer.clone(), s.subscribed && windows_changed)).collect();
+        let listeners: Vec<_> = self.listeners.lock().iter().map(|l| (l.id, l.sink.clone())).collect();
         let mut sends = tokio::task::JoinSet::new();
         for (id, peer, updated) in sessions {
             sends.spawn(async move {
@@ -93,9 +80,7 @@ impl Connections {
                     }
                     if updated
                         && peer
-                            .notify_resource_updated(ResourceUpdatedNotificationParam::new(
-                                WINDOWS_URI,
-                            ))
+                            .notify_resource_updated(ResourceUpdatedNotificationParam::new(WINDOWS_URI))
                             .await
                             .is_err()
                     {
@@ -111,8 +96,7 @@ impl Connections {
         for (id, sink) in listeners {
             sends.spawn(async move {
                 use rmcp::service::SubscriptionSendError as E;
-                let alive =
-                    |r: Result<(), E>| !matches!(r, Err(E::SubscriptionClosed | E::Service(_)));
+                let alive = |r: Result<(), E>| !matches!(r, Err(E::SubscriptionClosed | E::Service(_)));
                 let ok = tokio::time::timeout(SEND_TIMEOUT, async {
                     (!windows_changed || alive(sink.notify_resource_updated(WINDOWS_URI).await))
                         && (!tools_changed || alive(sink.notify_tool_list_changed().await))
@@ -127,22 +111,18 @@ impl Connections {
         while let Some(Ok((is_session, id, ok))) = sends.join_next().await {
             if !ok {
                 if is_session {
-                    dead_sessions.push(id)
+                    dead_sessions.push(id);
                 } else {
-                    dead_listeners.push(id)
+                    dead_listeners.push(id);
                 }
             }
         }
         if !dead_sessions.is_empty() {
             tracing::debug!(count = dead_sessions.len(), "pruning closed sessions");
-            self.sessions
-                .lock()
-                .retain(|s| !dead_sessions.contains(&s.id));
+            self.sessions.lock().retain(|s| !dead_sessions.contains(&s.id));
         }
         if !dead_listeners.is_empty() {
-            self.listeners
-                .lock()
-                .retain(|l| !dead_listeners.contains(&l.id));
+            self.listeners.lock().retain(|l| !dead_listeners.contains(&l.id));
         }
     }
 }

@@ -3,11 +3,10 @@
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    InitializeRequestParams, InitializeResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    Resource, ResourceContents, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, InitializeRequestParams,
+    InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
@@ -25,10 +24,7 @@ pub(crate) struct BridgeHandler {
 
 impl BridgeHandler {
     pub fn new(shared: Arc<ServerShared>) -> Self {
-        Self {
-            shared,
-            session: Arc::new(OnceLock::new()),
-        }
+        Self { shared, session: Arc::new(OnceLock::new()) }
     }
 }
 
@@ -36,7 +32,9 @@ impl BridgeHandler {
 fn windows_resource() -> Resource {
     Resource::new(WINDOWS_URI, "windows")
         .with_title("Application windows")
-        .with_description("Every window: topology, operableWindowIds and each window's summary and blocks. Subscribe for changes.")
+        .with_description(
+            "Every window: topology, operableWindowIds and each window's summary and blocks. Subscribe for changes.",
+        )
         .with_mime_type("application/json")
 }
 
@@ -47,11 +45,7 @@ pub(crate) fn call_result(outcome: &Outcome) -> CallToolResult {
         Err(e) => (serde_json::to_value(e), true),
     };
     let value = value.unwrap_or_default();
-    let result = if is_error {
-        CallToolResult::structured_error(value)
-    } else {
-        CallToolResult::structured(value)
-    };
+    let result = if is_error { CallToolResult::structured_error(value) } else { CallToolResult::structured(value) };
     if let Some(ContentBlock::Text(t)) = result.content.first() {
         debug_assert!(!t.text.contains('\n'), "the text mirror is one line");
     }
@@ -81,9 +75,7 @@ impl ServerHandler for BridgeHandler {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(
-            vec![windows_resource()],
-        ))
+        Ok(ListResourcesResult::with_all_items(vec![windows_resource()]))
     }
 
     async fn read_resource(
@@ -93,19 +85,14 @@ impl ServerHandler for BridgeHandler {
     ) -> Result<ReadResourceResponse, ErrorData> {
         if request.uri != WINDOWS_URI {
             return Err(ErrorData::resource_not_found(
-                format!(
-                    "Unknown resource {}; the only one is {WINDOWS_URI}",
-                    request.uri
-                ),
+                format!("Unknown resource {}; the only one is {WINDOWS_URI}", request.uri),
                 None,
             ));
         }
         self.shared.hub.first_frame().await;
         let json = self.shared.hub.snapshot().json.to_string();
-        Ok(ReadResourceResult::new(vec![
-            ResourceContents::text(json, WINDOWS_URI).with_mime_type("application/json"),
-        ])
-        .into())
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(json, WINDOWS_URI).with_mime_type("application/json")])
+            .into())
     }
 
     async fn subscribe(
@@ -131,10 +118,7 @@ impl ServerHandler for BridgeHandler {
         Ok(())
     }
 
-    fn accepted_subscription_filter(
-        &self,
-        requested: &SubscriptionFilter,
-    ) -> Option<SubscriptionFilter> {
+    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
         let mut accepted = SubscriptionFilter::new();
         accepted.tools_list_changed = requested.tools_list_changed.filter(|b| *b);
         accepted.resource_subscriptions = requested
@@ -157,9 +141,7 @@ impl ServerHandler for BridgeHandler {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         self.shared.hub.first_frame().await;
-        Ok(ListToolsResult::with_all_items(
-            self.shared.tools().as_ref().clone(),
-        ))
+        Ok(ListToolsResult::with_all_items(self.shared.tools().as_ref().clone()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

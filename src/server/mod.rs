@@ -48,10 +48,7 @@ impl ServerShared {
         let snapshot = self.hub.snapshot();
         let mut cache = self.tools_cache.lock();
         if cache.0 != snapshot.tools_revision || snapshot.tools_revision == 0 {
-            *cache = (
-                snapshot.tools_revision,
-                Arc::new(snapshot.tools.iter().map(to_mcp_tool).collect()),
-            );
+            *cache = (snapshot.tools_revision, Arc::new(snapshot.tools.iter().map(to_mcp_tool).collect()));
         }
         Arc::clone(&cache.1)
     }
@@ -70,20 +67,16 @@ fn output_schema() -> Arc<rmcp::model::JsonObject> {
 
 fn to_mcp_tool(spec: &ToolSpec) -> Tool {
     let h = spec.hints;
-    Tool::new(
-        spec.name.clone(),
-        spec.description.clone(),
-        Arc::clone(&spec.input_schema),
-    )
-    .with_title(spec.title.clone())
-    .with_raw_output_schema(output_schema())
-    .with_annotations(
-        ToolAnnotations::new()
-            .read_only(h.read_only)
-            .destructive(h.destructive)
-            .idempotent(h.idempotent)
-            .open_world(h.open_world),
-    )
+    Tool::new(spec.name.clone(), spec.description.clone(), Arc::clone(&spec.input_schema))
+        .with_title(spec.title.clone())
+        .with_raw_output_schema(output_schema())
+        .with_annotations(
+            ToolAnnotations::new()
+                .read_only(h.read_only)
+                .destructive(h.destructive)
+                .idempotent(h.idempotent)
+                .open_world(h.open_world),
+        )
 }
 
 /// Owns the runtime it created (shut down in the background on drop, so dropping is safe
@@ -135,24 +128,12 @@ impl McpServer {
             .enable_all()
             .build()?;
         let handle = rt.handle().clone();
-        Ok(Self::start(
-            hub,
-            RuntimeSlot {
-                owned: Some(rt),
-                handle,
-            },
-        ))
+        Ok(Self::start(hub, RuntimeSlot { owned: Some(rt), handle }))
     }
 
     /// A server on an existing runtime (tests, or an app that already runs tokio).
     pub fn with_runtime(hub: Arc<Hub>, handle: tokio::runtime::Handle) -> Self {
-        Self::start(
-            hub,
-            RuntimeSlot {
-                owned: None,
-                handle,
-            },
-        )
+        Self::start(hub, RuntimeSlot { owned: None, handle })
     }
 
     fn start(hub: Arc<Hub>, runtime: RuntimeSlot) -> Self {
@@ -165,10 +146,7 @@ impl McpServer {
                 .enable_resources_subscribe()
                 .build(),
         )
-        .with_server_info(Implementation::new(
-            config.app_name.clone(),
-            config.app_version.clone(),
-        ))
+        .with_server_info(Implementation::new(config.app_name.clone(), config.app_version.clone()))
         .with_instructions(instructions(config.instructions.as_deref()));
         let shared = Arc::new(ServerShared {
             hub,
@@ -201,7 +179,7 @@ impl McpServer {
                     tracing::info!(transport = name, ?reason, "MCP connection ended");
                 }
                 Err(e) => {
-                    tracing::warn!(transport = name, error = %e, "MCP connection failed to start")
+                    tracing::warn!(transport = name, error = %e, "MCP connection failed to start");
                 }
             }
             closed.store(true, Ordering::Release);
@@ -236,10 +214,7 @@ async fn fan_out(shared: Arc<ServerShared>) {
         let (windows_changed, tools_changed) = (w != windows_rev, t != tools_rev);
         (windows_rev, tools_rev) = (w, t);
         if windows_changed || tools_changed {
-            shared
-                .connections
-                .broadcast(windows_changed, tools_changed)
-                .await;
+            shared.connections.broadcast(windows_changed, tools_changed).await;
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Shared test support: a small app declared on the bridge, a UI thread that runs it headless,
 //! and rmcp clients over in-process duplex pipes on both protocol lifecycles.
+#![allow(clippy::unwrap_used, reason = "test helpers may unwrap: a panic is a failed test")]
 #![allow(dead_code, reason = "each test binary uses a different part of it")]
 
 use std::sync::Arc;
@@ -10,8 +11,8 @@ use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs, ToolError, ToolResult, headles
 use parking_lot::Mutex;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
-    ReadResourceRequestParams, ResourceUpdatedNotificationParam, ServerNotification,
-    SubscribeRequestParams, SubscriptionFilter,
+    ReadResourceRequestParams, ResourceUpdatedNotificationParam, ServerNotification, SubscribeRequestParams,
+    SubscriptionFilter,
 };
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
@@ -67,13 +68,8 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
         call.ok("locked");
     }
     {
-        let mut w = bridge
-            .window("main")
-            .title("Main")
-            .summary(format!("Name is {:?}", s.name));
-        if let Some(call) =
-            w.action::<SetName>("set_name", ActionSpec::new("Set name").idempotent())
-        {
+        let mut w = bridge.window("main").title("Main").summary(format!("Name is {:?}", s.name));
+        if let Some(call) = w.action::<SetName>("set_name", ActionSpec::new("Set name").idempotent()) {
             s.name.clone_from(&call.args().name);
             s.applied.push(format!("set_name {}", s.name));
             call.ok("name set");
@@ -90,18 +86,16 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
         }
         if let Some(call) = w.action::<NoArgs>("count", ActionSpec::new("Count").read_only()) {
             s.applied.push("count".into());
-            call.reply(Ok(
-                ToolResult::message("counted").with_result(json!({"count": 42}))
-            ));
+            call.reply(Ok(ToolResult::message("counted").with_result(json!({"count": 42}))));
         }
         if let Some(call) = w.action::<NoArgs>("reject", ActionSpec::new("Always rejects")) {
             call.fail(ToolError::invalid_field("name", "Cannot be empty"));
         }
-        if s.extra {
-            if let Some(call) = w.action::<NoArgs>("extra", ActionSpec::new("Extra")) {
-                s.applied.push("extra".into());
-                call.ok("extra");
-            }
+        if s.extra
+            && let Some(call) = w.action::<NoArgs>("extra", ActionSpec::new("Extra"))
+        {
+            s.applied.push("extra".into());
+            call.ok("extra");
         }
         w.fields("f", |f| {
             f.field("Name", &s.name);
@@ -111,14 +105,8 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
     let mut owner = "main".to_owned();
     let mut close = None;
     for (k, id) in s.dialogs.clone().iter().enumerate() {
-        let mut w = bridge
-            .window(id)
-            .title(format!("Dialog {k}"))
-            .modal_of(&owner)
-            .summary("A dialog");
-        if w.action::<NoArgs>("close", ActionSpec::new("Close"))
-            .is_some()
-        {
+        let mut w = bridge.window(id).title(format!("Dialog {k}")).modal_of(&owner).summary("A dialog");
+        if w.action::<NoArgs>("close", ActionSpec::new("Close")).is_some() {
             close = Some(k);
         }
         if let Some(call) = w.action::<NoArgs>("open_nested", ActionSpec::new("Open nested")) {
@@ -133,10 +121,7 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
         s.applied.push("close".into());
     }
     if s.notes_open {
-        let mut w = bridge
-            .window(UNSAFE_ID)
-            .title("Notes")
-            .summary("Notes with an unsafe id");
+        let mut w = bridge.window(UNSAFE_ID).title("Notes").summary("Notes with an unsafe id");
         if let Some(call) = w.action::<NoArgs>("ping", ActionSpec::new("Ping")) {
             s.applied.push("ping".into());
             call.ok("pong");
@@ -144,11 +129,7 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
     }
     let mut unlock = None;
     for (k, id) in s.locks.clone().iter().enumerate() {
-        let mut w = bridge
-            .window(id)
-            .title("Locked")
-            .app_modal()
-            .summary("Locked");
+        let mut w = bridge.window(id).title("Locked").app_modal().summary("Locked");
         if let Some(call) = w.action::<Pin>("unlock", ActionSpec::new("Unlock")) {
             if call.args().pin == "1234" {
                 unlock = Some(k);
@@ -180,30 +161,17 @@ pub struct Rig {
 
 impl Rig {
     pub fn start() -> Self {
-        Self::start_with(
-            Bridge::builder()
-                .app_name("test-app")
-                .app_version("9.9.9")
-                .instructions("Test notes."),
-        )
+        Self::start_with(Bridge::builder().app_name("test-app").app_version("9.9.9").instructions("Test notes."))
     }
 
     pub fn start_with(builder: egui_mcp_bridge::BridgeBuilder) -> Self {
         let bridge = builder.build();
-        let state = Arc::new(Mutex::new(TestState {
-            notes_open: true,
-            ..TestState::default()
-        }));
+        let state = Arc::new(Mutex::new(TestState { notes_open: true, ..TestState::default() }));
         let ctx = egui::Context::default();
         ctx.add_plugin(bridge.plugin());
         let stop = Arc::new(AtomicBool::new(false));
         let thread = {
-            let (bridge, state, ctx, stop) = (
-                bridge.clone(),
-                Arc::clone(&state),
-                ctx.clone(),
-                Arc::clone(&stop),
-            );
+            let (bridge, state, ctx, stop) = (bridge.clone(), Arc::clone(&state), ctx.clone(), Arc::clone(&stop));
             std::thread::Builder::new()
                 .name("test-ui".into())
                 .spawn(move || {
@@ -216,13 +184,7 @@ impl Rig {
                 })
                 .expect("spawn the UI thread")
         };
-        Self {
-            bridge,
-            state,
-            ctx,
-            stop,
-            thread: Some(thread),
-        }
+        Self { bridge, state, ctx, stop, thread: Some(thread) }
     }
 
     /// Changes the app "as the person" (not through input events), then wakes the UI.
@@ -245,9 +207,7 @@ impl Rig {
         // Start from a settled app: the first frame is published before any client exists.
         self.until(|s| !s.windows.is_empty()).await;
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
-        self.bridge
-            .server_on(tokio::runtime::Handle::current())
-            .serve_io("duplex", server_io);
+        self.bridge.server_on(tokio::runtime::Handle::current()).serve_io("duplex", server_io);
         Client::connect(client_io, lifecycle).await
     }
 }
@@ -287,18 +247,11 @@ pub struct Recorder {
 
 impl ClientHandler for Recorder {
     fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new("test-client", "0"),
-        )
-        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+        ClientConfig::new(ClientCapabilities::default(), Implementation::new("test-client", "0"))
+            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
 
-    async fn on_resource_updated(
-        &self,
-        params: ResourceUpdatedNotificationParam,
-        _: NotificationContext<RoleClient>,
-    ) {
+    async fn on_resource_updated(&self, params: ResourceUpdatedNotificationParam, _: NotificationContext<RoleClient>) {
         let _ = self.tx.send(Note::Updated(params.uri));
     }
 
@@ -351,12 +304,7 @@ impl Client {
             .await
             .expect("discover"),
         };
-        Self {
-            lifecycle,
-            service,
-            tx,
-            notes,
-        }
+        Self { lifecycle, service, tx, notes }
     }
 
     /// Subscribes to `app://windows` and tool-list changes the way the lifecycle does it.
@@ -364,31 +312,18 @@ impl Client {
         match self.lifecycle {
             Lifecycle::Legacy => {
                 #[expect(deprecated, reason = "the legacy lifecycle is what we test here")]
-                self.service
-                    .subscribe(SubscribeRequestParams::new(URI))
-                    .await
-                    .expect("subscribe");
+                self.service.subscribe(SubscribeRequestParams::new(URI)).await.expect("subscribe");
             }
             Lifecycle::Modern => {
-                let filter = SubscriptionFilter::builder()
-                    .tools_list_changed()
-                    .resource_subscription(URI)
-                    .build();
+                let filter = SubscriptionFilter::builder().tools_list_changed().resource_subscription(URI).build();
                 let mut sub = self.service.listen(filter).await.expect("listen");
-                assert_eq!(
-                    sub.acknowledged().resource_subscriptions.as_deref(),
-                    Some(&[URI.to_owned()][..])
-                );
+                assert_eq!(sub.acknowledged().resource_subscriptions.as_deref(), Some(&[URI.to_owned()][..]));
                 let tx = self.tx.clone();
                 tokio::spawn(async move {
                     while let Ok(Some(n)) = sub.next().await {
                         let note = match n {
-                            ServerNotification::ResourceUpdatedNotification(u) => {
-                                Note::Updated(u.params.uri)
-                            }
-                            ServerNotification::ToolListChangedNotification(_) => {
-                                Note::ToolsChanged
-                            }
+                            ServerNotification::ResourceUpdatedNotification(u) => Note::Updated(u.params.uri),
+                            ServerNotification::ToolListChangedNotification(_) => Note::ToolsChanged,
                             _ => continue,
                         };
                         if tx.send(note).is_err() {
@@ -402,10 +337,7 @@ impl Client {
 
     /// The next notification (bounded wait).
     pub async fn next_note(&mut self) -> Note {
-        tokio::time::timeout(WAIT, self.notes.recv())
-            .await
-            .expect("a notification in time")
-            .expect("channel open")
+        tokio::time::timeout(WAIT, self.notes.recv()).await.expect("a notification in time").expect("channel open")
     }
 
     /// Waits until `note` arrives, skipping others.
@@ -418,11 +350,7 @@ impl Client {
     }
 
     pub async fn read(&self) -> Value {
-        let r = self
-            .service
-            .read_resource(ReadResourceRequestParams::new(URI))
-            .await
-            .expect("read");
+        let r = self.service.read_resource(ReadResourceRequestParams::new(URI)).await.expect("read");
         assert_eq!(r.contents.len(), 1, "one content");
         let v = serde_json::to_value(&r.contents[0]).expect("json");
         assert_eq!(v["mimeType"], "application/json");
@@ -430,11 +358,7 @@ impl Client {
     }
 
     pub async fn read_raw(&self) -> String {
-        let r = self
-            .service
-            .read_resource(ReadResourceRequestParams::new(URI))
-            .await
-            .expect("read");
+        let r = self.service.read_resource(ReadResourceRequestParams::new(URI)).await.expect("read");
         serde_json::to_string(&r).expect("json")
     }
 
@@ -444,28 +368,16 @@ impl Client {
     }
 
     pub async fn call(&self, name: &str, args: Value) -> Reply {
-        let Value::Object(args) = args else {
-            panic!("arguments must be an object")
-        };
+        let Value::Object(args) = args else { panic!("arguments must be an object") };
         let r = tokio::time::timeout(
             WAIT,
-            self.service
-                .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(args)),
+            self.service.call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(args)),
         )
         .await
         .expect("call answered in time")
         .expect("tools/call");
-        let text = r
-            .content
-            .first()
-            .and_then(|c| c.as_text())
-            .map(|t| t.text.clone())
-            .unwrap_or_default();
-        Reply {
-            is_error: r.is_error == Some(true),
-            body: r.structured_content.unwrap_or(Value::Null),
-            text,
-        }
+        let text = r.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).unwrap_or_default();
+        Reply { is_error: r.is_error == Some(true), body: r.structured_content.unwrap_or(Value::Null), text }
     }
 
     /// The version of a window (by external id) in a fresh read.
