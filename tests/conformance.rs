@@ -61,43 +61,46 @@ async fn c02_provides_the_single_resource_with_section_4_fields() {
 /// app-level modals (chains, collapse, nesting).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn c03_operable_ids_reflect_window_and_app_level_modals() {
-    let rig = Rig::start();
-    let client = rig.connect(Lifecycle::Legacy).await;
-    let notes_id =
-        client.read().await["windows"].as_array().unwrap().iter().find(|w| w["title"] == "Notes").unwrap()["id"]
+    for lifecycle in BOTH {
+        let rig = Rig::start();
+        let client = rig.connect(lifecycle).await;
+        let notes_id =
+            client.read().await["windows"].as_array().unwrap().iter().find(|w| w["title"] == "Notes").unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+        assert_eq!(operable(&client.read().await), ["main", notes_id.as_str()]);
+
+        let d1 =
+            client.call("main__open_dialog", json!({})).await.ok()["openedWindowIds"][0].as_str().unwrap().to_owned();
+        let s = client.read().await;
+        assert_eq!(operable(&s), [d1.as_str(), notes_id.as_str()], "main is blocked by its dialog");
+        assert_eq!(window(&s, &d1)["ownerId"], "main");
+        assert_eq!(window(&s, &d1)["modal"], true);
+
+        let d2 = client.call(&format!("{d1}__open_nested"), json!({})).await.ok()["openedWindowIds"][0]
             .as_str()
             .unwrap()
             .to_owned();
-    assert_eq!(operable(&client.read().await), ["main", notes_id.as_str()]);
+        let s = client.read().await;
+        assert_eq!(operable(&s), [d2.as_str(), notes_id.as_str()], "only the tail of the chain");
+        assert_eq!(window(&s, &d2)["ownerId"], d1.as_str());
 
-    let d1 = client.call("main__open_dialog", json!({})).await.ok()["openedWindowIds"][0].as_str().unwrap().to_owned();
-    let s = client.read().await;
-    assert_eq!(operable(&s), [d1.as_str(), notes_id.as_str()], "main is blocked by its dialog");
-    assert_eq!(window(&s, &d1)["ownerId"], "main");
-    assert_eq!(window(&s, &d1)["modal"], true);
+        let l1 = client.call("app__lock", json!({})).await.ok()["openedWindowIds"][0].as_str().unwrap().to_owned();
+        let s = client.read().await;
+        assert_eq!(operable(&s), [l1.as_str()], "an app-level modal collapses the operable set");
+        assert_eq!(window(&s, &l1)["ownerId"], Value::Null);
 
-    let d2 = client.call(&format!("{d1}__open_nested"), json!({})).await.ok()["openedWindowIds"][0]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let s = client.read().await;
-    assert_eq!(operable(&s), [d2.as_str(), notes_id.as_str()], "only the tail of the chain");
-    assert_eq!(window(&s, &d2)["ownerId"], d1.as_str());
-
-    let l1 = client.call("app__lock", json!({})).await.ok()["openedWindowIds"][0].as_str().unwrap().to_owned();
-    let s = client.read().await;
-    assert_eq!(operable(&s), [l1.as_str()], "an app-level modal collapses the operable set");
-    assert_eq!(window(&s, &l1)["ownerId"], Value::Null);
-
-    let l2 = client.call(&format!("{l1}__lock_again"), json!({})).await.ok()["openedWindowIds"][0]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    assert_eq!(operable(&client.read().await), [l2.as_str()], "nested app modals: the newest is on top");
-    client.call(&format!("{l2}__unlock"), json!({"pin": "1234"})).await.ok();
-    assert_eq!(operable(&client.read().await), [l1.as_str()]);
-    client.call(&format!("{l1}__unlock"), json!({"pin": "1234"})).await.ok();
-    assert_eq!(operable(&client.read().await), [d2.as_str(), notes_id.as_str()]);
+        let l2 = client.call(&format!("{l1}__lock_again"), json!({})).await.ok()["openedWindowIds"][0]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(operable(&client.read().await), [l2.as_str()], "nested app modals: the newest is on top");
+        client.call(&format!("{l2}__unlock"), json!({"pin": "1234"})).await.ok();
+        assert_eq!(operable(&client.read().await), [l1.as_str()]);
+        client.call(&format!("{l1}__unlock"), json!({"pin": "1234"})).await.ok();
+        assert_eq!(operable(&client.read().await), [d2.as_str(), notes_id.as_str()]);
+    }
 }
 
 /// §11 line 4: `tools/list` holds only the available operations of operable windows, and
@@ -137,21 +140,23 @@ async fn c04_tools_list_only_operable_and_list_changed_is_sent() {
 /// ids map to one handle used in every id field and tool name (§12.4).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn c05_tool_names_follow_the_pattern_with_safe_characters() {
-    let rig = Rig::start();
-    let client = rig.connect(Lifecycle::Legacy).await;
-    let state = client.read().await;
-    let ids: Vec<&str> = state["windows"].as_array().unwrap().iter().map(|w| w["id"].as_str().unwrap()).collect();
-    assert!(!ids.contains(&UNSAFE_ID), "the app's unsafe id never appears");
-    let notes = state["windows"].as_array().unwrap().iter().find(|w| w["title"] == "Notes").unwrap();
-    let handle = notes["id"].as_str().unwrap();
-    assert!(is_name_safe(handle) && !handle.contains("__"), "{handle}");
-    assert!(operable(&state).contains(&handle.to_owned()), "the same handle in operableWindowIds");
-    for name in client.tool_names().await {
-        let (win, action) = name.split_once("__").expect("{winId}__{action}");
-        assert!(is_name_safe(win) && is_name_safe(action), "{name}");
-        assert!(win == "app" || ids.contains(&win), "{name}: every winId is a window of the snapshot");
+    for lifecycle in BOTH {
+        let rig = Rig::start();
+        let client = rig.connect(lifecycle).await;
+        let state = client.read().await;
+        let ids: Vec<&str> = state["windows"].as_array().unwrap().iter().map(|w| w["id"].as_str().unwrap()).collect();
+        assert!(!ids.contains(&UNSAFE_ID), "the app's unsafe id never appears");
+        let notes = state["windows"].as_array().unwrap().iter().find(|w| w["title"] == "Notes").unwrap();
+        let handle = notes["id"].as_str().unwrap();
+        assert!(is_name_safe(handle) && !handle.contains("__"), "{handle}");
+        assert!(operable(&state).contains(&handle.to_owned()), "the same handle in operableWindowIds");
+        for name in client.tool_names().await {
+            let (win, action) = name.split_once("__").expect("{winId}__{action}");
+            assert!(is_name_safe(win) && is_name_safe(action), "{name}");
+            assert!(win == "app" || ids.contains(&win), "{name}: every winId is a window of the snapshot");
+        }
+        assert_eq!(client.call(&format!("{handle}__ping"), json!({})).await.ok()["message"], "pong");
     }
-    assert_eq!(client.call(&format!("{handle}__ping"), json!({})).await.ok()["message"], "pong");
 }
 
 /// §11 line 6: `stale_state` for conflicting writes with `expectedVersion`; runtime validation
@@ -271,48 +276,52 @@ async fn c08_serialised_operations_and_broadcast_to_all_connections() {
 /// results, not in errors.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn c09_sensitive_values_are_masked_at_the_source() {
-    let rig = Rig::start();
-    let client = rig.connect(Lifecycle::Legacy).await;
-    let r = client.call("main__set_secret", json!({"secret": SECRET})).await;
-    assert!(!serde_json::to_string(&r.body).unwrap().contains(SECRET) && !r.text.contains(SECRET));
-    let raw = client.read_raw().await;
-    assert!(!raw.contains(SECRET), "plaintext leaked: {raw}");
-    let s = client.read().await;
-    let item = &window(&s, "main")["blocks"][0]["items"][1];
-    assert_eq!(item, &json!({"label": "Secret", "value": egui_mcp_bridge::MASK, "sensitive": true}));
-    let r = client.call("main__set_secret", json!({"secret": 12})).await;
-    assert!(!r.text.contains("12") || r.code() == "validation_failed");
-    let activity = format!("{:?}", rig.bridge.hub().activity().recent());
-    assert!(!activity.contains(SECRET), "the activity log holds no arguments");
+    for lifecycle in BOTH {
+        let rig = Rig::start();
+        let client = rig.connect(lifecycle).await;
+        let r = client.call("main__set_secret", json!({"secret": SECRET})).await;
+        assert!(!serde_json::to_string(&r.body).unwrap().contains(SECRET) && !r.text.contains(SECRET));
+        let raw = client.read_raw().await;
+        assert!(!raw.contains(SECRET), "plaintext leaked: {raw}");
+        let s = client.read().await;
+        let item = &window(&s, "main")["blocks"][0]["items"][1];
+        assert_eq!(item, &json!({"label": "Secret", "value": egui_mcp_bridge::MASK, "sensitive": true}));
+        let r = client.call("main__set_secret", json!({"secret": 12})).await;
+        assert!(!r.text.contains("12") || r.code() == "validation_failed");
+        let activity = format!("{:?}", rig.bridge.hub().activity().recent());
+        assert!(!activity.contains(SECRET), "the activity log holds no arguments");
+    }
 }
 
 /// §11 line 10: ids are unique and never reused, versions are 64-bit and monotonic (§10.3,
 /// §10.5), and a read-only action changes no version.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn c10_ids_never_reused_and_versions_monotonic() {
-    let rig = Rig::start();
-    let client = rig.connect(Lifecycle::Legacy).await;
-    let v0 = client.version("main").await;
-    client.call("main__count", json!({})).await.ok();
-    assert_eq!(client.version("main").await, v0, "read-only: no version change");
-    let r = client.call("main__count", json!({})).await;
-    assert_eq!(r.ok()["result"], json!({"count": 42}));
-    for (i, name) in ["a", "b", "c"].iter().enumerate() {
-        let r = client.call("main__set_name", json!({"name": name})).await;
-        assert_eq!(r.ok()["version"], v0 + 1 + i as u64, "one step per change");
-    }
-    client.call("main__set_name", json!({"name": "c"})).await.ok();
-    assert_eq!(client.version("main").await, v0 + 3, "an idempotent write that changes nothing bumps nothing");
+    for lifecycle in BOTH {
+        let rig = Rig::start();
+        let client = rig.connect(lifecycle).await;
+        let v0 = client.version("main").await;
+        client.call("main__count", json!({})).await.ok();
+        assert_eq!(client.version("main").await, v0, "read-only: no version change");
+        let r = client.call("main__count", json!({})).await;
+        assert_eq!(r.ok()["result"], json!({"count": 42}));
+        for (i, name) in ["a", "b", "c"].iter().enumerate() {
+            let r = client.call("main__set_name", json!({"name": name})).await;
+            assert_eq!(r.ok()["version"], v0 + 1 + i as u64, "one step per change");
+        }
+        client.call("main__set_name", json!({"name": "c"})).await.ok();
+        assert_eq!(client.version("main").await, v0 + 3, "an idempotent write that changes nothing bumps nothing");
 
-    // The app closes the notes window and later declares the same app id again.
-    let first = operable(&client.read().await)[1].clone();
-    rig.person(|s| s.notes_open = false);
-    rig.until(|s| s.windows.len() == 1).await;
-    rig.person(|s| s.notes_open = true);
-    rig.until(|s| s.windows.len() == 2).await;
-    let second = operable(&client.read().await)[1].clone();
-    assert_ne!(first, second, "a closed id is never handed out again");
-    assert_eq!(window(&client.read().await, &second)["version"], 1);
-    let r = client.call(&format!("{first}__ping"), json!({})).await;
-    assert_eq!(r.code(), "window_not_found", "the old id stays dead");
+        // The app closes the notes window and later declares the same app id again.
+        let first = operable(&client.read().await)[1].clone();
+        rig.person(|s| s.notes_open = false);
+        rig.until(|s| s.windows.len() == 1).await;
+        rig.person(|s| s.notes_open = true);
+        rig.until(|s| s.windows.len() == 2).await;
+        let second = operable(&client.read().await)[1].clone();
+        assert_ne!(first, second, "a closed id is never handed out again");
+        assert_eq!(window(&client.read().await, &second)["version"], 1);
+        let r = client.call(&format!("{first}__ping"), json!({})).await;
+        assert_eq!(r.code(), "window_not_found", "the old id stays dead");
+    }
 }
