@@ -111,6 +111,15 @@ impl Bridge {
         self.server.get_or_init(|| McpServer::with_runtime(Arc::clone(self.hub()), runtime))
     }
 
+    /// Serves MCP over streamable HTTP at `http://{addr}/mcp`; see [`McpServer::serve_http`].
+    pub fn serve_http(
+        &self,
+        addr: std::net::SocketAddr,
+        options: crate::server::HttpOptions,
+    ) -> std::io::Result<crate::server::HttpHandle> {
+        self.server()?.serve_http(addr, options)
+    }
+
     /// Serves MCP over stdin/stdout. stdout then carries JSON-RPC only: log to stderr.
     pub fn serve_stdio(&self) -> std::io::Result<TransportHandle> {
         Ok(self.server()?.serve_stdio())

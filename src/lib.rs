@@ -18,4 +18,4 @@ pub use bridge::{Bridge, BridgeBuilder};
 pub use hub::{ActionSpec, Hints, Hub, HubConfig, Outcome};
 pub use plugin::{BridgePlugin, Call, Cell, Fields, List, NoArgs, Table, UiBridge, WindowBuilder, headless};
 pub use protocol::{Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState};
-pub use server::{McpServer, TransportHandle};
+pub use server::{HttpHandle, HttpOptions, McpServer, TransportHandle};

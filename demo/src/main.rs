@@ -5,37 +5,86 @@
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
-use egui_mcp_bridge::{Bridge, TransportHandle, headless};
+use egui_mcp_bridge::{Bridge, HttpOptions, TransportHandle, headless};
 use order_demo::OrderApp;
 
 const USAGE: &str = "\
 order-demo: a multi-window order editor that MCP agents can read and operate.
 
-USAGE: order-demo [--stdio] [--headless]
+USAGE: order-demo [--stdio] [--http ADDR] [--token TOKEN] [--headless]
 
-  --stdio      serve MCP over stdin/stdout (the default when stdin is not a terminal)
-  --headless   run the same UI without a window (the default when there is no display)
-  -h, --help   show this help
+  --stdio         serve MCP over stdin/stdout
+  --http ADDR     serve MCP over streamable HTTP at http://ADDR/mcp (port 0: any free port;
+                  the URL is printed to stderr)
+  --token TOKEN   require `Authorization: Bearer TOKEN` on HTTP (or set ORDER_DEMO_TOKEN)
+  --headless      run the same UI without a window (the default when there is no display)
+  -h, --help      show this help
 
-Logs go to stderr (RUST_LOG=debug for more). The demo's payment password and PIN are 1234.";
+With neither --stdio nor --http: stdio when standard input is a pipe (an MCP client started
+the demo), else HTTP on 127.0.0.1:8765 (or a free port) with a client config printed to stderr.
+stdout carries MCP only; logs go to stderr (RUST_LOG=debug for more).
+The demo's payment password and session PIN are both 1234.";
+
+/// The default HTTP address when the demo is started from a terminal.
+const DEFAULT_HTTP: &str = "127.0.0.1:8765";
 
 #[derive(Debug, Default)]
 struct Options {
     stdio: bool,
+    http: Option<std::net::SocketAddr>,
+    token: Option<String>,
     headless: bool,
 }
 
 fn parse_args() -> Result<Options, String> {
-    let mut o = Options::default();
-    for arg in std::env::args().skip(1) {
+    let mut o =
+        Options { token: std::env::var("ORDER_DEMO_TOKEN").ok().filter(|t| !t.is_empty()), ..Options::default() };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
         match arg.as_str() {
             "--stdio" => o.stdio = true,
             "--headless" => o.headless = true,
+            "--http" => {
+                let addr = args.next().ok_or("--http needs an address such as 127.0.0.1:0")?;
+                o.http = Some(
+                    addr.parse()
+                        .map_err(|e| format!("--http {addr:?}: {e} (expected IP:PORT, such as 127.0.0.1:0)"))?,
+                );
+            }
+            "--token" => o.token = Some(args.next().ok_or("--token needs a value")?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
     Ok(o)
+}
+
+/// Serves HTTP and prints how to connect.
+fn start_http(
+    bridge: &Bridge,
+    addr: std::net::SocketAddr,
+    token: Option<&String>,
+    fallback: bool,
+) -> std::io::Result<()> {
+    let options = HttpOptions { token: token.cloned() };
+    let handle = match bridge.serve_http(addr, options.clone()) {
+        Err(e) if fallback && e.kind() == std::io::ErrorKind::AddrInUse => {
+            bridge.serve_http(std::net::SocketAddr::new(addr.ip(), 0), options)?
+        }
+        other => other?,
+    };
+    let url = handle.url();
+    let (header_flag, headers) = match token {
+        Some(t) => (
+            format!(" --header \"Authorization: Bearer {t}\""),
+            format!(r#","headers":{{"Authorization":"Bearer {t}"}}"#),
+        ),
+        None => (String::new(), String::new()),
+    };
+    eprintln!(
+        "MCP over streamable HTTP: {url}\n  Claude Code:   claude mcp add --transport http order-demo {url}{header_flag}\n  Client config: {{\"mcpServers\":{{\"order-demo\":{{\"type\":\"http\",\"url\":\"{url}\"{headers}}}}}}}"
+    );
+    Ok(())
 }
 
 fn has_display() -> bool {
@@ -66,7 +115,17 @@ fn main() -> ExitCode {
         .instructions("An order editor. Orders lists 20,000 orders (load_orders pages through them); open_order opens an Order Editor; submit → Confirm order → Authorize payment (password 1234) submits it. app__lock shows an app-level Session locked dialog (PIN 1234).")
         .build();
 
-    let stdio = options.stdio || !std::io::stdin().is_terminal();
+    let (stdio, http) = match (options.stdio, options.http) {
+        (false, None) if std::io::stdin().is_terminal() => (false, Some((DEFAULT_HTTP.parse().ok(), true))),
+        (false, None) => (true, None),
+        (stdio, http) => (stdio, http.map(|a| (Some(a), false))),
+    };
+    if let Some((Some(addr), fallback)) = http {
+        if let Err(e) = start_http(&bridge, addr, options.token.as_ref(), fallback) {
+            tracing::error!(error = %e, %addr, "could not serve MCP over HTTP");
+            return ExitCode::FAILURE;
+        }
+    }
     let transport = if stdio {
         match bridge.serve_stdio() {
             Ok(t) => Some(t),
@@ -76,9 +135,6 @@ fn main() -> ExitCode {
             }
         }
     } else {
-        tracing::warn!(
-            "standard input is a terminal, so MCP is not served over stdio; start the demo from an MCP client, or pass --stdio"
-        );
         None
     };
 

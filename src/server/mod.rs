@@ -15,8 +15,10 @@
 
 mod connections;
 mod handler;
+mod http;
 mod instructions;
 
+pub use http::{HttpHandle, HttpOptions, SESSION_IDLE};
 pub use instructions::{PROTOCOL_INSTRUCTIONS, instructions};
 
 use std::sync::Arc;
@@ -186,6 +188,13 @@ impl McpServer {
             shared.hub.wake();
         });
         handle
+    }
+
+    /// Serves MCP over streamable HTTP at `http://{addr}/mcp`. Binds at once; port 0 picks a
+    /// free port (see [`HttpHandle::local_addr`]). Bind a loopback address unless you mean to
+    /// reach the app from other machines, and then set a token.
+    pub fn serve_http(&self, addr: std::net::SocketAddr, options: HttpOptions) -> std::io::Result<HttpHandle> {
+        http::serve(&self.shared, &self.runtime.handle, addr, options)
     }
 
     /// The runtime the server runs on.

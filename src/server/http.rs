@@ -1,0 +1,145 @@
+//! Streamable HTTP transport: rmcp's `StreamableHttpService` mounted at `/mcp` with axum.
+//!
+//! Safe by default for a desktop app: it binds where it is told (loopback unless the app says
+//! otherwise), checks `Host` (DNS-rebinding protection) and `Origin` (a foreign web page is
+//! refused), and can require a bearer token. A failed token check is answered in-band, as a
+//! JSON-RPC error, so clients show the reason instead of a bare HTTP status. Sessions stay
+//! alive while idle (a quiet agent keeps its subscription).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::Response;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+use super::ServerShared;
+use super::handler::BridgeHandler;
+
+/// How long an idle HTTP session (no request, no message) lives: a day, not rmcp's 5 minutes.
+pub const SESSION_IDLE: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Largest request body read when answering a failed token check.
+const MAX_AUTH_BODY: usize = 64 * 1024;
+
+/// Settings of [`super::McpServer::serve_http`].
+#[derive(Clone, Debug, Default)]
+pub struct HttpOptions {
+    /// When set, every request needs `Authorization: Bearer <token>`.
+    pub token: Option<String>,
+}
+
+/// A running HTTP endpoint.
+#[derive(Clone, Debug)]
+pub struct HttpHandle {
+    /// The bound address (useful with port 0).
+    pub local_addr: SocketAddr,
+}
+
+impl HttpHandle {
+    /// The MCP endpoint, such as `http://127.0.0.1:8765/mcp`.
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.local_addr)
+    }
+}
+
+/// Binds now (so the caller learns the port at once) and serves on the runtime.
+pub(crate) fn serve(
+    shared: &Arc<ServerShared>,
+    runtime: &tokio::runtime::Handle,
+    addr: SocketAddr,
+    options: HttpOptions,
+) -> std::io::Result<HttpHandle> {
+    let listener = std::net::TcpListener::bind(addr)?;
+    listener.set_nonblocking(true)?;
+    let local_addr = listener.local_addr()?;
+    if !local_addr.ip().is_loopback() {
+        tracing::warn!(%local_addr, "MCP over HTTP is reachable from other machines; set a token");
+    }
+
+    let mut hosts = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
+    if !local_addr.ip().is_loopback() && !local_addr.ip().is_unspecified() {
+        hosts.push(local_addr.ip().to_string());
+    }
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
+        .with_sse_keep_alive(Some(Duration::from_secs(15)));
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(SESSION_IDLE);
+    let factory_shared = Arc::clone(shared);
+    // The factory runs per session and for some per-request work: keep it cheap and pure.
+    let service = StreamableHttpService::new(
+        move || Ok(BridgeHandler::new(Arc::clone(&factory_shared))),
+        Arc::new(sessions),
+        config,
+    );
+    let mut router = axum::Router::new().nest_service("/mcp", service);
+    if let Some(token) = options.token {
+        router = router.layer(axum::middleware::from_fn_with_state(Arc::<str>::from(token), require_token));
+    }
+    let hub = Arc::clone(&shared.hub);
+    runtime.spawn(async move {
+        let listener = match tokio::net::TcpListener::from_std(listener) {
+            Ok(l) => l,
+            Err(e) => return tracing::error!(error = %e, "could not use the HTTP listener"),
+        };
+        tracing::info!(url = %format!("http://{local_addr}/mcp"), "serving MCP over streamable HTTP");
+        if let Err(e) = axum::serve(listener, router).await {
+            tracing::error!(error = %e, "the HTTP server stopped");
+        }
+        drop(hub);
+    });
+    Ok(HttpHandle { local_addr })
+}
+
+/// Lets a request through only with the right bearer token; otherwise answers with a JSON-RPC
+/// error (HTTP 200 for POST, so MCP clients surface the message; 401 for GET and DELETE).
+async fn require_token(State(token): State<Arc<str>>, request: Request, next: Next) -> Response {
+    let presented = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    if presented.is_some_and(|p| constant_time_eq(p.as_bytes(), token.as_bytes())) {
+        return next.run(request).await;
+    }
+    tracing::warn!(method = %request.method(), "HTTP request without the right bearer token refused");
+    let is_post = request.method() == Method::POST;
+    let id = if is_post {
+        let body = axum::body::to_bytes(request.into_body(), MAX_AUTH_BODY).await.unwrap_or_default();
+        serde_json::from_slice::<serde_json::Value>(&body).ok().and_then(|v| v.get("id").cloned()).unwrap_or_default()
+    } else {
+        serde_json::Value::Null
+    };
+    let error = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": -32001, "message": "Unauthorized: this MCP server needs the header `Authorization: Bearer <token>`"}
+    });
+    let mut response = Response::new(Body::from(error.to_string()));
+    *response.status_mut() = if is_post { StatusCode::OK } else { StatusCode::UNAUTHORIZED };
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+/// Compares secrets without an early exit that would leak how much of them matched.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn constant_time_eq_compares() {
+        assert!(super::constant_time_eq(b"abc", b"abc"));
+        assert!(!super::constant_time_eq(b"abc", b"abd"));
+        assert!(!super::constant_time_eq(b"abc", b"ab"));
+    }
+}
