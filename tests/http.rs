@@ -1,0 +1,114 @@
+//! The streamable HTTP transport's guards, with raw HTTP/1.1 requests: Host and Origin checks
+//! (DNS-rebinding protection) and the optional bearer token, answered in-band.
+
+mod common;
+
+use std::io::{Read as _, Write as _};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+use common::Rig;
+use egui_mcp_bridge::HttpOptions;
+use serde_json::Value;
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+
+struct Response {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+fn post(addr: SocketAddr, host: &str, extra_headers: &[(&str, &str)], body: &str) -> Response {
+    request(addr, "POST", host, extra_headers, body)
+}
+
+fn request(addr: SocketAddr, method: &str, host: &str, extra_headers: &[(&str, &str)], body: &str) -> Response {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let mut req = format!(
+        "{method} /mcp HTTP/1.1\r\nHost: {host}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (k, v) in extra_headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    stream.write_all(req.as_bytes()).expect("send");
+    // Read until the first complete response: a JSON body or one SSE event.
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+        let text = String::from_utf8_lossy(&raw);
+        if let Some((_, body)) = text.split_once("\r\n\r\n") {
+            if body.contains("\"jsonrpc\"") && (body.trim_end().ends_with('}') || body.contains("}\n")) {
+                break;
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    Response { status, head: head.to_owned(), body: body.to_owned() }
+}
+
+/// The JSON-RPC message in a JSON or SSE body.
+fn message(body: &str) -> Value {
+    let start = body.find('{').expect("a JSON object");
+    let end = body.rfind('}').expect("a JSON object");
+    serde_json::from_str(&body[start..=end]).expect("valid JSON")
+}
+
+fn serve(rig: &Rig, token: Option<&str>, rt: &tokio::runtime::Runtime) -> SocketAddr {
+    rig.bridge
+        .server_on(rt.handle().clone())
+        .serve_http("127.0.0.1:0".parse().unwrap(), HttpOptions { token: token.map(str::to_owned) })
+        .expect("bind")
+        .local_addr
+}
+
+#[test]
+fn foreign_host_and_origin_are_refused_and_local_ones_served() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let addr = serve(&rig, None, &rt);
+    let host = format!("localhost:{}", addr.port());
+
+    let r = post(addr, "evil.example.com", &[], INIT);
+    assert_eq!(r.status, 403, "a foreign Host is refused (DNS rebinding): {}", r.head);
+    let r = post(addr, &host, &[("Origin", "http://evil.example.com")], INIT);
+    assert_eq!(r.status, 403, "a foreign Origin is refused: {}", r.head);
+    let origin = format!("http://localhost:{}", addr.port());
+    let r = post(addr, &host, &[("Origin", &origin)], INIT);
+    assert_eq!(r.status, 200, "{}", r.head);
+    assert!(r.head.to_ascii_lowercase().contains("mcp-session-id"), "a session: {}", r.head);
+    assert_eq!(message(&r.body)["result"]["serverInfo"]["name"], "test-app");
+}
+
+#[test]
+fn a_missing_or_wrong_token_is_answered_in_band() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let addr = serve(&rig, Some("s3cret"), &rt);
+    let host = format!("127.0.0.1:{}", addr.port());
+
+    for headers in [vec![], vec![("Authorization", "Bearer nope")], vec![("Authorization", "s3cret")]] {
+        let r = post(addr, &host, &headers, INIT);
+        assert_eq!(r.status, 200, "in-band: HTTP 200 with a JSON-RPC error ({headers:?})");
+        let m = message(&r.body);
+        assert_eq!(m["id"], 7, "the error answers the request's id");
+        assert_eq!(m["error"]["code"], -32001);
+        assert!(m["error"]["message"].as_str().unwrap().contains("Authorization: Bearer"), "{m}");
+    }
+    let r = request(addr, "GET", &host, &[], "");
+    assert_eq!(r.status, 401, "a GET without the token: {}", r.head);
+
+    let r = post(addr, &host, &[("Authorization", "Bearer s3cret")], INIT);
+    assert_eq!(r.status, 200, "{}", r.head);
+    assert_eq!(message(&r.body)["result"]["capabilities"]["resources"]["subscribe"], true);
+}
