@@ -16,6 +16,8 @@ pub mod server;
 
 pub use bridge::{Bridge, BridgeBuilder};
 pub use hub::{ActionSpec, Hints, Hub, HubConfig, Outcome};
-pub use plugin::{BridgePlugin, Call, Cell, Fields, List, NoArgs, Table, UiBridge, WindowBuilder, headless};
+pub use plugin::{
+    BridgePlugin, Call, Cell, Fields, HiddenServer, List, NoArgs, Table, UiBridge, WindowBuilder, headless,
+};
 pub use protocol::{Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState};
 pub use server::{HttpHandle, HttpOptions, McpServer, TransportHandle};

@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::fmt::Write as _;
 use std::io::{Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
@@ -31,7 +32,7 @@ fn request(addr: SocketAddr, method: &str, host: &str, extra_headers: &[(&str, &
         body.len()
     );
     for (k, v) in extra_headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
+        let _ = write!(req, "{k}: {v}\r\n");
     }
     req.push_str("\r\n");
     req.push_str(body);
@@ -45,10 +46,11 @@ fn request(addr: SocketAddr, method: &str, host: &str, extra_headers: &[(&str, &
             Ok(n) => raw.extend_from_slice(&buf[..n]),
         }
         let text = String::from_utf8_lossy(&raw);
-        if let Some((_, body)) = text.split_once("\r\n\r\n") {
-            if body.contains("\"jsonrpc\"") && (body.trim_end().ends_with('}') || body.contains("}\n")) {
-                break;
-            }
+        if let Some((_, body)) = text.split_once("\r\n\r\n")
+            && body.contains("\"jsonrpc\"")
+            && (body.trim_end().ends_with('}') || body.contains("}\n"))
+        {
+            break;
         }
     }
     let text = String::from_utf8_lossy(&raw).into_owned();
@@ -67,7 +69,7 @@ fn message(body: &str) -> Value {
 fn serve(rig: &Rig, token: Option<&str>, rt: &tokio::runtime::Runtime) -> SocketAddr {
     rig.bridge
         .server_on(rt.handle().clone())
-        .serve_http("127.0.0.1:0".parse().unwrap(), HttpOptions { token: token.map(str::to_owned) })
+        .serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions { token: token.map(str::to_owned) })
         .expect("bind")
         .local_addr
 }

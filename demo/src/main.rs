@@ -5,7 +5,7 @@
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
-use egui_mcp_bridge::{Bridge, HttpOptions, TransportHandle, headless};
+use egui_mcp_bridge::{Bridge, HiddenServer, HttpOptions, TransportHandle, headless};
 use order_demo::OrderApp;
 
 const USAGE: &str = "\
@@ -26,7 +26,8 @@ stdout carries MCP only; logs go to stderr (RUST_LOG=debug for more).
 The demo's payment password and session PIN are both 1234.";
 
 /// The default HTTP address when the demo is started from a terminal.
-const DEFAULT_HTTP: &str = "127.0.0.1:8765";
+const DEFAULT_HTTP: std::net::SocketAddr =
+    std::net::SocketAddr::V4(std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 8765));
 
 #[derive(Debug, Default)]
 struct Options {
@@ -115,16 +116,17 @@ fn main() -> ExitCode {
         .instructions("An order editor. Orders lists 20,000 orders (load_orders pages through them); open_order opens an Order Editor; submit → Confirm order → Authorize payment (password 1234) submits it. app__lock shows an app-level Session locked dialog (PIN 1234).")
         .build();
 
+    // (stdio?, HTTP address and whether another port may stand in for a busy default)
     let (stdio, http) = match (options.stdio, options.http) {
-        (false, None) if std::io::stdin().is_terminal() => (false, Some((DEFAULT_HTTP.parse().ok(), true))),
+        (false, None) if std::io::stdin().is_terminal() => (false, Some((DEFAULT_HTTP, true))),
         (false, None) => (true, None),
-        (stdio, http) => (stdio, http.map(|a| (Some(a), false))),
+        (stdio, http) => (stdio, http.map(|a| (a, false))),
     };
-    if let Some((Some(addr), fallback)) = http {
-        if let Err(e) = start_http(&bridge, addr, options.token.as_ref(), fallback) {
-            tracing::error!(error = %e, %addr, "could not serve MCP over HTTP");
-            return ExitCode::FAILURE;
-        }
+    if let Some((addr, fallback)) = http
+        && let Err(e) = start_http(&bridge, addr, options.token.as_ref(), fallback)
+    {
+        tracing::error!(error = %e, %addr, "could not serve MCP over HTTP");
+        return ExitCode::FAILURE;
     }
     let transport = if stdio {
         match bridge.serve_stdio() {
@@ -173,9 +175,16 @@ fn run_headless(bridge: Bridge, transport: Option<&TransportHandle>) {
 struct DemoApp {
     app: OrderApp,
     transport: Option<TransportHandle>,
+    /// Serves agent calls from `logic` while the window is minimised (no ui pass runs then).
+    hidden: HiddenServer,
 }
 
 impl eframe::App for DemoApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        let app = &mut self.app;
+        self.hidden.serve(ctx, |ui| app.ui(ui));
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.app.ui(ui);
         if self.transport.as_ref().is_some_and(TransportHandle::is_closed) {
@@ -197,7 +206,8 @@ fn run_window(bridge: Bridge, transport: Option<TransportHandle>) -> eframe::Res
         options,
         Box::new(move |cc| {
             cc.egui_ctx.add_plugin(bridge.plugin());
-            Ok(Box::new(DemoApp { app: OrderApp::new(bridge), transport }))
+            let hidden = HiddenServer::new(bridge.ui());
+            Ok(Box::new(DemoApp { app: OrderApp::new(bridge), transport, hidden }))
         }),
     )
 }

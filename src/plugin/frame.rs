@@ -110,6 +110,11 @@ impl FrameState {
             .is_some_and(|h| self.last.blocker_of(&CallTarget::Window(h.to_owned())).is_some())
     }
 
+    /// Whether a call is admitted, or applied and not yet answered.
+    pub fn has_active_call(&self) -> bool {
+        self.active.is_some()
+    }
+
     /// The external id of an open window.
     pub fn handle_of(&self, app_id: &str) -> Option<&str> {
         self.registry.handle_of(app_id)

@@ -22,11 +22,14 @@ mod content;
 mod declare;
 mod frame;
 pub mod headless;
+mod hidden;
 
 pub use content::{Cell, Fields, List, Table};
 pub use declare::{Call, NoArgs, WindowBuilder};
+pub use hidden::HiddenServer;
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 use serde::de::DeserializeOwned;
@@ -37,6 +40,8 @@ use frame::FrameState;
 pub(crate) struct Shared {
     hub: Arc<Hub>,
     frame: Mutex<FrameState>,
+    /// When the app's real context last finished a root pass.
+    last_pass: Mutex<Option<Instant>>,
 }
 
 /// The app's handle for declaring windows and actions. Cheap to clone.
@@ -54,7 +59,7 @@ impl std::fmt::Debug for UiBridge {
 impl UiBridge {
     /// A UI side for this hub.
     pub fn new(hub: Arc<Hub>) -> Self {
-        Self { shared: Arc::new(Shared { hub, frame: Mutex::new(FrameState::default()) }) }
+        Self { shared: Arc::new(Shared { hub, frame: Mutex::new(FrameState::default()), last_pass: Mutex::new(None) }) }
     }
 
     /// The shared core.
@@ -64,7 +69,17 @@ impl UiBridge {
 
     /// The plugin to add to the egui context (`ctx.add_plugin(bridge.plugin())`).
     pub fn plugin(&self) -> BridgePlugin {
-        BridgePlugin { shared: Arc::clone(&self.shared), viewports: Vec::new() }
+        BridgePlugin { shared: Arc::clone(&self.shared), viewports: Vec::new(), primary: true }
+    }
+
+    /// Whether a call is queued or under way (applied, not yet answered).
+    pub fn has_pending_work(&self) -> bool {
+        self.shared.hub.queued_calls() > 0 || self.shared.frame.lock().has_active_call()
+    }
+
+    /// How long ago the app's context last finished a root pass (`None`: never).
+    pub fn since_last_pass(&self) -> Option<Duration> {
+        self.shared.last_pass.lock().map(|t| t.elapsed())
     }
 
     /// Declares a window for this frame. `app_id` is the app's own id for it; the bridge maps
@@ -100,6 +115,8 @@ impl UiBridge {
 pub struct BridgePlugin {
     shared: Arc<Shared>,
     viewports: Vec<egui::ViewportId>,
+    /// The app's own context (wakes it, answers everything at exit), not a [`HiddenServer`]'s.
+    primary: bool,
 }
 
 /// Whether this pass carries input from the person that can change what a window shows.
@@ -129,6 +146,9 @@ impl egui::Plugin for BridgePlugin {
     }
 
     fn setup(&mut self, ctx: &egui::Context) {
+        if !self.primary {
+            return;
+        }
         let ctx = ctx.clone();
         self.shared.hub.set_waker(Some(Arc::new(move || {
             // Also forces a pass while the window is minimised or occluded.
@@ -154,6 +174,9 @@ impl egui::Plugin for BridgePlugin {
         if self.viewports.pop() != Some(egui::ViewportId::ROOT) || discarded {
             return;
         }
+        if self.primary {
+            *self.shared.last_pass.lock() = Some(Instant::now());
+        }
         if self.shared.frame.lock().end_frame(&self.shared.hub) {
             if let Some(vp) = output.viewport_output.get_mut(&egui::ViewportId::ROOT) {
                 vp.repaint_delay = std::time::Duration::ZERO;
@@ -164,6 +187,9 @@ impl egui::Plugin for BridgePlugin {
     }
 
     fn on_exit(&mut self, _ctx: &egui::Context) {
+        if !self.primary {
+            return;
+        }
         self.shared.hub.set_waker(None);
         self.shared.frame.lock().shutdown(&self.shared.hub);
     }

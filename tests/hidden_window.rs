@@ -1,0 +1,61 @@
+//! Calls are served while the window is hidden: eframe then runs only `App::logic` (no egui
+//! pass, no plugin hooks), which is simulated here with `Context::run_logic`.
+
+mod common;
+
+use common::{TestState, declare};
+use egui_mcp_bridge::{Bridge, HiddenServer};
+use serde_json::{Map, json};
+
+fn hidden_input(minimized: Option<bool>) -> egui::RawInput {
+    let mut input = egui::RawInput::default();
+    input.viewports.insert(
+        egui::ViewportId::ROOT,
+        egui::ViewportInfo { minimized, occluded: minimized.map(|_| false), ..Default::default() },
+    );
+    input
+}
+
+#[test]
+fn a_minimised_window_serves_calls_from_app_logic() {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let mut hidden = HiddenServer::new(bridge.ui());
+    let mut state = TestState::default();
+    ctx.run_ui(hidden_input(Some(false)), |_| declare(&bridge, &mut state)).drop_without_applying_deltas();
+
+    let Some(json_args) = json!({"name": "while hidden"}).as_object().cloned() else { unreachable!() };
+    let mut rx = bridge.hub().submit("main__set_name", json_args).rx;
+    // The window is minimised: eframe calls only `App::logic`.
+    let mut passes = 0;
+    let _ = ctx.run_logic(&hidden_input(Some(true)), |ctx| {
+        passes = hidden.serve(ctx, |_ui| declare(&bridge, &mut state));
+    });
+    assert_eq!(passes, 2, "one pass applies the call, one publishes it");
+    let result = rx.try_recv().expect("answered without any pass of the real context").expect("success");
+    assert_eq!(result.version, Some(2));
+    assert_eq!(state.name, "while hidden");
+    assert_eq!(bridge.hub().snapshot().state.window("main").unwrap().summary, "Name is \"while hidden\"");
+}
+
+#[test]
+fn a_visible_window_leaves_the_work_to_its_own_passes() {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let mut hidden = HiddenServer::new(bridge.ui());
+    let mut state = TestState::default();
+    ctx.run_ui(hidden_input(Some(false)), |_| declare(&bridge, &mut state)).drop_without_applying_deltas();
+    let mut rx = bridge.hub().submit("main__set_name", Map::from_iter([("name".into(), json!("x"))])).rx;
+    let mut passes = usize::MAX;
+    let _ = ctx.run_logic(&hidden_input(Some(false)), |ctx| {
+        passes = hidden.serve(ctx, |_ui| declare(&bridge, &mut state));
+    });
+    assert_eq!(passes, 0, "a pass ran just now: no shadow passes");
+    assert!(rx.try_recv().is_err(), "not answered from logic");
+    for _ in 0..2 {
+        ctx.run_ui(hidden_input(Some(false)), |_| declare(&bridge, &mut state)).drop_without_applying_deltas();
+    }
+    assert!(rx.try_recv().expect("answered by the real passes").is_ok());
+}
