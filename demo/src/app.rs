@@ -331,6 +331,7 @@ impl OrderApp {
                 ]);
             }
         });
+        let blocked = w.is_blocked();
         drop(w);
 
         let mut open_index = None;
@@ -344,53 +345,59 @@ impl OrderApp {
             .default_size([460.0, 520.0])
             .show(ctx, |ui| {
                 notes.line(ui, "orders");
-                ui.horizontal(|ui| {
-                    ui.label(format!("{} orders", thousands(total as u64)));
+                ui.add_enabled_ui(!blocked, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.label(format!("{} orders", thousands(total as u64)));
+                        ui.separator();
+                        for (label, value) in [
+                            ("All", None),
+                            ("Drafts", Some(Status::Draft)),
+                            ("Submitted", Some(Status::Submitted)),
+                            ("Shipped", Some(Status::Shipped)),
+                        ] {
+                            ui.selectable_value(filter, value, label);
+                        }
+                    });
                     ui.separator();
-                    for (label, value) in [
-                        ("All", None),
-                        ("Drafts", Some(Status::Draft)),
-                        ("Submitted", Some(Status::Submitted)),
-                        ("Shipped", Some(Status::Shipped)),
-                    ] {
-                        ui.selectable_value(filter, value, label);
-                    }
-                });
-                ui.separator();
-                let visible: Vec<usize> = match *filter {
-                    None => Vec::new(),
-                    Some(s) => (0..orders.len()).filter(|&i| orders[i].status == s).collect(),
-                };
-                let count = if filter.is_none() { orders.len() } else { visible.len() };
-                let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
-                egui::ScrollArea::vertical().auto_shrink([false, false]).show_rows(
-                    ui,
-                    row_height,
-                    count,
-                    |ui, range| {
-                        egui::Grid::new("orders-grid").striped(true).num_columns(5).min_col_width(60.0).show(
-                            ui,
-                            |ui| {
-                                for k in range {
-                                    let i = if filter.is_none() { k } else { visible[k] };
-                                    let o = &orders[i];
-                                    ui.label(o.label());
-                                    ui.label(&o.customer);
-                                    ui.label(o.status.as_str());
-                                    ui.label(money(o.amount));
-                                    if ui.small_button("Open").clicked() {
-                                        open_index = Some(i);
+                    let visible: Vec<usize> = match *filter {
+                        None => Vec::new(),
+                        Some(s) => (0..orders.len()).filter(|&i| orders[i].status == s).collect(),
+                    };
+                    let count = if filter.is_none() { orders.len() } else { visible.len() };
+                    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+                    egui::ScrollArea::vertical().auto_shrink([false, false]).show_rows(
+                        ui,
+                        row_height,
+                        count,
+                        |ui, range| {
+                            egui::Grid::new("orders-grid").striped(true).num_columns(5).min_col_width(60.0).show(
+                                ui,
+                                |ui| {
+                                    for k in range {
+                                        let i = if filter.is_none() { k } else { visible[k] };
+                                        let o = &orders[i];
+                                        ui.label(o.label());
+                                        ui.label(&o.customer);
+                                        ui.label(o.status.as_str());
+                                        ui.label(money(o.amount));
+                                        if ui.small_button("Open").clicked() {
+                                            open_index = Some(i);
+                                        }
+                                        ui.end_row();
                                     }
-                                    ui.end_row();
-                                }
-                            },
-                        );
-                    },
-                );
+                                },
+                            );
+                        },
+                    );
+                });
             });
         if let Some(i) = open_index {
             self.open_order(ctx, i);
         }
+    }
+
+    fn refresh_report(&mut self) {
+        self.report = None;
     }
 
     fn report_window(&mut self, ctx: &egui::Context) {
@@ -411,8 +418,9 @@ impl OrderApp {
             money(r.average_today)
         ));
         let mut close = false;
+        let mut refresh = false;
         if let Some(call) = w.action::<NoArgs>("refresh", ActionSpec::new("Refresh report").read_only()) {
-            self.notes.note("report", "refresh".into());
+            refresh = true;
             call.ok("The report is up to date");
         }
         if let Some(call) = w.action::<NoArgs>("close", ActionSpec::new("Close report")) {
@@ -430,9 +438,13 @@ impl OrderApp {
                 l.item(format!("{p} ({} sold)", thousands(*q)).as_str());
             }
         });
+        let blocked = w.is_blocked();
         drop(w);
         let mut open = !close;
-        let notes = &self.notes;
+        let notes = &mut self.notes;
+        if refresh {
+            notes.note("report", "refresh".into());
+        }
         egui::Window::new("Sales Report")
             .id(window_id("report"))
             .open(&mut open)
@@ -440,27 +452,35 @@ impl OrderApp {
             .default_pos([520.0, 80.0])
             .show(ctx, |ui| {
                 notes.line(ui, "report");
-                egui::Grid::new("report-totals").num_columns(2).show(ui, |ui| {
-                    ui.label("Orders today");
-                    ui.strong(r.orders_today.to_string());
-                    ui.end_row();
-                    ui.label("Revenue today");
-                    ui.strong(money(r.revenue_today));
-                    ui.end_row();
-                    ui.label("Average order");
-                    ui.strong(money(r.average_today));
-                    ui.end_row();
+                ui.add_enabled_ui(!blocked, |ui| {
+                    if ui.button("Refresh").clicked() {
+                        refresh = true;
+                    }
+                    egui::Grid::new("report-totals").num_columns(2).show(ui, |ui| {
+                        ui.label("Orders today");
+                        ui.strong(r.orders_today.to_string());
+                        ui.end_row();
+                        ui.label("Revenue today");
+                        ui.strong(money(r.revenue_today));
+                        ui.end_row();
+                        ui.label("Average order");
+                        ui.strong(money(r.average_today));
+                        ui.end_row();
+                    });
+                    ui.separator();
+                    ui.label("Revenue per day");
+                    bar_chart(ui, &r.revenue_per_day);
+                    ui.separator();
+                    ui.label("Top products");
+                    for (i, (p, q)) in r.top_products.iter().enumerate() {
+                        ui.label(format!("{}. {p} ({} sold)", i + 1, thousands(*q)));
+                    }
                 });
-                ui.separator();
-                ui.label("Revenue per day");
-                bar_chart(ui, &r.revenue_per_day);
-                ui.separator();
-                ui.label("Top products");
-                for (i, (p, q)) in r.top_products.iter().enumerate() {
-                    ui.label(format!("{}. {p} ({} sold)", i + 1, thousands(*q)));
-                }
             });
         self.report_open = open;
+        if refresh {
+            self.refresh_report();
+        }
     }
 
     fn lock_modal(&mut self, ctx: &egui::Context) {

@@ -154,6 +154,11 @@ pub fn seed_orders() -> Vec<Order> {
 }
 
 /// Formats an amount as `$1,234.50`.
+///
+/// ```
+/// assert_eq!(order_demo::data::money(1234.5), "$1,234.50");
+/// assert_eq!(order_demo::data::money(-0.5), "-$0.50");
+/// ```
 pub fn money(amount: f64) -> String {
     let cents = (amount * 100.0).round() as i64;
     let (whole, frac) = (cents.unsigned_abs() / 100, cents.unsigned_abs() % 100);

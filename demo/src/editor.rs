@@ -737,7 +737,7 @@ impl Editor {
         egui::Window::new(title).id(window_id(&id)).open(&mut open).frame(frame).default_width(420.0).show(ctx, |ui| {
             notes.line(ui, &id);
             if blocked {
-                ui.label(RichText::new("A dialog is open for this order.").italics());
+                ui.label(RichText::new("Waiting for the dialog on top to be answered.").italics());
             }
             ui.add_enabled_ui(!blocked, |ui| self.contents(ui, ids));
         });
