@@ -78,6 +78,10 @@ pub struct OrderApp {
     orders_revision: u64,
     report: Option<ReportCache>,
     status_filter: Option<Status>,
+    /// Where windows may go: the screen less the panels (last frame's).
+    area: egui::Rect,
+    /// Editors opened so far (for cascading their windows).
+    opened: usize,
 }
 
 impl OrderApp {
@@ -94,6 +98,8 @@ impl OrderApp {
             orders_revision: 0,
             report: None,
             status_filter: None,
+            area: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0)),
+            opened: 0,
         }
     }
 
@@ -110,14 +116,22 @@ impl OrderApp {
             ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(&app_id)));
             return (app_id, false);
         }
-        self.editors.push(Editor::for_order(index, &self.orders[index]));
+        let mut editor = Editor::for_order(index, &self.orders[index]);
+        editor.slot = self.next_slot();
+        self.editors.push(editor);
         (app_id, true)
+    }
+
+    fn next_slot(&mut self) -> usize {
+        self.opened += 1;
+        (self.opened - 1) % 8
     }
 
     /// Opens an editor on a new order.
     pub fn new_order(&mut self) -> String {
         let n = self.ids.next("new");
-        let editor = Editor::new_order(n.trim_start_matches("new-").parse().unwrap_or_default());
+        let mut editor = Editor::new_order(n.trim_start_matches("new-").parse().unwrap_or_default());
+        editor.slot = self.next_slot();
         let id = editor.app_id.clone();
         self.editors.push(editor);
         id
@@ -149,9 +163,11 @@ impl OrderApp {
         self.app_actions(&ctx);
         self.menu(ui);
         self.activity_panel(ui);
-        egui::CentralPanel::default().show(ui, |ui| {
+        self.area = egui::CentralPanel::default().show(ui, |ui| {
             ui.weak("Open orders from the Orders window, or use the Orders menu. An agent connected over MCP sees and operates the same windows.");
-        });
+        })
+        .response
+        .rect;
         self.orders_window(&ctx);
         for editor in &mut self.editors {
             let mut ctx_parts = crate::editor::Parts {
@@ -160,6 +176,7 @@ impl OrderApp {
                 orders_revision: &mut self.orders_revision,
                 ids: &mut self.ids,
                 notes: &mut self.notes,
+                area: self.area,
             };
             editor.show(&ctx, &mut ctx_parts);
         }
@@ -341,7 +358,8 @@ impl OrderApp {
         egui::Window::new("Orders")
             .id(window_id("orders"))
             .frame(frame)
-            .default_pos([20.0, 60.0])
+            .default_pos(self.area.left_top() + egui::vec2(8.0, 8.0))
+            .constrain_to(self.area)
             .default_size([460.0, 520.0])
             .show(ctx, |ui| {
                 notes.line(ui, "orders");
@@ -449,7 +467,8 @@ impl OrderApp {
             .id(window_id("report"))
             .open(&mut open)
             .frame(notes.frame(ctx, "report"))
-            .default_pos([520.0, 80.0])
+            .default_pos(self.area.left_top() + egui::vec2(470.0, 330.0))
+            .constrain_to(self.area)
             .show(ctx, |ui| {
                 notes.line(ui, "report");
                 ui.add_enabled_ui(!blocked, |ui| {

@@ -164,6 +164,8 @@ pub struct Parts<'a> {
     pub ids: &'a mut IdGen,
     /// Agent highlights.
     pub notes: &'a mut AgentNotes,
+    /// Where windows may go (the screen less the panels).
+    pub area: egui::Rect,
 }
 
 /// One Order Editor window.
@@ -185,6 +187,8 @@ pub struct Editor {
     pub dialog: Option<Dialog>,
     /// False once closed; the app drops it.
     pub open: bool,
+    /// Cascade position of the window (set by the app when it opens the editor).
+    pub slot: usize,
     new_item: NewItemForm,
 }
 
@@ -226,6 +230,7 @@ impl Editor {
             dialog: None,
             open: true,
             new_item: NewItemForm { product: String::new(), quantity: 1, unit_price: 0.0 },
+            slot: 0,
         }
     }
 
@@ -534,12 +539,12 @@ impl Editor {
         }
         drop(w);
         self.show_dialogs(ctx, parts);
-        self.draw(ctx, &title, blocked, parts.ids, parts.notes);
+        self.draw(ctx, &title, blocked, parts);
     }
 
     fn show_dialogs(&mut self, ctx: &egui::Context, parts: &mut Parts<'_>) {
         let orders = &*parts.orders;
-        let (bridge, ids, notes) = (parts.bridge, &mut *parts.ids, &mut *parts.notes);
+        let (bridge, ids, notes, area) = (parts.bridge, &mut *parts.ids, &mut *parts.notes, parts.area);
         let label = self.order_label(orders);
         let total = format!("{} {}", money(self.draft.amount), self.draft.currency);
         match &mut self.dialog {
@@ -565,7 +570,7 @@ impl Editor {
                 if choice.is_some() {
                     notes.note(&id, if choice == Some(true) { "discard".into() } else { "keep_editing".into() });
                 }
-                let person = dialog_window(ctx, &id, "Discard changes?", notes, |ui| {
+                let person = dialog_window(ctx, area, &id, "Discard changes?", notes, |ui| {
                     ui.label(format!("{label} has unsaved changes."));
                     ui.horizontal(|ui| {
                         if ui.button("Discard").clicked() {
@@ -614,7 +619,7 @@ impl Editor {
                 }
                 drop(w);
                 let has_authorize = authorize.is_some();
-                let person = dialog_window(ctx, &confirm_id, "Confirm order", notes, |ui| {
+                let person = dialog_window(ctx, area, &confirm_id, "Confirm order", notes, |ui| {
                     ui.add_enabled_ui(!has_authorize, |ui| {
                         ui.label(format!("{label} to {}", self.draft.recipient));
                         ui.label(format!("{} items, total {total}", self.draft.items.len()));
@@ -646,7 +651,7 @@ impl Editor {
     }
 
     fn show_authorize(&mut self, ctx: &egui::Context, confirm_id: &str, label: &str, parts: &mut Parts<'_>) {
-        let (bridge, notes) = (parts.bridge, &mut *parts.notes);
+        let (bridge, notes, area) = (parts.bridge, &mut *parts.notes, parts.area);
         let Some(Dialog::Confirm { authorize: Some(auth), .. }) = &mut self.dialog else {
             return;
         };
@@ -690,7 +695,7 @@ impl Editor {
         }
         let mut typed = std::mem::take(&mut auth.password);
         let error = auth.error.clone();
-        let person = dialog_window(ctx, &auth_id, "Authorize payment", notes, |ui| {
+        let person = dialog_window(ctx, area, &auth_id, "Authorize payment", notes, |ui| {
             ui.label(format!("Charge {amount} for {label}"));
             let l = ui.label("Payment password");
             let r = ui.add(egui::TextEdit::singleline(&mut typed).password(true)).labelled_by(l.id);
@@ -730,17 +735,26 @@ impl Editor {
     }
 
     /// The person's view of the editor.
-    fn draw(&mut self, ctx: &egui::Context, title: &str, blocked: bool, ids: &mut IdGen, notes: &AgentNotes) {
+    fn draw(&mut self, ctx: &egui::Context, title: &str, blocked: bool, parts: &mut Parts<'_>) {
+        let (ids, notes, area) = (&mut *parts.ids, &*parts.notes, parts.area);
         let mut open = true;
         let id = self.app_id.clone();
         let frame = notes.frame(ctx, &id);
-        egui::Window::new(title).id(window_id(&id)).open(&mut open).frame(frame).default_width(420.0).show(ctx, |ui| {
-            notes.line(ui, &id);
-            if blocked {
-                ui.label(RichText::new("Waiting for the dialog on top to be answered.").italics());
-            }
-            ui.add_enabled_ui(!blocked, |ui| self.contents(ui, ids));
-        });
+        let step = 30.0 * self.slot as f32;
+        egui::Window::new(title)
+            .id(window_id(&id))
+            .open(&mut open)
+            .frame(frame)
+            .default_width(420.0)
+            .default_pos(area.left_top() + egui::vec2(470.0 + step, 8.0 + step))
+            .constrain_to(area)
+            .show(ctx, |ui| {
+                notes.line(ui, &id);
+                if blocked {
+                    ui.label(RichText::new("Waiting for the dialog on top to be answered.").italics());
+                }
+                ui.add_enabled_ui(!blocked, |ui| self.contents(ui, ids));
+            });
         if !open && !blocked {
             self.close(ids);
         }
@@ -774,7 +788,13 @@ impl Editor {
             if read_only {
                 ui.label(money(self.draft.amount));
             } else if ui
-                .add(egui::DragValue::new(&mut self.draft.amount).speed(1.0).prefix("$").range(0.0..=1_000_000.0))
+                .add(
+                    egui::DragValue::new(&mut self.draft.amount)
+                        .speed(1.0)
+                        .prefix("$")
+                        .fixed_decimals(2)
+                        .range(0.0..=1_000_000.0),
+                )
                 .labelled_by(l.id)
                 .changed()
             {
@@ -816,7 +836,11 @@ impl Editor {
                 ui.add(egui::DragValue::new(&mut self.new_item.quantity).range(1..=999)).labelled_by(l.id);
                 let l = ui.label("Price");
                 ui.add(
-                    egui::DragValue::new(&mut self.new_item.unit_price).prefix("$").speed(0.5).range(0.0..=100_000.0),
+                    egui::DragValue::new(&mut self.new_item.unit_price)
+                        .prefix("$")
+                        .speed(0.5)
+                        .fixed_decimals(2)
+                        .range(0.0..=100_000.0),
                 )
                 .labelled_by(l.id);
                 if ui.button("Add item").clicked() {
@@ -849,6 +873,7 @@ impl Editor {
 /// Draws a dialog as a window in front of the others; returns what `body` returns.
 fn dialog_window<R>(
     ctx: &egui::Context,
+    area: egui::Rect,
     id: &str,
     title: &str,
     notes: &AgentNotes,
@@ -860,7 +885,9 @@ fn dialog_window<R>(
         .collapsible(false)
         .resizable(false)
         .frame(notes.frame(ctx, id))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .pivot(egui::Align2::CENTER_CENTER)
+        .default_pos(area.center())
+        .constrain_to(area)
         .show(ctx, |ui| {
             notes.line(ui, id);
             body(ui)
