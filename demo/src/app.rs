@@ -22,13 +22,12 @@ pub const PREVIEW_ROWS: usize = 20;
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LoadOrdersArgs {
-    /// First row (0-based).
-    #[schemars(range(min = 0))]
+    // `//` comments: a doc comment would become a schema `description` in every tools/list.
     pub offset: Option<u64>,
-    /// How many rows, 1 to 1000 (default 100).
+    /// Default 100.
     #[schemars(range(min = 1, max = 1000))]
     pub limit: Option<u64>,
-    /// Only orders with this status: Draft, Submitted or Shipped.
+    /// Draft, Submitted or Shipped.
     pub status: Option<String>,
 }
 
@@ -44,7 +43,7 @@ pub struct OpenOrderArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnlockArgs {
-    /// The session PIN.
+    // The session PIN.
     pub pin: String,
 }
 
@@ -307,9 +306,7 @@ impl OrderApp {
         ));
         if let Some(call) = w.action::<LoadOrdersArgs>(
             "load_orders",
-            ActionSpec::new("Load orders")
-                .read_only()
-                .describe("Fetch rows of the whole orders table: offset, limit (1-1000), status filter"),
+            ActionSpec::new("Load orders").read_only().describe("Rows of the full orders table, paged"),
         ) {
             let r = self.load_orders(call.args());
             self.notes.note("orders", "load_orders".into());
@@ -317,7 +314,7 @@ impl OrderApp {
         }
         if let Some(call) = w.action::<OpenOrderArgs>(
             "open_order",
-            ActionSpec::new("Open order").describe("Open an Order Editor on an order (or focus it if open)"),
+            ActionSpec::new("Open order").describe("Open an order in an editor (focuses it if open)"),
         ) {
             let r = match self.find_order(&call.args().order) {
                 None => {

@@ -20,15 +20,12 @@ pub const ITEM_COLUMNS: [&str; 3] = ["Product", "Quantity", "Unit price"];
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EditableField {
-    /// Who receives the order.
+    // Variants carry no doc comments on purpose: schemars would turn them into a verbose
+    // `oneOf` in the tool's input schema; a plain `enum` of names says enough.
     Recipient,
-    /// Where it goes.
     Address,
-    /// The total amount (a number).
     Amount,
-    /// Currency code, such as USD.
     Currency,
-    /// The card to charge.
     CardNumber,
 }
 
@@ -51,7 +48,7 @@ impl EditableField {
 pub struct EditFieldArgs {
     /// Which field.
     pub field: EditableField,
-    /// The new value: a number for `amount`, a string otherwise.
+    /// A number for amount, else a string.
     pub value: Value,
 }
 
@@ -59,12 +56,11 @@ pub struct EditFieldArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AddItemArgs {
-    /// Product name.
+    // Field comments are `//`, not `///`: a doc comment becomes a `description` in the tool's
+    // input schema, paid for at every tools/list. Names and ranges say it here.
     pub product: String,
-    /// How many (at least 1).
     #[schemars(range(min = 1))]
     pub quantity: u32,
-    /// Price of one (at least 0; default 0).
     #[schemars(range(min = 0))]
     pub unit_price: Option<f64>,
 }
@@ -73,7 +69,7 @@ pub struct AddItemArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RemoveItemArgs {
-    /// 0-based row of the line-item table.
+    // 0-based row of the line-item table (the tool's description says so).
     pub row: usize,
 }
 
@@ -81,13 +77,10 @@ pub struct RemoveItemArgs {
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubmitArgs {
-    /// Recipient.
+    // Values to apply before validating; see `AddItemArgs` on why these are `//` comments.
     pub recipient: Option<String>,
-    /// Address.
     pub address: Option<String>,
-    /// Amount (> 0).
     pub amount: Option<f64>,
-    /// Currency code.
     pub currency: Option<String>,
 }
 
@@ -95,7 +88,7 @@ pub struct SubmitArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AuthorizeArgs {
-    /// The payment password.
+    // The payment password.
     pub password: String,
 }
 
@@ -460,18 +453,14 @@ impl Editor {
         if !self.submitted {
             if let Some(call) = w.action::<EditFieldArgs>(
                 "edit_field",
-                ActionSpec::new("Edit field")
-                    .idempotent()
-                    .describe("Set one field: recipient, address, amount (number), currency or card_number"),
+                ActionSpec::new("Edit field").idempotent().describe("Set one field of the order"),
             ) {
                 let field = call.args().field;
                 let r = self.edit_field(field, &call.args().value);
                 notes.note(&id, format!("edit_field {}", field.label()));
                 call.reply(r);
             }
-            if let Some(call) =
-                w.action::<AddItemArgs>("add_item", ActionSpec::new("Add line item").describe("Append a line item"))
-            {
+            if let Some(call) = w.action::<AddItemArgs>("add_item", ActionSpec::new("Add line item")) {
                 let a = call.args();
                 let r = self.add_item(&a.product, a.quantity, a.unit_price);
                 notes.note(&id, "add_item".into());
@@ -479,7 +468,7 @@ impl Editor {
             }
             if let Some(call) = w.action::<RemoveItemArgs>(
                 "remove_item",
-                ActionSpec::new("Remove line item").destructive().describe("Remove the line item at a 0-based row"),
+                ActionSpec::new("Remove line item").destructive().describe("Remove the line item at a row (0-based)"),
             ) {
                 let r = self.remove_item(call.args().row);
                 notes.note(&id, "remove_item".into());
@@ -487,8 +476,7 @@ impl Editor {
             }
             if let Some(mut call) = w.action::<SubmitArgs>(
                 "submit",
-                ActionSpec::new("Submit order")
-                    .describe("Apply the given values, validate, and open the Confirm order dialog"),
+                ActionSpec::new("Submit order").describe("Apply the values given, validate, open Confirm order"),
             ) {
                 let args = std::mem::take(call.args_mut());
                 let r = self.submit(args, ids);
@@ -498,7 +486,7 @@ impl Editor {
         }
         if let Some(call) = w.action::<NoArgs>(
             "close",
-            ActionSpec::new("Close editor").describe("Close the editor; asks first if there are unsaved changes"),
+            ActionSpec::new("Close editor").describe("Close; asks first if there are unsaved changes"),
         ) {
             notes.note(&id, "close".into());
             call.reply(Ok(self.close(ids)));

@@ -204,3 +204,26 @@ fn the_card_number_never_reaches_the_agent() {
     let everything = format!("{r}{}{:?}", f.read(), f.tools());
     assert!(!everything.contains("5555 4444") && !everything.contains(&card[..9]), "masked at the source");
 }
+
+/// Token economy (DESIGN.md): an agent re-lists tools after every dialog, so every byte of a
+/// tool entry is paid again and again. The demo's entries stay lean.
+#[test]
+fn tool_entries_stay_lean() {
+    let mut f = Fixture::new();
+    let editor = f.open_draft();
+    let tools = f.rt.block_on(f.client.list_all_tools()).unwrap();
+    let sizes: Vec<(String, usize)> =
+        tools.iter().map(|t| (t.name.to_string(), serde_json::to_string(t).unwrap().len())).collect();
+    let total: usize = sizes.iter().map(|(_, n)| n).sum();
+    let average = total / sizes.len();
+    eprintln!("{} tools, {total} bytes, {average} bytes on average: {sizes:?}", sizes.len());
+    // Measured 2026-11-29: 370 bytes on average, 215-320 for tools without parameters (the
+    // title names the window, every write carries `expectedVersion`, all hints are stated).
+    // These bounds catch regressions such as schemars noise or a verbose output schema.
+    assert!(average <= 400, "tool entries average {average} bytes: {sizes:?}");
+    let close = sizes.iter().find(|(n, _)| *n == format!("{editor}__close")).unwrap().1;
+    assert!(close <= 330, "a parameterless tool costs {close} bytes");
+    let (err, r) = f.call(&format!("{editor}__edit_field"), json!({"field": "address", "value": "2 Main Street"}));
+    assert!(!err);
+    assert!(r.to_string().len() <= 80, "a success result is one short object: {r}");
+}

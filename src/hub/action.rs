@@ -104,7 +104,7 @@ pub fn input_schema_for<A: schemars::JsonSchema + 'static>(with_version: bool) -
     if with_version {
         let props = obj.entry("properties").or_insert_with(|| json!({}));
         if let Value::Object(props) = props {
-            props.insert("expectedVersion".into(), json!({"type": "integer", "minimum": 0}));
+            props.insert("expectedVersion".into(), json!({"type": "integer"}));
         }
     }
     let schema = Arc::new(obj);
@@ -160,6 +160,7 @@ mod tests {
         assert_eq!(s["properties"]["expectedVersion"]["type"], "integer");
         assert_eq!(s["required"], json!(["product", "quantity"]));
         assert_eq!(s["properties"]["limit"], json!({"type": "integer", "minimum": 0}), "optional: no null, no format");
+        assert_eq!(s["properties"]["expectedVersion"], json!({"type": "integer"}));
         assert!(s.get("additionalProperties").is_none() && s.get("description").is_none(), "{s:?}");
         let ro = input_schema_for::<Args>(false);
         assert!(ro["properties"].get("expectedVersion").is_none(), "read-only actions carry no version");

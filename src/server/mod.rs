@@ -67,18 +67,24 @@ fn output_schema() -> Arc<rmcp::model::JsonObject> {
     Arc::clone(&SCHEMA)
 }
 
+/// The MCP tool entry. Annotations state what differs from MCP's defaults (not read-only,
+/// destructive, not idempotent, open world) and nothing else: `destructiveHint` for every
+/// tool that writes, `openWorldHint` always, `readOnlyHint`/`idempotentHint` when true.
 fn to_mcp_tool(spec: &ToolSpec) -> Tool {
     let h = spec.hints;
+    let mut annotations = ToolAnnotations::new().open_world(h.open_world);
+    if h.read_only {
+        annotations = annotations.read_only(true);
+    } else {
+        annotations = annotations.destructive(h.destructive);
+    }
+    if h.idempotent {
+        annotations = annotations.idempotent(true);
+    }
     Tool::new(spec.name.clone(), spec.description.clone(), Arc::clone(&spec.input_schema))
         .with_title(spec.title.clone())
         .with_raw_output_schema(output_schema())
-        .with_annotations(
-            ToolAnnotations::new()
-                .read_only(h.read_only)
-                .destructive(h.destructive)
-                .idempotent(h.idempotent)
-                .open_world(h.open_world),
-        )
+        .with_annotations(annotations)
 }
 
 /// Owns the runtime it created (shut down in the background on drop, so dropping is safe

@@ -1,0 +1,131 @@
+//! Measures the bridge's per-frame cost and a call's round trip (DESIGN.md budgets).
+//! Run with `cargo bench --bench bridge`. Numbers are printed, never asserted.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs, headless};
+use serde_json::Map;
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Edit {
+    field: String,
+    value: String,
+}
+
+struct Orders {
+    rows: Vec<(String, String, &'static str, f64)>,
+    edits: u64,
+}
+
+/// About the demo's content: a 20-row table and three editors with fields, items and actions.
+fn declare(bridge: &Bridge, app: &mut Orders) {
+    let mut w = bridge.window("orders").title("Orders").summary("20,000 orders, 3 drafts open");
+    let _ = w.action::<NoArgs>("load_orders", ActionSpec::new("Load orders").read_only());
+    w.table("orders", &["Order", "Customer", "Status", "Amount"], |t| {
+        t.slice(0, 20_000);
+        for (o, c, s, a) in &app.rows {
+            t.row([o.as_str().into(), c.as_str().into(), (*s).into(), (*a).into()]);
+        }
+    });
+    drop(w);
+    for k in 0..3 {
+        let id = format!("order-{k}");
+        let mut w = bridge.window(&id).title("Order Editor").summary("Editing an order");
+        if let Some(call) = w.action::<Edit>("edit_field", ActionSpec::new("Edit field")) {
+            black_box((&call.args().field, &call.args().value));
+            app.edits += 1;
+            call.ok("edited");
+        }
+        let _ = w.action::<NoArgs>("submit", ActionSpec::new("Submit"));
+        let _ = w.action::<NoArgs>("close", ActionSpec::new("Close"));
+        w.fields("details", |f| {
+            f.field("Recipient", "Ada Lovelace");
+            f.field("Address", "1 Main Street");
+            f.field("Amount", 100.0);
+            f.sensitive("Card number", "4111 1111 1111 1111");
+        });
+        w.table("items", &["Product", "Quantity", "Unit price"], |t| {
+            t.row(["Tea".into(), 2.into(), 4.5.into()]);
+            t.row([format!("edit {}", app.edits).as_str().into(), 1.into(), 9.0.into()]);
+        });
+    }
+}
+
+fn per_frame(frames: u32, with_bridge: bool) -> Duration {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    if with_bridge {
+        ctx.add_plugin(bridge.plugin());
+    }
+    let mut app = Orders {
+        rows: (0..20).map(|i| (format!("#{}", 10_001 + i), "Ada Lovelace".to_owned(), "Draft", 12.5)).collect(),
+        edits: 0,
+    };
+    let mut run = |ctx: &egui::Context| {
+        ctx.run_ui(egui::RawInput::default(), |_ui| {
+            if with_bridge {
+                declare(&bridge, &mut app);
+            }
+        })
+        .drop_without_applying_deltas();
+    };
+    for _ in 0..20 {
+        run(&ctx);
+    }
+    let start = Instant::now();
+    for _ in 0..frames {
+        run(&ctx);
+    }
+    start.elapsed() / frames
+}
+
+fn round_trip(calls: u32) -> Duration {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let ui_thread = {
+        let (bridge, ctx, stop) = (bridge.clone(), ctx.clone(), std::sync::Arc::clone(&stop));
+        std::thread::Builder::new()
+            .name("bench-ui".into())
+            .spawn(move || {
+                let mut app = Orders { rows: Vec::new(), edits: 0 };
+                headless::run(
+                    &ctx,
+                    headless::HeadlessOptions::default(),
+                    |_ui| declare(&bridge, &mut app),
+                    || !stop.load(std::sync::atomic::Ordering::Acquire),
+                );
+            })
+            .expect("spawn")
+    };
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let hub = bridge.hub().clone();
+    let elapsed = rt.block_on(async {
+        let mut args = Map::new();
+        args.insert("field".into(), "recipient".into());
+        args.insert("value".into(), "x".into());
+        hub.first_frame().await;
+        assert!(hub.call("order-0__edit_field", args.clone()).await.is_ok(), "warm-up call");
+        let start = Instant::now();
+        for _ in 0..calls {
+            assert!(hub.call("order-0__edit_field", args.clone()).await.is_ok());
+        }
+        start.elapsed() / calls
+    });
+    stop.store(true, std::sync::atomic::Ordering::Release);
+    ctx.request_repaint();
+    let _ = ui_thread.join();
+    elapsed
+}
+
+fn main() {
+    let frames = 2_000;
+    let base = per_frame(frames, false);
+    let with = per_frame(frames, true);
+    println!("egui pass without the bridge:        {base:?} per frame");
+    println!("egui pass with the bridge (no change): {with:?} per frame");
+    println!("bridge cost per unchanged frame:       {:?}", with.saturating_sub(base));
+    println!("call round trip, headless, in-process: {:?}", round_trip(500));
+}
