@@ -1,5 +1,6 @@
 //! Measures the bridge's per-frame cost and a call's round trip (DESIGN.md budgets).
 //! Run with `cargo bench --bench bridge`. Numbers are printed, never asserted.
+#![allow(clippy::print_stdout, reason = "a bench binary reports its numbers on stdout")]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
