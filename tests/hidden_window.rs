@@ -16,22 +16,40 @@ fn hidden_input(minimized: Option<bool>) -> egui::RawInput {
     input
 }
 
-#[test]
-fn a_minimised_window_serves_calls_from_app_logic() {
+/// The test app with its plugin, one visible frame in.
+fn visible_app() -> (Bridge, egui::Context, HiddenServer, TestState) {
     let bridge = Bridge::builder().build();
     let ctx = egui::Context::default();
     ctx.add_plugin(bridge.plugin());
-    let mut hidden = HiddenServer::new(bridge.ui());
+    let hidden = HiddenServer::new(bridge.ui());
     let mut state = TestState::default();
     ctx.run_ui(hidden_input(Some(false)), |_| declare(&bridge, &mut state)).drop_without_applying_deltas();
+    (bridge, ctx, hidden, state)
+}
+
+/// `App::logic` with the window in this state, serving from it as the demo does.
+fn logic(
+    ctx: &egui::Context,
+    minimized: bool,
+    hidden: &mut HiddenServer,
+    bridge: &Bridge,
+    state: &mut TestState,
+) -> usize {
+    let mut passes = usize::MAX;
+    let _ = ctx.run_logic(&hidden_input(Some(minimized)), |ctx| {
+        passes = hidden.serve(ctx, |_ui| declare(bridge, state));
+    });
+    passes
+}
+
+#[test]
+fn a_minimised_window_serves_calls_from_app_logic() {
+    let (bridge, ctx, mut hidden, mut state) = visible_app();
 
     let Some(json_args) = json!({"name": "while hidden"}).as_object().cloned() else { unreachable!() };
     let mut rx = bridge.hub().submit("main__set_name", json_args).rx;
     // The window is minimised: eframe calls only `App::logic`.
-    let mut passes = 0;
-    let _ = ctx.run_logic(&hidden_input(Some(true)), |ctx| {
-        passes = hidden.serve(ctx, |_ui| declare(&bridge, &mut state));
-    });
+    let passes = logic(&ctx, true, &mut hidden, &bridge, &mut state);
     assert_eq!(passes, 2, "one pass applies the call, one publishes it");
     let result = rx.try_recv().expect("answered without any pass of the real context").expect("success");
     assert_eq!(result.version, Some(2));
@@ -41,17 +59,9 @@ fn a_minimised_window_serves_calls_from_app_logic() {
 
 #[test]
 fn a_visible_window_leaves_the_work_to_its_own_passes() {
-    let bridge = Bridge::builder().build();
-    let ctx = egui::Context::default();
-    ctx.add_plugin(bridge.plugin());
-    let mut hidden = HiddenServer::new(bridge.ui());
-    let mut state = TestState::default();
-    ctx.run_ui(hidden_input(Some(false)), |_| declare(&bridge, &mut state)).drop_without_applying_deltas();
+    let (bridge, ctx, mut hidden, mut state) = visible_app();
     let mut rx = bridge.hub().submit("main__set_name", Map::from_iter([("name".into(), json!("x"))])).rx;
-    let mut passes = usize::MAX;
-    let _ = ctx.run_logic(&hidden_input(Some(false)), |ctx| {
-        passes = hidden.serve(ctx, |_ui| declare(&bridge, &mut state));
-    });
+    let passes = logic(&ctx, false, &mut hidden, &bridge, &mut state);
     assert_eq!(passes, 0, "a pass ran just now: no shadow passes");
     assert!(rx.try_recv().is_err(), "not answered from logic");
     for _ in 0..2 {

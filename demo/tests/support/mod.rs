@@ -18,67 +18,65 @@ fn tmp() -> &'static Path {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
 }
 
+/// Runs `make` once per target directory: a marker file records that it succeeded.
+fn once(marker: &Path, done: &Mutex<bool>, make: impl FnOnce()) {
+    let mut done = done.lock();
+    if !*done && !marker.exists() {
+        make();
+        std::fs::write(marker, "").expect("write the marker");
+    }
+    *done = true;
+}
+
 /// The venv's Python, with the MCP SDK installed.
 pub fn python() -> PathBuf {
     static MADE: Mutex<bool> = Mutex::new(false);
-    let mut made = MADE.lock();
     let venv = tmp().join("interop-venv");
-    let python = venv.join("bin").join("python");
-    let marker = venv.join(format!(".installed-{MCP_SDK}"));
-    if *made || marker.exists() {
-        *made = true;
-        return python;
-    }
-    let status = Command::new("python3").args(["-m", "venv", "--clear"]).arg(&venv).status();
-    match status {
-        Ok(s) if s.success() => {}
-        Ok(s) => panic!(
-            "`python3 -m venv {}` failed ({s}); install Python 3 with venv (Debian: apt-get install python3-venv)",
-            venv.display()
-        ),
-        Err(e) => panic!("cannot run python3 ({e}); the interop tests need Python 3.10+ on PATH"),
-    }
-    let out = Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", MCP_SDK])
-        .output()
-        .expect("run pip");
-    assert!(
-        out.status.success(),
-        "pip could not install {MCP_SDK} into {} (is PyPI reachable?):\n{}",
-        venv.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::write(&marker, "").expect("write the venv marker");
-    *made = true;
-    python
+    once(&venv.join(format!(".installed-{MCP_SDK}")), &MADE, || {
+        let status = Command::new("python3").args(["-m", "venv", "--clear"]).arg(&venv).status();
+        match status {
+            Ok(s) if s.success() => {}
+            Ok(s) => panic!(
+                "`python3 -m venv {}` failed ({s}); install Python 3 with venv (Debian: apt-get install python3-venv)",
+                venv.display()
+            ),
+            Err(e) => panic!("cannot run python3 ({e}); the interop tests need Python 3.10+ on PATH"),
+        }
+        let out = Command::new(venv.join("bin/python"))
+            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", MCP_SDK])
+            .output()
+            .expect("run pip");
+        assert!(
+            out.status.success(),
+            "pip could not install {MCP_SDK} into {} (is PyPI reachable?):\n{}",
+            venv.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
+    venv.join("bin/python")
 }
 
 /// A folder with the Inspector CLI, the conformance suite and Node 22 (from npm).
 pub fn node_tools() -> PathBuf {
     static MADE: Mutex<bool> = Mutex::new(false);
-    let mut made = MADE.lock();
     let dir = tmp().join("node-tools");
     let marker = dir.join(format!(".installed-{}", NODE_PACKAGES.join("+").replace('/', "_")));
-    if *made || marker.exists() {
-        *made = true;
-        return dir;
-    }
-    std::fs::create_dir_all(&dir).expect("make the npm folder");
-    std::fs::write(dir.join("package.json"), r#"{"name":"node-tools","private":true}"#).expect("package.json");
-    let out = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
-        .args(NODE_PACKAGES)
-        .current_dir(&dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run npm ({e}); the interop tests need Node.js and npm on PATH"));
-    assert!(
-        out.status.success(),
-        "npm could not install {NODE_PACKAGES:?} into {} (is the npm registry reachable?):\n{}",
-        dir.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::write(&marker, "").expect("write the npm marker");
-    *made = true;
+    once(&marker, &MADE, || {
+        std::fs::create_dir_all(&dir).expect("make the npm folder");
+        std::fs::write(dir.join("package.json"), r#"{"name":"node-tools","private":true}"#).expect("package.json");
+        let out = Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+            .args(NODE_PACKAGES)
+            .current_dir(&dir)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run npm ({e}); the interop tests need Node.js and npm on PATH"));
+        assert!(
+            out.status.success(),
+            "npm could not install {NODE_PACKAGES:?} into {} (is the npm registry reachable?):\n{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
     dir
 }
 
