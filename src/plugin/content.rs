@@ -6,7 +6,7 @@ use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 
 use serde_json::{Number, Value};
 
-use crate::protocol::{FieldItem, MASK};
+use crate::protocol::{FieldItem, masked};
 
 /// A borrowed value of a field, table cell or list item. Build it with `.into()` from strings,
 /// numbers, booleans and options of those.
@@ -131,11 +131,9 @@ impl Fields<'_> {
             Mode::Hash(h) => {
                 (label, 0xA5u8, filled).hash(*h);
             }
-            Mode::Build(items) => items.push(FieldItem {
-                label: label.to_owned(),
-                value: Value::String(if filled { MASK.to_owned() } else { String::new() }),
-                sensitive: true,
-            }),
+            Mode::Build(items) => {
+                items.push(FieldItem { label: label.to_owned(), value: masked(filled), sensitive: true })
+            }
         }
     }
 }

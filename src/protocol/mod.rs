@@ -14,4 +14,4 @@ mod windows;
 pub use error::{ErrorCode, FieldError, ToolError};
 pub use handles::{APP_TARGET, HandleRegistry, is_name_safe, split_tool_name, tool_name};
 pub use result::ToolResult;
-pub use windows::{Block, FieldItem, MASK, Severity, Window, WindowsState};
+pub use windows::{Block, FieldItem, MASK, Severity, Window, WindowsState, masked};

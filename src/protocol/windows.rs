@@ -6,6 +6,13 @@ use serde_json::Value;
 /// What a masked value looks like on the wire (§4.5). Its length never depends on the secret.
 pub const MASK: &str = "••••••";
 
+/// The wire value of a sensitive field (§4.5): [`MASK`] when filled in, `""` when empty. Only
+/// whether it is filled in survives (an agent needs to know that a card number is missing);
+/// nothing else of the secret does, not even its length.
+pub fn masked(filled: bool) -> Value {
+    Value::String(if filled { MASK.to_owned() } else { String::new() })
+}
+
 /// The whole `app://windows` document: topology, operability and every window's content.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -235,6 +242,12 @@ mod tests {
         );
         let back: Vec<Block> = serde_json::from_value(v).unwrap();
         assert_eq!(back, blocks, "blocks must round-trip");
+    }
+
+    #[test]
+    fn masking_keeps_only_whether_a_secret_is_filled_in() {
+        assert_eq!(masked(true), json!(MASK));
+        assert_eq!(masked(false), json!(""));
     }
 
     #[test]
