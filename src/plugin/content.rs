@@ -132,7 +132,7 @@ impl Fields<'_> {
                 (label, 0xA5u8, filled).hash(*h);
             }
             Mode::Build(items) => {
-                items.push(FieldItem { label: label.to_owned(), value: masked(filled), sensitive: true })
+                items.push(FieldItem { label: label.to_owned(), value: masked(filled), sensitive: true });
             }
         }
     }
