@@ -39,6 +39,21 @@ fn python_sdk_over_stdio_lock_large_data_and_report_png() {
 }
 
 #[test]
+fn python_sdk_over_stdio_remove_focus_discard_and_cancel_dialogs() {
+    run("dialogs", "stdio", DEMO);
+}
+
+#[test]
+fn stdio_and_http_at_once_share_one_ui() {
+    run("both_transports", "stdio", DEMO);
+}
+
+#[test]
+fn started_from_a_terminal_without_display_it_serves_http_headless() {
+    run("terminal", "stdio", DEMO);
+}
+
+#[test]
 fn python_sdk_over_http_runs_the_whole_order_task() {
     let demo = DemoHttp::start(&[]);
     run("legacy", "http", &demo.url);

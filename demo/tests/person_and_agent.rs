@@ -134,8 +134,9 @@ fn a_person_opening_a_dialog_hides_the_owners_tools_and_notifies() {
         .unwrap();
     assert!(tools.contains(&format!("{confirm}__confirm")), "{tools:?}");
 
-    // The person sees the same blocking: the editor's contents are disabled.
+    // The person sees the same blocking: the editor's contents are disabled, and only they.
     assert!(f.harness.get_by_label("Submit").accesskit_node().is_disabled(), "owner disabled while blocked");
+    assert!(!f.harness.get_by_label("Drafts").accesskit_node().is_disabled(), "Orders is not blocked, so not disabled");
     let (err, r) = f.call(&format!("{editor}__close"), json!({}));
     assert!(err && r["code"] == "blocked_by_modal" && r["blockingWindowId"] == confirm.as_str(), "{r}");
 

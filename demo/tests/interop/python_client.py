@@ -11,15 +11,24 @@ modern:      Client(mode="auto") probes server/discover and lands on 2026-07-28;
              subscriptions/listen delivers tools/list_changed and resources/updated.
 lock_report: the app-level lock (collapse, blocked_by_modal, wrong PIN), a large-data load
              (1000 rows), and the Sales Report's PNG chart, decoded.
+dialogs:     remove_item, focus, Discard changes? (keep_editing, discard), cancelling Authorize
+             payment and Confirm order, closing the report.
 two_clients: (http) two sessions at once: A opens a window and B is notified; A and B write on
              the same expectedVersion concurrently and exactly one wins.
+both_transports: (stdio binary) one process serving stdio and HTTP at once, one UI state.
+terminal:    (stdio binary) started with a terminal as stdin and no display: HTTP, headless.
 Prints PASS <scenario> on success; any failed check raises (non-zero exit).
 """
 
 import base64
 import json
+import os
+import re
 import struct
+import subprocess
 import sys
+import tempfile
+import time
 import warnings
 import zlib
 from contextlib import asynccontextmanager
@@ -254,6 +263,131 @@ async def lock_report(kind, where):
     print("PASS lock_report")
 
 
+async def dialogs(kind, where):
+    """The tools the order task does not need: remove_item, focus, the Discard changes? dialog,
+    cancelling Authorize payment, closing the report."""
+    async with session(kind, where) as (s, _):
+        err, body = await call(s, "app__new_order", {})
+        editor = body["openedWindowIds"][0]
+        err, body = await call(s, f"{editor}__focus", {})
+        assert not err, body
+        for product in ("Green tea", "Oat milk"):
+            err, body = await call(s, f"{editor}__add_item", {"product": product, "quantity": 1})
+            assert not err, body
+        err, body = await call(s, f"{editor}__remove_item", {"row": 5})
+        assert err and body["fields"][0]["field"] == "row", body
+        err, body = await call(s, f"{editor}__remove_item", {"row": 0})
+        assert not err, body
+        items = next(b for b in window(await read(s), editor)["blocks"] if b["type"] == "table")["rows"]
+        assert [r[0] for r in items] == ["Oat milk"], items
+
+        # Closing with unsaved changes asks first.
+        err, body = await call(s, f"{editor}__close", {})
+        discard = body["openedWindowIds"][0]
+        assert not err and discard.startswith("discard-"), body
+        assert window(await read(s), discard)["ownerId"] == editor
+        err, body = await call(s, f"{discard}__keep_editing", {})
+        assert not err and editor in (await read(s))["operableWindowIds"], body
+        err, body = await call(s, f"{editor}__close", {})
+        discard = body["openedWindowIds"][0]
+        err, body = await call(s, f"{discard}__discard", {})
+        assert not err, body
+        assert editor not in [w["id"] for w in (await read(s))["windows"]], "discarded and closed"
+
+        # Authorize payment can be cancelled back to Confirm order.
+        err, body = await call(s, "app__new_order", {})
+        editor = body["openedWindowIds"][0]
+        await call(s, f"{editor}__add_item", {"product": "Hand grinder", "quantity": 1, "unitPrice": 30})
+        err, body = await call(s, f"{editor}__submit", {"recipient": "Ada", "amount": 30})
+        confirm = body["openedWindowIds"][0]
+        err, body = await call(s, f"{confirm}__confirm", {})
+        authorize = body["openedWindowIds"][0]
+        err, body = await call(s, f"{authorize}__cancel", {})
+        assert not err, body
+        state = await read(s)
+        assert confirm in state["operableWindowIds"] and authorize not in [w["id"] for w in state["windows"]]
+        err, body = await call(s, f"{confirm}__cancel", {})
+        assert not err and editor in (await read(s))["operableWindowIds"], body
+
+        err, body = await call(s, "app__open_report", {})
+        err, body = await call(s, "report__close", {})
+        assert not err and "report" not in [w["id"] for w in (await read(s))["windows"]], body
+    print("PASS dialogs")
+
+
+async def both_transports(kind, where):
+    """One process serving stdio and HTTP at once: one UI state, notifications to both,
+    operations serialised across them (§10.1)."""
+    assert kind == "stdio", "both_transports starts the binary itself"
+    stdio_updated, stdio_tools = anyio.Event(), anyio.Event()
+
+    async def on_stdio(msg):
+        if isinstance(msg, t.ResourceUpdatedNotification):
+            stdio_updated.set()
+        elif isinstance(msg, t.ToolListChangedNotification):
+            stdio_tools.set()
+
+    params = StdioServerParameters(command=where, args=["--headless", "--stdio", "--http", "127.0.0.1:0"], env={"RUST_LOG": "warn"})
+    with tempfile.TemporaryFile(mode="w+") as errlog:
+        async with stdio_client(params, errlog=errlog) as streams:
+            async with ClientSession(streams[0], streams[1], message_handler=on_stdio) as s:
+                await s.initialize()
+                errlog.seek(0)
+                url = re.search(r"MCP over streamable HTTP: (\S+)", errlog.read()).group(1)
+                await s.subscribe_resource(URI)
+                async with session("http", url) as (h, _):
+                    err, body = await call(h, "app__new_order", {})
+                    assert not err, body
+                    editor = body["openedWindowIds"][0]
+                    with anyio.fail_after(10):
+                        await stdio_updated.wait()
+                        await stdio_tools.wait()
+                    assert editor in (await read(s))["operableWindowIds"], "the stdio client sees the HTTP client's window"
+                    v = window(await read(s), editor)["version"]
+                    results = {}
+
+                    async def write(name, c):
+                        results[name] = await call(c, f"{editor}__edit_field", {"field": "address", "value": name, "expectedVersion": v})
+
+                    async with anyio.create_task_group() as tg:
+                        tg.start_soon(write, "stdio", s)
+                        tg.start_soon(write, "http", h)
+                    assert sorted(err for err, _ in results.values()) == [False, True], results
+    print("PASS both_transports")
+
+
+async def terminal(kind, where):
+    """Started from a terminal with no display: headless by itself, HTTP on loopback, and the
+    client config printed on stderr (DEMO.md, "How it starts")."""
+    import pty
+
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["RUST_LOG"] = "info"
+    proc = subprocess.Popen([where], stdin=slave, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+    try:
+        lines, url, deadline = [], None, time.monotonic() + 30
+        while time.monotonic() < deadline and not (url and any("running headless" in l for l in lines)):
+            line = proc.stderr.readline()
+            if not line:
+                break
+            lines.append(line)
+            m = re.search(r"MCP over streamable HTTP: (http://127\.0\.0\.1:\d+/mcp)", line)
+            url = url or (m and m.group(1))
+        text = "".join(lines)
+        assert url, f"no URL on stderr:\n{text}"
+        assert "no display found" in text and "Client config:" in text and "claude mcp add --transport http" in text, text
+        async with session("http", url) as (s, init):
+            assert init.server_info.name == "order-demo"
+            assert "orders__load_orders" in [x.name for x in (await s.list_tools()).tools]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        os.close(master)
+        os.close(slave)
+    print("PASS terminal")
+
+
 async def two_clients(kind, where):
     assert kind == "http", "two_clients needs the HTTP transport"
     b_updated, b_tools = anyio.Event(), anyio.Event()
@@ -296,6 +430,15 @@ if __name__ == "__main__":
 
     async def bounded():
         with anyio.fail_after(120):
-            await {"legacy": legacy, "modern": modern, "lock_report": lock_report, "two_clients": two_clients}[scenario](kind, where)
+            scenarios = {
+                "legacy": legacy,
+                "modern": modern,
+                "lock_report": lock_report,
+                "dialogs": dialogs,
+                "two_clients": two_clients,
+                "both_transports": both_transports,
+                "terminal": terminal,
+            }
+            await scenarios[scenario](kind, where)
 
     anyio.run(bounded)
