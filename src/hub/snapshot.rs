@@ -72,11 +72,15 @@ impl Snapshot {
 
     /// The window on top that blocks `handle` (or the app, for `app`), if any.
     pub fn blocker_of(&self, target: &CallTarget) -> Option<&Window> {
-        let b = match target {
-            CallTarget::App => self.app_blocker,
-            CallTarget::Window(h) => self.window_index(h).and_then(|i| self.blockers[i]),
-        };
-        b.map(|i| &self.state.windows[i])
+        match target {
+            CallTarget::App => self.app_blocker.map(|i| &self.state.windows[i]),
+            CallTarget::Window(h) => self.window_blocker(h),
+        }
+    }
+
+    /// The window on top that blocks the window with this external id, if any.
+    pub fn window_blocker(&self, handle: &str) -> Option<&Window> {
+        self.window_index(handle).and_then(|i| self.blockers[i]).map(|i| &self.state.windows[i])
     }
 
     /// Whether this call may be applied to this state: the window exists and is operable,

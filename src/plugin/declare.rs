@@ -213,8 +213,8 @@ impl WindowBuilder {
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,
     {
-        let app_id = self.decl().app_id.clone();
-        let (decl, call) = declare_action::<A>(&self.shared, Some(&app_id), name, spec)?;
+        let app_id = self.decl.as_ref().map(|d| d.app_id.as_str());
+        let (decl, call) = declare_action::<A>(&self.shared, app_id, name, spec)?;
         self.decl().actions.push(decl);
         call
     }

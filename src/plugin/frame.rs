@@ -107,7 +107,7 @@ impl FrameState {
     pub fn is_blocked(&self, app_id: &str) -> bool {
         self.registry
             .handle_of(app_id)
-            .is_some_and(|h| self.last.blocker_of(&CallTarget::Window(h.to_owned())).is_some())
+            .is_some_and(|h| self.last.window_blocker(h).is_some())
     }
 
     /// Whether a call is admitted, or applied and not yet answered.
