@@ -148,13 +148,12 @@ fn main() -> ExitCode {
         run_headless(bridge, transport.as_ref());
         return ExitCode::SUCCESS;
     }
-    match run_window(bridge, transport) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!(error = %e, "the window could not be opened; try --headless");
-            ExitCode::FAILURE
-        }
+    if let Err(e) = run_window(bridge.clone(), transport.clone()) {
+        // No usable display after all (for example no OpenGL): the agent can still work.
+        tracing::warn!(error = %e, "the window could not be opened; running headless instead");
+        run_headless(bridge, transport.as_ref());
     }
+    ExitCode::SUCCESS
 }
 
 /// Runs the app without a window until the stdio client goes away (or forever without one).

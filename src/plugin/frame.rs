@@ -105,9 +105,7 @@ impl FrameState {
 
     /// Whether the window with this app id is blocked by a modal in the last snapshot.
     pub fn is_blocked(&self, app_id: &str) -> bool {
-        self.registry
-            .handle_of(app_id)
-            .is_some_and(|h| self.last.window_blocker(h).is_some())
+        self.registry.handle_of(app_id).is_some_and(|h| self.last.window_blocker(h).is_some())
     }
 
     /// Whether a call is admitted, or applied and not yet answered.
