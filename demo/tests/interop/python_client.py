@@ -315,18 +315,49 @@ async def dialogs(kind, where):
     print("PASS dialogs")
 
 
+def watcher():
+    """A message handler and the two events it sets: resources/updated, tools/list_changed."""
+    updated, tools_changed = anyio.Event(), anyio.Event()
+
+    async def on_message(msg):
+        if isinstance(msg, t.ResourceUpdatedNotification):
+            updated.set()
+        elif isinstance(msg, t.ToolListChangedNotification):
+            tools_changed.set()
+
+    return on_message, (updated, tools_changed)
+
+
+async def open_and_race(opener, other, other_events):
+    """`opener` opens an editor; `other` is notified (both notifications) and sees it; then both
+    write on the same expectedVersion at once, and exactly one wins."""
+    err, body = await call(opener, "app__new_order", {})
+    assert not err, body
+    editor = body["openedWindowIds"][0]
+    with anyio.fail_after(10):
+        for event in other_events:
+            await event.wait()
+    assert editor in (await read(other))["operableWindowIds"], "the other connection sees the window"
+    assert f"{editor}__edit_field" in [x.name for x in (await other.list_tools()).tools]
+    v = window(await read(other), editor)["version"]
+    results = {}
+
+    async def write(name, s):
+        results[name] = await call(s, f"{editor}__edit_field", {"field": "recipient", "value": name, "expectedVersion": v})
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(write, "first", opener)
+        tg.start_soon(write, "second", other)
+    assert sorted(err for err, _ in results.values()) == [False, True], results
+    loser = next(body for err, body in results.values() if err)
+    assert loser["code"] == "stale_state" and loser["currentVersion"] == v + 1, loser
+
+
 async def both_transports(kind, where):
     """One process serving stdio and HTTP at once: one UI state, notifications to both,
     operations serialised across them (§10.1)."""
     assert kind == "stdio", "both_transports starts the binary itself"
-    stdio_updated, stdio_tools = anyio.Event(), anyio.Event()
-
-    async def on_stdio(msg):
-        if isinstance(msg, t.ResourceUpdatedNotification):
-            stdio_updated.set()
-        elif isinstance(msg, t.ToolListChangedNotification):
-            stdio_tools.set()
-
+    on_stdio, stdio_events = watcher()
     params = StdioServerParameters(command=where, args=["--headless", "--stdio", "--http", "127.0.0.1:0"], env={"RUST_LOG": "warn"})
     with tempfile.TemporaryFile(mode="w+") as errlog:
         async with stdio_client(params, errlog=errlog) as streams:
@@ -336,23 +367,7 @@ async def both_transports(kind, where):
                 url = re.search(r"MCP over streamable HTTP: (\S+)", errlog.read()).group(1)
                 await s.subscribe_resource(URI)
                 async with session("http", url) as (h, _):
-                    err, body = await call(h, "app__new_order", {})
-                    assert not err, body
-                    editor = body["openedWindowIds"][0]
-                    with anyio.fail_after(10):
-                        await stdio_updated.wait()
-                        await stdio_tools.wait()
-                    assert editor in (await read(s))["operableWindowIds"], "the stdio client sees the HTTP client's window"
-                    v = window(await read(s), editor)["version"]
-                    results = {}
-
-                    async def write(name, c):
-                        results[name] = await call(c, f"{editor}__edit_field", {"field": "address", "value": name, "expectedVersion": v})
-
-                    async with anyio.create_task_group() as tg:
-                        tg.start_soon(write, "stdio", s)
-                        tg.start_soon(write, "http", h)
-                    assert sorted(err for err, _ in results.values()) == [False, True], results
+                    await open_and_race(h, s, stdio_events)
     print("PASS both_transports")
 
 
@@ -390,38 +405,10 @@ async def terminal(kind, where):
 
 async def two_clients(kind, where):
     assert kind == "http", "two_clients needs the HTTP transport"
-    b_updated, b_tools = anyio.Event(), anyio.Event()
-
-    async def on_b(msg):
-        if isinstance(msg, t.ResourceUpdatedNotification):
-            b_updated.set()
-        elif isinstance(msg, t.ToolListChangedNotification):
-            b_tools.set()
-
+    on_b, b_events = watcher()
     async with session(kind, where) as (a, _), session(kind, where, on_b) as (b, _):
         await b.subscribe_resource(URI)
-        err, body = await call(a, "app__new_order", {})
-        assert not err, body
-        editor = body["openedWindowIds"][0]
-        with anyio.fail_after(10):
-            await b_updated.wait()
-            await b_tools.wait()
-        assert editor in (await read(b))["operableWindowIds"], "B sees A's window"
-        assert f"{editor}__edit_field" in [x.name for x in (await b.list_tools()).tools]
-
-        v = window(await read(b), editor)["version"]
-        results = {}
-
-        async def write(name, s):
-            results[name] = await call(s, f"{editor}__edit_field", {"field": "recipient", "value": name, "expectedVersion": v})
-
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(write, "A", a)
-            tg.start_soon(write, "B", b)
-        oks = [n for n, (err, _) in results.items() if not err]
-        assert len(oks) == 1, results
-        loser = next(body for err, body in results.values() if err)
-        assert loser["code"] == "stale_state" and loser["currentVersion"] == v + 1, loser
+        await open_and_race(a, b, b_events)
     print("PASS two_clients")
 
 
