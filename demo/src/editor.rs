@@ -387,11 +387,10 @@ impl Editor {
     }
 
     /// Confirm order → Authorize payment.
-    pub fn confirm(&mut self, ids: &mut IdGen) -> ToolResult {
+    pub fn confirm(&mut self, ids: &mut IdGen) {
         if let Some(Dialog::Confirm { authorize, .. }) = &mut self.dialog {
             *authorize = Some(Authorize { id: ids.next("authorize"), password: String::new(), error: None });
         }
-        ToolResult::message("Confirmed; the Authorize payment dialog is open")
     }
 
     /// Checks the password, saves the order as Submitted, closes both dialogs.
@@ -628,9 +627,7 @@ impl Editor {
                     notes.note(&confirm_id, a.to_owned());
                 }
                 match action.or(person) {
-                    Some("confirm") => {
-                        self.confirm(ids);
-                    }
+                    Some("confirm") => self.confirm(ids),
                     Some(_) => self.dialog = None,
                     None => self.show_authorize(ctx, &confirm_id, &label, parts),
                 }
