@@ -26,7 +26,7 @@ mod hidden;
 
 pub use content::{Cell, Fields, List, Table};
 pub use declare::{Call, NoArgs, WindowBuilder};
-pub use hidden::HiddenServer;
+pub use hidden::{HiddenServer, STALLED_AFTER};
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
