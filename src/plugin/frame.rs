@@ -264,32 +264,36 @@ impl FrameState {
     /// agent could see has changed.
     fn build_snapshot(&mut self) -> Arc<Snapshot> {
         // One declaration per id: the first wins.
-        let mut seen = HashSet::with_capacity(self.declared.len());
-        self.declared.retain(|d| {
-            let fresh = seen.insert(d.app_id.clone());
-            if !fresh {
-                tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
-            }
-            fresh
-        });
+        let mut seen: HashSet<&str> = HashSet::with_capacity(self.declared.len());
+        let repeated: Vec<usize> =
+            (0..self.declared.len()).filter(|&i| !seen.insert(self.declared[i].app_id.as_str())).collect();
         self.registry.retire_unless(|id| seen.contains(id));
-        self.memory.retain(|id, _| seen.contains(id));
+        self.memory.retain(|id, _| seen.contains(id.as_str()));
+        for i in repeated.into_iter().rev() {
+            let d = self.declared.remove(i);
+            tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
+        }
 
         let topology =
             Topology::resolve(self.declared.iter().map(|d| (d.app_id.as_str(), d.modal, d.owner.as_deref())));
         let blockers = topology.blockers();
         let app_top = topology.app_modal_top();
 
-        let mut handles = Vec::with_capacity(self.declared.len());
         let mut header = DefaultHasher::new();
+        for d in &self.declared {
+            self.registry.assign(&d.app_id);
+        }
         for (i, d) in self.declared.iter_mut().enumerate() {
-            let handle = self.registry.assign(&d.app_id).to_owned();
-            let mem = self.memory.entry(d.app_id.clone()).or_insert_with(|| WindowMemory {
-                version: 0,
-                content_hash: d.content_hash.wrapping_add(1),
-                block_hashes: Vec::new(),
-                blocks: Vec::new(),
-            });
+            if !self.memory.contains_key(&d.app_id) {
+                let new = WindowMemory {
+                    version: 0,
+                    content_hash: d.content_hash.wrapping_add(1),
+                    block_hashes: Vec::new(),
+                    blocks: Vec::new(),
+                };
+                self.memory.insert(d.app_id.clone(), new);
+            }
+            let Some(mem) = self.memory.get_mut(&d.app_id) else { continue };
             if mem.content_hash != d.content_hash {
                 mem.version += 1;
                 mem.content_hash = d.content_hash;
@@ -305,10 +309,12 @@ impl FrameState {
                     })
                     .collect();
             }
-            (&handle, mem.version, &d.title, d.modal, topology.owner(i), blockers[i]).hash(&mut header);
-            handles.push(handle);
+            let handle = self.registry.handle_of(&d.app_id).unwrap_or_default();
+            (handle, mem.version, &d.title, d.modal, topology.owner(i), blockers[i]).hash(&mut header);
         }
         let header_hash = header.finish();
+        let handles: Vec<&str> =
+            self.declared.iter().map(|d| self.registry.handle_of(&d.app_id).unwrap_or_default()).collect();
 
         // Tools: hashed from their parts; the strings are built only when they changed.
         let mut tools_hasher = DefaultHasher::new();
@@ -335,7 +341,10 @@ impl FrameState {
 
         let state = if windows_changed {
             WindowsState {
-                operable_window_ids: (0..handles.len()).filter(|&i| operable(i)).map(|i| handles[i].clone()).collect(),
+                operable_window_ids: (0..handles.len())
+                    .filter(|&i| operable(i))
+                    .map(|i| handles[i].to_owned())
+                    .collect(),
                 windows: self
                     .declared
                     .iter()
@@ -343,10 +352,10 @@ impl FrameState {
                     .map(|(i, d)| {
                         let mem = &self.memory[&d.app_id];
                         Window {
-                            id: handles[i].clone(),
+                            id: handles[i].to_owned(),
                             title: d.title.clone(),
                             modal: d.modal,
-                            owner_id: topology.owner(i).map(|o| handles[o].clone()),
+                            owner_id: topology.owner(i).map(|o| handles[o].to_owned()),
                             version: mem.version,
                             summary: d.summary.clone(),
                             blocks: mem.blocks.clone(),
@@ -360,7 +369,7 @@ impl FrameState {
         let tools = if tools_changed {
             let mut tools = Vec::new();
             for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
-                tools.extend(d.actions.iter().map(|a| tool_spec(&handles[i], Some(&d.title), a)));
+                tools.extend(d.actions.iter().map(|a| tool_spec(handles[i], Some(&d.title), a)));
             }
             if app_top.is_none() {
                 tools.extend(self.app_actions.iter().map(|a| tool_spec("app", None, a)));
