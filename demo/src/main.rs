@@ -88,16 +88,22 @@ fn start_http(
     Ok(())
 }
 
+/// Logs go to stderr (stdout is MCP's). rmcp logs whole requests, arguments included, at debug
+/// level: its service logs stay at info whatever `RUST_LOG` says, so no password or card number
+/// typed by an agent reaches a log line.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "info".into())
+        .add_directive("rmcp::service=info".parse().unwrap_or_default());
+    tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_env_filter(filter).init();
+}
+
 fn has_display() -> bool {
     !cfg!(target_os = "linux") || std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
-        .init();
+    init_logging();
     let options = match parse_args() {
         Ok(o) => o,
         Err(e) if e.is_empty() => {
