@@ -15,6 +15,9 @@ use crate::ui_util::{AgentNotes, IdGen, window_id};
 /// The PIN that unlocks the session (stated in the README).
 pub const UNLOCK_PIN: &str = "1234";
 
+/// Widths of the Orders columns in the person's view.
+const COLUMN_WIDTHS: [f32; 4] = [64.0, 140.0, 76.0, 76.0];
+
 /// Rows of the Orders table kept in `app://windows`; the rest is behind `load_orders` (§9).
 pub const PREVIEW_ROWS: usize = 20;
 
@@ -379,29 +382,40 @@ impl OrderApp {
                         Some(s) => (0..orders.len()).filter(|&i| orders[i].status == s).collect(),
                     };
                     let count = if filter.is_none() { orders.len() } else { visible.len() };
-                    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+                    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 8.0;
+                    let cell = |ui: &mut egui::Ui, width: f32, text: egui::RichText| {
+                        ui.add_sized([width, row_height], egui::Label::new(text).truncate());
+                    };
+                    ui.horizontal(|ui| {
+                        for (title, width) in ORDER_COLUMNS.iter().zip(COLUMN_WIDTHS) {
+                            cell(ui, width, egui::RichText::new(*title).strong());
+                        }
+                    });
+                    ui.separator();
                     egui::ScrollArea::vertical().auto_shrink([false, false]).show_rows(
                         ui,
                         row_height,
                         count,
                         |ui, range| {
-                            egui::Grid::new("orders-grid").striped(true).num_columns(5).min_col_width(60.0).show(
-                                ui,
-                                |ui| {
-                                    for k in range {
-                                        let i = if filter.is_none() { k } else { visible[k] };
-                                        let o = &orders[i];
-                                        ui.label(o.label());
-                                        ui.label(&o.customer);
-                                        ui.label(o.status.as_str());
-                                        ui.label(money(o.amount));
-                                        if ui.small_button("Open").clicked() {
-                                            open_index = Some(i);
-                                        }
-                                        ui.end_row();
+                            for k in range {
+                                let i = if filter.is_none() { k } else { visible[k] };
+                                let o = &orders[i];
+                                ui.horizontal(|ui| {
+                                    let texts =
+                                        [o.label(), o.customer.clone(), o.status.as_str().to_owned(), money(o.amount)];
+                                    for (text, width) in texts.into_iter().zip(COLUMN_WIDTHS) {
+                                        cell(ui, width, egui::RichText::new(text));
                                     }
-                                },
-                            );
+                                    let verb = if o.status == Status::Draft { "Edit" } else { "View" };
+                                    if ui
+                                        .small_button(verb)
+                                        .on_hover_text(format!("Open {} in an editor", o.label()))
+                                        .clicked()
+                                    {
+                                        open_index = Some(i);
+                                    }
+                                });
+                            }
                         },
                     );
                 });
