@@ -228,6 +228,15 @@ async fn c07_notifications_after_the_state_took_effect_mapped_per_section_6() {
         let mut got = vec![client.next_note().await, client.next_note().await];
         got.sort_by_key(|n| matches!(n, Note::ToolsChanged));
         assert_eq!(got, [Note::Updated(URI.into()), Note::ToolsChanged], "{lifecycle:?}: exactly the §6 pair");
+        // The operable set changes while no tool comes or goes: still a tool-list change (§6).
+        let tools = client.tool_names().await;
+        for bare_blocked in [false, true] {
+            rig.person(|s| s.bare = Some(bare_blocked));
+            let mut got = vec![client.next_note().await, client.next_note().await];
+            got.sort_by_key(|n| matches!(n, Note::ToolsChanged));
+            assert_eq!(got, [Note::Updated(URI.into()), Note::ToolsChanged], "{lifecycle:?}: operable set changed");
+            assert_eq!(client.tool_names().await, tools, "the same tools, a different operable set");
+        }
         // A read-only call changes nothing and notifies nothing: the next note is the close's.
         let d = operable(&client.read().await)[0].clone();
         client.call(&format!("{d}__close"), json!({})).await.ok();

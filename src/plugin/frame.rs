@@ -317,9 +317,11 @@ impl FrameState {
             self.declared.iter().map(|d| self.registry.handle_of(&d.app_id).unwrap_or_default()).collect();
 
         // Tools: hashed from their parts; the strings are built only when they changed.
+        // §6: a change of the operable set is a tool-list change even when no tool comes or goes.
         let mut tools_hasher = DefaultHasher::new();
         let operable = |i: usize| blockers[i].is_none();
         for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
+            handles[i].hash(&mut tools_hasher);
             for a in &d.actions {
                 (&handles[i], &d.title, &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
             }

@@ -39,6 +39,8 @@ pub struct TestState {
     pub notes_open: bool,
     /// Every operation the app applied, in order.
     pub applied: Vec<String>,
+    /// A window without actions: `Some(true)` when a dialog (also without actions) blocks it.
+    pub bare: Option<bool>,
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -125,6 +127,12 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
         if let Some(call) = w.action::<NoArgs>("ping", ActionSpec::new("Ping")) {
             s.applied.push("ping".into());
             call.ok("pong");
+        }
+    }
+    if let Some(blocked) = s.bare {
+        bridge.window("bare").title("Bare").summary("A window without actions");
+        if blocked {
+            bridge.window("bare-dialog").title("Bare dialog").modal_of("bare").summary("A dialog without actions");
         }
     }
     let mut unlock = None;
