@@ -130,9 +130,14 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
         }
     }
     if let Some(blocked) = s.bare {
-        bridge.window("bare").title("Bare").summary("A window without actions");
+        bridge.window("bare").title("Bare").summary("A window without actions").finish();
         if blocked {
-            bridge.window("bare-dialog").title("Bare dialog").modal_of("bare").summary("A dialog without actions");
+            bridge
+                .window("bare-dialog")
+                .title("Bare dialog")
+                .modal_of("bare")
+                .summary("A dialog without actions")
+                .finish();
         }
     }
     let mut unlock = None;
