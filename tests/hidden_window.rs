@@ -30,13 +30,13 @@ fn visible_app() -> (Bridge, egui::Context, HiddenServer, TestState) {
 /// `App::logic` with the window in this state, serving from it as the demo does.
 fn logic(
     ctx: &egui::Context,
-    minimized: bool,
+    minimized: Option<bool>,
     hidden: &mut HiddenServer,
     bridge: &Bridge,
     state: &mut TestState,
 ) -> usize {
     let mut passes = usize::MAX;
-    let _ = ctx.run_logic(&hidden_input(Some(minimized)), |ctx| {
+    let _ = ctx.run_logic(&hidden_input(minimized), |ctx| {
         passes = hidden.serve(ctx, |_ui| declare(bridge, state));
     });
     passes
@@ -49,7 +49,7 @@ fn a_minimised_window_serves_calls_from_app_logic() {
     let Some(json_args) = json!({"name": "while hidden"}).as_object().cloned() else { unreachable!() };
     let mut rx = bridge.hub().submit("main__set_name", json_args).rx;
     // The window is minimised: eframe calls only `App::logic`.
-    let passes = logic(&ctx, true, &mut hidden, &bridge, &mut state);
+    let passes = logic(&ctx, Some(true), &mut hidden, &bridge, &mut state);
     assert_eq!(passes, 2, "one pass applies the call, one publishes it");
     let result = rx.try_recv().expect("answered without any pass of the real context").expect("success");
     assert_eq!(result.version, Some(2));
@@ -61,11 +61,26 @@ fn a_minimised_window_serves_calls_from_app_logic() {
 fn a_visible_window_leaves_the_work_to_its_own_passes() {
     let (bridge, ctx, mut hidden, mut state) = visible_app();
     let mut rx = bridge.hub().submit("main__set_name", Map::from_iter([("name".into(), json!("x"))])).rx;
-    let passes = logic(&ctx, false, &mut hidden, &bridge, &mut state);
-    assert_eq!(passes, 0, "a pass ran just now: no shadow passes");
+    let passes = logic(&ctx, Some(false), &mut hidden, &bridge, &mut state);
+    assert_eq!(passes, 0, "the pass the call asked for is not overdue: no shadow passes");
     assert!(rx.try_recv().is_err(), "not answered from logic");
     for _ in 0..2 {
         ctx.run_ui(hidden_input(Some(false)), |_| declare(&bridge, &mut state)).drop_without_applying_deltas();
     }
     assert!(rx.try_recv().expect("answered by the real passes").is_ok());
+}
+
+#[test]
+fn an_overdue_pass_is_served_from_logic_when_the_platform_cannot_say_it_is_hidden() {
+    // Wayland reports neither minimised nor visible; eframe then runs only `logic`, about every
+    // 250 ms. The bridge notices that the pass the call asked for never came.
+    let (bridge, ctx, hidden, mut state) = visible_app();
+    let mut hidden = hidden.stalled_after(std::time::Duration::ZERO);
+    let mut rx = bridge.hub().submit("main__set_name", Map::from_iter([("name".into(), json!("wayland"))])).rx;
+    let passes = logic(&ctx, None, &mut hidden, &bridge, &mut state);
+    assert_eq!(passes, 2);
+    assert!(rx.try_recv().expect("answered from logic").is_ok());
+    assert_eq!(state.name, "wayland");
+    // Nothing waits any more: logic does nothing.
+    assert_eq!(logic(&ctx, None, &mut hidden, &bridge, &mut state), 0);
 }

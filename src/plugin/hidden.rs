@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use super::{BridgePlugin, UiBridge};
 
-/// A call that waited this long for a pass is served from `App::logic`.
+/// When a pass asked for agent calls has not run for this long, they are served from
+/// `App::logic`. eframe runs `logic` at once before a pass it is about to run, so a visible
+/// window is never mistaken for a stalled one.
 pub const STALLED_AFTER: Duration = Duration::from_millis(100);
 
 /// At most this many passes per `App::logic` call (a call takes two).
@@ -23,6 +25,7 @@ const MAX_PASSES: usize = 16;
 pub struct HiddenServer {
     bridge: UiBridge,
     shadow: egui::Context,
+    stalled_after: Duration,
 }
 
 impl std::fmt::Debug for HiddenServer {
@@ -41,18 +44,26 @@ impl HiddenServer {
             viewports: Vec::new(),
             primary: false,
         });
-        Self { bridge: bridge.clone(), shadow }
+        Self { bridge: bridge.clone(), shadow, stalled_after: STALLED_AFTER }
+    }
+
+    /// Changes [`STALLED_AFTER`] for this server.
+    #[must_use]
+    pub fn stalled_after(mut self, after: Duration) -> Self {
+        self.stalled_after = after;
+        self
     }
 
     /// Call from `App::logic` with your ui function. When calls wait and the window is hidden
-    /// (or no pass has run for [`STALLED_AFTER`]), runs `ui` in invisible passes until they are
-    /// answered. Returns how many passes it ran (0 when the real passes are doing the work).
+    /// (or the pass they asked for is [`STALLED_AFTER`] overdue, as on Wayland, where a hidden
+    /// window does not say it is hidden), runs `ui` in invisible passes until they are answered.
+    /// Returns how many passes it ran (0 when the real passes are doing the work).
     pub fn serve(&mut self, ctx: &egui::Context, mut ui: impl FnMut(&mut egui::Ui)) -> usize {
         if !self.bridge.has_pending_work() {
             return 0;
         }
         let hidden = ctx.input(|i| i.viewport().visible()) == Some(false);
-        let stalled = self.bridge.since_last_pass().is_none_or(|d| d >= STALLED_AFTER);
+        let stalled = self.bridge.pass_overdue().is_some_and(|d| d >= self.stalled_after);
         if !hidden && !stalled {
             return 0;
         }

@@ -40,8 +40,15 @@ use frame::FrameState;
 pub(crate) struct Shared {
     hub: Arc<Hub>,
     frame: Mutex<FrameState>,
-    /// When the app's real context last finished a root pass.
-    last_pass: Mutex<Option<Instant>>,
+    /// Since when a pass of the app's real context has been asked for (for a call) and not run.
+    pass_asked: Mutex<Option<Instant>>,
+}
+
+impl Shared {
+    /// Notes that a pass is wanted for agent calls (the earliest outstanding ask counts).
+    fn ask_for_pass(&self) {
+        self.pass_asked.lock().get_or_insert_with(Instant::now);
+    }
 }
 
 /// The app's handle for declaring windows and actions. Cheap to clone.
@@ -59,7 +66,9 @@ impl std::fmt::Debug for UiBridge {
 impl UiBridge {
     /// A UI side for this hub.
     pub fn new(hub: Arc<Hub>) -> Self {
-        Self { shared: Arc::new(Shared { hub, frame: Mutex::new(FrameState::default()), last_pass: Mutex::new(None) }) }
+        Self {
+            shared: Arc::new(Shared { hub, frame: Mutex::new(FrameState::default()), pass_asked: Mutex::new(None) }),
+        }
     }
 
     /// The shared core.
@@ -77,9 +86,10 @@ impl UiBridge {
         self.shared.hub.queued_calls() > 0 || self.shared.frame.lock().has_active_call()
     }
 
-    /// How long ago the app's context last finished a root pass (`None`: never).
-    pub fn since_last_pass(&self) -> Option<Duration> {
-        self.shared.last_pass.lock().map(|t| t.elapsed())
+    /// How long a pass that agent calls need has been asked for without running (`None`: no
+    /// pass is outstanding). Long means the platform runs no passes now (a hidden window).
+    pub fn pass_overdue(&self) -> Option<Duration> {
+        self.shared.pass_asked.lock().map(|t| t.elapsed())
     }
 
     /// Declares a window for this frame. `app_id` is the app's own id for it; the bridge maps
@@ -150,7 +160,10 @@ impl egui::Plugin for BridgePlugin {
             return;
         }
         let ctx = ctx.clone();
+        // A cycle (shared → hub → waker → shared) that `on_exit` breaks.
+        let shared = Arc::clone(&self.shared);
         self.shared.hub.set_waker(Some(Arc::new(move || {
+            shared.ask_for_pass();
             // Also forces a pass while the window is minimised or occluded.
             ctx.send_viewport_cmd_to(egui::ViewportId::ROOT, egui::ViewportCommand::RequestPaintWhileHidden);
         })));
@@ -163,6 +176,9 @@ impl egui::Plugin for BridgePlugin {
         }
         let person = has_person_input(ctx, input);
         if self.shared.frame.lock().begin_frame(&self.shared.hub, person) {
+            if self.primary {
+                self.shared.ask_for_pass();
+            }
             ctx.request_repaint();
         }
     }
@@ -175,9 +191,12 @@ impl egui::Plugin for BridgePlugin {
             return;
         }
         if self.primary {
-            *self.shared.last_pass.lock() = Some(Instant::now());
+            *self.shared.pass_asked.lock() = None;
         }
         if self.shared.frame.lock().end_frame(&self.shared.hub) {
+            if self.primary {
+                self.shared.ask_for_pass();
+            }
             if let Some(vp) = output.viewport_output.get_mut(&egui::ViewportId::ROOT) {
                 vp.repaint_delay = std::time::Duration::ZERO;
                 vp.commands.push(egui::ViewportCommand::RequestPaintWhileHidden);
