@@ -3,10 +3,10 @@
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, InitializeRequestParams,
-    InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerConfig, SubscribeRequestParams,
-    SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, InitializeRequestParams, InitializeResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
@@ -38,18 +38,15 @@ fn windows_resource() -> Resource {
         .with_mime_type("application/json")
 }
 
-/// A tool outcome as an MCP result: `structuredContent` plus a one-line JSON text mirror.
-pub(crate) fn call_result(outcome: &Outcome) -> CallToolResult {
+/// A tool outcome as an MCP result: `structuredContent`, plus its compact JSON as the one text
+/// block (one line, lossless, for clients that read only `content`).
+fn call_result(outcome: &Outcome) -> CallToolResult {
     let (value, is_error) = match outcome {
         Ok(r) => (serde_json::to_value(r), false),
         Err(e) => (serde_json::to_value(e), true),
     };
     let value = value.unwrap_or_default();
-    let result = if is_error { CallToolResult::structured_error(value) } else { CallToolResult::structured(value) };
-    if let Some(ContentBlock::Text(t)) = result.content.first() {
-        debug_assert!(!t.text.contains('\n'), "the text mirror is one line");
-    }
-    result
+    if is_error { CallToolResult::structured_error(value) } else { CallToolResult::structured(value) }
 }
 
 impl ServerHandler for BridgeHandler {
