@@ -131,8 +131,7 @@ impl OrderApp {
 
     /// Opens an editor on a new order.
     pub fn new_order(&mut self) -> String {
-        let n = self.ids.next("new");
-        let mut editor = Editor::new_order(n.trim_start_matches("new-").parse().unwrap_or_default());
+        let mut editor = Editor::new_order(self.ids.number());
         editor.slot = self.next_slot();
         let id = editor.app_id.clone();
         self.editors.push(editor);

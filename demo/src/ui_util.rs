@@ -23,8 +23,13 @@ pub struct IdGen {
 impl IdGen {
     /// The next id with this prefix.
     pub fn next(&mut self, prefix: &str) -> String {
+        format!("{prefix}-{}", self.number())
+    }
+
+    /// The next number (shared with [`IdGen::next`], so ids never repeat across prefixes).
+    pub fn number(&mut self) -> u64 {
         self.next += 1;
-        format!("{prefix}-{}", self.next)
+        self.next
     }
 }
 
