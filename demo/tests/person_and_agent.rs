@@ -228,3 +228,47 @@ fn tool_entries_stay_lean() {
     assert!(!err);
     assert!(r.to_string().len() <= 80, "a success result is one short object: {r}");
 }
+
+/// Everything an agent can do, the person can do in the GUI: the whole order task by mouse and
+/// keyboard, then the lock from the menu, with the agent watching the same state.
+#[test]
+fn a_person_runs_the_order_task_and_the_lock_in_the_gui() {
+    use egui::accesskit::Role;
+    let mut f = Fixture::new();
+    let draft = f.harness.state().orders.iter().find(|o| o.status == Status::Draft).unwrap().label();
+    // The first visible "Edit" button belongs to the first draft in the list.
+    f.harness.get_all_by_label("Edit").next().unwrap().click();
+    f.harness.run_steps(3);
+    assert_eq!(f.harness.state().editors.len(), 1, "the person opened {draft}");
+
+    f.harness.get_by_label("Submit").click();
+    f.harness.run_steps(3);
+    f.harness.get_by_label("Confirm").click();
+    f.harness.run_steps(3);
+    let password = f.harness.get_by_role_and_label(Role::PasswordInput, "Payment password");
+    password.focus();
+    password.type_text("1234");
+    f.harness.run_steps(2);
+    f.harness.get_by_label("Authorize").click();
+    f.harness.run_steps(3);
+    assert!(f.harness.state().editors[0].submitted, "authorized from the GUI");
+    assert!(f.harness.query_by_label("Submitted: this order is read-only.").is_some());
+    let state = f.read();
+    let editor =
+        state["windows"].as_array().unwrap().iter().find(|w| w["title"] == format!("Order Editor · {draft}")).unwrap();
+    assert!(editor["summary"].as_str().unwrap().contains("submitted"), "the agent sees it: {editor}");
+
+    f.harness.get_by_role_and_label(Role::Button, "Orders").click();
+    f.harness.run_steps(2);
+    f.harness.get_by_label("Lock session").click();
+    f.harness.run_steps(3);
+    let ops = f.read()["operableWindowIds"].clone();
+    assert!(ops.as_array().unwrap().len() == 1 && ops[0].as_str().unwrap().starts_with("lock-"), "{ops}");
+    let pin = f.harness.get_by_role_and_label(Role::PasswordInput, "PIN");
+    pin.focus();
+    pin.type_text("1234");
+    f.harness.run_steps(2);
+    f.harness.get_by_label("Unlock").click();
+    f.harness.run_steps(3);
+    assert!(f.read()["operableWindowIds"].as_array().unwrap().iter().any(|v| v == "orders"), "unlocked");
+}
