@@ -104,6 +104,16 @@ impl Fixture {
         panic!("no {what}");
     }
 
+    /// The person types a secret into the password field `field`, then clicks `button`.
+    fn enter_secret(&mut self, field: &str, secret: &str, button: &str) {
+        let input = self.harness.get_by_role_and_label(egui::accesskit::Role::PasswordInput, field);
+        input.focus();
+        input.type_text(secret);
+        self.harness.run_steps(2);
+        self.harness.get_by_label(button).click();
+        self.harness.run_steps(3);
+    }
+
     /// Opens the first seeded draft order through the agent; returns its window id.
     fn open_draft(&mut self) -> String {
         let number = self.harness.state().orders.iter().find(|o| o.status == Status::Draft).unwrap().number;
@@ -245,12 +255,7 @@ fn a_person_runs_the_order_task_and_the_lock_in_the_gui() {
     f.harness.run_steps(3);
     f.harness.get_by_label("Confirm").click();
     f.harness.run_steps(3);
-    let password = f.harness.get_by_role_and_label(Role::PasswordInput, "Payment password");
-    password.focus();
-    password.type_text("1234");
-    f.harness.run_steps(2);
-    f.harness.get_by_label("Authorize").click();
-    f.harness.run_steps(3);
+    f.enter_secret("Payment password", "1234", "Authorize");
     assert!(f.harness.state().editors[0].submitted, "authorized from the GUI");
     assert!(f.harness.query_by_label("Submitted: this order is read-only.").is_some());
     let state = f.read();
@@ -264,11 +269,6 @@ fn a_person_runs_the_order_task_and_the_lock_in_the_gui() {
     f.harness.run_steps(3);
     let ops = f.read()["operableWindowIds"].clone();
     assert!(ops.as_array().unwrap().len() == 1 && ops[0].as_str().unwrap().starts_with("lock-"), "{ops}");
-    let pin = f.harness.get_by_role_and_label(Role::PasswordInput, "PIN");
-    pin.focus();
-    pin.type_text("1234");
-    f.harness.run_steps(2);
-    f.harness.get_by_label("Unlock").click();
-    f.harness.run_steps(3);
+    f.enter_secret("PIN", "1234", "Unlock");
     assert!(f.read()["operableWindowIds"].as_array().unwrap().iter().any(|v| v == "orders"), "unlocked");
 }
