@@ -58,13 +58,15 @@ pub(crate) fn serve(
     let listener = std::net::TcpListener::bind(addr)?;
     listener.set_nonblocking(true)?;
     let local_addr = listener.local_addr()?;
-    if !local_addr.ip().is_loopback() {
-        tracing::warn!(%local_addr, "MCP over HTTP is reachable from other machines; set a token");
-    }
-
+    // DNS-rebinding protection: only these Host names are served. Binding a specific
+    // non-loopback address adds that address; binding all interfaces adds nothing.
     let mut hosts = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
-    if !local_addr.ip().is_loopback() && !local_addr.ip().is_unspecified() {
-        hosts.push(local_addr.ip().to_string());
+    let ip = local_addr.ip();
+    if ip.is_unspecified() {
+        tracing::warn!(%local_addr, "bound to every interface, but only loopback Host headers are served; bind a specific address to serve other machines");
+    } else if !ip.is_loopback() {
+        hosts.push(ip.to_string());
+        tracing::warn!(%local_addr, "MCP over HTTP is reachable from other machines; set a token");
     }
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
