@@ -84,6 +84,8 @@ pub struct OrderApp {
     area: egui::Rect,
     /// Editors opened so far (for cascading their windows).
     opened: usize,
+    /// How agents reach this app, shown in the menu bar ("stdio", a URL).
+    endpoints: String,
 }
 
 impl OrderApp {
@@ -102,7 +104,13 @@ impl OrderApp {
             status_filter: None,
             area: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0)),
             opened: 0,
+            endpoints: String::new(),
         }
+    }
+
+    /// Shows where agents connect (for the person, in the menu bar).
+    pub fn set_endpoints(&mut self, endpoints: String) {
+        self.endpoints = endpoints;
     }
 
     /// The bridge the app declares its windows on.
@@ -235,6 +243,10 @@ impl OrderApp {
                 ui.separator();
                 ui.label(RichText::new("Order demo").strong());
                 ui.weak("· egui_mcp_bridge");
+                if !self.endpoints.is_empty() {
+                    ui.separator();
+                    ui.weak(format!("MCP: {}", self.endpoints)).on_hover_text("Where agents connect to this app");
+                }
             });
         });
     }

@@ -60,13 +60,13 @@ fn parse_args() -> Result<Options, String> {
     Ok(o)
 }
 
-/// Serves HTTP and prints how to connect.
+/// Serves HTTP and prints how to connect; returns the endpoint's URL.
 fn start_http(
     bridge: &Bridge,
     addr: std::net::SocketAddr,
     token: Option<&String>,
     fallback: bool,
-) -> std::io::Result<()> {
+) -> std::io::Result<String> {
     let options = HttpOptions { token: token.cloned() };
     let handle = match bridge.serve_http(addr, options.clone()) {
         Err(e) if fallback && e.kind() == std::io::ErrorKind::AddrInUse => {
@@ -85,7 +85,7 @@ fn start_http(
     eprintln!(
         "MCP over streamable HTTP: {url}\n  Claude Code:   claude mcp add --transport http order-demo {url}{header_flag}\n  Client config: {{\"mcpServers\":{{\"order-demo\":{{\"type\":\"http\",\"url\":\"{url}\"{headers}}}}}}}"
     );
-    Ok(())
+    Ok(url)
 }
 
 /// Logs go to stderr (stdout is MCP's). rmcp logs whole requests, arguments included, at debug
@@ -128,11 +128,19 @@ fn main() -> ExitCode {
         (false, None) => (true, None),
         (stdio, http) => (stdio, http.map(|a| (a, false))),
     };
-    if let Some((addr, fallback)) = http
-        && let Err(e) = start_http(&bridge, addr, options.token.as_ref(), fallback)
-    {
-        tracing::error!(error = %e, %addr, "could not serve MCP over HTTP");
-        return ExitCode::FAILURE;
+    // What the person sees in the menu bar: how agents reach this app.
+    let mut endpoints = Vec::new();
+    if let Some((addr, fallback)) = http {
+        match start_http(&bridge, addr, options.token.as_ref(), fallback) {
+            Ok(url) => endpoints.push(url),
+            Err(e) => {
+                tracing::error!(error = %e, %addr, "could not serve MCP over HTTP");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if stdio {
+        endpoints.push("stdio".to_owned());
     }
     let transport = if stdio {
         match bridge.serve_stdio() {
@@ -154,7 +162,7 @@ fn main() -> ExitCode {
         run_headless(bridge, transport.as_ref());
         return ExitCode::SUCCESS;
     }
-    if let Err(e) = run_window(bridge.clone(), transport.clone()) {
+    if let Err(e) = run_window(bridge.clone(), transport.clone(), endpoints.join(" · ")) {
         // No usable display after all (for example no OpenGL): the agent can still work.
         tracing::warn!(error = %e, "the window could not be opened; running headless instead");
         run_headless(bridge, transport.as_ref());
@@ -199,7 +207,7 @@ impl eframe::App for DemoApp {
     }
 }
 
-fn run_window(bridge: Bridge, transport: Option<TransportHandle>) -> eframe::Result {
+fn run_window(bridge: Bridge, transport: Option<TransportHandle>, endpoints: String) -> eframe::Result {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Order demo · egui_mcp_bridge")
@@ -212,7 +220,9 @@ fn run_window(bridge: Bridge, transport: Option<TransportHandle>) -> eframe::Res
         Box::new(move |cc| {
             cc.egui_ctx.add_plugin(bridge.plugin());
             let hidden = HiddenServer::new(bridge.ui());
-            Ok(Box::new(DemoApp { app: OrderApp::new(bridge), transport, hidden }))
+            let mut app = OrderApp::new(bridge);
+            app.set_endpoints(endpoints);
+            Ok(Box::new(DemoApp { app, transport, hidden }))
         }),
     )
 }
