@@ -3,6 +3,7 @@
 //! headless loop alike.
 
 use egui::{Color32, RichText};
+use egui_mcp_bridge::hub::ActivityRecord;
 use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs, Severity, ToolError, ToolResult};
 use serde::Deserialize;
 use serde_json::json;
@@ -86,6 +87,10 @@ pub struct OrderApp {
     opened: usize,
     /// How agents reach this app, shown in the menu bar ("stdio", a URL).
     endpoints: String,
+    /// The activity log as last shown, with its sequence number.
+    activity: (u64, Vec<ActivityRecord>),
+    /// Indices of the orders that pass the status filter, with what they were computed from.
+    filtered: Option<(Status, u64, usize, Vec<usize>)>,
 }
 
 impl OrderApp {
@@ -105,6 +110,8 @@ impl OrderApp {
             area: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0)),
             opened: 0,
             endpoints: String::new(),
+            activity: (0, Vec::new()),
+            filtered: None,
         }
     }
 
@@ -256,7 +263,12 @@ impl OrderApp {
             ui.heading("Agent activity");
             ui.weak("Recent calls from MCP clients");
             ui.separator();
-            let recent = self.bridge.hub().activity().recent();
+            // Copied only when a call finished since the last frame.
+            let log = self.bridge.hub().activity();
+            if log.last_seq() != self.activity.0 {
+                self.activity = (log.last_seq(), log.recent());
+            }
+            let recent = &self.activity.1;
             if recent.is_empty() {
                 ui.weak("No agent calls yet.");
             }
@@ -365,6 +377,7 @@ impl OrderApp {
         let mut open_index = None;
         let frame = self.notes.frame(ctx, "orders");
         let filter = &mut self.status_filter;
+        let (filtered, revision) = (&mut self.filtered, self.orders_revision);
         let notes = &self.notes;
         egui::Window::new("Orders")
             .id(window_id("orders"))
@@ -388,10 +401,14 @@ impl OrderApp {
                         }
                     });
                     ui.separator();
-                    let visible: Vec<usize> = match *filter {
-                        None => Vec::new(),
-                        Some(s) => (0..orders.len()).filter(|&i| orders[i].status == s).collect(),
-                    };
+                    // Recomputed only when the filter or the orders change, not every frame.
+                    if let Some(s) = *filter
+                        && filtered.as_ref().is_none_or(|f| (f.0, f.1, f.2) != (s, revision, orders.len()))
+                    {
+                        let indices = (0..orders.len()).filter(|&i| orders[i].status == s).collect();
+                        *filtered = Some((s, revision, orders.len(), indices));
+                    }
+                    let visible: &[usize] = filtered.as_ref().map_or(&[], |f| &f.3);
                     let count = if filter.is_none() { orders.len() } else { visible.len() };
                     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 8.0;
                     let cell = |ui: &mut egui::Ui, width: f32, text: egui::RichText| {

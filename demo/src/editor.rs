@@ -337,21 +337,16 @@ impl Editor {
 
     /// Applies the given values, validates the whole order, and opens Confirm order.
     pub fn submit(&mut self, args: SubmitArgs, ids: &mut IdGen) -> Result<ToolResult, ToolError> {
-        if let Some(v) = args.recipient {
-            self.draft.recipient = v;
-            self.touched("recipient");
-        }
-        if let Some(v) = args.address {
-            self.draft.address = v;
-            self.touched("address");
-        }
-        if let Some(v) = args.amount {
-            self.draft.amount = v;
-            self.touched("amount");
-        }
-        if let Some(v) = args.currency {
-            self.draft.currency = v;
-            self.touched("currency");
+        let given = [
+            (EditableField::Recipient, args.recipient.map(Value::from)),
+            (EditableField::Address, args.address.map(Value::from)),
+            (EditableField::Amount, args.amount.map(Value::from)),
+            (EditableField::Currency, args.currency.map(Value::from)),
+        ];
+        for (field, value) in given {
+            if let Some(value) = value {
+                self.edit_field(field, &value)?;
+            }
         }
         let mut errors = Vec::new();
         if self.draft.recipient.trim().is_empty() {

@@ -272,3 +272,17 @@ fn a_person_runs_the_order_task_and_the_lock_in_the_gui() {
     f.enter_secret("PIN", "1234", "Unlock");
     assert!(f.read()["operableWindowIds"].as_array().unwrap().iter().any(|v| v == "orders"), "unlocked");
 }
+
+/// The person's status filter shows only matching orders (drafts can be edited, others viewed).
+#[test]
+fn the_orders_filter_shows_only_matching_orders() {
+    let mut f = Fixture::new();
+    assert!(f.harness.query_all_by_label("View").next().is_some(), "all orders: submitted ones too");
+    f.harness.get_by_label("Drafts").click();
+    f.harness.run_steps(2);
+    assert!(f.harness.query_all_by_label("View").next().is_none(), "only drafts are listed");
+    assert!(f.harness.query_all_by_label("Edit").count() > 5, "and there are drafts");
+    f.harness.get_by_label("All").click();
+    f.harness.run_steps(2);
+    assert!(f.harness.query_all_by_label("View").next().is_some(), "back to all orders");
+}

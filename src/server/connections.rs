@@ -59,13 +59,6 @@ impl Connections {
         self.listeners.lock().retain(|l| l.id != id);
     }
 
-    /// Number of live legacy sessions (after pruning closed ones).
-    pub fn session_count(&self) -> usize {
-        let mut sessions = self.sessions.lock();
-        sessions.retain(|s| !s.peer.is_transport_closed());
-        sessions.len()
-    }
-
     /// Sends `resources/updated` (to subscribers) and/or `tools/list_changed` (to everyone).
     pub async fn broadcast(&self, windows_changed: bool, tools_changed: bool) {
         let sessions: Vec<_> =

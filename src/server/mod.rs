@@ -207,11 +207,6 @@ impl McpServer {
     pub fn runtime(&self) -> &tokio::runtime::Handle {
         &self.runtime.handle
     }
-
-    /// Number of live legacy (initialize-based) sessions.
-    pub fn session_count(&self) -> usize {
-        self.shared.connections.session_count()
-    }
 }
 
 /// Turns each publish into notifications, coalescing bursts (only the latest state counts).
