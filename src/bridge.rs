@@ -7,12 +7,13 @@ use serde::de::DeserializeOwned;
 
 use crate::hub::{ActionSpec, Hub, HubConfig};
 use crate::plugin::{BridgePlugin, Call, UiBridge, WindowBuilder};
-use crate::server::{McpServer, TransportHandle};
+use crate::server::{ClientPolicy, ClientProfile, Compat, McpServer, TransportHandle};
 
 /// Configures a [`Bridge`].
 #[derive(Debug, Default)]
 pub struct BridgeBuilder {
     config: HubConfig,
+    policy: ClientPolicy,
 }
 
 impl BridgeBuilder {
@@ -30,7 +31,9 @@ impl BridgeBuilder {
         self
     }
 
-    /// App-specific notes appended to the protocol's instructions text.
+    /// App-specific notes appended to the protocol's instructions text. The whole text is kept
+    /// within [`crate::server::INSTRUCTIONS_MAX_BYTES`] (what Claude Code keeps), which leaves
+    /// at least 440 bytes for the notes; longer notes are cut, with a warning in the log.
     #[must_use]
     pub fn instructions(mut self, notes: impl Into<String>) -> Self {
         self.config.instructions = Some(notes.into());
@@ -44,10 +47,41 @@ impl BridgeBuilder {
         self
     }
 
+    /// How the server accommodates clients that cannot read resources or refresh their tool
+    /// list (default [`Compat::Auto`]: by each client's `clientInfo.name`).
+    #[must_use]
+    pub fn compat(mut self, compat: Compat) -> Self {
+        self.policy.compat = compat;
+        self
+    }
+
+    /// The profile for clients that send this `clientInfo.name` (case-insensitive), instead
+    /// of the built-in table's.
+    #[must_use]
+    pub fn client_profile(mut self, client_name: impl Into<String>, profile: ClientProfile) -> Self {
+        self.policy.overrides.push((client_name.into(), profile));
+        self
+    }
+
+    /// One profile for every client, whatever its name.
+    #[must_use]
+    pub fn client_profile_for_all(mut self, profile: ClientProfile) -> Self {
+        self.policy.all = Some(profile);
+        self
+    }
+
+    /// Whether the bridge serves its read-only state tool `app__read_windows` (default true).
+    /// Without it, clients whose model cannot read resources cannot see the app.
+    #[must_use]
+    pub fn read_windows_tool(mut self, on: bool) -> Self {
+        self.policy.no_read_windows = !on;
+        self
+    }
+
     /// Builds the bridge. Nothing is served until you call a `serve_*` method.
     pub fn build(self) -> Bridge {
         let hub = Arc::new(Hub::new(self.config));
-        Bridge { ui: UiBridge::new(hub), server: Arc::new(OnceLock::new()) }
+        Bridge { ui: UiBridge::new(hub), policy: Arc::new(self.policy), server: Arc::new(OnceLock::new()) }
     }
 }
 
@@ -55,6 +89,7 @@ impl BridgeBuilder {
 #[derive(Clone, Debug)]
 pub struct Bridge {
     ui: UiBridge,
+    policy: Arc<ClientPolicy>,
     server: Arc<OnceLock<McpServer>>,
 }
 
@@ -102,13 +137,15 @@ impl Bridge {
         if let Some(s) = self.server.get() {
             return Ok(s);
         }
-        let server = McpServer::new(Arc::clone(self.hub()))?;
+        let server = McpServer::with_policy(Arc::clone(self.hub()), (*self.policy).clone())?;
         Ok(self.server.get_or_init(|| server))
     }
 
     /// Uses an existing tokio runtime for the server (call before any `serve_*`).
     pub fn server_on(&self, runtime: tokio::runtime::Handle) -> &McpServer {
-        self.server.get_or_init(|| McpServer::with_runtime(Arc::clone(self.hub()), runtime))
+        self.server.get_or_init(|| {
+            McpServer::with_runtime(Arc::clone(self.hub()), (*self.policy).clone(), runtime)
+        })
     }
 
     /// Serves MCP over streamable HTTP at `http://{addr}/mcp`; see [`McpServer::serve_http`].

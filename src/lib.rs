@@ -20,4 +20,4 @@ pub use plugin::{
     BridgePlugin, Call, Cell, Fields, HiddenServer, List, NoArgs, Table, UiBridge, WindowBuilder, headless,
 };
 pub use protocol::{Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState};
-pub use server::{HttpHandle, HttpOptions, McpServer, TransportHandle};
+pub use server::{ClientProfile, Compat, HttpHandle, HttpOptions, McpServer, ResultView, TransportHandle};

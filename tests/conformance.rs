@@ -128,11 +128,13 @@ async fn c04_tools_list_only_operable_and_list_changed_is_sent() {
         assert!(tools.iter().all(|t| !t.starts_with("main__")), "{lifecycle:?}: {tools:?}");
         assert!(tools.contains(&format!("{d}__close")));
 
-        // App-level modal: only its tools, no app tools.
+        // App-level modal: only its tools, no app tools (the bridge's read-only
+        // `app__read_windows` stays: reading operates nothing, DESIGN.md invariant 3).
         client.call("app__lock", json!({})).await.ok();
         client.expect_note(Note::ToolsChanged).await;
         let tools = client.tool_names().await;
-        assert!(tools.iter().all(|t| t.starts_with("lock-")), "{lifecycle:?}: {tools:?}");
+        assert!(tools.iter().all(|t| t.starts_with("lock-") || t == "app__read_windows"), "{lifecycle:?}: {tools:?}");
+        assert!(tools.iter().any(|t| t.starts_with("lock-")) && tools.contains(&"app__read_windows".to_owned()));
     }
 }
 

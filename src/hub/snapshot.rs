@@ -1,6 +1,6 @@
 //! One published state of the app: what `app://windows` and `tools/list` show.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
@@ -40,6 +40,8 @@ pub struct Snapshot {
     pub windows_revision: u64,
     /// Rises whenever `tools` changes.
     pub tools_revision: u64,
+    /// `state` as a JSON value, made on first use (for tools that return the state).
+    value: OnceLock<Value>,
 }
 
 impl Snapshot {
@@ -58,7 +60,13 @@ impl Snapshot {
         tools_revision: u64,
     ) -> Self {
         let json = serde_json::to_string(&state).unwrap_or_else(|_| String::from("{}")).into();
-        Self { state, json, tools, blockers, app_blocker, windows_revision, tools_revision }
+        Self { state, json, tools, blockers, app_blocker, windows_revision, tools_revision, value: OnceLock::new() }
+    }
+
+    /// `state` as a JSON value, made once per snapshot. Its keys keep the order of `json`, so
+    /// serialising it again gives the same bytes.
+    pub fn state_value(&self) -> &Value {
+        self.value.get_or_init(|| serde_json::to_value(&self.state).unwrap_or_default())
     }
 
     /// The tool with this name, if listed.

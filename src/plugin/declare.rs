@@ -10,7 +10,7 @@ use super::Shared;
 use super::content::{Fields, List, Mode, Table, hash_value};
 use super::frame::{ActionDecl, WindowDecl};
 use crate::hub::{ActionSpec, Outcome, PendingCall, input_schema_for};
-use crate::protocol::{Block, FieldError, Severity, ToolError, ToolResult, is_name_safe};
+use crate::protocol::{Block, FieldError, Severity, ToolError, ToolResult, is_name_safe, is_reserved_app_action};
 
 /// Arguments of an action that takes none (accepts `{}` and nothing else).
 #[derive(Clone, Copy, Debug, Default, serde::Deserialize, schemars::JsonSchema)]
@@ -249,6 +249,10 @@ where
 {
     if !is_name_safe(name) {
         tracing::warn!(action = name, "action names may hold only [A-Za-z0-9_-] (no `__`); ignored");
+        return None;
+    }
+    if app_id.is_none() && is_reserved_app_action(name) {
+        tracing::warn!(action = name, "app__{name} is one of the bridge's own tools; the app action is ignored");
         return None;
     }
     let with_version = app_id.is_some() && !spec.hints.read_only;

@@ -63,8 +63,8 @@ struct ActiveCall {
     /// The app's id of the target window (`None` for app-level actions).
     app_id: Option<String>,
     phase: Phase,
-    /// Handles of the windows open before the call.
-    before: HashSet<String>,
+    /// The snapshot the call was admitted against: the windows and tools before it.
+    before: Arc<Snapshot>,
     outcome: Option<Outcome>,
 }
 
@@ -148,7 +148,7 @@ impl FrameState {
                 CallTarget::App => None,
                 CallTarget::Window(h) => self.registry.app_id_of(h).map(str::to_owned),
             };
-            let before = self.last.state.windows.iter().map(|w| w.id.clone()).collect();
+            let before = Arc::clone(&self.last);
             self.active = Some(ActiveCall { call, app_id, phase: Phase::Admitted, before, outcome: None });
             return true;
         }
@@ -223,14 +223,22 @@ impl FrameState {
                 let call = &active.call;
                 let outcome =
                     active.outcome.take().unwrap_or_else(|| Ok(ToolResult::message(format!("{} done", call.action))));
+                let before = &active.before;
                 let outcome = outcome.map(|mut r| {
                     r.opened_window_ids = self
                         .last
                         .state
                         .windows
                         .iter()
-                        .filter(|w| !active.before.contains(&w.id))
+                        .filter(|w| before.window(&w.id).is_none())
                         .map(|w| w.id.clone())
+                        .collect();
+                    r.new_tools = self
+                        .last
+                        .tools
+                        .iter()
+                        .filter(|t| before.tool(&t.name).is_none())
+                        .map(|t| t.name.clone())
                         .collect();
                     if let CallTarget::Window(h) = &call.target {
                         r.version = self.last.window(h).map(|w| w.version);

@@ -11,6 +11,17 @@ use std::collections::{HashMap, HashSet};
 /// The target of app-level actions: tools named `app__{action}`.
 pub const APP_TARGET: &str = "app";
 
+/// The action of the bridge's own read-only state tool, `app__read_windows`.
+pub const READ_WINDOWS_ACTION: &str = "read_windows";
+
+/// The action of the bridge's dispatcher, `app__call`.
+pub const CALL_ACTION: &str = "call";
+
+/// App-level action names that the bridge's own tools take: an app cannot declare them.
+pub fn is_reserved_app_action(action: &str) -> bool {
+    action == READ_WINDOWS_ACTION || action == CALL_ACTION
+}
+
 /// Whether `s` can stand on either side of the `__` in a tool name: only `[A-Za-z0-9_-]`,
 /// no `__`, and no `_` at either end (so the first `__` in a tool name is the separator).
 pub fn is_name_safe(s: &str) -> bool {

@@ -23,6 +23,12 @@ pub struct ToolResult {
     /// carry it as `expectedVersion` without re-reading `app://windows`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<u64>,
+
+    /// Tools that the call made callable and that were not before, such as a dialog's (an
+    /// extension of §5.4): a client that cannot refresh its tool list, or that defers tools
+    /// behind a search, learns their names without re-listing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub new_tools: Vec<String>,
 }
 
 impl ToolResult {

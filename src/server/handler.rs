@@ -3,15 +3,16 @@
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, InitializeRequestParams, InitializeResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, DiscoverResult, ErrorData, InitializeRequestParams,
+    InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
-use super::{ServerShared, WINDOWS_URI};
+use super::bridge_tools::{self, CALL, Dispatch, READ_WINDOWS};
+use super::{ClientProfile, ServerShared, WINDOWS_URI};
 use crate::hub::Outcome;
 
 /// Serves one connection; all state lives in the shared server (and, through it, the hub).
@@ -20,11 +21,46 @@ pub(crate) struct BridgeHandler {
     shared: Arc<ServerShared>,
     /// This connection's legacy session, once `initialize` registered it.
     session: Arc<OnceLock<u64>>,
+    /// This connection's client profile, chosen from the first `clientInfo` seen (`initialize`,
+    /// or a 2026-07-28 request's `_meta`).
+    profile: Arc<OnceLock<ClientProfile>>,
 }
 
 impl BridgeHandler {
     pub fn new(shared: Arc<ServerShared>) -> Self {
-        Self { shared, session: Arc::new(OnceLock::new()) }
+        Self { shared, session: Arc::new(OnceLock::new()), profile: Arc::new(OnceLock::new()) }
+    }
+
+    /// The connection's profile; chosen (and logged) the first time a client name is known.
+    fn profile(&self, client_name: Option<&str>) -> ClientProfile {
+        *self.profile.get_or_init(|| {
+            let profile = self.shared.policy.profile_for(client_name);
+            tracing::debug!(
+                client = client_name.unwrap_or("(none)"),
+                profile = profile.label,
+                frozen_list = self.shared.policy.frozen_accommodations(&profile),
+                "client profile chosen"
+            );
+            profile
+        })
+    }
+
+    fn profile_of(&self, context: &RequestContext<RoleServer>) -> ClientProfile {
+        if let Some(p) = self.profile.get() {
+            return *p;
+        }
+        self.profile(context.client_info().as_ref().map(|i| i.name.as_str()))
+    }
+
+    /// Whether this connection gets `app__call` and the tool list in `app__read_windows`.
+    fn frozen(&self, context: &RequestContext<RoleServer>) -> bool {
+        self.shared.policy.frozen_accommodations(&self.profile_of(context))
+    }
+
+    /// The bridge's own tools on this connection.
+    fn bridge_tools(&self, frozen: bool) -> impl Iterator<Item = Tool> {
+        let read = (!self.shared.policy.no_read_windows).then(|| bridge_tools::read_windows_tool(frozen));
+        read.into_iter().chain(frozen.then(bridge_tools::call_tool))
     }
 }
 
@@ -64,7 +100,16 @@ impl ServerHandler for BridgeHandler {
             let id = self.shared.connections.add_session(context.peer.clone());
             let _ = self.session.set(id);
         }
-        self.negotiate_initialize(&request)
+        let profile = self.profile(Some(&request.client_info.name));
+        let mut result = self.negotiate_initialize(&request)?;
+        result.instructions = Some(self.shared.instructions_for(&profile));
+        Ok(result)
+    }
+
+    async fn discover(&self, context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
+        let mut info = self.get_info();
+        info.instructions = Some(self.shared.instructions_for(&self.profile_of(&context)));
+        Ok(DiscoverResult::from_server_info(self.supported_protocol_versions().into_owned(), info))
     }
 
     async fn list_resources(
@@ -135,28 +180,52 @@ impl ServerHandler for BridgeHandler {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         self.shared.hub.first_frame().await;
-        Ok(ListToolsResult::with_all_items(self.shared.tools().as_ref().clone()))
+        let frozen = self.frozen(&context);
+        let app = self.shared.tools();
+        Ok(ListToolsResult::with_all_items(self.bridge_tools(frozen).chain(app.iter().cloned()).collect()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.shared.tools().iter().find(|t| t.name == name).cloned()
+        let frozen = self.profile.get().is_some_and(|p| self.shared.policy.frozen_accommodations(p));
+        self.bridge_tools(frozen)
+            .find(|t| t.name == name)
+            .or_else(|| self.shared.tools().iter().find(|t| t.name == name).cloned())
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.shared.hub.first_frame().await;
+        let frozen = self.frozen(&context);
         let args = request.arguments.unwrap_or_default();
-        let outcome = self.shared.hub.call(&request.name, args).await;
-        if let Err(e) = &outcome {
-            tracing::info!(tool = %request.name, code = e.code.as_str(), "tool call failed");
+        let name = request.name.as_ref();
+        if name == READ_WINDOWS.as_str() && !self.shared.policy.no_read_windows {
+            tracing::debug!(tool = name, "state read");
+            return Ok(bridge_tools::read_windows(&self.shared, frozen).await.into());
+        }
+        let (tool, outcome) = if name == CALL.as_str() && frozen {
+            match bridge_tools::dispatch(&self.shared, &args).await {
+                Dispatch::ReadWindows if !self.shared.policy.no_read_windows => {
+                    return Ok(bridge_tools::read_windows(&self.shared, frozen).await.into());
+                }
+                Dispatch::ReadWindows => {
+                    (READ_WINDOWS.clone(), self.shared.hub.call(READ_WINDOWS.as_str(), serde_json::Map::new()).await)
+                }
+                Dispatch::Outcome(tool, outcome) => (tool, outcome),
+            }
         } else {
-            tracing::info!(tool = %request.name, "tool call done");
+            self.shared.hub.first_frame().await;
+            (name.to_owned(), self.shared.hub.call(name, args).await)
+        };
+        let via = if name == tool { None } else { Some(name) };
+        if let Err(e) = &outcome {
+            tracing::info!(tool, via, code = e.code.as_str(), "tool call failed");
+        } else {
+            tracing::info!(tool, via, "tool call done");
         }
         Ok(call_result(&outcome).into())
     }

@@ -1,29 +1,181 @@
-//! The instructions text of §8.1, sent at `initialize`.
+//! The instructions text of §8.1, sent at `initialize`, tailored to the connection's client.
+//!
+//! Why not the spec's recommended text verbatim: it is 2,425 characters before any app notes,
+//! and clients cut it. Claude Code keeps the first 2 KB, Codex weighs the first 512 characters,
+//! and a model that reads the text at all reads the start with most care. So the text below
+//! condenses §8.1 and keeps every one of its rules (the state is read from one place and one
+//! read gets everything; `operableWindowIds` is the sole authority; summary first, then blocks;
+//! tools are `{winId}__{action}`, only of operable windows, visible means callable; focus
+//! before acting; re-read after a notification; the person acts at the same time, so
+//! `expectedVersion` and `stale_state`; failures through `isError` with a code, per-field
+//! `validation_failed`; large data through a window's tool), adds what this bridge returns,
+//! and orders it so that:
+//!
+//! - the first 512 characters stand alone: read the state first (the resource, or
+//!   `app__read_windows` for a client whose model cannot read resources), operate only listed
+//!   tools of operable windows, carry `expectedVersion`; a client that cannot refresh its tool
+//!   list is told about `app__call` there too;
+//! - everything, app notes included, fits in [`INSTRUCTIONS_MAX_BYTES`]. App notes that would
+//!   not fit are cut (with a warning in the log) rather than pushed past what clients keep.
 
-/// The protocol's recommended instructions, verbatim in substance.
-pub const PROTOCOL_INSTRUCTIONS: &str = "\
-You are connected to a \"multi-window desktop application\" — read its UI and operate it on the user's behalf through the interface below.
+/// The most the instructions take, app notes included: what Claude Code keeps.
+pub const INSTRUCTIONS_MAX_BYTES: usize = 2048;
 
-Reading the UI: the single resource is app://windows, and one read gets everything. operableWindowIds = the windows you can operate at this moment (the sole authority; only operate the ones in this list); each of windows[] contains title/modal/ownerId, plus the content summary (a one-sentence overview) + blocks (semantic UI content: text, fields, tables, notices, media…). Read the summary first to understand the window, then the blocks for details.
+/// The part of the instructions that must stand alone (Codex weighs the first 512 characters).
+pub const INSTRUCTIONS_HEAD_CHARS: usize = 512;
 
-Operating: everything is a window-level tool, named like {winId}__{action}; the list contains only the operations of \"currently operable windows\" — if you can see it, you can call it. If a window exposes a focus-style action, call it before acting so the user sees which one you are working on.
+/// What the instructions must tell one connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InstructionsFor {
+    /// The client's model can read resources itself.
+    pub reads_resources: bool,
+    /// The connection has `app__call` and the tool list inside `app__read_windows`.
+    pub frozen_list: bool,
+    /// The `app__read_windows` tool is served.
+    pub read_windows_tool: bool,
+}
 
-Staying in sync: when you receive an updated for app://windows or a tools-list-changed notification, re-read app://windows before deciding.
+const OPENING: &str = "You operate a multi-window desktop app for the user. ";
 
-Concurrent writes: the user may be operating at the same time — you are not the only operating party. Attach expectedVersion (the window version you read) to write operations; if stale_state is returned, the UI has been changed, so re-read before deciding.
-
-Failure: returned via isError, carrying a code (stale_state/validation_failed/blocked_by_modal…); validation_failed explains what is wrong per field, so correct accordingly and retry.
-
-Large data: a window's state holds only the overview; when you need complete/large data, call the corresponding tool of that window to fetch it (the result is in the returned result).
-
-Results of this server (structuredContent): success = {message, openedWindowIds?, result?, version?}, where version is the target window's version after the call (use it as the next expectedVersion) and openedWindowIds the windows the call opened; failure (isError) = {code, message, currentVersion?, fields?, blockingWindowId?}, where blockingWindowId names the dialog to deal with first. If your client does not show tool-list changes, re-list tools after any call that opens or closes a window.";
-
-/// The full text: the protocol's part, then the app's own notes.
-pub fn instructions(app_notes: Option<&str>) -> String {
-    match app_notes {
-        Some(notes) if !notes.trim().is_empty() => {
-            format!("{PROTOCOL_INSTRUCTIONS}\n\nAbout this application: {notes}")
+/// The first sentences: how to read the state, for each kind of client.
+fn read_first(v: InstructionsFor) -> &'static str {
+    match (v.reads_resources, v.read_windows_tool) {
+        (_, false) => "Read the state first: the resource app://windows; one read holds every window. ",
+        (true, true) => {
+            "Read the state first: app://windows (the resource, or the tool app__read_windows); one read holds every window. "
         }
-        _ => PROTOCOL_INSTRUCTIONS.to_owned(),
+        (false, true) => {
+            "Read the state first: call app__read_windows (the resource app://windows as a tool); one read holds every window. "
+        }
+    }
+}
+
+const AUTHORITY: &str = "operableWindowIds is the sole authority: operate only those windows, only with listed tools {winId}__{action}. Writes take expectedVersion = the window's version you read; the user may act at the same time: on stale_state re-read, then decide. ";
+
+const FROZEN_HEAD: &str = "Your tool list may not update: call a tool it lacks via app__call {tool, arguments}. ";
+
+const BODY: &str = "The list holds only operable windows' tools: if you see one, you can call it. A window has title, modal, ownerId, version, a one-line summary (read it first), then blocks (text, fields, tables, lists, notices, media). Call a window's focus action, if any, before acting on it. After a resources/updated of app://windows or tools/list_changed, re-read the state before deciding. Failures: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: what is wrong per parameter; correct, retry), blocked_by_modal (blockingWindowId: handle that dialog first), window_not_found, action_not_available, action_timeout (not applied). Large data is not in the state: a window's read-only tool returns it in result. Success: {message, openedWindowIds?, result?, version?, newTools?}; version is the window's version after the call (the next expectedVersion), newTools the tools it made callable. ";
+
+const FROZEN_BODY: &str = "app__read_windows also lists tools (each callable one with its inputSchema); call those, and newTools, via app__call: same checks, results and errors as a direct call.";
+
+const LIVE_BODY: &str = "New tools also join your tool list (re-list if yours does not).";
+
+/// The full text for one connection: the protocol's part, then the app's own notes, at most
+/// [`INSTRUCTIONS_MAX_BYTES`] in all.
+pub fn instructions(v: InstructionsFor, app_notes: Option<&str>) -> String {
+    let mut text = String::with_capacity(INSTRUCTIONS_MAX_BYTES);
+    text.push_str(OPENING);
+    text.push_str(read_first(v));
+    text.push_str(AUTHORITY);
+    if v.frozen_list {
+        text.push_str(FROZEN_HEAD);
+    }
+    text.push_str(BODY);
+    text.push_str(if v.frozen_list { FROZEN_BODY } else { LIVE_BODY });
+    let Some(notes) = app_notes.map(str::trim).filter(|n| !n.is_empty()) else { return text };
+    text.push_str("\n\nAbout this application: ");
+    let room = INSTRUCTIONS_MAX_BYTES.saturating_sub(text.len());
+    if notes.len() <= room {
+        text.push_str(notes);
+    } else {
+        let ellipsis = "...";
+        let mut cut = room.saturating_sub(ellipsis.len());
+        while !notes.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        tracing::warn!(
+            notes = notes.len(),
+            room,
+            "the app's instruction notes do not fit in {INSTRUCTIONS_MAX_BYTES} bytes; they were cut"
+        );
+        text.push_str(&notes[..cut]);
+        text.push_str(ellipsis);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+/// The most bytes of app notes that fit after every variant's protocol part.
+fn notes_budget() -> usize {
+    all_variants()
+        .map(|v| INSTRUCTIONS_MAX_BYTES - instructions(v, Some("x")).len() + 1)
+        .min()
+        .unwrap_or_default()
+}
+
+fn all_variants() -> impl Iterator<Item = InstructionsFor> {
+    (0..8u8).map(|bits| InstructionsFor {
+        reads_resources: bits & 1 != 0,
+        frozen_list: bits & 2 != 0,
+        read_windows_tool: bits & 4 != 0,
+    })
+}
+
+
+    /// One phrase per rule of §8.1 (and of this bridge), each of which must survive a 2 KB cut.
+    const RULES: &[&str] = &[
+        "app://windows",
+        "one read holds every window",
+        "operableWindowIds is the sole authority",
+        "only with listed tools",
+        "{winId}__{action}",
+        "if you see one, you can call it",
+        "summary (read it first)",
+        "blocks",
+        "focus action, if any, before acting",
+        "re-read the state before deciding",
+        "the user may act at the same time",
+        "expectedVersion",
+        "stale_state",
+        "isError",
+        "validation_failed (fields",
+        "blocked_by_modal (blockingWindowId",
+        "Large data",
+        "version is the window's version after the call",
+        "newTools",
+    ];
+
+    const NOTES: &str = "An order editor. Orders lists 20,000 orders (load_orders pages through them); open_order opens an Order Editor; submit -> Confirm order -> Authorize payment (password 1234) submits it. app__lock shows an app-level Session locked dialog (PIN 1234).";
+
+    #[test]
+    fn every_variant_keeps_every_rule_and_the_notes_in_2048_bytes() {
+        for v in all_variants() {
+            let text = instructions(v, Some(NOTES));
+            assert!(text.len() <= INSTRUCTIONS_MAX_BYTES, "{v:?}: {} bytes", text.len());
+            for rule in RULES {
+                assert!(text.contains(rule), "{v:?} lacks {rule:?}");
+            }
+            assert!(text.ends_with(NOTES), "{v:?}: the app notes are whole");
+            if v.frozen_list {
+                assert!(text.contains("app__call"), "{v:?}");
+            }
+        }
+        assert!(notes_budget() >= 440, "room for app notes: {}", notes_budget());
+    }
+
+    #[test]
+    fn the_first_512_characters_stand_alone() {
+        for v in all_variants() {
+            let text = instructions(v, None);
+            let head: String = text.chars().take(INSTRUCTIONS_HEAD_CHARS).collect();
+            let state = if v.reads_resources || !v.read_windows_tool { "app://windows" } else { "app__read_windows" };
+            for must in [state, "Read the state first", "operableWindowIds is the sole authority", "only with listed tools", "expectedVersion", "stale_state"] {
+                assert!(head.contains(must), "{v:?}: the head lacks {must:?}: {head}");
+            }
+            if v.frozen_list {
+                assert!(head.contains("app__call {tool, arguments}"), "{v:?}: {head}");
+            }
+        }
+    }
+
+    #[test]
+    fn notes_too_long_are_cut_at_a_character_boundary() {
+        let notes = "é".repeat(2000);
+        let v = InstructionsFor { reads_resources: false, frozen_list: true, read_windows_tool: true };
+        let text = instructions(v, Some(&notes));
+        assert!(text.len() <= INSTRUCTIONS_MAX_BYTES && text.ends_with("..."), "{}", text.len());
     }
 }

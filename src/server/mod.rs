@@ -13,13 +13,16 @@
 //!
 //! This module knows no egui.
 
+mod bridge_tools;
 mod connections;
 mod handler;
 mod http;
 mod instructions;
+mod profile;
 
 pub use http::{HttpHandle, HttpOptions, SESSION_IDLE};
-pub use instructions::{PROTOCOL_INSTRUCTIONS, instructions};
+pub use instructions::{INSTRUCTIONS_HEAD_CHARS, INSTRUCTIONS_MAX_BYTES, InstructionsFor, instructions};
+pub use profile::{ClientPolicy, ClientProfile, Compat, ResultView};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,7 +32,7 @@ use rmcp::ServiceExt as _;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool, ToolAnnotations};
 use serde_json::json;
 
-use crate::hub::{Hub, ToolSpec};
+use crate::hub::{Hub, Snapshot, ToolSpec};
 use connections::Connections;
 use handler::BridgeHandler;
 
@@ -39,20 +42,64 @@ pub const WINDOWS_URI: &str = "app://windows";
 /// State shared by every connection.
 pub(crate) struct ServerShared {
     hub: Arc<Hub>,
+    /// Capabilities, identity and the instructions for a client of unknown name.
     info: ServerConfig,
+    policy: ClientPolicy,
     connections: Connections,
-    tools_cache: Mutex<(u64, Arc<Vec<Tool>>)>,
+    tools_cache: Mutex<ToolsCache>,
+}
+
+/// The app's tools of one snapshot, converted once per change.
+#[derive(Default)]
+struct ToolsCache {
+    revision: u64,
+    /// As MCP tool entries, for `tools/list`.
+    entries: Arc<Vec<Tool>>,
+    /// As `app__read_windows` lists them: name, description, inputSchema (made on first use).
+    compact: Option<Arc<serde_json::Value>>,
 }
 
 impl ServerShared {
-    /// The MCP tool list of the latest snapshot, converted once per change.
-    fn tools(&self) -> Arc<Vec<Tool>> {
-        let snapshot = self.hub.snapshot();
+    fn cache(&self, snapshot: &Snapshot) -> parking_lot::MutexGuard<'_, ToolsCache> {
         let mut cache = self.tools_cache.lock();
-        if cache.0 != snapshot.tools_revision || snapshot.tools_revision == 0 {
-            *cache = (snapshot.tools_revision, Arc::new(snapshot.tools.iter().map(to_mcp_tool).collect()));
+        if cache.revision != snapshot.tools_revision || snapshot.tools_revision == 0 {
+            *cache = ToolsCache {
+                revision: snapshot.tools_revision,
+                entries: Arc::new(snapshot.tools.iter().map(to_mcp_tool).collect()),
+                compact: None,
+            };
         }
-        Arc::clone(&cache.1)
+        cache
+    }
+
+    /// The MCP tool list of the app in the latest snapshot (without the bridge's own tools).
+    fn tools(&self) -> Arc<Vec<Tool>> {
+        Arc::clone(&self.cache(&self.hub.snapshot()).entries)
+    }
+
+    /// The callable tools of `snapshot` in `app__read_windows`' compact form.
+    fn compact_tools(&self, snapshot: &Snapshot) -> Arc<serde_json::Value> {
+        let mut cache = self.cache(snapshot);
+        let made = cache.compact.get_or_insert_with(|| {
+            Arc::new(serde_json::Value::Array(
+                snapshot
+                    .tools
+                    .iter()
+                    .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema}))
+                    .collect(),
+            ))
+        });
+        Arc::clone(made)
+    }
+
+    /// The instructions for a connection with this profile.
+    fn instructions_for(&self, profile: &ClientProfile) -> String {
+        let v = InstructionsFor {
+            reads_resources: profile.reads_resources,
+            frozen_list: self.policy.frozen_accommodations(profile),
+            read_windows_tool: !self.policy.no_read_windows,
+        };
+        instructions(v, self.hub.config().instructions.as_deref())
     }
 }
 
@@ -128,23 +175,29 @@ impl TransportHandle {
 }
 
 impl McpServer {
-    /// A server with its own runtime (worker threads named `egui-mcp-server`).
+    /// A server with its own runtime (worker threads named `egui-mcp-server`) and the
+    /// default client policy.
     pub fn new(hub: Arc<Hub>) -> std::io::Result<Self> {
+        Self::with_policy(hub, ClientPolicy::default())
+    }
+
+    /// A server with its own runtime and this client policy.
+    pub fn with_policy(hub: Arc<Hub>, policy: ClientPolicy) -> std::io::Result<Self> {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("egui-mcp-server")
             .enable_all()
             .build()?;
         let handle = rt.handle().clone();
-        Ok(Self::start(hub, RuntimeSlot { owned: Some(rt), handle }))
+        Ok(Self::start(hub, policy, RuntimeSlot { owned: Some(rt), handle }))
     }
 
     /// A server on an existing runtime (tests, or an app that already runs tokio).
-    pub fn with_runtime(hub: Arc<Hub>, handle: tokio::runtime::Handle) -> Self {
-        Self::start(hub, RuntimeSlot { owned: None, handle })
+    pub fn with_runtime(hub: Arc<Hub>, policy: ClientPolicy, handle: tokio::runtime::Handle) -> Self {
+        Self::start(hub, policy, RuntimeSlot { owned: None, handle })
     }
 
-    fn start(hub: Arc<Hub>, runtime: RuntimeSlot) -> Self {
+    fn start(hub: Arc<Hub>, policy: ClientPolicy, runtime: RuntimeSlot) -> Self {
         let config = hub.config();
         let info = ServerConfig::new(
             ServerCapabilities::builder()
@@ -154,14 +207,17 @@ impl McpServer {
                 .enable_resources_subscribe()
                 .build(),
         )
-        .with_server_info(Implementation::new(config.app_name.clone(), config.app_version.clone()))
-        .with_instructions(instructions(config.instructions.as_deref()));
-        let shared = Arc::new(ServerShared {
+        .with_server_info(Implementation::new(config.app_name.clone(), config.app_version.clone()));
+        let mut shared = ServerShared {
             hub,
             info,
+            policy,
             connections: Connections::default(),
-            tools_cache: Mutex::new((0, Arc::new(Vec::new()))),
-        });
+            tools_cache: Mutex::new(ToolsCache::default()),
+        };
+        let unknown = shared.policy.profile_for(None);
+        shared.info.instructions = Some(shared.instructions_for(&unknown));
+        let shared = Arc::new(shared);
         runtime.handle.spawn(fan_out(Arc::clone(&shared)));
         Self { shared, runtime }
     }
