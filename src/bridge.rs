@@ -143,9 +143,7 @@ impl Bridge {
 
     /// Uses an existing tokio runtime for the server (call before any `serve_*`).
     pub fn server_on(&self, runtime: tokio::runtime::Handle) -> &McpServer {
-        self.server.get_or_init(|| {
-            McpServer::with_runtime(Arc::clone(self.hub()), (*self.policy).clone(), runtime)
-        })
+        self.server.get_or_init(|| McpServer::with_runtime(Arc::clone(self.hub()), (*self.policy).clone(), runtime))
     }
 
     /// Serves MCP over streamable HTTP at `http://{addr}/mcp`; see [`McpServer::serve_http`].

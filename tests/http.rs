@@ -114,3 +114,53 @@ fn a_missing_or_wrong_token_is_answered_in_band() {
     assert_eq!(r.status, 200, "{}", r.head);
     assert_eq!(message(&r.body)["result"]["capabilities"]["resources"]["subscribe"], true);
 }
+
+fn init_body(version: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{version}","capabilities":{{}},"clientInfo":{{"name":"Visual Studio Code","version":"1.132.0"}}}}}}"#
+    )
+}
+
+fn session_id(head: &str) -> String {
+    head.lines()
+        .find_map(|l| {
+            l.split_once(':')
+                .filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id"))
+                .map(|(_, v)| v.trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("a session id in {head}"))
+}
+
+/// Clients as they are: `initialize` is answered for 2025-06-18, 2025-11-25 and 2026-07-28
+/// clients whatever `MCP-Protocol-Version` header they add (never HTTP 400: VS Code would fall
+/// back to legacy SSE), and a session's requests are served with any supported version in the
+/// header (Claude Code sends 2025-11-25 after negotiating older, claude-code#92835).
+#[test]
+fn initialize_and_session_requests_are_lenient_about_the_protocol_version_header() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let addr = serve(&rig, None, &rt);
+    let host = format!("127.0.0.1:{}", addr.port());
+    let expect_negotiated = [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"), ("2026-07-28", "2025-11-25")];
+    for (asked, negotiated) in expect_negotiated {
+        for header in [None, Some(asked), Some("2025-11-25"), Some("2025-06-18"), Some("2026-07-28")] {
+            let headers: Vec<(&str, &str)> = header.map(|h| ("MCP-Protocol-Version", h)).into_iter().collect();
+            let r = post(addr, &host, &headers, &init_body(asked));
+            assert_eq!(r.status, 200, "initialize {asked} with header {header:?}: {}\n{}", r.head, r.body);
+            let m = message(&r.body);
+            assert_eq!(m["result"]["protocolVersion"], negotiated, "{asked} with {header:?}: {m}");
+            assert!(m["result"]["instructions"].as_str().unwrap().contains("app__call"), "VS Code's profile: {m}");
+            let session = session_id(&r.head);
+            let note = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+            let r = post(addr, &host, &[("Mcp-Session-Id", &session), ("MCP-Protocol-Version", negotiated)], note);
+            assert_eq!(r.status, 202, "{}", r.head);
+            for follow_up in ["2025-06-18", "2025-11-25", "2026-07-28"] {
+                let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+                let r = post(addr, &host, &[("Mcp-Session-Id", &session), ("MCP-Protocol-Version", follow_up)], list);
+                assert_eq!(r.status, 200, "tools/list with {follow_up} after {negotiated}: {}\n{}", r.head, r.body);
+                let tools = message(&r.body)["result"]["tools"].as_array().map(Vec::len).unwrap_or_default();
+                assert!(tools > 2, "{}", r.body);
+            }
+        }
+    }
+}

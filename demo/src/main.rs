@@ -5,19 +5,22 @@
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
-use egui_mcp_bridge::{Bridge, HiddenServer, HttpOptions, TransportHandle, headless};
+use egui_mcp_bridge::{Bridge, Compat, HiddenServer, HttpOptions, TransportHandle, headless};
 use order_demo::OrderApp;
 
 const USAGE: &str = "\
 order-demo: a multi-window order editor that MCP agents can read and operate.
 
-USAGE: order-demo [--stdio] [--http ADDR] [--token TOKEN] [--headless]
+USAGE: order-demo [--stdio] [--http ADDR] [--token TOKEN] [--headless] [--compat auto|on|off]
 
   --stdio         serve MCP over stdin/stdout
   --http ADDR     serve MCP over streamable HTTP at http://ADDR/mcp (port 0: any free port;
                   the URL is printed to stderr)
   --token TOKEN   require `Authorization: Bearer TOKEN` on HTTP (or set ORDER_DEMO_TOKEN)
   --headless      run the same UI without a window (the default when there is no display)
+  --compat MODE   how clients that cannot read resources or refresh their tool list are met:
+                  auto (default: by the client's name), on (every connection gets app__call
+                  and the tool list in app__read_windows), off (none does)
   -h, --help      show this help
 
 With neither --stdio nor --http: stdio when standard input is a pipe (an MCP client started
@@ -35,6 +38,7 @@ struct Options {
     http: Option<std::net::SocketAddr>,
     token: Option<String>,
     headless: bool,
+    compat: Compat,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -53,6 +57,7 @@ fn parse_args() -> Result<Options, String> {
                 );
             }
             "--token" => o.token = Some(args.next().ok_or("--token needs a value")?),
+            "--compat" => o.compat = args.next().ok_or("--compat needs auto, on or off")?.parse()?,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -119,7 +124,8 @@ fn main() -> ExitCode {
     let bridge = Bridge::builder()
         .app_name("order-demo")
         .app_version(env!("CARGO_PKG_VERSION"))
-        .instructions("An order editor. Orders lists 20,000 orders (load_orders pages through them); open_order opens an Order Editor; submit → Confirm order → Authorize payment (password 1234) submits it. app__lock shows an app-level Session locked dialog (PIN 1234).")
+        .instructions("An order editor. Orders lists 20,000 orders (load_orders pages through them); open_order opens an Order Editor; submit -> Confirm order -> Authorize payment (password 1234) submits it. app__lock shows an app-level Session locked dialog (PIN 1234).")
+        .compat(options.compat)
         .build();
 
     // (stdio?, HTTP address and whether another port may stand in for a busy default)

@@ -21,7 +21,8 @@ use crate::hub::{Hints, Outcome, ToolSpec};
 use crate::protocol::{CALL_ACTION, ErrorCode, READ_WINDOWS_ACTION, ToolError, tool_name};
 
 /// `app__read_windows`.
-pub static READ_WINDOWS: LazyLock<String> = LazyLock::new(|| tool_name(crate::protocol::APP_TARGET, READ_WINDOWS_ACTION));
+pub static READ_WINDOWS: LazyLock<String> =
+    LazyLock::new(|| tool_name(crate::protocol::APP_TARGET, READ_WINDOWS_ACTION));
 /// `app__call`.
 pub static CALL: LazyLock<String> = LazyLock::new(|| tool_name(crate::protocol::APP_TARGET, CALL_ACTION));
 

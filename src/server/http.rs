@@ -5,6 +5,13 @@
 //! refused), and can require a bearer token. A failed token check is answered in-band, as a
 //! JSON-RPC error, so clients show the reason instead of a bare HTTP status. Sessions stay
 //! alive while idle (a quiet agent keeps its subscription).
+//!
+//! Lenient about `MCP-Protocol-Version` where real clients need it (DESIGN.md, "Clients as they
+//! are"): a valid `initialize` is answered whatever version its header names (VS Code falls
+//! back to legacy SSE on an HTTP 400), and a request of an initialised session is served
+//! whatever supported version its header names (Claude Code sends its own default after
+//! negotiating an older one, claude-code#92835). The header is then dropped before rmcp sees
+//! it: the body (`initialize`) or the session decides the version.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -26,6 +33,12 @@ pub const SESSION_IDLE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Largest request body read when answering a failed token check.
 const MAX_AUTH_BODY: usize = 64 * 1024;
+
+/// Largest request body the version leniency reads (rmcp's own limit).
+const MAX_BODY: usize = 4 * 1024 * 1024;
+
+const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+const SESSION_ID: &str = "mcp-session-id";
 
 /// Settings of [`super::McpServer::serve_http`].
 #[derive(Clone, Debug, Default)]
@@ -81,7 +94,8 @@ pub(crate) fn serve(
         Arc::new(sessions),
         config,
     );
-    let mut router = axum::Router::new().nest_service("/mcp", service);
+    let mut router =
+        axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(lenient_protocol_version));
     if let Some(token) = options.token {
         router = router.layer(axum::middleware::from_fn_with_state(Arc::<str>::from(token), require_token));
     }
@@ -131,6 +145,47 @@ async fn require_token(State(token): State<Arc<str>>, request: Request, next: Ne
     response
 }
 
+/// Drops the `MCP-Protocol-Version` header where rmcp would refuse a request that real clients
+/// send: on `initialize` (the body names the version) and, when the value is a supported version,
+/// on requests of an initialised session (the session has its version).
+async fn lenient_protocol_version(request: Request, next: Next) -> Response {
+    if request.method() != Method::POST || !request.headers().contains_key(PROTOCOL_VERSION) {
+        return next.run(request).await;
+    }
+    if request.headers().contains_key(SESSION_ID) {
+        let supported = request
+            .headers()
+            .get(PROTOCOL_VERSION)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| rmcp::model::ProtocolVersion::KNOWN_VERSIONS.iter().any(|k| k.as_str() == v));
+        let mut request = request;
+        if supported {
+            request.headers_mut().remove(PROTOCOL_VERSION);
+        }
+        return next.run(request).await;
+    }
+    let (mut parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
+        let mut response = Response::new(Body::from("Payload Too Large"));
+        *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
+        return response;
+    };
+    if is_initialize(&bytes) {
+        parts.headers.remove(PROTOCOL_VERSION);
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes))).await
+}
+
+/// Whether a request body is one JSON-RPC `initialize` request.
+fn is_initialize(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Probe<'a> {
+        #[serde(borrow)]
+        method: Option<std::borrow::Cow<'a, str>>,
+    }
+    serde_json::from_slice::<Probe<'_>>(body).ok().and_then(|m| m.method).is_some_and(|m| m == "initialize")
+}
+
 /// Compares secrets without an early exit that would leak how much of them matched.
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
@@ -143,5 +198,14 @@ mod tests {
         assert!(super::constant_time_eq(b"abc", b"abc"));
         assert!(!super::constant_time_eq(b"abc", b"abd"));
         assert!(!super::constant_time_eq(b"abc", b"ab"));
+    }
+
+    #[test]
+    fn initialize_is_recognised_by_its_method_only() {
+        assert!(super::is_initialize(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#));
+        assert!(!super::is_initialize(
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"initialize"}}"#
+        ));
+        assert!(!super::is_initialize(b"not json"));
     }
 }

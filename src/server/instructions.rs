@@ -98,22 +98,18 @@ pub fn instructions(v: InstructionsFor, app_notes: Option<&str>) -> String {
 mod tests {
     use super::*;
 
-/// The most bytes of app notes that fit after every variant's protocol part.
-fn notes_budget() -> usize {
-    all_variants()
-        .map(|v| INSTRUCTIONS_MAX_BYTES - instructions(v, Some("x")).len() + 1)
-        .min()
-        .unwrap_or_default()
-}
+    /// The most bytes of app notes that fit after every variant's protocol part.
+    fn notes_budget() -> usize {
+        all_variants().map(|v| INSTRUCTIONS_MAX_BYTES - instructions(v, Some("x")).len() + 1).min().unwrap_or_default()
+    }
 
-fn all_variants() -> impl Iterator<Item = InstructionsFor> {
-    (0..8u8).map(|bits| InstructionsFor {
-        reads_resources: bits & 1 != 0,
-        frozen_list: bits & 2 != 0,
-        read_windows_tool: bits & 4 != 0,
-    })
-}
-
+    fn all_variants() -> impl Iterator<Item = InstructionsFor> {
+        (0..8u8).map(|bits| InstructionsFor {
+            reads_resources: bits & 1 != 0,
+            frozen_list: bits & 2 != 0,
+            read_windows_tool: bits & 4 != 0,
+        })
+    }
 
     /// One phrase per rule of §8.1 (and of this bridge), each of which must survive a 2 KB cut.
     const RULES: &[&str] = &[
@@ -162,7 +158,14 @@ fn all_variants() -> impl Iterator<Item = InstructionsFor> {
             let text = instructions(v, None);
             let head: String = text.chars().take(INSTRUCTIONS_HEAD_CHARS).collect();
             let state = if v.reads_resources || !v.read_windows_tool { "app://windows" } else { "app__read_windows" };
-            for must in [state, "Read the state first", "operableWindowIds is the sole authority", "only with listed tools", "expectedVersion", "stale_state"] {
+            for must in [
+                state,
+                "Read the state first",
+                "operableWindowIds is the sole authority",
+                "only with listed tools",
+                "expectedVersion",
+                "stale_state",
+            ] {
                 assert!(head.contains(must), "{v:?}: the head lacks {must:?}: {head}");
             }
             if v.frozen_list {
