@@ -215,13 +215,18 @@ impl Rig {
             .expect("hub alive");
     }
 
-    /// Serves a new in-process connection.
+    /// Serves a new in-process connection, from a client of unknown name.
     pub async fn connect(&self, lifecycle: Lifecycle) -> Client {
+        self.connect_as(lifecycle, "test-client").await
+    }
+
+    /// Serves a new in-process connection from a client that sends this `clientInfo.name`.
+    pub async fn connect_as(&self, lifecycle: Lifecycle, name: &'static str) -> Client {
         // Start from a settled app: the first frame is published before any client exists.
         self.until(|s| !s.windows.is_empty()).await;
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
         self.bridge.server_on(tokio::runtime::Handle::current()).serve_io("duplex", server_io);
-        Client::connect(client_io, lifecycle).await
+        Client::connect(client_io, lifecycle, name).await
     }
 }
 
@@ -256,11 +261,13 @@ pub enum Note {
 #[derive(Clone)]
 pub struct Recorder {
     tx: mpsc::UnboundedSender<Note>,
+    /// The `clientInfo.name` it sends.
+    name: &'static str,
 }
 
 impl ClientHandler for Recorder {
     fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(ClientCapabilities::default(), Implementation::new("test-client", "0"))
+        ClientConfig::new(ClientCapabilities::default(), Implementation::new(self.name, "0"))
             .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
 
@@ -302,9 +309,9 @@ impl Reply {
 }
 
 impl Client {
-    async fn connect(io: tokio::io::DuplexStream, lifecycle: Lifecycle) -> Self {
+    async fn connect(io: tokio::io::DuplexStream, lifecycle: Lifecycle, name: &'static str) -> Self {
         let (tx, notes) = mpsc::unbounded_channel();
-        let recorder = Recorder { tx: tx.clone() };
+        let recorder = Recorder { tx: tx.clone(), name };
         let service = match lifecycle {
             Lifecycle::Legacy => recorder.serve(io).await.expect("initialize"),
             Lifecycle::Modern => rmcp::serve_client_with_lifecycle(
