@@ -151,9 +151,9 @@ async fn script(via_dispatcher: bool) -> (Vec<(bool, String)>, Vec<String>) {
 }
 
 /// `app__call` gives exactly the direct call's results and errors, byte for byte, in the same
-/// situations: success, stale_state, validation_failed (naming the inner parameter),
-/// action_not_available, window_not_found, blocked_by_modal (a dialog, and an app-level modal,
-/// with blockingWindowId), and records the real tool name in the activity log.
+/// situations: success, `stale_state`, `validation_failed` (naming the inner parameter),
+/// `action_not_available`, `window_not_found`, `blocked_by_modal` (a dialog, and an app-level
+/// modal, with `blockingWindowId`), and records the real tool name in the activity log.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn app_call_answers_exactly_as_the_direct_call() {
     let (direct, direct_log) = script(false).await;

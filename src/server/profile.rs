@@ -21,7 +21,7 @@
 pub enum ResultView {
     /// Both, or not known: the safe assumption.
     Both,
-    /// Only `structuredContent` (Codex, ChatGPT).
+    /// Only `structuredContent` (Codex, `ChatGPT`).
     Structured,
     /// Only the text content (Gemini CLI, Continue, claude.ai).
     Text,
