@@ -57,6 +57,17 @@ impl BridgeBuilder {
 
     /// The profile for clients that send this `clientInfo.name` (case-insensitive), instead
     /// of the built-in table's.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{Bridge, ClientProfile, Compat};
+    ///
+    /// // An in-house agent that lists tools once: give it `app__call` and the tool list.
+    /// let bridge = Bridge::builder()
+    ///     .client_profile("our-agent", ClientProfile { label: "our-agent", ..ClientProfile::FROZEN })
+    ///     .compat(Compat::Auto) // the default: everyone else by the built-in table
+    ///     .build();
+    /// # drop(bridge);
+    /// ```
     #[must_use]
     pub fn client_profile(mut self, client_name: impl Into<String>, profile: ClientProfile) -> Self {
         self.policy.overrides.push((client_name.into(), profile));
