@@ -30,9 +30,12 @@ pub fn run(
     mut ui: impl FnMut(&mut egui::Ui),
     mut keep_running: impl FnMut() -> bool,
 ) {
-    let (wake_tx, wake_rx) = crossbeam_channel::unbounded::<()>();
-    ctx.set_request_repaint_callback(move |_| {
-        let _ = wake_tx.send(());
+    // Each repaint request, as the instant it asks for: now, or after its delay. A request for
+    // later must not end the wait now, or a ui that asks for a repaint in 3 s every frame (an
+    // animation's end, a highlight's fade) spins a core.
+    let (wake_tx, wake_rx) = crossbeam_channel::unbounded::<Instant>();
+    ctx.set_request_repaint_callback(move |info| {
+        let _ = wake_tx.send(Instant::now() + info.delay);
     });
     let start = Instant::now();
     while keep_running() {
@@ -48,10 +51,62 @@ pub fn run(
             .map_or(options.max_idle, |v| v.repaint_delay)
             .min(options.max_idle);
         out.drop_without_applying_deltas();
-        if !delay.is_zero() {
-            let _ = wake_rx.recv_timeout(delay);
+        let mut wake_at = Instant::now() + delay;
+        loop {
+            wake_at = wake_rx.try_iter().fold(wake_at, Instant::min);
+            let now = Instant::now();
+            if wake_at <= now {
+                break;
+            }
+            match wake_rx.recv_timeout(wake_at - now) {
+                Ok(at) => wake_at = wake_at.min(at),
+                Err(_) => break,
+            }
         }
-        while wake_rx.try_recv().is_ok() {}
     }
     ctx.on_exit();
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    /// A ui that asks for a repaint in 10 s every frame runs no frame sooner than that (here:
+    /// `max_idle`), instead of spinning. The loop runs for a fixed stretch and counts frames.
+    #[test]
+    fn a_repaint_asked_for_later_does_not_spin_the_loop() {
+        let ctx = egui::Context::default();
+        let frames = Cell::new(0u32);
+        let until = Instant::now() + Duration::from_millis(300);
+        let options = HeadlessOptions { max_idle: Duration::from_millis(100), ..HeadlessOptions::default() };
+        run(
+            &ctx,
+            options,
+            |ui| {
+                frames.set(frames.get() + 1);
+                ui.ctx().request_repaint_after(Duration::from_secs(10));
+            },
+            || Instant::now() < until,
+        );
+        // 300 ms at one frame per 100 ms: 3 or 4 frames (a spinning loop runs thousands).
+        assert!(frames.get() <= 6, "{} frames in 300 ms", frames.get());
+    }
+
+    #[test]
+    fn a_repaint_asked_for_now_runs_a_frame_at_once() {
+        let ctx = egui::Context::default();
+        let frames = Cell::new(0u32);
+        run(
+            &ctx,
+            HeadlessOptions { max_idle: Duration::from_secs(30), ..HeadlessOptions::default() },
+            |ui| {
+                frames.set(frames.get() + 1);
+                ui.ctx().request_repaint();
+            },
+            || frames.get() < 5,
+        );
+        assert_eq!(frames.get(), 5, "five frames without waiting 30 s each");
+    }
 }
