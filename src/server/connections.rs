@@ -2,120 +2,135 @@
 //!
 //! rmcp has no broadcast: each legacy session's `Peer` is registered at `initialize` with its
 //! own subscription flag, and each 2026-07-28 `subscriptions/listen` stream registers its sink.
-//! A broadcast snapshots the targets under the lock, sends to all of them concurrently with a
-//! timeout each (a stuck client cannot stall the others), then prunes the dead ones.
+//!
+//! Notifications carry no data, only "changed", so they coalesce: a broadcast sets a
+//! connection's pending bits (`resources/updated`, `tools/list_changed`) and wakes that
+//! connection's own delivery task, and never waits for any peer. A peer that stops reading
+//! blocks only its own task; the changes meanwhile fold into the pending bits, so when it reads
+//! again it catches up with at most one of each. The backlog per connection is those two bits.
+//! Only a closed peer is pruned (its send fails, or its transport reports closed).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use parking_lot::Mutex;
 use rmcp::RoleServer;
 use rmcp::model::ResourceUpdatedNotificationParam;
 use rmcp::service::{Peer, SubscriptionSink};
+use tokio::sync::Notify;
 
 use super::WINDOWS_URI;
 
-const SEND_TIMEOUT: Duration = Duration::from_secs(5);
+const WINDOWS: u8 = 1;
+const TOOLS: u8 = 2;
 
-struct Session {
-    id: u64,
-    peer: Peer<RoleServer>,
-    subscribed: bool,
+/// One connection's delivery state, shared by the registry and its delivery task.
+#[derive(Default)]
+struct Target {
+    pending: AtomicU8,
+    /// Legacy sessions: whether `resources/subscribe` was called for `app://windows`.
+    /// Listeners: always true (their sink enforces the filter they asked for).
+    subscribed: AtomicBool,
+    closed: AtomicBool,
+    wake: Notify,
 }
 
-struct Listener {
-    id: u64,
-    sink: SubscriptionSink,
+enum Destination {
+    Session(Peer<RoleServer>),
+    Listener(SubscriptionSink),
+}
+
+impl Destination {
+    /// Sends the pending notifications; false once the peer is gone.
+    async fn deliver(&self, bits: u8, subscribed: bool) -> bool {
+        match self {
+            Self::Session(peer) => {
+                if peer.is_transport_closed() {
+                    return false;
+                }
+                if bits & WINDOWS != 0
+                    && subscribed
+                    && peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(WINDOWS_URI)).await.is_err()
+                {
+                    return false;
+                }
+                bits & TOOLS == 0 || peer.notify_tool_list_changed().await.is_ok()
+            }
+            Self::Listener(sink) => {
+                use rmcp::service::SubscriptionSendError as E;
+                let alive = |r: Result<(), E>| !matches!(r, Err(E::SubscriptionClosed | E::Service(_)));
+                (bits & WINDOWS == 0 || alive(sink.notify_resource_updated(WINDOWS_URI).await))
+                    && (bits & TOOLS == 0 || alive(sink.notify_tool_list_changed().await))
+            }
+        }
+    }
 }
 
 /// The registry of sessions and listeners.
 #[derive(Default)]
 pub(crate) struct Connections {
     next_id: AtomicU64,
-    sessions: Mutex<Vec<Session>>,
-    listeners: Mutex<Vec<Listener>>,
+    targets: Arc<Mutex<HashMap<u64, Arc<Target>>>>,
 }
 
 impl Connections {
+    /// Registers a legacy session (call inside the server's runtime).
     pub fn add_session(&self, peer: Peer<RoleServer>) -> u64 {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        self.sessions.lock().push(Session { id, peer, subscribed: false });
-        id
+        self.add(Destination::Session(peer), false)
     }
 
-    pub fn set_subscribed(&self, session: u64, subscribed: bool) {
-        if let Some(s) = self.sessions.lock().iter_mut().find(|s| s.id == session) {
-            s.subscribed = subscribed;
-        }
-    }
-
+    /// Registers a `subscriptions/listen` stream (call inside the server's runtime).
     pub fn add_listener(&self, sink: SubscriptionSink) -> u64 {
+        self.add(Destination::Listener(sink), true)
+    }
+
+    fn add(&self, destination: Destination, subscribed: bool) -> u64 {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        self.listeners.lock().push(Listener { id, sink });
-        id
-    }
-
-    pub fn remove_listener(&self, id: u64) {
-        self.listeners.lock().retain(|l| l.id != id);
-    }
-
-    /// Sends `resources/updated` (to subscribers) and/or `tools/list_changed` (to everyone).
-    pub async fn broadcast(&self, windows_changed: bool, tools_changed: bool) {
-        let sessions: Vec<_> =
-            self.sessions.lock().iter().map(|s| (s.id, s.peer.clone(), s.subscribed && windows_changed)).collect();
-        let listeners: Vec<_> = self.listeners.lock().iter().map(|l| (l.id, l.sink.clone())).collect();
-        let mut sends = tokio::task::JoinSet::new();
-        for (id, peer, updated) in sessions {
-            sends.spawn(async move {
-                let ok = tokio::time::timeout(SEND_TIMEOUT, async {
-                    if peer.is_transport_closed() {
-                        return false;
-                    }
-                    if updated
-                        && peer
-                            .notify_resource_updated(ResourceUpdatedNotificationParam::new(WINDOWS_URI))
-                            .await
-                            .is_err()
-                    {
-                        return false;
-                    }
-                    !tools_changed || peer.notify_tool_list_changed().await.is_ok()
-                })
-                .await
-                .unwrap_or(false);
-                (true, id, ok)
-            });
-        }
-        for (id, sink) in listeners {
-            sends.spawn(async move {
-                use rmcp::service::SubscriptionSendError as E;
-                let alive = |r: Result<(), E>| !matches!(r, Err(E::SubscriptionClosed | E::Service(_)));
-                let ok = tokio::time::timeout(SEND_TIMEOUT, async {
-                    (!windows_changed || alive(sink.notify_resource_updated(WINDOWS_URI).await))
-                        && (!tools_changed || alive(sink.notify_tool_list_changed().await))
-                })
-                .await
-                .unwrap_or(false);
-                (false, id, ok)
-            });
-        }
-        let mut dead_sessions = Vec::new();
-        let mut dead_listeners = Vec::new();
-        while let Some(Ok((is_session, id, ok))) = sends.join_next().await {
-            if !ok {
-                if is_session {
-                    dead_sessions.push(id);
-                } else {
-                    dead_listeners.push(id);
+        let target = Arc::new(Target { subscribed: AtomicBool::new(subscribed), ..Target::default() });
+        self.targets.lock().insert(id, Arc::clone(&target));
+        let registry = Arc::clone(&self.targets);
+        tokio::spawn(async move {
+            loop {
+                target.wake.notified().await;
+                if target.closed.load(Ordering::Acquire) {
+                    break;
+                }
+                let bits = target.pending.swap(0, Ordering::AcqRel);
+                if bits != 0 && !destination.deliver(bits, target.subscribed.load(Ordering::Acquire)).await {
+                    tracing::debug!(connection = id, "pruning a closed connection");
+                    break;
                 }
             }
+            registry.lock().remove(&id);
+        });
+        id
+    }
+
+    pub fn set_subscribed(&self, id: u64, subscribed: bool) {
+        if let Some(t) = self.targets.lock().get(&id) {
+            t.subscribed.store(subscribed, Ordering::Release);
         }
-        if !dead_sessions.is_empty() {
-            tracing::debug!(count = dead_sessions.len(), "pruning closed sessions");
-            self.sessions.lock().retain(|s| !dead_sessions.contains(&s.id));
+    }
+
+    /// Ends a connection's delivery (a listener whose stream ended).
+    pub fn remove(&self, id: u64) {
+        if let Some(t) = self.targets.lock().remove(&id) {
+            t.closed.store(true, Ordering::Release);
+            t.wake.notify_one();
         }
-        if !dead_listeners.is_empty() {
-            self.listeners.lock().retain(|l| !dead_listeners.contains(&l.id));
+    }
+
+    /// Marks `resources/updated` (for subscribers) and/or `tools/list_changed` (for everyone)
+    /// as pending on every connection, and wakes their delivery. Never waits on a peer.
+    pub fn broadcast(&self, windows_changed: bool, tools_changed: bool) {
+        let bits = u8::from(windows_changed) * WINDOWS | u8::from(tools_changed) * TOOLS;
+        if bits == 0 {
+            return;
+        }
+        for t in self.targets.lock().values() {
+            t.pending.fetch_or(bits, Ordering::AcqRel);
+            t.wake.notify_one();
         }
     }
 }

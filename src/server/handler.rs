@@ -173,7 +173,7 @@ impl ServerHandler for BridgeHandler {
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let id = self.shared.connections.add_listener(context.sink().clone());
         context.cancelled().await;
-        self.shared.connections.remove_listener(id);
+        self.shared.connections.remove(id);
         Ok(())
     }
 

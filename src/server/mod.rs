@@ -7,7 +7,8 @@
 //! - One fan-out task watches the hub. When a published snapshot changed the windows, every
 //!   session subscribed to `app://windows` gets `resources/updated`; when it changed the tool
 //!   list, every connection gets `tools/list_changed`. Both happen after the publish, that is
-//!   after the state took effect (§6, §8.3).
+//!   after the state took effect (§6, §8.3). Each connection delivers on its own task with
+//!   coalesced pending bits, so a peer that stops reading delays nobody else.
 //! - Several transports may serve at once; they share the hub, so operations stay serialised
 //!   by the UI thread (§10.1).
 //!
@@ -266,6 +267,7 @@ impl McpServer {
 }
 
 /// Turns each publish into notifications, coalescing bursts (only the latest state counts).
+/// Each connection delivers on its own task, so no peer can hold this loop up.
 async fn fan_out(shared: Arc<ServerShared>) {
     let mut rx = shared.hub.watch();
     let (mut windows_rev, mut tools_rev) = {
@@ -280,7 +282,7 @@ async fn fan_out(shared: Arc<ServerShared>) {
         let (windows_changed, tools_changed) = (w != windows_rev, t != tools_rev);
         (windows_rev, tools_rev) = (w, t);
         if windows_changed || tools_changed {
-            shared.connections.broadcast(windows_changed, tools_changed).await;
+            shared.connections.broadcast(windows_changed, tools_changed);
         }
     }
 }

@@ -1,0 +1,103 @@
+//! Notification fan-out under a client that stops reading: nobody else waits for it, its
+//! notifications coalesce while it is paused, and it is not pruned while alive.
+
+#![allow(clippy::unwrap_used, reason = "tests")]
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Lifecycle, Note, Rig, WAIT};
+use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+
+/// A stdio-like client over a small pipe, speaking raw JSON-RPC so that the test decides when
+/// it reads.
+struct RawClient {
+    reader: BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+}
+
+impl RawClient {
+    async fn send(&mut self, line: &str) {
+        self.writer.write_all(line.as_bytes()).await.unwrap();
+        self.writer.write_all(b"\n").await.unwrap();
+    }
+
+    async fn line(&mut self, wait: Duration) -> Option<String> {
+        let mut line = String::new();
+        match tokio::time::timeout(wait, self.reader.read_line(&mut line)).await {
+            Ok(Ok(n)) if n > 0 => Some(line),
+            _ => None,
+        }
+    }
+
+    /// Reads until the response with this id (notifications before it are skipped).
+    async fn response(&mut self, id: u32) -> String {
+        loop {
+            let line = self.line(WAIT).await.expect("a response in time");
+            if line.contains(&format!("\"id\":{id}")) {
+                return line;
+            }
+        }
+    }
+}
+
+async fn paused_client(rig: &Rig) -> RawClient {
+    // 1 KiB of pipe: a dozen notifications fill it.
+    let (server_io, client_io) = tokio::io::duplex(1024);
+    rig.bridge.server_on(tokio::runtime::Handle::current()).serve_io("duplex", server_io);
+    let (read, writer) = tokio::io::split(client_io);
+    let mut c = RawClient { reader: BufReader::new(read), writer };
+    c.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"paused","version":"0"}}}"#).await;
+    c.response(1).await;
+    c.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
+    c.send(r#"{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"app://windows"}}"#).await;
+    c.response(2).await;
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_subscriber_delays_nobody_coalesces_and_catches_up() {
+    let rig = Rig::start();
+    let mut paused = paused_client(&rig).await;
+    let mut good = rig.connect(Lifecycle::Legacy).await;
+    good.subscribe().await;
+
+    // The paused client reads nothing from here on. Each change must still reach the good
+    // client promptly: a fan-out that waited on the paused peer (5 s per send before) would
+    // miss this bound once the paused pipe is full.
+    const CHANGES: usize = 40;
+    for k in 0..CHANGES {
+        rig.person(|s| s.name = format!("name {k}"));
+        let note = tokio::time::timeout(Duration::from_secs(2), async {
+            loop {
+                if good.next_note().await == Note::Updated(common::URI.to_owned()) {
+                    return;
+                }
+            }
+        })
+        .await;
+        assert!(note.is_ok(), "change {k}: the good client waited on the paused one");
+    }
+
+    // It reads again: what piled up in its pipe, then at most one coalesced update.
+    let mut updated = 0;
+    while let Some(line) = paused.line(Duration::from_millis(500)).await {
+        if line.contains("notifications/resources/updated") {
+            updated += 1;
+        }
+    }
+    assert!(updated >= 1, "it caught up with the changes");
+    assert!(updated < CHANGES, "{updated} updates for {CHANGES} changes: they were not coalesced");
+
+    // Alive, so not pruned: the next change reaches it.
+    rig.person(|s| s.name = "after".to_owned());
+    let mut got = false;
+    while let Some(line) = paused.line(WAIT).await {
+        if line.contains("notifications/resources/updated") {
+            got = true;
+            break;
+        }
+    }
+    assert!(got, "the paused client was pruned though alive");
+}
