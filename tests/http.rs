@@ -69,7 +69,10 @@ fn message(body: &str) -> Value {
 fn serve(rig: &Rig, token: Option<&str>, rt: &tokio::runtime::Runtime) -> SocketAddr {
     rig.bridge
         .server_on(rt.handle().clone())
-        .serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions { token: token.map(str::to_owned) })
+        .serve_http(
+            SocketAddr::from(([127, 0, 0, 1], 0)),
+            HttpOptions { token: token.map(str::to_owned), ..HttpOptions::default() },
+        )
         .expect("bind")
         .local_addr
 }
@@ -163,4 +166,79 @@ fn initialize_and_session_requests_are_lenient_about_the_protocol_version_header
             }
         }
     }
+}
+
+fn serve_with(rig: &Rig, options: HttpOptions, rt: &tokio::runtime::Runtime) -> SocketAddr {
+    rig.bridge
+        .server_on(rt.handle().clone())
+        .serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), options)
+        .expect("bind")
+        .local_addr
+}
+
+/// RFC 7235: the auth scheme is case-insensitive.
+#[test]
+fn the_bearer_scheme_is_case_insensitive() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let addr = serve(&rig, Some("s3cret"), &rt);
+    let host = format!("127.0.0.1:{}", addr.port());
+    for scheme in ["bearer", "BEARER", "Bearer"] {
+        let auth = format!("{scheme} s3cret");
+        let r = post(addr, &host, &[("Authorization", &auth)], INIT);
+        assert_eq!(message(&r.body)["result"]["serverInfo"]["name"], "test-app", "{scheme}: {}", r.body);
+    }
+}
+
+/// A client that dribbles its request head is cut off after the header timeout.
+#[test]
+fn a_slow_header_connection_is_closed_within_the_header_timeout() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let options = HttpOptions { header_timeout: Duration::from_secs(1), ..HttpOptions::default() };
+    let addr = serve_with(&rig, options, &rt);
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_millis(100))).expect("timeout");
+    let head = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
+    let started = std::time::Instant::now();
+    let mut closed = false;
+    // One byte per 100 ms, for up to 10 s: the server must close long before the head ends.
+    for byte in head.iter().cycle().take(100) {
+        if stream.write_all(&[*byte]).is_err() {
+            closed = true;
+            break;
+        }
+        let mut buf = [0u8; 512];
+        match stream.read(&mut buf) {
+            Ok(0) => {
+                closed = true;
+                break;
+            }
+            Ok(_) => {} // a 408 answer, then the close
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(_) => {
+                closed = true;
+                break;
+            }
+        }
+    }
+    assert!(closed, "still open after {:?} of dribbling", started.elapsed());
+}
+
+/// More idle connections than the cap: a well-behaved client still gets in (an unused
+/// connection is evicted for it), and connections that send requests keep working.
+#[test]
+fn a_connection_flood_does_not_lock_a_well_behaved_client_out() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let options = HttpOptions { max_connections: 8, ..HttpOptions::default() };
+    let addr = serve_with(&rig, options, &rt);
+    let host = format!("127.0.0.1:{}", addr.port());
+    let flood: Vec<TcpStream> = (0..40).map(|_| TcpStream::connect(addr).expect("connect")).collect();
+    for k in 0..5 {
+        let r = post(addr, &host, &[], INIT);
+        assert_eq!(r.status, 200, "attempt {k} during the flood: {}", r.head);
+        assert_eq!(message(&r.body)["result"]["serverInfo"]["name"], "test-app");
+    }
+    drop(flood);
 }

@@ -72,7 +72,7 @@ fn start_http(
     token: Option<&String>,
     fallback: bool,
 ) -> std::io::Result<String> {
-    let options = HttpOptions { token: token.cloned() };
+    let options = HttpOptions { token: token.cloned(), ..HttpOptions::default() };
     let handle = match bridge.serve_http(addr, options.clone()) {
         Err(e) if fallback && e.kind() == std::io::ErrorKind::AddrInUse => {
             bridge.serve_http(std::net::SocketAddr::new(addr.ip(), 0), options)?

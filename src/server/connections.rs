@@ -124,7 +124,7 @@ impl Connections {
     /// Marks `resources/updated` (for subscribers) and/or `tools/list_changed` (for everyone)
     /// as pending on every connection, and wakes their delivery. Never waits on a peer.
     pub fn broadcast(&self, windows_changed: bool, tools_changed: bool) {
-        let bits = u8::from(windows_changed) * WINDOWS | u8::from(tools_changed) * TOOLS;
+        let bits = (u8::from(windows_changed) * WINDOWS) | (u8::from(tools_changed) * TOOLS);
         if bits == 0 {
             return;
         }

@@ -28,8 +28,9 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use super::ServerShared;
 use super::handler::BridgeHandler;
 
-/// How long an idle HTTP session (no request, no message) lives: a day, not rmcp's 5 minutes.
-pub const SESSION_IDLE: Duration = Duration::from_secs(24 * 60 * 60);
+/// How long an idle HTTP session (no request, no message) lives by default: half an hour, not
+/// rmcp's 5 minutes (a quiet agent keeps its subscription) nor a day (each holds ~50 KB).
+pub const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 
 /// Largest request body read when answering a failed token check.
 const MAX_AUTH_BODY: usize = 64 * 1024;
@@ -40,11 +41,45 @@ const MAX_BODY: usize = 4 * 1024 * 1024;
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 const SESSION_ID: &str = "mcp-session-id";
 
-/// Settings of [`super::McpServer::serve_http`].
-#[derive(Clone, Debug, Default)]
+/// Settings of [`super::McpServer::serve_http`]. Every limit has a default fit for a desktop
+/// app on loopback; `SECURITY.md` says what each one guards against.
+#[derive(Clone, Debug)]
 pub struct HttpOptions {
     /// When set, every request needs `Authorization: Bearer <token>`.
     pub token: Option<String>,
+    /// Open TCP connections at most (default 256, well under the usual 1,024 descriptors). At
+    /// the cap a new connection evicts an unused one; see the listener.
+    pub max_connections: usize,
+    /// A request head must arrive within this, and a keep-alive connection waiting for its next
+    /// request is closed after it (default 30 s).
+    pub header_timeout: Duration,
+    /// Live MCP sessions at most (default 64). A new `initialize` beyond it evicts the session
+    /// idle the longest; its client gets "session not found" and can initialise again.
+    pub max_sessions: usize,
+    /// A session with no request for this long is closed (default [`SESSION_IDLE`]); one that
+    /// never sent `notifications/initialized` is closed after `header_timeout` × 2.
+    pub session_idle: Duration,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            token: None,
+            max_connections: 256,
+            header_timeout: Duration::from_secs(30),
+            max_sessions: 64,
+            session_idle: SESSION_IDLE,
+        }
+    }
+}
+
+impl HttpOptions {
+    /// Requires `Authorization: Bearer <token>` on every request.
+    #[must_use]
+    pub fn with_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
 }
 
 /// A running HTTP endpoint.
@@ -86,7 +121,7 @@ pub(crate) fn serve(
         .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
         .with_sse_keep_alive(Some(Duration::from_secs(15)));
     let mut sessions = LocalSessionManager::default();
-    sessions.session_config.keep_alive = Some(SESSION_IDLE);
+    sessions.session_config.keep_alive = Some(options.session_idle);
     let factory_shared = Arc::clone(shared);
     // The factory runs per session and for some per-request work: keep it cheap and pure.
     let service = StreamableHttpService::new(
@@ -96,7 +131,7 @@ pub(crate) fn serve(
     );
     let mut router =
         axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(lenient_protocol_version));
-    if let Some(token) = options.token {
+    if let Some(token) = options.token.clone() {
         router = router.layer(axum::middleware::from_fn_with_state(Arc::<str>::from(token), require_token));
     }
     let hub = Arc::clone(&shared.hub);
@@ -106,9 +141,7 @@ pub(crate) fn serve(
             Err(e) => return tracing::error!(error = %e, "could not use the HTTP listener"),
         };
         tracing::info!(url = %format!("http://{local_addr}/mcp"), "serving MCP over streamable HTTP");
-        if let Err(e) = axum::serve(listener, router).await {
-            tracing::error!(error = %e, "the HTTP server stopped");
-        }
+        super::listener::serve(listener, router, options).await;
         drop(hub);
     });
     Ok(HttpHandle { local_addr })
@@ -121,8 +154,9 @@ async fn require_token(State(token): State<Arc<str>>, request: Request, next: Ne
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim());
     if presented.is_some_and(|p| constant_time_eq(p.as_bytes(), token.as_bytes())) {
         return next.run(request).await;
     }

@@ -19,6 +19,7 @@ mod connections;
 mod handler;
 mod http;
 mod instructions;
+mod listener;
 mod profile;
 
 pub use http::{HttpHandle, HttpOptions, SESSION_IDLE};
