@@ -242,3 +242,64 @@ fn a_connection_flood_does_not_lock_a_well_behaved_client_out() {
     }
     drop(flood);
 }
+
+fn init_session(addr: SocketAddr, host: &str, initialized: bool) -> String {
+    let r = post(addr, host, &[], INIT);
+    assert_eq!(r.status, 200, "{}", r.head);
+    let id = session_id(&r.head);
+    if initialized {
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        assert_eq!(post(addr, host, &[("Mcp-Session-Id", &id)], note).status, 202);
+    }
+    id
+}
+
+fn ping(addr: SocketAddr, host: &str, session: &str) -> u16 {
+    post(addr, host, &[("Mcp-Session-Id", session)], r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#).status
+}
+
+/// Beyond the cap, the session idle the longest is evicted; its client gets 404 and can
+/// initialise again.
+#[test]
+fn sessions_beyond_the_cap_are_evicted_oldest_idle_first() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let addr = serve_with(&rig, HttpOptions { max_sessions: 3, ..HttpOptions::default() }, &rt);
+    let host = format!("127.0.0.1:{}", addr.port());
+    let s1 = init_session(addr, &host, true);
+    let s2 = init_session(addr, &host, true);
+    let s3 = init_session(addr, &host, true);
+    assert_eq!(ping(addr, &host, &s1), 200, "s1 used: s2 is now the idlest");
+    let s4 = init_session(addr, &host, true);
+    assert_eq!(ping(addr, &host, &s2), 404, "s2 evicted");
+    for s in [&s1, &s3, &s4] {
+        assert_eq!(ping(addr, &host, s), 200);
+    }
+    let again = init_session(addr, &host, true);
+    assert_eq!(ping(addr, &host, &again), 200, "the evicted client initialises again");
+}
+
+/// A session that never finishes `initialize` is closed well before the idle timeout.
+#[test]
+fn a_never_initialised_session_is_evicted() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let options = HttpOptions { header_timeout: Duration::from_millis(500), ..HttpOptions::default() };
+    let addr = serve_with(&rig, options, &rt);
+    let host = format!("127.0.0.1:{}", addr.port());
+    let lazy = init_session(addr, &host, false);
+    let fine = init_session(addr, &host, true);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut status = 0;
+    while std::time::Instant::now() < deadline {
+        // A half-open session takes no requests yet; a GET of its stream answers 404 once it
+        // is gone.
+        status = request(addr, "GET", &host, &[("Mcp-Session-Id", &lazy), ("Connection", "close")], "").status;
+        if status == 404 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(status, 404, "the half-open session is still there");
+    assert_eq!(ping(addr, &host, &fine), 200, "an initialised one stays");
+}

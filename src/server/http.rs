@@ -22,7 +22,6 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::ServerShared;
@@ -120,15 +119,11 @@ pub(crate) fn serve(
         .with_allowed_hosts(hosts)
         .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
         .with_sse_keep_alive(Some(Duration::from_secs(15)));
-    let mut sessions = LocalSessionManager::default();
-    sessions.session_config.keep_alive = Some(options.session_idle);
+    let sessions = super::sessions::BoundedSessions::new(&options, runtime);
     let factory_shared = Arc::clone(shared);
     // The factory runs per session and for some per-request work: keep it cheap and pure.
-    let service = StreamableHttpService::new(
-        move || Ok(BridgeHandler::new(Arc::clone(&factory_shared))),
-        Arc::new(sessions),
-        config,
-    );
+    let service =
+        StreamableHttpService::new(move || Ok(BridgeHandler::new(Arc::clone(&factory_shared))), sessions, config);
     let mut router =
         axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(lenient_protocol_version));
     if let Some(token) = options.token.clone() {

@@ -21,6 +21,7 @@ mod http;
 mod instructions;
 mod listener;
 mod profile;
+mod sessions;
 
 pub use http::{HttpHandle, HttpOptions, SESSION_IDLE};
 pub use instructions::{INSTRUCTIONS_HEAD_CHARS, INSTRUCTIONS_MAX_BYTES, InstructionsFor, instructions};
