@@ -20,4 +20,11 @@ pub use plugin::{
     BridgePlugin, Call, Cell, Fields, HiddenServer, List, NoArgs, Table, UiBridge, WindowBuilder, headless,
 };
 pub use protocol::{Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState};
+/// The log directive that keeps rmcp's own logging to warnings and errors. rmcp logs whole
+/// requests at `debug` and whole notifications at `info`, arguments included, so a password an
+/// agent sends would reach your log at those levels. Add it after your `RUST_LOG` filter:
+/// `EnvFilter::from_default_env().add_directive(egui_mcp_bridge::QUIET_RMCP.parse()?)`.
+/// The bridge's own log lines never carry what a client sent.
+pub const QUIET_RMCP: &str = "rmcp=warn";
+
 pub use server::{ClientProfile, Compat, HttpHandle, HttpOptions, McpServer, ResultView, TransportHandle};

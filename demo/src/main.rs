@@ -93,13 +93,14 @@ fn start_http(
     Ok(url)
 }
 
-/// Logs go to stderr (stdout is MCP's). rmcp logs whole requests, arguments included, at debug
-/// level: its service logs stay at info whatever `RUST_LOG` says, so no password or card number
-/// typed by an agent reaches a log line.
+/// Logs go to stderr (stdout is MCP's). rmcp logs whole requests at debug level and whole
+/// notifications at info, arguments included: whatever `RUST_LOG` says, rmcp logs only warnings
+/// and errors ([`egui_mcp_bridge::QUIET_RMCP`]), so no password or card number an agent sends
+/// reaches a log line.
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| "info".into())
-        .add_directive("rmcp::service=info".parse().unwrap_or_default());
+        .add_directive(egui_mcp_bridge::QUIET_RMCP.parse().unwrap_or_default());
     tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_env_filter(filter).init();
 }
 

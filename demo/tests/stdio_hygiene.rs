@@ -86,3 +86,100 @@ fn stdout_is_json_rpc_only_and_secrets_are_never_logged() {
     }
     assert!(!state.to_string().contains(CARD));
 }
+
+/// A client that closes its reading end (the demo's stdout) but keeps stdin open: the first
+/// answer that cannot be written ends the connection, and the demo exits instead of applying
+/// calls whose answers go nowhere.
+#[test]
+fn a_client_that_stops_reading_ends_the_connection() {
+    let mut demo = Command::new(support::DEMO)
+        .args(["--headless", "--stdio"])
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the demo");
+    let mut stdin = demo.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(demo.stdout.take().expect("stdout"));
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}});
+    writeln!(stdin, "{init}").expect("send");
+    let mut reply = String::new();
+    stdout.read_line(&mut reply).expect("the initialize answer");
+    drop(stdout); // the client stops reading for good
+    for id in 2..6 {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "app__new_order", "arguments": {}}});
+        if writeln!(stdin, "{call}").is_err() {
+            break; // the demo already went away
+        }
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = demo.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = demo.kill();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(status.is_some(), "the demo kept running with nobody reading its answers");
+    drop(stdin);
+}
+
+/// Whatever a client sends, its secrets reach no log line at `RUST_LOG=trace`: an id-less
+/// `tools/call` (before and after `initialize`), a malformed line and an unknown notification,
+/// each carrying a password.
+#[test]
+fn secrets_in_malformed_messages_are_never_logged() {
+    const SECRET: &str = "pw-malformed-4711";
+    let mut demo = Command::new(support::DEMO)
+        .args(["--headless", "--stdio"])
+        .env("RUST_LOG", "trace")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the demo");
+    let mut stdin = demo.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(demo.stdout.take().expect("stdout"));
+    let mut stderr = demo.stderr.take().expect("stderr");
+    let logs = std::thread::Builder::new()
+        .name("demo-stderr".into())
+        .spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        })
+        .expect("read stderr");
+    let idless = json!({"jsonrpc": "2.0", "method": "tools/call",
+        "params": {"name": "authorize-1__authorize", "arguments": {"password": SECRET}}});
+    writeln!(stdin, "{idless}").expect("send");
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}});
+    writeln!(stdin, "{init}").expect("send");
+    writeln!(stdin, "{idless}").expect("send");
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"password":"{SECRET}""#)
+        .expect("send");
+    let custom = json!({"jsonrpc": "2.0", "method": "notifications/whatever", "params": {"password": SECRET}});
+    writeln!(stdin, "{custom}").expect("send");
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":3,"method":"ping"}}"#).expect("send");
+    let mut answers = Vec::new();
+    for line in stdout.by_ref().lines() {
+        let line = line.expect("read");
+        let done = line.contains(r#""id":3"#);
+        answers.push(line);
+        if done {
+            break;
+        }
+    }
+    drop(stdin);
+    assert!(demo.wait().expect("exit").success());
+    let logs = logs.join().expect("logs");
+    assert!(logs.contains("TRACE") || logs.contains("DEBUG"), "trace logging was on");
+    assert!(!logs.contains(SECRET), "the password reached a log line:\n{logs}");
+    assert!(answers.iter().any(|a| a.contains("-32700")), "the malformed line was answered: {answers:?}");
+    assert!(answers.iter().all(|a| !a.contains(SECRET)), "{answers:?}");
+}

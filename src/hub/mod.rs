@@ -193,9 +193,25 @@ impl Hub {
 
     /// Submits a call and waits for its outcome, at most the call budget (plus the end of a
     /// frame that already took it).
+    ///
+    /// Dropping the future (the client left, its request was cancelled) cancels a call the UI
+    /// has not taken yet: it is then never applied.
     pub async fn call(&self, tool: &str, args: Map<String, Value>) -> Outcome {
+        /// Cancels the call if the future is dropped before the UI took it.
+        struct CancelOnDrop(Option<Arc<PendingCall>>);
+        impl Drop for CancelOnDrop {
+            fn drop(&mut self) {
+                if let Some(call) = &self.0 {
+                    call.cancel(ToolError::new(
+                        ErrorCode::ActionTimeout,
+                        "The client left before the operation took effect",
+                    ));
+                }
+            }
+        }
         let budget = self.config.call_timeout;
         let Ticket { call, mut rx } = self.submit(tool, args);
+        let _guard = CancelOnDrop(call.clone());
         if let Ok(outcome) = tokio::time::timeout(budget, &mut rx).await {
             return outcome.unwrap_or_else(|_| Err(shutting_down()));
         }

@@ -22,6 +22,7 @@ mod instructions;
 mod listener;
 mod profile;
 mod sessions;
+mod stdio;
 
 pub use http::{HttpHandle, HttpOptions, SESSION_IDLE};
 pub use instructions::{INSTRUCTIONS_HEAD_CHARS, INSTRUCTIONS_MAX_BYTES, InstructionsFor, instructions};
@@ -225,28 +226,39 @@ impl McpServer {
         Self { shared, runtime }
     }
 
-    /// Serves MCP over this process's stdin/stdout until stdin closes.
+    /// Serves MCP over this process's stdin/stdout until stdin closes or stdout fails.
     pub fn serve_stdio(&self) -> TransportHandle {
-        self.serve_io("stdio", rmcp::transport::stdio())
+        self.serve_transport("stdio", stdio::LineTransport::new(tokio::io::stdin(), tokio::io::stdout()))
     }
 
-    /// Serves MCP over any byte stream (for example one half of `tokio::io::duplex`).
-    pub fn serve_io<T, E, A>(&self, name: &'static str, io: T) -> TransportHandle
+    /// Serves MCP, newline-delimited JSON-RPC, over any byte stream (for example one half of
+    /// `tokio::io::duplex`), with the same guards as stdio: bounded lines, parse errors answered,
+    /// nothing a client sent logged, the connection ended when a write fails.
+    pub fn serve_io<S>(&self, name: &'static str, io: S) -> TransportHandle
     where
-        T: rmcp::transport::IntoTransport<rmcp::RoleServer, E, A> + Send + 'static,
-        E: std::error::Error + Send + Sync + 'static,
+        S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + 'static,
+    {
+        let (read, write) = tokio::io::split(io);
+        self.serve_transport(name, stdio::LineTransport::new(read, write))
+    }
+
+    fn serve_transport<R, W>(&self, name: &'static str, transport: stdio::LineTransport<R, W>) -> TransportHandle
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
         let handle = TransportHandle::default();
         let closed = Arc::clone(&handle.closed);
         let shared = Arc::clone(&self.shared);
         self.runtime.handle.spawn(async move {
-            match BridgeHandler::new(Arc::clone(&shared)).serve(io).await {
+            match BridgeHandler::new(Arc::clone(&shared)).serve(transport).await {
                 Ok(running) => {
                     let reason = running.waiting().await;
                     tracing::info!(transport = name, ?reason, "MCP connection ended");
                 }
                 Err(e) => {
-                    tracing::warn!(transport = name, error = %e, "MCP connection failed to start");
+                    // Never the error's text: it quotes the client's first message whole.
+                    tracing::warn!(transport = name, reason = init_failure(&e), "MCP connection failed to start");
                 }
             }
             closed.store(true, Ordering::Release);
@@ -265,6 +277,20 @@ impl McpServer {
     /// The runtime the server runs on.
     pub fn runtime(&self) -> &tokio::runtime::Handle {
         &self.runtime.handle
+    }
+}
+
+/// What went wrong at the start of a connection, without anything the client sent.
+fn init_failure(e: &rmcp::service::ServerInitializeError) -> &'static str {
+    use rmcp::service::ServerInitializeError as E;
+    match e {
+        E::ExpectedInitializeRequest(_) => "the first message was not initialize",
+        E::ConnectionClosed(_) => "the connection closed before initialize",
+        E::UnexpectedInitializeResponse(_) => "unexpected initialize response",
+        E::InitializeFailed(_) => "initialize failed",
+        E::TransportError { .. } => "the transport failed",
+        E::Cancelled => "cancelled",
+        _ => "the handshake failed",
     }
 }
 

@@ -1,0 +1,312 @@
+//! Newline-delimited JSON-RPC over a byte stream (stdio, or any pipe), hardened against the
+//! clients that misbehave:
+//!
+//! - a line longer than [`MAX_LINE`] is discarded without being held whole, and answered;
+//! - a line that is not JSON is answered with `-32700 Parse error` (id `null`), and one that is
+//!   JSON but no JSON-RPC message with `-32600 Invalid Request` (with its id, if it has one);
+//! - a request without an id (a notification in form, so it cannot be answered), and a
+//!   notification no MCP version defines, are dropped here, before rmcp would log them whole:
+//!   at most their method is logged, never their arguments;
+//! - nothing a client sent is ever logged, so no password it typed reaches a log line;
+//! - a write that fails (the client closed its reading end) ends the connection at once, so no
+//!   further request is read, and none is applied whose answer cannot be delivered.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rmcp::RoleServer;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
+use tokio::sync::Notify;
+
+/// The longest line read (the HTTP transport's body limit too).
+pub const MAX_LINE: usize = 4 * 1024 * 1024;
+
+/// Why the connection ended on our side.
+#[derive(Debug)]
+pub(crate) struct Closed;
+
+impl std::fmt::Display for Closed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the client's reading end is closed")
+    }
+}
+
+impl std::error::Error for Closed {}
+
+struct Writer<W> {
+    out: tokio::sync::Mutex<W>,
+    closed: AtomicBool,
+    on_close: Notify,
+}
+
+impl<W: AsyncWrite + Unpin + Send> Writer<W> {
+    async fn write_line(&self, bytes: &[u8]) -> Result<(), Closed> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(Closed);
+        }
+        let mut out = self.out.lock().await;
+        let result = async {
+            out.write_all(bytes).await?;
+            out.write_all(b"\n").await?;
+            out.flush().await
+        }
+        .await;
+        if result.is_err() {
+            tracing::debug!("writing to the client failed; ending the connection");
+            self.closed.store(true, Ordering::Release);
+            self.on_close.notify_waiters();
+            return Err(Closed);
+        }
+        Ok(())
+    }
+}
+
+/// The transport: reads lines from `R`, writes lines to `W`.
+pub(crate) struct LineTransport<R, W> {
+    reader: BufReader<R>,
+    writer: Arc<Writer<W>>,
+    /// The line being read; whole once `complete`.
+    line: Vec<u8>,
+    /// The line being read is over the limit: its bytes are skipped.
+    oversized: bool,
+    complete: bool,
+}
+
+impl<R: AsyncRead, W> LineTransport<R, W> {
+    pub fn new(reader: R, writer: W) -> Self {
+        let writer =
+            Writer { out: tokio::sync::Mutex::new(writer), closed: AtomicBool::new(false), on_close: Notify::new() };
+        Self {
+            reader: BufReader::new(reader),
+            writer: Arc::new(writer),
+            line: Vec::new(),
+            oversized: false,
+            complete: false,
+        }
+    }
+}
+
+/// What one line is.
+enum Line {
+    Message(Box<ClientJsonRpcMessage>),
+    /// Answer with this error and read on.
+    Answer(Value),
+    /// Nothing to do with it.
+    Skip,
+}
+
+fn error(id: &Value, code: i64, message: &str) -> Line {
+    Line::Answer(json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}))
+}
+
+/// Classifies a line without logging any of its content.
+fn classify(line: &[u8]) -> Line {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Line::Skip;
+    }
+    let Ok(value) = serde_json::from_slice::<Value>(line) else {
+        tracing::debug!(bytes = line.len(), "a line that is not JSON was answered with a parse error");
+        return error(&Value::Null, -32700, "Parse error: the line is not JSON");
+    };
+    let id = value.get("id").cloned();
+    if let (None, Some(method)) = (&id, value.get("method").and_then(Value::as_str))
+        && !method.starts_with("notifications/")
+    {
+        let method: String = method.chars().take(64).collect();
+        tracing::debug!(method, "a request without an id cannot be answered; dropped");
+        return Line::Skip;
+    }
+    match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+        Ok(ClientJsonRpcMessage::Notification(n))
+            if matches!(n.notification, rmcp::model::ClientNotification::CustomNotification(_)) =>
+        {
+            // Nothing here handles them, and rmcp would log their params whole.
+            tracing::debug!("an unknown notification was dropped");
+            Line::Skip
+        }
+        Ok(message) => Line::Message(Box::new(message)),
+        Err(_) => match id {
+            Some(id) if id.is_string() || id.is_number() => {
+                error(&id, -32600, "Invalid Request: not a JSON-RPC message this server knows")
+            }
+            _ => {
+                tracing::debug!("a JSON line that is no JSON-RPC message was dropped");
+                Line::Skip
+            }
+        },
+    }
+}
+
+impl<R, W> LineTransport<R, W>
+where
+    R: AsyncRead + Unpin + Send,
+    W: AsyncWrite + Unpin + Send,
+{
+    /// Reads one line into `self.line`, holding at most `MAX_LINE` bytes of it. `None` at EOF;
+    /// `Some(false)` for a line that was too long (discarded).
+    ///
+    /// Cancel-safe: rmcp drops a pending `receive` whenever another event of its loop wins, so
+    /// a partly read line stays in `self.line` (and `self.oversized`) for the next call, and is
+    /// cleared only once whole.
+    async fn read_line(&mut self) -> Option<bool> {
+        if self.complete {
+            self.line.clear();
+            self.oversized = false;
+            self.complete = false;
+        }
+        loop {
+            let Ok(buf) = self.reader.fill_buf().await else { return None };
+            if buf.is_empty() {
+                return None;
+            }
+            let (take, done) = match buf.iter().position(|b| *b == b'\n') {
+                Some(i) => (i, true),
+                None => (buf.len(), false),
+            };
+            if !self.oversized {
+                if self.line.len() + take > MAX_LINE {
+                    self.oversized = true;
+                    self.line = Vec::new();
+                } else {
+                    self.line.extend_from_slice(&buf[..take]);
+                }
+            }
+            self.reader.consume(if done { take + 1 } else { take });
+            if done {
+                self.complete = true;
+                return Some(!self.oversized);
+            }
+        }
+    }
+}
+
+impl<R, W> Transport<RoleServer> for LineTransport<R, W>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    type Error = Closed;
+
+    fn name() -> Cow<'static, str> {
+        "lines".into()
+    }
+
+    fn send(&mut self, item: ServerJsonRpcMessage) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let writer = Arc::clone(&self.writer);
+        async move {
+            let bytes = serde_json::to_vec(&item).map_err(|_| Closed)?;
+            writer.write_line(&bytes).await
+        }
+    }
+
+    async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
+        loop {
+            let writer = Arc::clone(&self.writer);
+            let closed = writer.on_close.notified();
+            if writer.closed.load(Ordering::Acquire) {
+                return None;
+            }
+            let read = tokio::select! {
+                read = self.read_line() => read,
+                () = closed => return None,
+            };
+            let line = if read? {
+                classify(&self.line)
+            } else {
+                tracing::debug!(max = MAX_LINE, "a line over the length limit was discarded");
+                error(&Value::Null, -32600, "Invalid Request: the message is longer than this server reads")
+            };
+            match line {
+                Line::Message(m) => return Some(*m),
+                Line::Answer(v) => {
+                    let bytes = serde_json::to_vec(&v).unwrap_or_default();
+                    if writer.write_line(&bytes).await.is_err() {
+                        return None;
+                    }
+                }
+                Line::Skip => {}
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        let _ = self.writer.out.lock().await.shutdown().await;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(line: &str) -> Option<Value> {
+        match classify(line.as_bytes()) {
+            Line::Answer(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn bad_lines_are_answered_without_echoing_them() {
+        let a = answer(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"password":"hunter2""#).unwrap();
+        assert_eq!((a["id"].clone(), a["error"]["code"].clone()), (Value::Null, json!(-32700)));
+        assert!(!a.to_string().contains("hunter2"));
+        let a = answer(r#"{"jsonrpc":"2.0","id":7,"result":[1,2],"error":"x","method":3}"#).unwrap();
+        assert_eq!((a["id"].clone(), a["error"]["code"].clone()), (json!(7), json!(-32600)));
+        assert!(matches!(classify(b"   "), Line::Skip));
+    }
+
+    /// rmcp drops a pending `receive` whenever another event wins its loop: a line that arrives
+    /// in pieces across such drops must still come out whole.
+    #[tokio::test]
+    async fn a_receive_cancelled_mid_line_loses_nothing() {
+        let (client, server) = tokio::io::duplex(64);
+        let (read, write) = tokio::io::split(server);
+        let mut t = LineTransport::new(read, write);
+        let (_client_read, mut client_write) = tokio::io::split(client);
+        let line = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        for piece in line.as_bytes().chunks(7) {
+            client_write.write_all(piece).await.unwrap();
+            let cancelled = tokio::time::timeout(std::time::Duration::from_millis(5), t.receive()).await;
+            assert!(cancelled.is_err(), "no message before the newline");
+        }
+        client_write.write_all(b"\n").await.unwrap();
+        let message = tokio::time::timeout(std::time::Duration::from_secs(5), t.receive()).await.unwrap();
+        assert!(matches!(message, Some(ClientJsonRpcMessage::Request(_))), "{message:?}");
+    }
+
+    /// A client that closed its reading end: the first failed write ends the connection.
+    #[tokio::test]
+    async fn a_failed_write_ends_the_connection() {
+        let (client, server) = tokio::io::duplex(64);
+        let (read, write) = tokio::io::split(server);
+        let mut t = LineTransport::new(read, write);
+        let (client_read, mut client_write) = tokio::io::split(client);
+        drop(client_read);
+        let note = serde_json::from_value::<ServerJsonRpcMessage>(
+            json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}),
+        )
+        .unwrap();
+        // The duplex fails writes once the other side is gone entirely; keep its write half so
+        // only the reading side is closed for real pipes: here both go, as with a dead client.
+        drop(client_write.shutdown().await);
+        drop(client_write);
+        assert!(t.send(note).await.is_err());
+        let after = tokio::time::timeout(std::time::Duration::from_secs(5), t.receive()).await.unwrap();
+        assert!(after.is_none(), "nothing is read after a failed write");
+    }
+
+    #[test]
+    fn an_id_less_request_is_dropped_and_a_real_notification_passes() {
+        let call =
+            r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x","arguments":{"password":"hunter2"}}}"#;
+        assert!(matches!(classify(call.as_bytes()), Line::Skip));
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        assert!(matches!(classify(note.as_bytes()), Line::Message(_)));
+    }
+}
