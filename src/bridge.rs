@@ -47,6 +47,16 @@ impl BridgeBuilder {
         self
     }
 
+    /// The longest string an agent's argument may hold, anywhere in it (default 10,000
+    /// characters). A parameter whose schema has its own `maxLength` (for example from
+    /// `#[schemars(length(max = 200))]`) gets that instead. Longer ones are `validation_failed`
+    /// naming the parameter, before the app sees the call.
+    #[must_use]
+    pub fn max_string_chars(mut self, chars: usize) -> Self {
+        self.config.max_string_chars = chars;
+        self
+    }
+
     /// How the server accommodates clients that cannot read resources or refresh their tool
     /// list (default [`Compat::Auto`]: by each client's `clientInfo.name`).
     #[must_use]

@@ -42,6 +42,33 @@ impl EditableField {
     }
 }
 
+/// The rules the person's widgets enforce (text-edit lengths, drag-value ranges), and so every
+/// agent write too: what a result says was set is exactly what the window then shows.
+pub mod limits {
+    /// Largest amount, in the order's currency.
+    pub const AMOUNT_MAX: f64 = 1_000_000.0;
+    /// Largest unit price of a line item.
+    pub const UNIT_PRICE_MAX: f64 = 100_000.0;
+    /// Largest quantity of a line item.
+    pub const QUANTITY_MAX: u32 = 999;
+    /// Longest recipient, in characters.
+    pub const RECIPIENT_CHARS: usize = 100;
+    /// Longest address, in characters.
+    pub const ADDRESS_CHARS: usize = 200;
+    /// Longest currency code, in characters.
+    pub const CURRENCY_CHARS: usize = 3;
+    /// Longest card number, in characters (digits and separators).
+    pub const CARD_CHARS: usize = 23;
+    /// Longest product name, in characters.
+    pub const PRODUCT_CHARS: usize = 100;
+
+    /// `Some(amount)` if it is a money value in `0..=max` with at most two decimals.
+    pub fn money_in_range(amount: f64, max: f64) -> Option<f64> {
+        let cents = amount * 100.0;
+        (amount.is_finite() && (0.0..=max).contains(&amount) && (cents - cents.round()).abs() < 1e-6).then_some(amount)
+    }
+}
+
 /// `edit_field` arguments.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -58,10 +85,11 @@ pub struct EditFieldArgs {
 pub struct AddItemArgs {
     // Field comments are `//`, not `///`: a doc comment becomes a `description` in the tool's
     // input schema, paid for at every tools/list. Names and ranges say it here.
+    #[schemars(length(min = 1, max = 100))]
     pub product: String,
-    #[schemars(range(min = 1))]
+    #[schemars(range(min = 1, max = 999))]
     pub quantity: u32,
-    #[schemars(range(min = 0))]
+    #[schemars(range(min = 0, max = 100_000))]
     pub unit_price: Option<f64>,
 }
 
@@ -78,9 +106,13 @@ pub struct RemoveItemArgs {
 #[serde(deny_unknown_fields)]
 pub struct SubmitArgs {
     // Values to apply before validating; see `AddItemArgs` on why these are `//` comments.
+    #[schemars(length(max = 100))]
     pub recipient: Option<String>,
+    #[schemars(length(max = 200))]
     pub address: Option<String>,
+    #[schemars(range(min = 0, max = 1_000_000))]
     pub amount: Option<f64>,
+    #[schemars(length(max = 3))]
     pub currency: Option<String>,
 }
 
@@ -189,6 +221,41 @@ fn invalid(field: &str, error: &str) -> ToolError {
     ToolError::invalid_field(field, error)
 }
 
+/// A field value that passed [`check_field`].
+enum Checked {
+    Amount(f64),
+    Text(String),
+}
+
+/// Checks a value for a field by the person's widget's rules; errors name `param`.
+fn check_field(field: EditableField, value: &Value, param: &str) -> Result<Checked, ToolError> {
+    if field == EditableField::Amount {
+        let amount = match value {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) => s.trim().trim_start_matches('$').replace(',', "").parse().ok(),
+            _ => None,
+        }
+        .ok_or_else(|| invalid(param, "amount must be a number"))?;
+        return limits::money_in_range(amount, limits::AMOUNT_MAX)
+            .map(Checked::Amount)
+            .ok_or_else(|| invalid(param, "amount must be $0.00 to $1,000,000.00, in whole cents"));
+    }
+    let Value::String(text) = value else {
+        return Err(invalid(param, &format!("{} must be a string", field.label())));
+    };
+    let max = match field {
+        EditableField::Recipient => limits::RECIPIENT_CHARS,
+        EditableField::Address => limits::ADDRESS_CHARS,
+        EditableField::Currency => limits::CURRENCY_CHARS,
+        EditableField::CardNumber => limits::CARD_CHARS,
+        EditableField::Amount => unreachable!("handled above"),
+    };
+    if text.chars().count() > max {
+        return Err(invalid(param, &format!("{} must be at most {max} characters", field.label())));
+    }
+    Ok(Checked::Text(text.clone()))
+}
+
 impl Editor {
     /// An editor on an existing order.
     pub fn for_order(index: usize, order: &Order) -> Self {
@@ -277,34 +344,33 @@ impl Editor {
         self.errors.retain(|e| e.field != field);
     }
 
-    /// Sets one field. A value of the wrong kind is `validation_failed` naming `value`.
+    /// Sets one field. A value of the wrong kind, or one the person's widget would not hold
+    /// (out of range, too long, sub-cent amounts), is `validation_failed` naming `value`.
     pub fn edit_field(&mut self, field: EditableField, value: &Value) -> Result<ToolResult, ToolError> {
-        if field == EditableField::Amount {
-            let amount = match value {
-                Value::Number(n) => n.as_f64(),
-                Value::String(s) => s.trim().trim_start_matches('$').parse().ok(),
-                _ => None,
+        let checked = check_field(field, value, "value")?;
+        Ok(self.apply_field(field, checked))
+    }
+
+    /// Sets a field to a value [`check_field`] accepted.
+    fn apply_field(&mut self, field: EditableField, value: Checked) -> ToolResult {
+        let (slot, key) = match (field, value) {
+            (EditableField::Amount, Checked::Amount(amount)) => {
+                self.draft.amount = amount;
+                self.touched("amount");
+                return ToolResult::message(format!("Amount set to {}", money(amount)));
             }
-            .filter(|a: &f64| a.is_finite())
-            .ok_or_else(|| invalid("value", "amount must be a number"))?;
-            self.draft.amount = amount;
-            self.touched("amount");
-            return Ok(ToolResult::message(format!("Amount set to {}", money(amount))));
-        }
-        let Value::String(text) = value else {
-            return Err(invalid("value", &format!("{} must be a string", field.label())));
+            (_, Checked::Amount(_)) | (EditableField::Amount, Checked::Text(_)) => {
+                unreachable!("check_field returns the kind of the field")
+            }
+            (EditableField::Recipient, Checked::Text(t)) => ((&mut self.draft.recipient, t), "recipient"),
+            (EditableField::Address, Checked::Text(t)) => ((&mut self.draft.address, t), "address"),
+            (EditableField::Currency, Checked::Text(t)) => ((&mut self.draft.currency, t), "currency"),
+            (EditableField::CardNumber, Checked::Text(t)) => ((&mut self.draft.card_number, t), "card_number"),
         };
-        let (slot, key) = match field {
-            EditableField::Recipient => (&mut self.draft.recipient, "recipient"),
-            EditableField::Address => (&mut self.draft.address, "address"),
-            EditableField::Currency => (&mut self.draft.currency, "currency"),
-            EditableField::CardNumber => (&mut self.draft.card_number, "card_number"),
-            EditableField::Amount => unreachable!("handled above"),
-        };
-        slot.clone_from(text);
+        *slot.0 = slot.1;
         self.touched(key);
         // The message never echoes a card number.
-        Ok(ToolResult::message(format!("{} updated", field.label())))
+        ToolResult::message(format!("{} updated", field.label()))
     }
 
     /// Appends a line item.
@@ -313,13 +379,15 @@ impl Editor {
         if product.is_empty() {
             return Err(invalid("product", "Cannot be empty"));
         }
-        if quantity == 0 {
-            return Err(invalid("quantity", "Must be at least 1"));
+        if product.chars().count() > limits::PRODUCT_CHARS {
+            return Err(invalid("product", &format!("Must be at most {} characters", limits::PRODUCT_CHARS)));
         }
-        let unit_price = unit_price.unwrap_or(0.0);
-        if !(unit_price >= 0.0 && unit_price.is_finite()) {
-            return Err(invalid("unitPrice", "Must be 0 or more"));
+        if !(1..=limits::QUANTITY_MAX).contains(&quantity) {
+            return Err(invalid("quantity", &format!("Must be 1 to {}", limits::QUANTITY_MAX)));
         }
+        let Some(unit_price) = limits::money_in_range(unit_price.unwrap_or(0.0), limits::UNIT_PRICE_MAX) else {
+            return Err(invalid("unitPrice", "Must be $0.00 to $100,000.00, in whole cents"));
+        };
         self.draft.items.push(LineItem { product: product.to_owned(), quantity, unit_price });
         self.touched("items");
         Ok(ToolResult::message(format!("Added {quantity} × {product}; {} items now", self.draft.items.len())))
@@ -338,15 +406,27 @@ impl Editor {
     /// Applies the given values, validates the whole order, and opens Confirm order.
     pub fn submit(&mut self, args: SubmitArgs, ids: &mut IdGen) -> Result<ToolResult, ToolError> {
         let given = [
-            (EditableField::Recipient, args.recipient.map(Value::from)),
-            (EditableField::Address, args.address.map(Value::from)),
-            (EditableField::Amount, args.amount.map(Value::from)),
-            (EditableField::Currency, args.currency.map(Value::from)),
+            (EditableField::Recipient, "recipient", args.recipient.map(Value::from)),
+            (EditableField::Address, "address", args.address.map(Value::from)),
+            (EditableField::Amount, "amount", args.amount.map(Value::from)),
+            (EditableField::Currency, "currency", args.currency.map(Value::from)),
         ];
-        for (field, value) in given {
+        // Every given value is checked before any is applied: a rejected submit changes nothing.
+        let mut checked = Vec::new();
+        let mut rejected = Vec::new();
+        for (field, param, value) in given {
             if let Some(value) = value {
-                self.edit_field(field, &value)?;
+                match check_field(field, &value, param) {
+                    Ok(c) => checked.push((field, c)),
+                    Err(e) => rejected.extend(e.fields.unwrap_or_default()),
+                }
             }
+        }
+        if !rejected.is_empty() {
+            return Err(ToolError::validation("Submission rejected: invalid values given", rejected));
+        }
+        for (field, value) in checked {
+            self.apply_field(field, value);
         }
         let mut errors = Vec::new();
         if self.draft.recipient.trim().is_empty() {
@@ -747,13 +827,13 @@ impl Editor {
                             label: &str,
                             value: &mut String,
                             key: &str,
-                            secret: bool,
+                            (secret, max): (bool, usize),
                             editor: &mut Vec<String>| {
                 let l = ui.label(label);
                 if read_only {
                     ui.label(if secret { "••••••".to_owned() } else { value.clone() });
                 } else if ui
-                    .add(egui::TextEdit::singleline(value).password(secret).desired_width(240.0))
+                    .add(egui::TextEdit::singleline(value).password(secret).char_limit(max).desired_width(240.0))
                     .labelled_by(l.id)
                     .changed()
                 {
@@ -762,8 +842,15 @@ impl Editor {
                 ui.end_row();
             };
             let mut changed = Vec::new();
-            text_row(ui, "Recipient", &mut self.draft.recipient, "recipient", false, &mut changed);
-            text_row(ui, "Address", &mut self.draft.address, "address", false, &mut changed);
+            text_row(
+                ui,
+                "Recipient",
+                &mut self.draft.recipient,
+                "recipient",
+                (false, limits::RECIPIENT_CHARS),
+                &mut changed,
+            );
+            text_row(ui, "Address", &mut self.draft.address, "address", (false, limits::ADDRESS_CHARS), &mut changed);
             let l = ui.label("Amount");
             if read_only {
                 ui.label(money(self.draft.amount));
@@ -773,7 +860,7 @@ impl Editor {
                         .speed(1.0)
                         .prefix("$")
                         .fixed_decimals(2)
-                        .range(0.0..=1_000_000.0),
+                        .range(0.0..=limits::AMOUNT_MAX),
                 )
                 .labelled_by(l.id)
                 .changed()
@@ -781,8 +868,22 @@ impl Editor {
                 changed.push("amount".to_owned());
             }
             ui.end_row();
-            text_row(ui, "Currency", &mut self.draft.currency, "currency", false, &mut changed);
-            text_row(ui, "Card number", &mut self.draft.card_number, "card_number", true, &mut changed);
+            text_row(
+                ui,
+                "Currency",
+                &mut self.draft.currency,
+                "currency",
+                (false, limits::CURRENCY_CHARS),
+                &mut changed,
+            );
+            text_row(
+                ui,
+                "Card number",
+                &mut self.draft.card_number,
+                "card_number",
+                (true, limits::CARD_CHARS),
+                &mut changed,
+            );
             for key in changed {
                 self.touched(&key);
             }
@@ -811,16 +912,22 @@ impl Editor {
         if !read_only {
             ui.horizontal(|ui| {
                 let l = ui.label("Product");
-                ui.add(egui::TextEdit::singleline(&mut self.new_item.product).desired_width(120.0)).labelled_by(l.id);
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.new_item.product)
+                        .char_limit(limits::PRODUCT_CHARS)
+                        .desired_width(120.0),
+                )
+                .labelled_by(l.id);
                 let l = ui.label("Qty");
-                ui.add(egui::DragValue::new(&mut self.new_item.quantity).range(1..=999)).labelled_by(l.id);
+                ui.add(egui::DragValue::new(&mut self.new_item.quantity).range(1..=limits::QUANTITY_MAX))
+                    .labelled_by(l.id);
                 let l = ui.label("Price");
                 ui.add(
                     egui::DragValue::new(&mut self.new_item.unit_price)
                         .prefix("$")
                         .speed(0.5)
                         .fixed_decimals(2)
-                        .range(0.0..=100_000.0),
+                        .range(0.0..=limits::UNIT_PRICE_MAX),
                 )
                 .labelled_by(l.id);
                 if ui.button("Add item").clicked() {

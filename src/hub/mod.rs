@@ -16,11 +16,13 @@
 mod action;
 mod activity;
 mod call;
+mod limits;
 mod snapshot;
 
 pub use action::{ActionSpec, Hints, input_schema_for};
 pub use activity::{ACTIVITY_CAPACITY, ActivityLog, ActivityRecord};
 pub use call::{CallTarget, Outcome, PendingCall};
+pub use limits::{DEFAULT_MAX_STRING_CHARS, check_arguments};
 pub use snapshot::{Snapshot, ToolSpec};
 
 use std::sync::Arc;
@@ -46,6 +48,9 @@ pub struct HubConfig {
     pub instructions: Option<String>,
     /// How long a call may wait for the UI before it ends with `action_timeout`.
     pub call_timeout: Duration,
+    /// The longest string an argument may hold, anywhere in it, unless the action's schema
+    /// gives the parameter its own `maxLength` (default [`DEFAULT_MAX_STRING_CHARS`]).
+    pub max_string_chars: usize,
 }
 
 impl Default for HubConfig {
@@ -55,6 +60,7 @@ impl Default for HubConfig {
             app_version: "0.0.0".to_owned(),
             instructions: None,
             call_timeout: Duration::from_secs(10),
+            max_string_chars: DEFAULT_MAX_STRING_CHARS,
         }
     }
 }
@@ -179,7 +185,13 @@ impl Hub {
             Some(Arc::clone(&self.activity)),
         ));
         // Fail fast on what the latest snapshot already rules out; the UI re-validates anyway.
-        if let Err(e) = self.snapshot().validate(&call) {
+        // Arguments are bounded here, before anything holds them longer than this call.
+        let snapshot = self.snapshot();
+        let checked = snapshot.validate(&call).and_then(|()| match (snapshot.tool(tool), call.args.as_object()) {
+            (Some(spec), Some(args)) => check_arguments(&spec.input_schema, args, self.config.max_string_chars),
+            _ => Ok(()),
+        });
+        if let Err(e) = checked {
             call.reject(e);
             return Ticket { call: None, rx };
         }

@@ -286,11 +286,19 @@ fn parse_args<A: DeserializeOwned>(args: &Value) -> Result<A, ToolError> {
         };
         // serde's messages quote the offending value for some errors; keep only the kind.
         let reason = inner.split(" at line").next().unwrap_or(&inner);
-        let reason = if reason.starts_with("invalid value") || reason.starts_with("invalid type") {
-            reason
-                .split(", expected")
-                .nth(1)
-                .map_or_else(|| "has the wrong type".to_owned(), |exp| format!("expected{exp}"))
+        // Kinds that quote the client's own string ("unknown variant `…`", "unknown field `…`",
+        // "invalid value: string \"…\"") keep only what is expected.
+        let quotes_input = ["invalid value", "invalid type", "unknown variant", "unknown field", "invalid length"];
+        let reason = if quotes_input.iter().any(|k| reason.starts_with(k)) {
+            let expected = reason.split(", expected").nth(1).map(|exp| format!("expected{exp}"));
+            match (reason.starts_with("unknown field"), expected) {
+                (true, Some(exp)) => format!("is not a parameter; {exp}"),
+                (true, None) => "is not a parameter".to_owned(),
+                (false, Some(exp)) => exp,
+                (false, None) => "has the wrong type".to_owned(),
+            }
+        } else if reason.contains('`') || reason.contains('"') {
+            "is not valid here".to_owned()
         } else {
             reason.to_owned()
         };
@@ -357,6 +365,19 @@ mod tests {
         quantity: u32,
     }
 
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Kind {
+        Small,
+        Large,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[expect(dead_code, reason = "only parsing is tested")]
+    struct Pick {
+        kind: Kind,
+    }
+
     #[test]
     fn bad_arguments_name_the_parameter() {
         let e = parse_args::<Add>(&json!({"product": "x", "quantity": "secret-ish"})).unwrap_err();
@@ -366,6 +387,10 @@ mod tests {
         assert_eq!(e.fields.unwrap()[0].field, "product");
         let e = parse_args::<Add>(&json!({"product": "x", "quantity": 1, "bogus": 1})).unwrap_err();
         assert_eq!(e.fields.unwrap()[0].field, "bogus");
+        let e = parse_args::<Pick>(&json!({"kind": "hunter2-secretish"})).unwrap_err();
+        assert_eq!(e.fields.as_ref().unwrap()[0].field, "kind");
+        assert!(!format!("{e:?}").contains("hunter2"), "an unknown variant is not echoed: {e:?}");
+        assert_eq!(e.fields.unwrap()[0].error, "expected `small` or `large`", "it says what is expected");
         assert!(parse_args::<NoArgs>(&json!({})).is_ok());
     }
 }

@@ -1,0 +1,193 @@
+//! Random arguments for the demo's editor tools, from an agent, in-process: every call ends in
+//! success or `validation_failed` naming a parameter, and after each success what the result
+//! says was set is exactly what the window's state then shows (no silent rewrite by a widget's
+//! range, no saturated money, no clamped length).
+//!
+//! `PROPTEST_CASES` sets the number of calls (256 by default here); the long run of SECURITY.md
+//! is `PROPTEST_CASES=1000000 cargo test --release -p order-demo --test agent_fuzz`.
+
+#![allow(clippy::unwrap_used, reason = "tests")]
+
+use std::cell::RefCell;
+
+use egui_mcp_bridge::{Bridge, ErrorCode, Outcome};
+use order_demo::OrderApp;
+use order_demo::data::money;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use serde_json::{Map, Value, json};
+
+struct Demo {
+    bridge: Bridge,
+    ctx: egui::Context,
+    app: OrderApp,
+}
+
+impl Demo {
+    fn new() -> Self {
+        let bridge = Bridge::builder().app_name("order-demo").build();
+        let ctx = egui::Context::default();
+        ctx.add_plugin(bridge.plugin());
+        let app = OrderApp::new(bridge.clone());
+        let mut demo = Self { bridge, ctx, app };
+        demo.frame();
+        demo
+    }
+
+    fn frame(&mut self) {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
+            ..Default::default()
+        };
+        let app = &mut self.app;
+        self.ctx.run_ui(input, |ui| app.ui(ui)).drop_without_applying_deltas();
+    }
+
+    fn call(&mut self, tool: &str, args: &Value) -> Outcome {
+        let Value::Object(args) = args.clone() else { unreachable!() };
+        let mut ticket = self.bridge.hub().submit(tool, args);
+        for _ in 0..20 {
+            if let Ok(outcome) = ticket.rx.try_recv() {
+                return outcome;
+            }
+            self.frame();
+        }
+        panic!("{tool} was not answered in 20 frames");
+    }
+
+    fn editor(&self, id: &str) -> Value {
+        let state: Value = serde_json::from_str(&self.bridge.hub().snapshot().json).unwrap();
+        state["windows"].as_array().unwrap().iter().find(|w| w["id"] == id).cloned().unwrap()
+    }
+}
+
+fn shown<'a>(window: &'a Value, label: &str) -> &'a Value {
+    window["blocks"][0]["items"].as_array().unwrap().iter().find(|i| i["label"] == label).map(|i| &i["value"]).unwrap()
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<f64>().prop_map(|f| json!(f)),
+        (-2_000_000.0..2_000_000.0f64).prop_map(|f| json!(f)),
+        (0u32..2_000_000).prop_map(|n| json!(n)),
+        (0u32..200_000_000).prop_map(|c| json!(f64::from(c) / 100.0)),
+        "[0-9]{1,8}(\\.[0-9]{1,3})?".prop_map(Value::from),
+        ".{0,260}".prop_map(Value::from),
+        (9_000usize..12_000).prop_map(|n| Value::from("x".repeat(n))),
+        any::<bool>().prop_map(Value::from),
+        Just(Value::Null),
+        Just(json!([1, "two", {"three": 3}])),
+    ]
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Edit { field: String, value: Value },
+    Add { product: String, quantity: i64, unit_price: Option<f64> },
+    Remove { row: i64 },
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let field = prop_oneof![
+        Just("recipient".to_owned()),
+        Just("address".to_owned()),
+        Just("amount".to_owned()),
+        Just("currency".to_owned()),
+        Just("card_number".to_owned()),
+        "[a-z_]{1,12}",
+    ];
+    prop_oneof![
+        4 => (field, value()).prop_map(|(field, value)| Op::Edit { field, value }),
+        2 => (".{0,120}", -5i64..1500, proptest::option::of(prop_oneof![-10.0..200_000.0f64, (0u32..20_000_000).prop_map(|c| f64::from(c) / 100.0)]))
+            .prop_map(|(product, quantity, unit_price)| Op::Add { product, quantity, unit_price }),
+        1 => (-2i64..12).prop_map(|row| Op::Remove { row }),
+    ]
+}
+
+#[test]
+fn random_editor_arguments_are_applied_exactly_or_rejected_naming_a_parameter() {
+    let demo = RefCell::new(Demo::new());
+    let editor = {
+        let mut d = demo.borrow_mut();
+        let opened = d.call("app__new_order", &json!({})).unwrap();
+        opened.opened_window_ids[0].clone()
+    };
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256);
+    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+    runner
+        .run(&op(), |op| {
+            let mut d = demo.borrow_mut();
+            let (tool, args) = match &op {
+                Op::Edit { field, value } => ("edit_field", json!({"field": field, "value": value})),
+                Op::Add { product, quantity, unit_price } => {
+                    let mut a = Map::new();
+                    a.insert("product".into(), json!(product));
+                    a.insert("quantity".into(), json!(quantity));
+                    if let Some(p) = unit_price {
+                        a.insert("unitPrice".into(), json!(p));
+                    }
+                    ("add_item", Value::Object(a))
+                }
+                Op::Remove { row } => ("remove_item", json!({"row": row})),
+            };
+            let before = d.editor(&editor);
+            let outcome = d.call(&format!("{editor}__{tool}"), &args);
+            let after = d.editor(&editor);
+            match outcome {
+                Err(e) => {
+                    prop_assert_eq!(e.code, ErrorCode::ValidationFailed, "{:?}: {}", op, e.message);
+                    let fields = e.fields.clone().unwrap_or_default();
+                    prop_assert!(!fields.is_empty(), "validation_failed names a parameter: {}", e.message);
+                    prop_assert_eq!(&before["blocks"], &after["blocks"], "a rejected call changed the window");
+                }
+                Ok(r) => match op {
+                    Op::Edit { field, value } => {
+                        let shown = match field.as_str() {
+                            "recipient" => field_eq(&after, "Recipient", &value),
+                            "address" => field_eq(&after, "Address", &value),
+                            "currency" => field_eq(&after, "Currency", &value),
+                            "card_number" => shown(&after, "Card number") == "••••••",
+                            "amount" => {
+                                let amount = shown(&after, "Amount").as_f64().unwrap();
+                                r.message.as_deref() == Some(format!("Amount set to {}", money(amount)).as_str())
+                                    && (amount - number(&value)).abs() < 1e-9
+                            }
+                            other => panic!("{other} was accepted"),
+                        };
+                        prop_assert!(
+                            shown,
+                            "{} = {} answered {:?} but the window shows {}",
+                            field,
+                            value,
+                            r.message,
+                            after["blocks"][0]
+                        );
+                    }
+                    Op::Add { product, quantity, unit_price } => {
+                        let rows = after["blocks"][1]["rows"].as_array().unwrap();
+                        let last = rows.last().unwrap();
+                        let expected = json!([product.trim(), quantity, unit_price.unwrap_or(0.0)]);
+                        prop_assert_eq!(last, &expected, "answered {:?}", r.message);
+                    }
+                    Op::Remove { row } => {
+                        let n = |w: &Value| w["blocks"][1]["rows"].as_array().unwrap().len();
+                        prop_assert_eq!(n(&after) + 1, n(&before), "removed row {}", row);
+                    }
+                },
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
+fn field_eq(window: &Value, label: &str, value: &Value) -> bool {
+    shown(window, label) == value
+}
+
+fn number(v: &Value) -> f64 {
+    match v {
+        Value::Number(n) => n.as_f64().unwrap(),
+        Value::String(s) => s.trim().trim_start_matches('$').replace(',', "").parse().unwrap(),
+        _ => f64::NAN,
+    }
+}
