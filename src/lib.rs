@@ -17,7 +17,7 @@ pub mod server;
 pub use bridge::{Bridge, BridgeBuilder};
 pub use hub::{ActionSpec, Hints, Hub, HubConfig, Outcome};
 pub use plugin::{
-    BridgePlugin, Call, Cell, Fields, HiddenServer, List, NoArgs, Table, UiBridge, WindowBuilder, headless,
+    BridgePlugin, Call, Cell, Fields, Footprint, HiddenServer, List, NoArgs, Table, UiBridge, WindowBuilder, headless,
 };
 pub use protocol::{Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState};
 /// The log directive that keeps rmcp's own logging to warnings and errors. rmcp logs whole

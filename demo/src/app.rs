@@ -130,7 +130,7 @@ impl OrderApp {
     pub fn open_order(&mut self, ctx: &egui::Context, index: usize) -> (String, bool) {
         let app_id = format!("order-{}", self.orders[index].number);
         if self.editors.iter().any(|e| e.app_id == app_id) {
-            ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(&app_id)));
+            ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(ctx, &app_id)));
             return (app_id, false);
         }
         let mut editor = Editor::for_order(index, &self.orders[index]);
@@ -163,7 +163,7 @@ impl OrderApp {
     /// Opens (or brings forward) the Sales Report.
     pub fn open_report(&mut self, ctx: &egui::Context) {
         self.report_open = true;
-        ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id("report")));
+        ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(ctx, "report")));
     }
 
     fn find_order(&self, label: &str) -> Option<usize> {
@@ -199,6 +199,13 @@ impl OrderApp {
         self.editors.retain(|e| e.open);
         self.report_window(&ctx);
         self.lock_modal(&ctx);
+        crate::ui_util::recycle_window_ids(&ctx);
+    }
+
+    /// What the app keeps per window beyond the open ones, for tests: agent notes kept, and
+    /// egui window slots ever made (the most windows open at once).
+    pub fn retained(&self, ctx: &egui::Context) -> (usize, usize) {
+        (self.notes.len(), crate::ui_util::window_slots(ctx))
     }
 
     fn app_actions(&mut self, ctx: &egui::Context) {
@@ -380,7 +387,7 @@ impl OrderApp {
         let (filtered, revision) = (&mut self.filtered, self.orders_revision);
         let notes = &self.notes;
         egui::Window::new("Orders")
-            .id(window_id("orders"))
+            .id(window_id(ctx, "orders"))
             .frame(frame)
             .default_pos(self.area.left_top() + egui::vec2(8.0, 8.0))
             .constrain_to(self.area)
@@ -503,7 +510,7 @@ impl OrderApp {
             notes.note("report", "refresh".into());
         }
         egui::Window::new("Sales Report")
-            .id(window_id("report"))
+            .id(window_id(ctx, "report"))
             .open(&mut open)
             .frame(notes.frame(ctx, "report"))
             .default_pos(self.area.left_top() + egui::vec2(470.0, 330.0))
@@ -567,7 +574,7 @@ impl OrderApp {
         }
         drop(w);
         if !unlocked {
-            egui::Modal::new(window_id(&lock.id)).show(ctx, |ui| {
+            egui::Modal::new(window_id(ctx, &lock.id)).show(ctx, |ui| {
                 ui.set_width(280.0);
                 ui.heading("Session locked");
                 let l = ui.label("PIN");

@@ -566,7 +566,7 @@ impl Editor {
             call.reply(Ok(self.close(ids)));
         }
         if let Some(call) = w.action::<NoArgs>("focus", ActionSpec::new("Bring to front").idempotent()) {
-            ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(&id)));
+            ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(ctx, &id)));
             notes.note(&id, "focus".into());
             call.ok(format!("{title} is in front"));
         }
@@ -802,7 +802,7 @@ impl Editor {
         let frame = notes.frame(ctx, &id);
         let step = 30.0 * self.slot as f32;
         egui::Window::new(title)
-            .id(window_id(&id))
+            .id(window_id(ctx, &id))
             .open(&mut open)
             .frame(frame)
             .default_width(420.0)
@@ -822,7 +822,7 @@ impl Editor {
 
     fn contents(&mut self, ui: &mut egui::Ui, ids: &mut IdGen) {
         let read_only = self.submitted;
-        egui::Grid::new(("fields", &self.app_id)).num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+        egui::Grid::new("fields").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
             let text_row = |ui: &mut egui::Ui,
                             label: &str,
                             value: &mut String,
@@ -891,7 +891,7 @@ impl Editor {
         ui.separator();
         ui.strong("Line items");
         let mut remove = None;
-        egui::Grid::new(("items", &self.app_id)).striped(true).num_columns(4).show(ui, |ui| {
+        egui::Grid::new("items").striped(true).num_columns(4).show(ui, |ui| {
             for h in ITEM_COLUMNS {
                 ui.label(RichText::new(h).strong());
             }
@@ -967,7 +967,7 @@ fn dialog_window<R>(
     body: impl FnOnce(&mut egui::Ui) -> Option<R>,
 ) -> Option<R> {
     egui::Window::new(title)
-        .id(window_id(id))
+        .id(window_id(ctx, id))
         .order(egui::Order::Foreground)
         .collapsible(false)
         .resizable(false)

@@ -11,12 +11,14 @@ use order_demo::OrderApp;
 const USAGE: &str = "\
 order-demo: a multi-window order editor that MCP agents can read and operate.
 
-USAGE: order-demo [--stdio] [--http ADDR] [--token TOKEN] [--headless] [--compat auto|on|off]
+USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH] [--headless] [--compat auto|on|off]
 
   --stdio         serve MCP over stdin/stdout
   --http ADDR     serve MCP over streamable HTTP at http://ADDR/mcp (port 0: any free port;
                   the URL is printed to stderr)
-  --token TOKEN   require `Authorization: Bearer TOKEN` on HTTP (or set ORDER_DEMO_TOKEN)
+  --token-file P  require `Authorization: Bearer TOKEN` on HTTP, TOKEN being the first line of
+                  file P (or set ORDER_DEMO_TOKEN; `--token TOKEN` works too, but other users
+                  can read it in the process list)
   --headless      run the same UI without a window (the default when there is no display)
   --compat MODE   how clients that cannot read resources or refresh their tool list are met:
                   auto (default: by the client's name), on (every connection gets app__call
@@ -56,7 +58,21 @@ fn parse_args() -> Result<Options, String> {
                         .map_err(|e| format!("--http {addr:?}: {e} (expected IP:PORT, such as 127.0.0.1:0)"))?,
                 );
             }
-            "--token" => o.token = Some(args.next().ok_or("--token needs a value")?),
+            "--token" => {
+                o.token = Some(args.next().ok_or("--token needs a value")?);
+                eprintln!(
+                    "order-demo: --token is visible in the process list; prefer --token-file or ORDER_DEMO_TOKEN"
+                );
+            }
+            "--token-file" => {
+                let path = args.next().ok_or("--token-file needs a path")?;
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("--token-file {path:?}: {e}"))?;
+                let token = text.lines().next().unwrap_or_default().trim().to_owned();
+                if token.is_empty() {
+                    return Err(format!("--token-file {path:?}: the first line is empty"));
+                }
+                o.token = Some(token);
+            }
             "--compat" => o.compat = args.next().ok_or("--compat needs auto, on or off")?.parse()?,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
@@ -80,16 +96,21 @@ fn start_http(
         other => other?,
     };
     let url = handle.url();
-    let (header_flag, headers) = match token {
-        Some(t) => (
-            format!(" --header \"Authorization: Bearer {t}\""),
-            format!(r#","headers":{{"Authorization":"Bearer {t}"}}"#),
-        ),
-        None => (String::new(), String::new()),
-    };
-    eprintln!(
-        "MCP over streamable HTTP: {url}\n  Claude Code:   claude mcp add --transport http order-demo {url}{header_flag}\n  Client config: {{\"mcpServers\":{{\"order-demo\":{{\"type\":\"http\",\"url\":\"{url}\"{headers}}}}}}}"
-    );
+    eprintln!("MCP over streamable HTTP: {url}");
+    // How to connect, for a person at a terminal only; the token itself is never printed.
+    if std::io::stderr().is_terminal() {
+        let (header_flag, headers) = if token.is_some() {
+            (
+                " --header \"Authorization: Bearer $ORDER_DEMO_TOKEN\"".to_owned(),
+                r#","headers":{"Authorization":"Bearer <your token>"}"#.to_owned(),
+            )
+        } else {
+            (String::new(), String::new())
+        };
+        eprintln!(
+            "  Claude Code:   claude mcp add --transport http order-demo {url}{header_flag}\n  Client config: {{\"mcpServers\":{{\"order-demo\":{{\"type\":\"http\",\"url\":\"{url}\"{headers}}}}}}}"
+        );
+    }
     Ok(url)
 }
 

@@ -10,56 +10,14 @@
 
 use std::cell::RefCell;
 
-use egui_mcp_bridge::{Bridge, ErrorCode, Outcome};
-use order_demo::OrderApp;
+mod support;
+
+use egui_mcp_bridge::ErrorCode;
 use order_demo::data::money;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Map, Value, json};
-
-struct Demo {
-    bridge: Bridge,
-    ctx: egui::Context,
-    app: OrderApp,
-}
-
-impl Demo {
-    fn new() -> Self {
-        let bridge = Bridge::builder().app_name("order-demo").build();
-        let ctx = egui::Context::default();
-        ctx.add_plugin(bridge.plugin());
-        let app = OrderApp::new(bridge.clone());
-        let mut demo = Self { bridge, ctx, app };
-        demo.frame();
-        demo
-    }
-
-    fn frame(&mut self) {
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
-            ..Default::default()
-        };
-        let app = &mut self.app;
-        self.ctx.run_ui(input, |ui| app.ui(ui)).drop_without_applying_deltas();
-    }
-
-    fn call(&mut self, tool: &str, args: &Value) -> Outcome {
-        let Value::Object(args) = args.clone() else { unreachable!() };
-        let mut ticket = self.bridge.hub().submit(tool, args);
-        for _ in 0..20 {
-            if let Ok(outcome) = ticket.rx.try_recv() {
-                return outcome;
-            }
-            self.frame();
-        }
-        panic!("{tool} was not answered in 20 frames");
-    }
-
-    fn editor(&self, id: &str) -> Value {
-        let state: Value = serde_json::from_str(&self.bridge.hub().snapshot().json).unwrap();
-        state["windows"].as_array().unwrap().iter().find(|w| w["id"] == id).cloned().unwrap()
-    }
-}
+use support::InProcessDemo;
 
 fn shown<'a>(window: &'a Value, label: &str) -> &'a Value {
     window["blocks"][0]["items"].as_array().unwrap().iter().find(|i| i["label"] == label).map(|i| &i["value"]).unwrap()
@@ -106,7 +64,7 @@ fn op() -> impl Strategy<Value = Op> {
 
 #[test]
 fn random_editor_arguments_are_applied_exactly_or_rejected_naming_a_parameter() {
-    let demo = RefCell::new(Demo::new());
+    let demo = RefCell::new(InProcessDemo::new());
     let editor = {
         let mut d = demo.borrow_mut();
         let opened = d.call("app__new_order", &json!({})).unwrap();

@@ -183,3 +183,38 @@ fn secrets_in_malformed_messages_are_never_logged() {
     assert!(answers.iter().any(|a| a.contains("-32700")), "the malformed line was answered: {answers:?}");
     assert!(answers.iter().all(|a| !a.contains(SECRET)), "{answers:?}");
 }
+
+/// The HTTP token never reaches stderr when it is not a terminal (a log file, a CI run).
+#[test]
+fn the_http_token_is_never_printed() {
+    const TOKEN: &str = "tok-s3cret-4242";
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let file = dir.join("token.txt");
+    std::fs::write(&file, format!("{TOKEN}\n")).expect("token file");
+    for args in [vec!["--token", TOKEN], vec!["--token-file", file.to_str().expect("path")]] {
+        let mut demo = Command::new(support::DEMO)
+            .args(["--headless", "--http", "127.0.0.1:0"])
+            .args(&args)
+            .env("RUST_LOG", "debug")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the demo");
+        let mut lines = BufReader::new(demo.stderr.take().expect("stderr")).lines();
+        let mut seen = Vec::new();
+        for line in lines.by_ref() {
+            let line = line.expect("read");
+            let url = line.starts_with("MCP over streamable HTTP: ");
+            seen.push(line);
+            if url {
+                break;
+            }
+        }
+        let _ = demo.kill();
+        seen.extend(lines.map_while(Result::ok));
+        let _ = demo.wait();
+        assert!(seen.iter().any(|l| l.starts_with("MCP over streamable HTTP: ")), "{seen:?}");
+        assert!(!seen.iter().any(|l| l.contains(TOKEN)), "{args:?}: the token was printed: {seen:?}");
+    }
+}

@@ -103,6 +103,15 @@ impl FrameState {
         self.memory.get(app_id).map(|m| m.block_hashes.clone()).unwrap_or_default()
     }
 
+    /// What the bridge keeps about windows: see [`crate::plugin::Footprint`].
+    pub fn footprint(&self) -> super::Footprint {
+        super::Footprint {
+            open_windows: self.registry.open(),
+            remembered_windows: self.memory.len(),
+            handles_ever: self.registry.handles_ever(),
+        }
+    }
+
     /// Whether the window with this app id is blocked by a modal in the last snapshot.
     pub fn is_blocked(&self, app_id: &str) -> bool {
         self.registry.handle_of(app_id).is_some_and(|h| self.last.window_blocker(h).is_some())

@@ -51,6 +51,19 @@ impl Shared {
     }
 }
 
+/// What the bridge keeps about windows, for tests and monitoring: memory must stay flat however
+/// many windows an app opens and closes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    /// Windows open in the last published frame.
+    pub open_windows: usize,
+    /// Windows whose version and blocks the bridge remembers (only the open ones).
+    pub remembered_windows: usize,
+    /// Handles ever handed out: the one thing kept per closed window, 8 bytes each, so that no
+    /// id is ever reused.
+    pub handles_ever: usize,
+}
+
 /// The app's handle for declaring windows and actions. Cheap to clone.
 #[derive(Clone)]
 pub struct UiBridge {
@@ -112,6 +125,11 @@ impl UiBridge {
     /// Whether a dialog blocked the window with this app id in the last published state.
     pub fn is_blocked(&self, app_id: &str) -> bool {
         self.shared.frame.lock().is_blocked(app_id)
+    }
+
+    /// What the bridge keeps about windows (see [`Footprint`]).
+    pub fn footprint(&self) -> Footprint {
+        self.shared.frame.lock().footprint()
     }
 
     /// The external id (as agents see it) of an open window.

@@ -64,13 +64,29 @@ pub struct HandleRegistry {
     live: HashMap<String, String>,
     /// Open windows: handle → app id.
     reverse: HashMap<String, String>,
-    /// Every handle ever handed out (and the reserved `app`).
-    used: HashSet<String>,
+    /// A fingerprint of every handle ever handed out (and of the reserved `app`): 8 bytes per
+    /// window ever opened instead of its name. A collision only makes a fresh name look used, so
+    /// another is picked; a handle is never reused.
+    used: HashSet<u64>,
+    /// Per sanitised base name (fingerprint): the next `-{n}` suffix to try.
+    next_suffix: HashMap<u64, u64>,
+}
+
+fn fingerprint(handle: &str) -> u64 {
+    use std::hash::{DefaultHasher, Hash as _, Hasher as _};
+    let mut h = DefaultHasher::new();
+    handle.hash(&mut h);
+    h.finish()
 }
 
 impl Default for HandleRegistry {
     fn default() -> Self {
-        Self { live: HashMap::new(), reverse: HashMap::new(), used: HashSet::from([APP_TARGET.to_owned()]) }
+        Self {
+            live: HashMap::new(),
+            reverse: HashMap::new(),
+            used: HashSet::from([fingerprint(APP_TARGET)]),
+            next_suffix: HashMap::new(),
+        }
     }
 }
 
@@ -79,29 +95,40 @@ impl HandleRegistry {
     pub fn assign(&mut self, app_id: &str) -> &str {
         if !self.live.contains_key(app_id) {
             let handle = self.fresh_handle(app_id);
-            self.used.insert(handle.clone());
+            self.used.insert(fingerprint(&handle));
             self.reverse.insert(handle.clone(), app_id.to_owned());
             self.live.insert(app_id.to_owned(), handle);
         }
         &self.live[app_id]
     }
 
-    fn fresh_handle(&self, app_id: &str) -> String {
-        if is_name_safe(app_id) && !self.used.contains(app_id) {
+    fn fresh_handle(&mut self, app_id: &str) -> String {
+        if is_name_safe(app_id) && !self.used.contains(&fingerprint(app_id)) {
             return app_id.to_owned();
         }
         let base = sanitize(app_id);
-        if !self.used.contains(&base) {
+        if !self.used.contains(&fingerprint(&base)) {
             return base;
         }
-        let mut n = 2u64;
+        // Reopening one id many times costs one step each, not a scan of every earlier suffix.
+        let next = self.next_suffix.entry(fingerprint(&base)).or_insert(2);
         loop {
-            let candidate = format!("{base}-{n}");
-            if !self.used.contains(&candidate) {
+            let candidate = format!("{base}-{next}");
+            *next += 1;
+            if !self.used.contains(&fingerprint(&candidate)) {
                 return candidate;
             }
-            n += 1;
         }
+    }
+
+    /// How many handles were ever handed out (what the registry keeps for closed windows).
+    pub fn handles_ever(&self) -> usize {
+        self.used.len() - 1
+    }
+
+    /// How many windows are open.
+    pub fn open(&self) -> usize {
+        self.live.len()
     }
 
     /// Forgets the mapping of every open window for which `keep` is false. Their handles stay
@@ -129,7 +156,7 @@ impl HandleRegistry {
 
     /// Whether this handle was ever handed out.
     pub fn was_used(&self, handle: &str) -> bool {
-        self.used.contains(handle)
+        self.used.contains(&fingerprint(handle))
     }
 }
 

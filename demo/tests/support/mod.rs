@@ -7,7 +7,10 @@ use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
+use egui_mcp_bridge::{Bridge, Outcome};
+use order_demo::OrderApp;
 use parking_lot::Mutex;
+use serde_json::Value;
 
 pub const DEMO: &str = env!("CARGO_BIN_EXE_order-demo");
 pub const MCP_SDK: &str = "mcp==2.3.0";
@@ -122,5 +125,53 @@ impl Drop for DemoHttp {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The demo app in this process, headless, its frames run by the test (no threads).
+pub struct InProcessDemo {
+    pub bridge: Bridge,
+    pub ctx: egui::Context,
+    pub app: OrderApp,
+}
+
+impl InProcessDemo {
+    pub fn new() -> Self {
+        let bridge = Bridge::builder().app_name("order-demo").build();
+        let ctx = egui::Context::default();
+        ctx.add_plugin(bridge.plugin());
+        let app = OrderApp::new(bridge.clone());
+        let mut demo = Self { bridge, ctx, app };
+        demo.frame();
+        demo
+    }
+
+    pub fn frame(&mut self) {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
+            ..Default::default()
+        };
+        let app = &mut self.app;
+        self.ctx.run_ui(input, |ui| app.ui(ui)).drop_without_applying_deltas();
+    }
+
+    /// Submits a call and runs frames until it is answered.
+    pub fn call(&mut self, tool: &str, args: &Value) -> Outcome {
+        let Value::Object(args) = args.clone() else { unreachable!() };
+        let mut ticket = self.bridge.hub().submit(tool, args);
+        for _ in 0..20 {
+            if let Ok(outcome) = ticket.rx.try_recv() {
+                return outcome;
+            }
+            self.frame();
+        }
+        panic!("{tool} was not answered in 20 frames");
+    }
+
+    /// A window of the latest published state, by external id.
+    pub fn editor(&self, id: &str) -> Value {
+        let state: Value = serde_json::from_str(&self.bridge.hub().snapshot().json).expect("the state is JSON");
+        let windows = state["windows"].as_array().expect("windows");
+        windows.iter().find(|w| w["id"] == id).cloned().unwrap_or_else(|| panic!("no window {id}"))
     }
 }
