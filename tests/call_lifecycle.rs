@@ -147,3 +147,35 @@ fn shutting_down_answers_every_waiting_call() {
     m.ctx.on_exit();
     assert_eq!(done(&mut rx).expect("answered").unwrap_err().code, ErrorCode::ActionTimeout);
 }
+
+/// A client that leaves (its request future dropped) before the UI took its call: the call is
+/// cancelled and never applied.
+#[test]
+fn a_call_whose_client_left_is_never_applied() {
+    let mut m = Manual::new(Duration::from_secs(5));
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let hub = std::sync::Arc::clone(m.bridge.hub());
+    let mut args = Map::new();
+    args.insert("name".into(), json!("Ghost"));
+    // Poll the call once (it is queued), then drop it, as rmcp drops a cancelled request.
+    rt.block_on(async {
+        let call = hub.call("main__set_name", args);
+        tokio::pin!(call);
+        assert!(futures_poll_once(call.as_mut()).await.is_none(), "queued, waiting for the UI");
+    });
+    for _ in 0..3 {
+        m.frame(vec![]);
+    }
+    assert_ne!(m.state.name, "Ghost", "applied after its client left");
+    let last = m.bridge.hub().activity().recent().pop().expect("recorded");
+    assert_eq!(last.error, Some(ErrorCode::ActionTimeout), "{last:?}");
+}
+
+/// Polls a future once; `Some` if it finished.
+async fn futures_poll_once<F: std::future::Future + Unpin>(mut f: F) -> Option<F::Output> {
+    std::future::poll_fn(|cx| match std::pin::Pin::new(&mut f).poll(cx) {
+        std::task::Poll::Ready(v) => std::task::Poll::Ready(Some(v)),
+        std::task::Poll::Pending => std::task::Poll::Ready(None),
+    })
+    .await
+}
