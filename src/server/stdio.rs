@@ -48,10 +48,12 @@ impl<W: AsyncWrite + Unpin + Send> Writer<W> {
         if self.closed.load(Ordering::Acquire) {
             return Err(Closed);
         }
+        let mut line = Vec::with_capacity(bytes.len() + 1);
+        line.extend_from_slice(bytes);
+        line.push(b'\n');
         let mut out = self.out.lock().await;
         let result = async {
-            out.write_all(bytes).await?;
-            out.write_all(b"\n").await?;
+            out.write_all(&line).await?;
             out.flush().await
         }
         .await;
@@ -224,10 +226,10 @@ where
             match line {
                 Line::Message(m) => return Some(*m),
                 Line::Answer(v) => {
+                    // Written by a task of its own: rmcp may drop this `receive` at any await,
+                    // and a write cut there would leave half a line on the wire.
                     let bytes = serde_json::to_vec(&v).unwrap_or_default();
-                    if writer.write_line(&bytes).await.is_err() {
-                        return None;
-                    }
+                    tokio::spawn(async move { writer.write_line(&bytes).await });
                 }
                 Line::Skip => {}
             }
