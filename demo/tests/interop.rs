@@ -21,6 +21,7 @@ fn run(scenario: &str, transport: &str, target: &str) {
         out.status
     );
     assert!(stdout.contains(&format!("PASS {scenario}")), "no PASS line:\n{stdout}");
+    eprintln!("{stdout}");
 }
 
 #[test]
@@ -75,4 +76,12 @@ fn python_sdk_over_http_lock_large_data_and_report_png() {
 fn two_http_clients_see_each_other_and_race_on_one_version() {
     let demo = DemoHttp::start(&[]);
     run("two_clients", "http", &demo.url);
+}
+
+/// 8 clients on keep-alive HTTP connections, 1,000 conflicting writes each on one window: 0 lost
+/// updates, every loser answered `stale_state`.
+#[test]
+fn eight_http_clients_racing_a_thousand_writes_each_lose_no_update() {
+    let demo = DemoHttp::start(&[]);
+    run("stress", "http", &demo.url);
 }

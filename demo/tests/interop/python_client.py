@@ -413,11 +413,55 @@ async def two_clients(kind, where):
     print("PASS two_clients")
 
 
+async def stress(kind, where):
+    """8 HTTP clients (keep-alive connections) x WRITES conflicting writes on one window: no
+    update is lost (every success has its own version, one above the last), losers get
+    stale_state with the current version, and the window ends with the last success."""
+    assert kind == "http", "stress needs the HTTP transport"
+    clients, writes = 8, int(os.environ.get("STRESS_WRITES", "1000"))
+    from contextlib import AsyncExitStack
+
+    async with AsyncExitStack() as stack:
+        sessions = [(await stack.enter_async_context(session(kind, where)))[0] for _ in range(clients)]
+        r = await sessions[0].call_tool("app__new_order", {})
+        editor = r.structured_content["openedWindowIds"][0]
+        v0 = window(await read(sessions[0]), editor)["version"]
+        wins, stale = [], 0
+
+        async def writer(i, s):
+            nonlocal stale
+            v = v0
+            for k in range(writes):
+                value = f"c{i}-{k}"
+                r = await s.call_tool(f"{editor}__edit_field", {"field": "recipient", "value": value, "expectedVersion": v})
+                body = r.structured_content
+                if r.is_error:
+                    assert body["code"] == "stale_state", body
+                    stale += 1
+                    v = body["currentVersion"]
+                else:
+                    wins.append((body["version"], value))
+                    v = body["version"]
+
+        async with anyio.create_task_group() as tg:
+            for i, s in enumerate(sessions):
+                tg.start_soon(writer, i, s)
+        final = window(await read(sessions[0]), editor)
+        versions = sorted(v for v, _ in wins)
+        assert versions == list(range(v0 + 1, v0 + 1 + len(wins))), "two successes on one version: a lost update"
+        assert final["version"] == v0 + len(wins), (final["version"], v0, len(wins))
+        recipient = next(i["value"] for i in final["blocks"][0]["items"] if i["label"] == "Recipient")
+        assert recipient == max(wins)[1], (recipient, max(wins))
+        assert stale + len(wins) == clients * writes
+        print(f"STRESS {clients} clients x {writes} writes: {len(wins)} won, {stale} stale_state, 0 lost")
+    print("PASS stress")
+
+
 if __name__ == "__main__":
     scenario, kind, where = sys.argv[1], sys.argv[2], sys.argv[3]
 
     async def bounded():
-        with anyio.fail_after(120):
+        with anyio.fail_after(600 if scenario == "stress" else 120):
             scenarios = {
                 "legacy": legacy,
                 "modern": modern,
@@ -426,6 +470,7 @@ if __name__ == "__main__":
                 "two_clients": two_clients,
                 "both_transports": both_transports,
                 "terminal": terminal,
+                "stress": stress,
             }
             await scenarios[scenario](kind, where)
 
