@@ -179,3 +179,21 @@ async fn futures_poll_once<F: std::future::Future + Unpin>(mut f: F) -> Option<F
     })
     .await
 }
+
+/// An agent cannot make the app hold a string of any length: past the bridge-wide limit an
+/// argument is `validation_failed` naming the parameter, before the app sees the call.
+#[test]
+fn an_overlong_string_argument_is_refused_before_the_app_sees_it() {
+    let mut m = Manual::new(Duration::from_secs(5));
+    let mut rx = m.submit("main__set_name", json!({"name": "x".repeat(2_000_000)}));
+    let e = done(&mut rx).expect("answered at once").expect_err("refused");
+    assert_eq!(e.code, ErrorCode::ValidationFailed);
+    assert_eq!(e.fields.as_ref().map(|f| f[0].field.as_str()), Some("name"));
+    assert!(e.message.len() < 200, "the value is not repeated");
+    m.frame(vec![]);
+    assert!(m.state.name.is_empty(), "the app never saw it");
+    let mut rx = m.submit("main__set_name", json!({"name": "x".repeat(10_000)}));
+    m.frame(vec![]);
+    m.frame(vec![]);
+    assert!(done(&mut rx).expect("answered").is_ok(), "at the limit it passes");
+}
