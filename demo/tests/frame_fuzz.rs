@@ -9,13 +9,12 @@
 mod support;
 
 use std::fmt::Write as _;
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::io::{BufRead as _, Read as _, Write as _};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::{DEMO, DemoHttp};
+use support::DemoHttp;
 
 /// xorshift64*: deterministic, seeded, no dependency.
 struct Rng(u64);
@@ -108,25 +107,7 @@ fn frames() -> usize {
 
 #[test]
 fn random_frames_over_stdio_never_break_the_server_or_stdout() {
-    let mut demo = Command::new(DEMO)
-        .args(["--headless", "--stdio"])
-        .env("RUST_LOG", "error")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = demo.stdin.take().unwrap();
-    let stdout = BufReader::new(demo.stdout.take().unwrap());
-    let mut stderr = demo.stderr.take().unwrap();
-    let errors = std::thread::Builder::new()
-        .name("demo-stderr".into())
-        .spawn(move || {
-            let mut s = String::new();
-            let _ = stderr.read_to_string(&mut s);
-            s
-        })
-        .unwrap();
+    let support::DemoStdio { child: mut demo, mut stdin, stdout, stderr: errors } = support::DemoStdio::start("error");
     let reader = std::thread::Builder::new()
         .name("demo-stdout".into())
         .spawn(move || {

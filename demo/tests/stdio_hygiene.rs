@@ -15,25 +15,8 @@ const WRONG_PASSWORD: &str = "pw-in-no-log-0815";
 
 #[test]
 fn stdout_is_json_rpc_only_and_secrets_are_never_logged() {
-    let mut demo = Command::new(support::DEMO)
-        .args(["--headless", "--stdio"])
-        .env("RUST_LOG", "trace")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the demo");
-    let mut stdin = demo.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(demo.stdout.take().expect("stdout"));
-    let mut stderr = demo.stderr.take().expect("stderr");
-    let stderr_reader = std::thread::Builder::new()
-        .name("demo-stderr".into())
-        .spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            text
-        })
-        .expect("read stderr");
+    let support::DemoStdio { child: mut demo, mut stdin, mut stdout, stderr: stderr_reader } =
+        support::DemoStdio::start("trace");
 
     let mut next_id = 0;
     let mut all_stdout = Vec::new();
@@ -135,25 +118,8 @@ fn a_client_that_stops_reading_ends_the_connection() {
 #[test]
 fn secrets_in_malformed_messages_are_never_logged() {
     const SECRET: &str = "pw-malformed-4711";
-    let mut demo = Command::new(support::DEMO)
-        .args(["--headless", "--stdio"])
-        .env("RUST_LOG", "trace")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the demo");
-    let mut stdin = demo.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(demo.stdout.take().expect("stdout"));
-    let mut stderr = demo.stderr.take().expect("stderr");
-    let logs = std::thread::Builder::new()
-        .name("demo-stderr".into())
-        .spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            text
-        })
-        .expect("read stderr");
+    let support::DemoStdio { child: mut demo, mut stdin, mut stdout, stderr: logs } =
+        support::DemoStdio::start("trace");
     let idless = json!({"jsonrpc": "2.0", "method": "tools/call",
         "params": {"name": "authorize-1__authorize", "arguments": {"password": SECRET}}});
     writeln!(stdin, "{idless}").expect("send");

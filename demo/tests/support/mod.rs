@@ -175,3 +175,38 @@ impl InProcessDemo {
         windows.iter().find(|w| w["id"] == id).cloned().unwrap_or_else(|| panic!("no window {id}"))
     }
 }
+
+/// The demo over stdio as a child process: its stdin, its stdout by line, and its whole stderr
+/// collected by a thread (join it after the demo exits).
+pub struct DemoStdio {
+    pub child: Child,
+    pub stdin: std::process::ChildStdin,
+    pub stdout: BufReader<std::process::ChildStdout>,
+    pub stderr: std::thread::JoinHandle<String>,
+}
+
+impl DemoStdio {
+    pub fn start(rust_log: &str) -> Self {
+        use std::io::Read as _;
+        let mut child = Command::new(DEMO)
+            .args(["--headless", "--stdio"])
+            .env("RUST_LOG", rust_log)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the demo");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut stderr = child.stderr.take().expect("stderr");
+        let stderr = std::thread::Builder::new()
+            .name("demo-stderr".into())
+            .spawn(move || {
+                let mut text = String::new();
+                let _ = stderr.read_to_string(&mut text);
+                text
+            })
+            .expect("read stderr");
+        Self { child, stdin, stdout, stderr }
+    }
+}
