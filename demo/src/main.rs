@@ -97,20 +97,19 @@ fn start_http(
     };
     let url = handle.url();
     eprintln!("MCP over streamable HTTP: {url}");
-    // How to connect, for a person at a terminal only; the token itself is never printed.
-    if std::io::stderr().is_terminal() {
-        let (header_flag, headers) = if token.is_some() {
-            (
-                " --header \"Authorization: Bearer $ORDER_DEMO_TOKEN\"".to_owned(),
-                r#","headers":{"Authorization":"Bearer <your token>"}"#.to_owned(),
-            )
-        } else {
-            (String::new(), String::new())
-        };
-        eprintln!(
-            "  Claude Code:   claude mcp add --transport http order-demo {url}{header_flag}\n  Client config: {{\"mcpServers\":{{\"order-demo\":{{\"type\":\"http\",\"url\":\"{url}\"{headers}}}}}}}"
-        );
-    }
+    // How to connect (DEMO.md). The token itself is never printed: a person at a terminal sees
+    // where it goes, as the variable that holds it.
+    let (header_flag, headers) = if token.is_some() {
+        (
+            " --header \"Authorization: Bearer $ORDER_DEMO_TOKEN\"".to_owned(),
+            r#","headers":{"Authorization":"Bearer <your token>"}"#.to_owned(),
+        )
+    } else {
+        (String::new(), String::new())
+    };
+    eprintln!(
+        "  Claude Code:   claude mcp add --transport http order-demo {url}{header_flag}\n  Client config: {{\"mcpServers\":{{\"order-demo\":{{\"type\":\"http\",\"url\":\"{url}\"{headers}}}}}}}"
+    );
     Ok(url)
 }
 
