@@ -101,3 +101,68 @@ async fn a_paused_subscriber_delays_nobody_coalesces_and_catches_up() {
     }
     assert!(got, "the paused client was pruned though alive");
 }
+
+/// A minimal HTTP/1.1 POST; returns the whole answer.
+fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let session = session.map(|s| format!("Mcp-Session-Id: {s}\r\n")).unwrap_or_default();
+    let req = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n{session}\r\n{body}",
+        body.len()
+    );
+    stream.write_all(req.as_bytes()).unwrap();
+    // `Connection: close`: the answer ends with the connection (bounded by the read timeout).
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    String::from_utf8_lossy(&raw).into_owned()
+}
+
+/// Over HTTP, a subscribed session that opens no stream to read its notifications on (rmcp
+/// holds 16 for it, then its sends wait) delays nobody else either.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_subscriber_that_never_reads_delays_nobody() {
+    let rig = Rig::start();
+    let addr = rig
+        .bridge
+        .server_on(tokio::runtime::Handle::current())
+        .serve_http(std::net::SocketAddr::from(([127, 0, 0, 1], 0)), egui_mcp_bridge::HttpOptions::default())
+        .unwrap()
+        .local_addr;
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"quiet","version":"0"}}}"#;
+    let head = tokio::task::spawn_blocking(move || post(addr, None, init)).await.unwrap();
+    let session = head
+        .lines()
+        .find_map(|l| {
+            l.split_once(':')
+                .filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id"))
+                .map(|(_, v)| v.trim().to_owned())
+        })
+        .expect("a session");
+    let s = session.clone();
+    tokio::task::spawn_blocking(move || {
+        post(addr, Some(&s), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        post(
+            addr,
+            Some(&s),
+            r#"{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"app://windows"}}"#,
+        );
+    })
+    .await
+    .unwrap();
+    let mut good = rig.connect(Lifecycle::Legacy).await;
+    good.subscribe().await;
+    for k in 0..40 {
+        rig.person(|s| s.name = format!("http {k}"));
+        let note = tokio::time::timeout(Duration::from_secs(2), async {
+            loop {
+                if good.next_note().await == Note::Updated(common::URI.to_owned()) {
+                    return;
+                }
+            }
+        })
+        .await;
+        assert!(note.is_ok(), "change {k}: the good client waited on the quiet HTTP session");
+    }
+}
