@@ -197,3 +197,14 @@ fn an_overlong_string_argument_is_refused_before_the_app_sees_it() {
     m.frame(vec![]);
     assert!(done(&mut rx).expect("answered").is_ok(), "at the limit it passes");
 }
+
+/// A tool name longer than any tool's is refused without being repeated.
+#[test]
+fn an_overlong_tool_name_is_refused_without_echo() {
+    let m = Manual::new(Duration::from_secs(5));
+    let name = format!("{}__set_name", "w".repeat(10_000));
+    let mut rx = m.submit(&name, json!({}));
+    let e = done(&mut rx).expect("answered at once").expect_err("refused");
+    assert_eq!(e.code, ErrorCode::ActionNotAvailable);
+    assert!(e.message.len() < 200, "{}", e.message.len());
+}

@@ -34,6 +34,10 @@ use tokio::sync::watch;
 
 use crate::protocol::{ErrorCode, ToolError, split_tool_name};
 
+/// The longest tool name looked up (MCP's own limit for names is 128 characters); a longer one
+/// is refused without being repeated in the error or any log line.
+pub const MAX_TOOL_NAME: usize = 128;
+
 /// How the UI thread is woken; installed by the plugin.
 pub type Waker = Arc<dyn Fn() + Send + Sync>;
 
@@ -157,6 +161,13 @@ impl Hub {
     /// errors that need no UI (a malformed name, a closed window) come at once.
     pub fn submit(&self, tool: &str, mut args: Map<String, Value>) -> Ticket {
         let (tx, rx) = tokio::sync::oneshot::channel();
+        if tool.len() > MAX_TOOL_NAME {
+            let _ = tx.send(Err(ToolError::new(
+                ErrorCode::ActionNotAvailable,
+                format!("No tool has a name that long; tool names are at most {MAX_TOOL_NAME} bytes"),
+            )));
+            return Ticket { call: None, rx };
+        }
         let Some((window, action)) = split_tool_name(tool) else {
             let _ = tx.send(Err(ToolError::new(
                 ErrorCode::ActionNotAvailable,

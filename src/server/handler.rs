@@ -36,7 +36,7 @@ impl BridgeHandler {
         *self.profile.get_or_init(|| {
             let profile = self.shared.policy.profile_for(client_name);
             tracing::debug!(
-                client = client_name.unwrap_or("(none)"),
+                client = client_name.map_or("(none)", |n| n.get(..n.len().min(64)).unwrap_or("(long)")),
                 profile = profile.label,
                 frozen_list = self.shared.policy.frozen_accommodations(&profile),
                 "client profile chosen"
@@ -221,11 +221,14 @@ impl ServerHandler for BridgeHandler {
             self.shared.hub.first_frame().await;
             (name.to_owned(), self.shared.hub.call(name, args).await)
         };
-        let via = if name == tool { None } else { Some(name) };
+        // Names are client strings: log at most MAX_TOOL_NAME bytes of them.
+        let clip =
+            |n: &str| n.get(..crate::hub::MAX_TOOL_NAME.min(n.len())).unwrap_or("(not UTF-8 at the cut)").to_owned();
+        let (tool, via) = (clip(&tool), (name != tool).then(|| clip(name)));
         if let Err(e) = &outcome {
-            tracing::info!(tool, via, code = e.code.as_str(), "tool call failed");
+            tracing::info!(tool, via = via.as_deref(), code = e.code.as_str(), "tool call failed");
         } else {
-            tracing::info!(tool, via, "tool call done");
+            tracing::info!(tool, via = via.as_deref(), "tool call done");
         }
         Ok(call_result(&outcome).into())
     }
