@@ -141,6 +141,7 @@ impl Bridge {
     }
 
     /// Declares an app-level action for this frame; see [`UiBridge::app_action`].
+    #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
     pub fn app_action<A>(&self, name: &str, spec: ActionSpec) -> Option<Call<A>>
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,

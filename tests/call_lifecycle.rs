@@ -208,3 +208,16 @@ fn an_overlong_tool_name_is_refused_without_echo() {
     assert_eq!(e.code, ErrorCode::ActionNotAvailable);
     assert!(e.message.len() < 200, "{}", e.message.len());
 }
+
+/// A call the app takes and drops without an answer is answered with an error that says so,
+/// never with a success the app did not give.
+#[test]
+fn a_dropped_unanswered_call_is_an_error_not_a_success() {
+    let mut m = Manual::new(Duration::from_secs(5));
+    let mut rx = m.submit("main__forget", json!({}));
+    m.frame(vec![]);
+    m.frame(vec![]);
+    let e = done(&mut rx).expect("answered").expect_err("not a success");
+    assert_eq!(e.code, ErrorCode::ActionNotAvailable);
+    assert!(e.message.contains("did not answer"), "{}", e.message);
+}

@@ -209,6 +209,18 @@ impl WindowBuilder {
 
     /// Declares an action of this window and returns the agent's call to it, if one arrived
     /// for it this frame, with its arguments already parsed as `A`. Apply it, then answer.
+    ///
+    /// Ignoring the returned value drops a call the agent waits for: it is then answered with
+    /// an error ([`Call`] says which), never with a success the app did not give.
+    ///
+    /// ```compile_fail
+    /// #![deny(unused_must_use)]
+    /// # use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs};
+    /// # let bridge = Bridge::builder().build();
+    /// let mut w = bridge.window("main");
+    /// w.action::<NoArgs>("submit", ActionSpec::new("Submit")); // warns: the call is ignored
+    /// ```
+    #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
     pub fn action<A>(&mut self, name: &str, spec: ActionSpec) -> Option<Call<A>>
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,
@@ -307,8 +319,12 @@ fn parse_args<A: DeserializeOwned>(args: &Value) -> Result<A, ToolError> {
 }
 
 /// An agent's call to an action, taken by the app this frame. Apply it, then answer with
-/// [`Call::ok`], [`Call::reply`] or [`Call::fail`] in the same frame. Dropping it unanswered
-/// counts as success.
+/// [`Call::ok`], [`Call::reply`], [`Call::fail`] or [`Call::handle`] in the same frame.
+///
+/// Dropped without an answer, it is answered with `action_not_available`, saying the app took
+/// the call and did not answer, and a warning is logged: the agent is never told "done" for
+/// something the app did not confirm.
+#[must_use = "answer the agent's call: ok, reply, fail or handle"]
 pub struct Call<A> {
     args: A,
     pending: Arc<PendingCall>,
@@ -342,12 +358,28 @@ impl<A> Call<A> {
     pub fn fail(self, error: ToolError) {
         self.reply(Err(error));
     }
+
+    /// Applies the call with `apply` and answers with what it returns: the one-line form.
+    pub fn handle(self, apply: impl FnOnce(&A) -> Outcome) {
+        let outcome = apply(&self.args);
+        self.reply(outcome);
+    }
+}
+
+/// The answer to a call that the app took and dropped without answering.
+pub(crate) fn unanswered(tool: &str) -> ToolError {
+    ToolError::new(
+        crate::protocol::ErrorCode::ActionNotAvailable,
+        format!("The app took the call to {tool} but did not answer it; re-read the state to see what happened"),
+    )
 }
 
 impl<A> Drop for Call<A> {
     fn drop(&mut self) {
         if !self.answered {
-            self.shared.frame.lock().set_outcome(&self.pending, Ok(ToolResult::default()));
+            let tool = self.pending.tool_name();
+            tracing::warn!(tool = %tool, "a call was dropped without an answer; the agent gets an error");
+            self.shared.frame.lock().set_outcome(&self.pending, Err(unanswered(&tool)));
         }
     }
 }

@@ -9,9 +9,7 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 
 use crate::hub::{ActionSpec, CallTarget, Hub, Outcome, PendingCall, Snapshot, ToolSpec};
-use crate::protocol::{
-    ErrorCode, HandleRegistry, ToolError, ToolResult, Window, WindowsState, operability::Topology, tool_name,
-};
+use crate::protocol::{ErrorCode, HandleRegistry, ToolError, Window, WindowsState, operability::Topology, tool_name};
 
 /// One action declared this frame.
 #[derive(Debug)]
@@ -230,8 +228,10 @@ impl FrameState {
             Phase::Claimed => unreachable!("handled before publishing"),
             Phase::Settling => {
                 let call = &active.call;
+                // A claimed call always has an outcome (a dropped `Call` sets one); this is the same
+                // default should one ever be missing: never a success the app did not give.
                 let outcome =
-                    active.outcome.take().unwrap_or_else(|| Ok(ToolResult::message(format!("{} done", call.action))));
+                    active.outcome.take().unwrap_or_else(|| Err(super::declare::unanswered(&call.tool_name())));
                 let before = &active.before;
                 let outcome = outcome.map(|mut r| {
                     r.opened_window_ids = self

@@ -113,6 +113,7 @@ impl UiBridge {
 
     /// Declares an app-level action (`app__{name}`) for this frame; listed while no app-level
     /// modal is open. Returns the agent's call to it, if one arrived.
+    #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
     pub fn app_action<A>(&self, name: &str, spec: ActionSpec) -> Option<Call<A>>
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,

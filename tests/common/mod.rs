@@ -90,6 +90,8 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
             s.applied.push("count".into());
             call.reply(Ok(ToolResult::message("counted").with_result(json!({"count": 42}))));
         }
+        // Takes the call and answers nothing (an app bug the bridge must not turn into success).
+        drop(w.action::<NoArgs>("forget", ActionSpec::new("Forgets to answer")));
         if let Some(call) = w.action::<NoArgs>("reject", ActionSpec::new("Always rejects")) {
             call.fail(ToolError::invalid_field("name", "Cannot be empty"));
         }
@@ -108,8 +110,9 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
     let mut close = None;
     for (k, id) in s.dialogs.clone().iter().enumerate() {
         let mut w = bridge.window(id).title(format!("Dialog {k}")).modal_of(&owner).summary("A dialog");
-        if w.action::<NoArgs>("close", ActionSpec::new("Close")).is_some() {
+        if let Some(call) = w.action::<NoArgs>("close", ActionSpec::new("Close")) {
             close = Some(k);
+            call.ok("closed");
         }
         if let Some(call) = w.action::<NoArgs>("open_nested", ActionSpec::new("Open nested")) {
             s.dialogs.push(format!("dlg-{}", s.applied.len()));
