@@ -8,7 +8,7 @@ use std::io::{Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-use common::Rig;
+use common::{Rig, session_id};
 use egui_mcp_bridge::HttpOptions;
 use serde_json::Value;
 
@@ -122,16 +122,6 @@ fn init_body(version: &str) -> String {
     format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{version}","capabilities":{{}},"clientInfo":{{"name":"Visual Studio Code","version":"1.132.0"}}}}}}"#
     )
-}
-
-fn session_id(head: &str) -> String {
-    head.lines()
-        .find_map(|l| {
-            l.split_once(':')
-                .filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id"))
-                .map(|(_, v)| v.trim().to_owned())
-        })
-        .unwrap_or_else(|| panic!("a session id in {head}"))
 }
 
 /// Clients as they are: `initialize` is answered for 2025-06-18, 2025-11-25 and 2026-07-28

@@ -42,6 +42,12 @@ impl RawClient {
     }
 }
 
+/// Waits at most `bound` for the client's next `resources/updated` (other notes skipped).
+async fn updated_within(client: &mut common::Client, bound: Duration) -> Result<(), tokio::time::error::Elapsed> {
+    tokio::time::timeout(bound, async { while client.next_note().await != Note::Updated(common::URI.to_owned()) {} })
+        .await
+}
+
 async fn paused_client(rig: &Rig) -> RawClient {
     // 1 KiB of pipe: a dozen notifications fill it.
     let (server_io, client_io) = tokio::io::duplex(1024);
@@ -69,14 +75,7 @@ async fn a_paused_subscriber_delays_nobody_coalesces_and_catches_up() {
     const CHANGES: usize = 40;
     for k in 0..CHANGES {
         rig.person(|s| s.name = format!("name {k}"));
-        let note = tokio::time::timeout(Duration::from_secs(2), async {
-            loop {
-                if good.next_note().await == Note::Updated(common::URI.to_owned()) {
-                    return;
-                }
-            }
-        })
-        .await;
+        let note = updated_within(&mut good, Duration::from_secs(2)).await;
         assert!(note.is_ok(), "change {k}: the good client waited on the paused one");
     }
 
@@ -132,14 +131,7 @@ async fn an_http_subscriber_that_never_reads_delays_nobody() {
         .local_addr;
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"quiet","version":"0"}}}"#;
     let head = tokio::task::spawn_blocking(move || post(addr, None, init)).await.unwrap();
-    let session = head
-        .lines()
-        .find_map(|l| {
-            l.split_once(':')
-                .filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id"))
-                .map(|(_, v)| v.trim().to_owned())
-        })
-        .expect("a session");
+    let session = common::session_id(&head);
     let s = session.clone();
     tokio::task::spawn_blocking(move || {
         post(addr, Some(&s), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
@@ -155,14 +147,7 @@ async fn an_http_subscriber_that_never_reads_delays_nobody() {
     good.subscribe().await;
     for k in 0..40 {
         rig.person(|s| s.name = format!("http {k}"));
-        let note = tokio::time::timeout(Duration::from_secs(2), async {
-            loop {
-                if good.next_note().await == Note::Updated(common::URI.to_owned()) {
-                    return;
-                }
-            }
-        })
-        .await;
+        let note = updated_within(&mut good, Duration::from_secs(2)).await;
         assert!(note.is_ok(), "change {k}: the good client waited on the quiet HTTP session");
     }
 }

@@ -34,13 +34,12 @@ fn opening_and_closing_windows_keeps_memory_flat() {
     assert_eq!(footprint.open_windows, 1, "only Orders is open: {footprint:?}");
     assert_eq!(footprint.remembered_windows, 1, "nothing kept of closed windows: {footprint:?}");
     assert_eq!(footprint.handles_ever, 1 + 200 * 2, "one handle per window ever opened: {footprint:?}");
-    let (notes, slots_after) = demo.app.retained(&demo.ctx);
+    let (_, slots_after) = demo.app.retained(&demo.ctx);
     assert_eq!(
         slots_after, slots,
         "egui window ids are reused: {slots} slots after 50 cycles, {slots_after} after 200"
     );
     assert!(slots_after <= 4, "at most Orders, an editor and its dialog at once: {slots_after}");
-    assert!(notes <= 200 * 2, "agent notes older than the highlight are dropped: {notes}");
     let egui_after = demo.ctx.memory(|m| m.data.len());
     assert!(egui_after <= egui_entries + 8, "egui's per-id memory grew from {egui_entries} to {egui_after}");
 }

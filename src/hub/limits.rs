@@ -40,11 +40,11 @@ pub fn check_arguments(
     let properties = schema.get("properties").and_then(Value::as_object);
     for (name, value) in args {
         let param: String = name.chars().take(64).collect();
-        let prop = properties.and_then(|p| p.get(name));
-        let max_len = prop.and_then(|p| p.get("maxLength")).and_then(Value::as_u64).map_or(max_string, |m| m as usize);
         if name.chars().count() > 64 {
             return Err(ToolError::invalid_field(param, "is not a parameter of this tool (names are short)"));
         }
+        let prop = properties.and_then(|p| p.get(name));
+        let max_len = prop.and_then(|p| p.get("maxLength")).and_then(Value::as_u64).map_or(max_string, |m| m as usize);
         match value {
             Value::String(s) => {
                 let chars = s.chars().count();

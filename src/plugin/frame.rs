@@ -232,23 +232,14 @@ impl FrameState {
                 // default should one ever be missing: never a success the app did not give.
                 let outcome =
                     active.outcome.take().unwrap_or_else(|| Err(super::declare::unanswered(&call.tool_name())));
+                // What is new since the call was admitted: set lookups, so that resolving a
+                // call stays linear in the number of windows and tools.
                 let before = &active.before;
+                let old_windows: HashSet<&str> = before.state.windows.iter().map(|w| w.id.as_str()).collect();
+                let old_tools: HashSet<&str> = before.tools.iter().map(|t| t.name.as_str()).collect();
                 let outcome = outcome.map(|mut r| {
-                    r.opened_window_ids = self
-                        .last
-                        .state
-                        .windows
-                        .iter()
-                        .filter(|w| before.window(&w.id).is_none())
-                        .map(|w| w.id.clone())
-                        .collect();
-                    r.new_tools = self
-                        .last
-                        .tools
-                        .iter()
-                        .filter(|t| before.tool(&t.name).is_none())
-                        .map(|t| t.name.clone())
-                        .collect();
+                    r.opened_window_ids = new_names(self.last.state.windows.iter().map(|w| &w.id), &old_windows);
+                    r.new_tools = new_names(self.last.tools.iter().map(|t| &t.name), &old_tools);
                     if let CallTarget::Window(h) = &call.target {
                         r.version = self.last.window(h).map(|w| w.version);
                     }
@@ -406,6 +397,11 @@ impl FrameState {
             self.last.tools_revision + u64::from(tools_changed),
         ))
     }
+}
+
+/// The names not in `old`, in order.
+fn new_names<'a>(names: impl Iterator<Item = &'a String>, old: &HashSet<&str>) -> Vec<String> {
+    names.filter(|n| !old.contains(n.as_str())).cloned().collect()
 }
 
 fn tool_spec(handle: &str, window_title: Option<&str>, a: &ActionDecl) -> ToolSpec {

@@ -109,13 +109,14 @@ pub enum Dispatch {
     ReadWindows,
 }
 
-/// Runs `app__call`: the inner call goes through [`crate::Hub::call`], exactly as a direct one.
+/// Runs `app__call`: the inner call goes through [`crate::Hub::call`], exactly as a direct one
+/// (`app__read_windows` included when the app turned it off: then it is no tool at all).
 pub async fn dispatch(shared: &ServerShared, args: &Map<String, Value>) -> Dispatch {
     let (tool, arguments) = match parse_dispatch(args) {
         Ok(x) => x,
         Err(e) => return Dispatch::Outcome(CALL.clone(), Err(e)),
     };
-    if tool == READ_WINDOWS.as_str() {
+    if tool == READ_WINDOWS.as_str() && !shared.policy.no_read_windows {
         return Dispatch::ReadWindows;
     }
     if tool == CALL.as_str() {

@@ -209,12 +209,7 @@ impl ServerHandler for BridgeHandler {
         }
         let (tool, outcome) = if name == CALL.as_str() && frozen {
             match bridge_tools::dispatch(&self.shared, &args).await {
-                Dispatch::ReadWindows if !self.shared.policy.no_read_windows => {
-                    return Ok(bridge_tools::read_windows(&self.shared, frozen).await.into());
-                }
-                Dispatch::ReadWindows => {
-                    (READ_WINDOWS.clone(), self.shared.hub.call(READ_WINDOWS.as_str(), serde_json::Map::new()).await)
-                }
+                Dispatch::ReadWindows => return Ok(bridge_tools::read_windows(&self.shared, frozen).await.into()),
                 Dispatch::Outcome(tool, outcome) => (tool, outcome),
             }
         } else {

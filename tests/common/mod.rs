@@ -426,3 +426,14 @@ pub fn operable(state: &Value) -> Vec<String> {
         .map(|v| v.as_str().unwrap_or_default().to_owned())
         .collect()
 }
+
+/// The `Mcp-Session-Id` of a raw HTTP answer's head.
+pub fn session_id(head: &str) -> String {
+    head.lines()
+        .find_map(|l| {
+            l.split_once(':')
+                .filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id"))
+                .map(|(_, v)| v.trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("a session id in {head}"))
+}
