@@ -5,8 +5,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs, headless};
-use serde_json::Map;
+use egui_mcp_bridge::testing::Agent;
+use egui_mcp_bridge::{ActionSpec, Bridge, headless};
+use serde_json::json;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Edit {
@@ -21,34 +22,40 @@ struct Orders {
 
 /// About the demo's content: a 20-row table and three editors with fields, items and actions.
 fn declare(bridge: &Bridge, app: &mut Orders) {
-    let mut w = bridge.window("orders").title("Orders").summary("20,000 orders, 3 drafts open");
-    let _ = w.action::<NoArgs>("load_orders", ActionSpec::new("Load orders").read_only());
-    w.table("orders", &["Order", "Customer", "Status", "Amount"], |t| {
-        t.slice(0, 20_000);
-        for (o, c, s, a) in &app.rows {
-            t.row([o.as_str().into(), c.as_str().into(), (*s).into(), (*a).into()]);
-        }
+    let rows = &app.rows;
+    let _ = bridge.window("orders").title("Orders").summary("20,000 orders, 3 drafts open").show(|w| {
+        let _ = w.button("load_orders", ActionSpec::new("Load orders").read_only());
+        w.table("orders", &["Order", "Customer", "Status", "Amount"]).slice(0, 20_000).rows(|t| {
+            for (o, c, s, a) in rows {
+                t.row((o.as_str(), c.as_str(), *s, *a));
+            }
+        });
     });
-    drop(w);
     for k in 0..3 {
         let id = format!("order-{k}");
-        let mut w = bridge.window(&id).title("Order Editor").summary("Editing an order");
-        if let Some(call) = w.action::<Edit>("edit_field", ActionSpec::new("Edit field")) {
-            black_box((&call.args().field, &call.args().value));
-            app.edits += 1;
-            call.ok("edited");
-        }
-        let _ = w.action::<NoArgs>("submit", ActionSpec::new("Submit"));
-        let _ = w.action::<NoArgs>("close", ActionSpec::new("Close"));
-        w.fields("details", |f| {
-            f.field("Recipient", "Ada Lovelace");
-            f.field("Address", "1 Main Street");
-            f.field("Amount", 100.0);
-            f.sensitive("Card number", "4111 1111 1111 1111");
-        });
-        w.table("items", &["Product", "Quantity", "Unit price"], |t| {
-            t.row(["Tea".into(), 2.into(), 4.5.into()]);
-            t.row([format!("edit {}", app.edits).as_str().into(), 1.into(), 9.0.into()]);
+        let _ = bridge.window(&id).title("Order Editor").summary("Editing an order").show(|w| {
+            if let Some(call) = w.action::<Edit>("edit_field", ActionSpec::new("Edit field")) {
+                black_box((&call.args().field, &call.args().value));
+                app.edits += 1;
+                call.ok("edited");
+            }
+            if let Some(call) = w.button("submit", ActionSpec::new("Submit")) {
+                call.ok("submitted");
+            }
+            if let Some(call) = w.button("close", ActionSpec::new("Close")) {
+                call.ok("closed");
+            }
+            w.fields("details", |f| {
+                f.field("Recipient", "Ada Lovelace");
+                f.field("Address", "1 Main Street");
+                f.field("Amount", 100.0);
+                f.sensitive("Card number", "4111 1111 1111 1111");
+            });
+            let edits = format!("edit {}", app.edits);
+            w.table("items", &["Product", "Quantity", "Unit price"]).rows(|t| {
+                t.row(("Tea", 2, 4.5));
+                t.row((edits.as_str(), 1, 9.0));
+            });
         });
     }
 }
@@ -102,16 +109,15 @@ fn round_trip(calls: u32) -> Duration {
             .expect("spawn")
     };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-    let hub = bridge.hub().clone();
+    let agent = Agent::new(&bridge);
     let elapsed = rt.block_on(async {
-        let mut args = Map::new();
-        args.insert("field".into(), "recipient".into());
-        args.insert("value".into(), "x".into());
-        hub.first_frame().await;
-        assert!(hub.call("order-0__edit_field", args.clone()).await.is_ok(), "warm-up call");
+        let args = json!({"field": "recipient", "value": "x"});
+        let mut published = agent.watch();
+        let _ = published.wait_for(|s| s.windows_revision() > 0).await;
+        assert!(agent.call("order-0__edit_field", args.clone()).await.is_ok(), "warm-up call");
         let start = Instant::now();
         for _ in 0..calls {
-            assert!(hub.call("order-0__edit_field", args.clone()).await.is_ok());
+            assert!(agent.call("order-0__edit_field", args.clone()).await.is_ok());
         }
         start.elapsed() / calls
     });

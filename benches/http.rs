@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions, NoArgs, headless};
+use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions, headless};
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}"#;
 const PING: &str = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
@@ -54,15 +54,19 @@ fn main() {
                     &ctx,
                     headless::HeadlessOptions::default(),
                     |_ui| {
-                        let mut w = bridge.window("main").title("Main").summary("A window");
-                        let _ = w.action::<NoArgs>("noop", ActionSpec::new("Nothing"));
+                        let _ = bridge.window("main").title("Main").summary("A window").show(|w| {
+                            if let Some(call) = w.button("noop", ActionSpec::new("Nothing")) {
+                                call.ok("Nothing done");
+                            }
+                        });
                     },
                     || !stop.load(Ordering::Acquire),
                 );
             })
             .unwrap()
     };
-    let addr = bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap().local_addr;
+    let serving = bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
+    let addr = serving.local_addr;
     let mut stream = TcpStream::connect(addr).unwrap();
     let init = request(&mut stream, addr, None, INIT, true);
     let session = init

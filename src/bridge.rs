@@ -1,19 +1,24 @@
-//! [`Bridge`]: the one handle an app keeps. It wires the hub, the egui side and the server.
+//! [`Bridge`]: the one handle an app keeps. It wires the core, the egui plugin and the server.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 
-use crate::hub::{ActionSpec, Hub, HubConfig};
-use crate::plugin::{BridgePlugin, Call, UiBridge, WindowBuilder};
+use crate::declare::{Call, WindowBuilder, declare_action};
+use crate::hub::{ActionSpec, ActivityRecord, AgentAction, Footprint, Hub, HubConfig, NoArgs, Snapshot, UiCore};
+use crate::plugin::{BridgePlugin, CallsWhileHidden};
 use crate::server::{ClientPolicy, ClientProfile, Compat, McpServer, TransportHandle};
+#[cfg(feature = "http")]
+use crate::server::{HttpHandle, HttpOptions};
 
-/// Configures a [`Bridge`].
+/// Configures a [`Bridge`]: the app's name and notes for agents, budgets, how clients are
+/// accommodated, and where the server runs.
 #[derive(Debug, Default)]
 pub struct BridgeBuilder {
     config: HubConfig,
     policy: ClientPolicy,
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 impl BridgeBuilder {
@@ -32,7 +37,7 @@ impl BridgeBuilder {
     }
 
     /// App-specific notes appended to the protocol's instructions text. The whole text is kept
-    /// within [`crate::server::INSTRUCTIONS_MAX_BYTES`] (what Claude Code keeps), which leaves
+    /// within [`crate::INSTRUCTIONS_MAX_BYTES`] (what Claude Code keeps), which leaves
     /// at least 440 bytes for the notes; longer notes are cut, with a warning in the log.
     #[must_use]
     pub fn instructions(mut self, notes: impl Into<String>) -> Self {
@@ -99,86 +104,188 @@ impl BridgeBuilder {
         self
     }
 
+    /// Whether doc comments on argument fields become `description`s in the tools' input
+    /// schemas (default true, as `derive(JsonSchema)` does). Turn it off to save tokens when
+    /// the field names say enough: a host sends every tool's schema with every turn. Either way
+    /// a struct's own doc comment is never sent (the action's description says it).
+    #[must_use]
+    pub fn parameter_docs(mut self, on: bool) -> Self {
+        self.config.parameter_docs = on;
+        self
+    }
+
+    /// Serves on this tokio runtime instead of the bridge's own (two worker threads named
+    /// `egui-mcp-server`, made at the first `serve_*`). For an app that already runs tokio,
+    /// and for tests.
+    #[must_use]
+    pub fn runtime(mut self, handle: tokio::runtime::Handle) -> Self {
+        self.runtime = Some(handle);
+        self
+    }
+
     /// Builds the bridge. Nothing is served until you call a `serve_*` method.
     pub fn build(self) -> Bridge {
         let hub = Arc::new(Hub::new(self.config));
-        Bridge { ui: UiBridge::new(hub), policy: Arc::new(self.policy), server: Arc::new(OnceLock::new()) }
+        Bridge {
+            core: Arc::new(UiCore::new(hub)),
+            policy: Arc::new(self.policy),
+            runtime: self.runtime,
+            server: Arc::new(OnceLock::new()),
+        }
     }
 }
 
-/// An app's bridge: declare windows on it every frame, add its plugin to egui once, serve it.
-#[derive(Clone, Debug)]
+/// An app's bridge, and all it needs: declare windows on it in every pass, add its
+/// [`plugin`](Self::plugin) to egui once, serve it. Cheap to clone; every clone is the same
+/// bridge.
+///
+/// # Threading
+///
+/// Declarations ([`window`](Self::window), [`app_action`](Self::app_action)) belong on the UI
+/// thread, inside the app's ui code. The server runs on tokio worker threads and never touches
+/// app state: agent calls reach the app only where it declares their action, in a pass of the
+/// UI thread, and are answered after that pass's state is published.
+#[derive(Clone)]
 pub struct Bridge {
-    ui: UiBridge,
+    core: Arc<UiCore>,
     policy: Arc<ClientPolicy>,
+    runtime: Option<tokio::runtime::Handle>,
     server: Arc<OnceLock<McpServer>>,
+}
+
+impl std::fmt::Debug for Bridge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bridge").field("app", &self.core.hub.config().app_name).finish_non_exhaustive()
+    }
 }
 
 impl Bridge {
     /// Starts configuring a bridge.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let bridge = egui_mcp_bridge::Bridge::builder()
+    ///     .app_name("order-editor")
+    ///     .app_version(env!("CARGO_PKG_VERSION"))
+    ///     .instructions("Orders are numbered like #1042.")
+    ///     .call_timeout(Duration::from_secs(5))
+    ///     .build();
+    /// assert!(bridge.snapshot().state().windows.is_empty(), "nothing declared yet");
+    /// ```
     pub fn builder() -> BridgeBuilder {
         BridgeBuilder::default()
     }
 
-    /// The shared core.
-    pub fn hub(&self) -> &Arc<Hub> {
-        self.ui.hub()
+    #[cfg(feature = "testing")]
+    pub(crate) fn core(&self) -> &Arc<UiCore> {
+        &self.core
     }
 
-    /// The egui side.
-    pub fn ui(&self) -> &UiBridge {
-        &self.ui
-    }
-
-    /// The plugin: `ctx.add_plugin(bridge.plugin())`, once.
+    /// The egui plugin: add it to the app's context once, `ctx.add_plugin(bridge.plugin())`
+    /// (in eframe: in the app creator, with `cc.egui_ctx`).
     pub fn plugin(&self) -> BridgePlugin {
-        self.ui.plugin()
+        BridgePlugin::new(Arc::clone(&self.core), true)
     }
 
-    /// Declares a window for this frame; see [`UiBridge::window`].
+    /// Declares a window for this pass. `app_id` is the app's own id for it (any string); the
+    /// bridge maps it to a name-safe external id that is never reused. Finish with
+    /// [`WindowBuilder::show`].
     pub fn window(&self, app_id: impl Into<String>) -> WindowBuilder {
-        self.ui.window(app_id)
+        WindowBuilder::new(Arc::clone(&self.core), app_id.into())
     }
 
-    /// Declares an app-level action for this frame; see [`UiBridge::app_action`].
+    /// Declares an app-level action (`app__{name}`) for this pass; listed while no app-level
+    /// modal is open. Returns the agent's call to it, if one arrived.
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
     pub fn app_action<A>(&self, name: &str, spec: ActionSpec) -> Option<Call<A>>
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,
     {
-        self.ui.app_action(name, spec)
+        let (decl, call) = declare_action::<A>(&self.core, None, name, spec)?;
+        self.core.frame.lock().app_actions.push(decl);
+        call
     }
 
-    /// Whether a dialog blocks this window (as agents are told); disable it for the person too.
+    /// An app-level action without arguments: [`app_action`](Self::app_action) with [`NoArgs`].
+    #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
+    pub fn app_button(&self, name: &str, spec: ActionSpec) -> Option<Call<NoArgs>> {
+        self.app_action::<NoArgs>(name, spec)
+    }
+
+    /// Whether a dialog blocks this window in the last published state (as agents are told);
+    /// disable it for the person too.
     pub fn is_blocked(&self, app_id: &str) -> bool {
-        self.ui.is_blocked(app_id)
+        self.core.frame.lock().is_blocked(app_id)
     }
 
-    /// The MCP server, started on first use with its own runtime.
-    pub fn server(&self) -> std::io::Result<&McpServer> {
+    /// The external id (as agents see it) of an open window.
+    pub fn external_id(&self, app_id: &str) -> Option<String> {
+        self.core.frame.lock().handle_of(app_id).map(str::to_owned)
+    }
+
+    /// The agent's most recent call that an action of this open window applied.
+    pub fn agent_action(&self, app_id: &str) -> Option<AgentAction> {
+        self.core.frame.lock().agent_action(app_id).cloned()
+    }
+
+    /// The latest published state: what agents read from `app://windows` and `tools/list`.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.core.hub.snapshot()
+    }
+
+    /// Recent agent calls and their outcomes, oldest first (at most [`ACTIVITY_CAPACITY`](crate::ACTIVITY_CAPACITY)):
+    /// tool names, codes and messages, never arguments. For an "Agent activity" panel.
+    pub fn activity(&self) -> Vec<ActivityRecord> {
+        self.core.hub.activity().recent()
+    }
+
+    /// The sequence number of the newest activity record (0 before any): cheap to compare in
+    /// every pass, to copy [`activity`](Self::activity) only when it changed.
+    pub fn activity_seq(&self) -> u64 {
+        self.core.hub.activity().last_seq()
+    }
+
+    /// What the bridge keeps about windows (see [`Footprint`]).
+    pub fn footprint(&self) -> Footprint {
+        self.core.frame.lock().footprint()
+    }
+
+    /// A helper that serves agent calls while the window is hidden, from `App::logic`.
+    pub fn calls_while_hidden(&self) -> CallsWhileHidden {
+        CallsWhileHidden::new(Arc::clone(&self.core))
+    }
+
+    /// The MCP server, started on first use on the builder's runtime or its own.
+    fn server(&self) -> std::io::Result<&McpServer> {
         if let Some(s) = self.server.get() {
             return Ok(s);
         }
-        let server = McpServer::with_policy(Arc::clone(self.hub()), (*self.policy).clone())?;
+        let hub = Arc::clone(&self.core.hub);
+        let server = match &self.runtime {
+            Some(rt) => McpServer::with_runtime(hub, (*self.policy).clone(), rt.clone()),
+            None => McpServer::with_policy(hub, (*self.policy).clone())?,
+        };
         Ok(self.server.get_or_init(|| server))
     }
 
-    /// Uses an existing tokio runtime for the server (call before any `serve_*`).
-    pub fn server_on(&self, runtime: tokio::runtime::Handle) -> &McpServer {
-        self.server.get_or_init(|| McpServer::with_runtime(Arc::clone(self.hub()), (*self.policy).clone(), runtime))
-    }
-
-    /// Serves MCP over streamable HTTP at `http://{addr}/mcp`; see [`McpServer::serve_http`].
-    pub fn serve_http(
-        &self,
-        addr: std::net::SocketAddr,
-        options: crate::server::HttpOptions,
-    ) -> std::io::Result<crate::server::HttpHandle> {
+    /// Serves MCP over streamable HTTP at `http://{addr}/mcp`; see [`HttpOptions`].
+    #[cfg(feature = "http")]
+    pub fn serve_http(&self, addr: std::net::SocketAddr, options: HttpOptions) -> std::io::Result<HttpHandle> {
         self.server()?.serve_http(addr, options)
     }
 
     /// Serves MCP over stdin/stdout. stdout then carries JSON-RPC only: log to stderr.
     pub fn serve_stdio(&self) -> std::io::Result<TransportHandle> {
         Ok(self.server()?.serve_stdio())
+    }
+
+    /// Serves MCP, newline-delimited JSON-RPC, over any byte stream (for example one half of
+    /// `tokio::io::duplex`), with the same guards as stdio.
+    pub fn serve_io<S>(&self, name: &'static str, io: S) -> std::io::Result<TransportHandle>
+    where
+        S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + 'static,
+    {
+        Ok(self.server()?.serve_io(name, io))
     }
 }

@@ -1,30 +1,52 @@
 #![cfg_attr(doc, doc = include_str!("../README.md"))]
 //!
-//! # Layers
+//! # Layers and threads
 //!
-//! - [`protocol`]: pure wire types and rules (no egui, no rmcp).
-//! - [`hub`]: the bridge core shared by the UI thread and the server (no egui, no rmcp).
-//! - [`plugin`]: the egui plugin and the declaration API (no rmcp).
-//! - [`server`]: the MCP server on rmcp (no egui).
-//! - [`Bridge`]: wires them together.
+//! - [`protocol`]: the wire types and rules of the MCP GUI Bridge Protocol (pure: no egui, no
+//!   rmcp). Clients and [`Call::fail`] use them.
+//! - The core (private): the state shared by the UI thread and the server (the latest published
+//!   [`Snapshot`], the call queue) and the UI thread's bookkeeping (versions, ids, the call
+//!   state machine). No egui, no rmcp.
+//! - The declaration API ([`Bridge::window`], [`WindowUi`], [`Call`]) and the egui plugin
+//!   ([`BridgePlugin`]): run on the UI thread, inside the app's passes.
+//! - The MCP server (private, on rmcp): tokio tasks that read snapshots and queue calls; they
+//!   never touch app state. The UI thread never waits on them.
+//! - [`Bridge`]: the one handle that wires them together.
+#![warn(missing_docs, missing_debug_implementations)]
 
 mod bridge;
-pub mod hub;
-pub mod plugin;
+mod declare;
+mod hub;
+mod plugin;
 pub mod protocol;
-pub mod server;
+mod server;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
-pub use hub::{ActionSpec, Hints, Hub, HubConfig, Outcome};
-pub use plugin::{
-    BridgePlugin, Call, Cell, Fields, Footprint, HiddenServer, List, NoArgs, Table, UiBridge, WindowBuilder, headless,
+pub use declare::{
+    Call, Cell, Fields, Items, ListKind, Paged, Row, Rows, TableKind, WindowBuilder, WindowResponse, WindowUi,
 };
+pub use hub::{
+    ACTIVITY_CAPACITY, ActionSpec, ActivityRecord, AgentAction, DEFAULT_MAX_STRING_CHARS, Footprint, Hints, NoArgs,
+    Outcome, Snapshot, ToolSpec,
+};
+pub use plugin::{BridgePlugin, CallsWhileHidden, STALLED_AFTER, headless};
 pub use protocol::{Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState};
+pub use server::{ClientProfile, Compat, INSTRUCTIONS_MAX_BYTES, ResultView, TransportHandle};
+#[cfg(feature = "http")]
+pub use server::{HttpHandle, HttpOptions, SESSION_IDLE};
+
+/// The `schemars` this crate derives input schemas with: `derive(JsonSchema)` on argument
+/// types must come from this major version. Without a direct dependency on it, write
+/// `#[schemars(crate = "egui_mcp_bridge::schemars")]` on the type.
+pub use schemars;
+/// The `serde_json` of [`ToolResult::with_result`] and custom blocks.
+pub use serde_json;
+
 /// The log directive that keeps rmcp's own logging to warnings and errors. rmcp logs whole
 /// requests at `debug` and whole notifications at `info`, arguments included, so a password an
 /// agent sends would reach your log at those levels. Add it after your `RUST_LOG` filter:
 /// `EnvFilter::from_default_env().add_directive(egui_mcp_bridge::QUIET_RMCP.parse()?)`.
 /// The bridge's own log lines never carry what a client sent.
 pub const QUIET_RMCP: &str = "rmcp=warn";
-
-pub use server::{ClientProfile, Compat, HttpHandle, HttpOptions, McpServer, ResultView, TransportHandle};

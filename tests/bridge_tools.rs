@@ -146,7 +146,7 @@ async fn script(via_dispatcher: bool) -> (Vec<(bool, String)>, Vec<String>) {
         let r = call(&c, &format!("{lock}__unlock"), json!({"pin": pin})).await;
         out.push((r.is_error, r.text.clone()));
     }
-    let activity = rig.bridge.hub().activity().recent().into_iter().map(|r| r.tool).collect();
+    let activity = rig.bridge.activity().into_iter().map(|r| r.tool).collect();
     (out, activity)
 }
 

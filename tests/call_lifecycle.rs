@@ -7,6 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::{TestState, declare};
+use egui_mcp_bridge::testing::{Agent, AgentCall};
 use egui_mcp_bridge::{Bridge, ErrorCode, Outcome};
 use serde_json::{Map, Value, json};
 
@@ -33,18 +34,17 @@ impl Manual {
         self.ctx.run_ui(input, |_ui| declare(bridge, state)).drop_without_applying_deltas();
     }
 
-    fn submit(&self, tool: &str, args: Value) -> tokio::sync::oneshot::Receiver<Outcome> {
-        let Value::Object(args) = args else { unreachable!() };
-        self.bridge.hub().submit(tool, args).rx
+    fn submit(&self, tool: &str, args: Value) -> AgentCall {
+        Agent::new(&self.bridge).send(tool, args)
     }
 
     fn version(&self, id: &str) -> u64 {
-        self.bridge.hub().snapshot().state.window(id).map(|w| w.version).expect("window")
+        self.bridge.snapshot().state().window(id).map(|w| w.version).expect("window")
     }
 }
 
-fn done(rx: &mut tokio::sync::oneshot::Receiver<Outcome>) -> Option<Outcome> {
-    rx.try_recv().ok()
+fn done(rx: &mut AgentCall) -> Option<Outcome> {
+    rx.try_outcome()
 }
 
 #[test]
@@ -58,7 +58,7 @@ fn a_call_is_applied_in_one_frame_and_resolved_after_the_next() {
     m.frame(vec![]);
     let r = done(&mut rx).expect("answered").expect("success");
     assert_eq!(r.version, Some(m.version("main")), "answered with the published version");
-    assert_eq!(m.bridge.hub().snapshot().state.window("main").unwrap().summary, "Name is \"Ada\"");
+    assert_eq!(m.bridge.snapshot().state().window("main").unwrap().summary, "Name is \"Ada\"");
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn calls_the_ui_never_claims_end_with_precise_codes() {
     let mut m = Manual::new(Duration::from_secs(5));
     m.state.extra = true;
     m.frame(vec![]);
-    let notes = m.bridge.ui().external_id(common::UNSAFE_ID).expect("notes open");
+    let notes = m.bridge.external_id(common::UNSAFE_ID).expect("notes open");
 
     // The action disappears between the agent's read and the frame.
     let mut rx = m.submit("main__extra", json!({}));
@@ -130,14 +130,20 @@ fn a_timed_out_call_is_never_applied_afterwards() {
     let mut m = Manual::new(Duration::from_millis(50));
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // The UI runs no frame while the call waits: it times out.
-    let outcome = rt.block_on(m.bridge.hub().call("main__set_name", Map::from_iter([("name".into(), json!("late"))])));
+    let outcome =
+        rt.block_on(Agent::new(&m.bridge).call("main__set_name", Map::from_iter([("name".into(), json!("late"))])));
     assert_eq!(outcome.unwrap_err().code, ErrorCode::ActionTimeout);
     for _ in 0..3 {
         m.frame(vec![]);
     }
     assert_eq!(m.state.name, "", "a timed-out call never takes effect");
     assert!(m.state.applied.is_empty());
-    assert_eq!(m.bridge.hub().queued_calls(), 0, "the queue was drained");
+    // Nothing of it is left in the queue: the next call is taken at once.
+    let mut next = m.submit("main__set_name", json!({"name": "next"}));
+    m.frame(vec![]);
+    m.frame(vec![]);
+    assert!(done(&mut next).expect("answered in two frames").is_ok());
+    assert_eq!(m.state.name, "next");
 }
 
 #[test]
@@ -154,12 +160,12 @@ fn shutting_down_answers_every_waiting_call() {
 fn a_call_whose_client_left_is_never_applied() {
     let mut m = Manual::new(Duration::from_secs(5));
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-    let hub = std::sync::Arc::clone(m.bridge.hub());
+    let agent = Agent::new(&m.bridge);
     let mut args = Map::new();
     args.insert("name".into(), json!("Ghost"));
     // Poll the call once (it is queued), then drop it, as rmcp drops a cancelled request.
     rt.block_on(async {
-        let call = hub.call("main__set_name", args);
+        let call = agent.call("main__set_name", args);
         tokio::pin!(call);
         assert!(futures_poll_once(call.as_mut()).await.is_none(), "queued, waiting for the UI");
     });
@@ -167,7 +173,7 @@ fn a_call_whose_client_left_is_never_applied() {
         m.frame(vec![]);
     }
     assert_ne!(m.state.name, "Ghost", "applied after its client left");
-    let last = m.bridge.hub().activity().recent().pop().expect("recorded");
+    let last = m.bridge.activity().pop().expect("recorded");
     assert_eq!(last.error, Some(ErrorCode::ActionTimeout), "{last:?}");
 }
 

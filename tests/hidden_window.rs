@@ -4,7 +4,8 @@
 mod common;
 
 use common::{TestState, declare};
-use egui_mcp_bridge::{Bridge, HiddenServer};
+use egui_mcp_bridge::testing::Agent;
+use egui_mcp_bridge::{Bridge, CallsWhileHidden};
 use serde_json::{Map, json};
 
 fn hidden_input(minimized: Option<bool>) -> egui::RawInput {
@@ -17,11 +18,11 @@ fn hidden_input(minimized: Option<bool>) -> egui::RawInput {
 }
 
 /// The test app with its plugin, one visible frame in.
-fn visible_app() -> (Bridge, egui::Context, HiddenServer, TestState) {
+fn visible_app() -> (Bridge, egui::Context, CallsWhileHidden, TestState) {
     let bridge = Bridge::builder().build();
     let ctx = egui::Context::default();
     ctx.add_plugin(bridge.plugin());
-    let hidden = HiddenServer::new(bridge.ui());
+    let hidden = bridge.calls_while_hidden();
     let mut state = TestState::default();
     ctx.run_ui(hidden_input(Some(false)), |_| declare(&bridge, &mut state)).drop_without_applying_deltas();
     (bridge, ctx, hidden, state)
@@ -31,7 +32,7 @@ fn visible_app() -> (Bridge, egui::Context, HiddenServer, TestState) {
 fn logic(
     ctx: &egui::Context,
     minimized: Option<bool>,
-    hidden: &mut HiddenServer,
+    hidden: &mut CallsWhileHidden,
     bridge: &Bridge,
     state: &mut TestState,
 ) -> usize {
@@ -47,27 +48,27 @@ fn a_minimised_window_serves_calls_from_app_logic() {
     let (bridge, ctx, mut hidden, mut state) = visible_app();
 
     let Some(json_args) = json!({"name": "while hidden"}).as_object().cloned() else { unreachable!() };
-    let mut rx = bridge.hub().submit("main__set_name", json_args).rx;
+    let mut rx = Agent::new(&bridge).send("main__set_name", json_args);
     // The window is minimised: eframe calls only `App::logic`.
     let passes = logic(&ctx, Some(true), &mut hidden, &bridge, &mut state);
     assert_eq!(passes, 2, "one pass applies the call, one publishes it");
-    let result = rx.try_recv().expect("answered without any pass of the real context").expect("success");
+    let result = rx.try_outcome().expect("answered without any pass of the real context").expect("success");
     assert_eq!(result.version, Some(2));
     assert_eq!(state.name, "while hidden");
-    assert_eq!(bridge.hub().snapshot().state.window("main").unwrap().summary, "Name is \"while hidden\"");
+    assert_eq!(bridge.snapshot().state().window("main").unwrap().summary, "Name is \"while hidden\"");
 }
 
 #[test]
 fn a_visible_window_leaves_the_work_to_its_own_passes() {
     let (bridge, ctx, mut hidden, mut state) = visible_app();
-    let mut rx = bridge.hub().submit("main__set_name", Map::from_iter([("name".into(), json!("x"))])).rx;
+    let mut rx = Agent::new(&bridge).send("main__set_name", Map::from_iter([("name".into(), json!("x"))]));
     let passes = logic(&ctx, Some(false), &mut hidden, &bridge, &mut state);
     assert_eq!(passes, 0, "the pass the call asked for is not overdue: no shadow passes");
-    assert!(rx.try_recv().is_err(), "not answered from logic");
+    assert!(rx.try_outcome().is_none(), "not answered from logic");
     for _ in 0..2 {
         ctx.run_ui(hidden_input(Some(false)), |_| declare(&bridge, &mut state)).drop_without_applying_deltas();
     }
-    assert!(rx.try_recv().expect("answered by the real passes").is_ok());
+    assert!(rx.try_outcome().expect("answered by the real passes").is_ok());
 }
 
 #[test]
@@ -76,10 +77,10 @@ fn an_overdue_pass_is_served_from_logic_when_the_platform_cannot_say_it_is_hidde
     // 250 ms. The bridge notices that the pass the call asked for never came.
     let (bridge, ctx, hidden, mut state) = visible_app();
     let mut hidden = hidden.stalled_after(std::time::Duration::ZERO);
-    let mut rx = bridge.hub().submit("main__set_name", Map::from_iter([("name".into(), json!("wayland"))])).rx;
+    let mut rx = Agent::new(&bridge).send("main__set_name", Map::from_iter([("name".into(), json!("wayland"))]));
     let passes = logic(&ctx, None, &mut hidden, &bridge, &mut state);
     assert_eq!(passes, 2);
-    assert!(rx.try_recv().expect("answered from logic").is_ok());
+    assert!(rx.try_outcome().expect("answered from logic").is_ok());
     assert_eq!(state.name, "wayland");
     // Nothing waits any more: logic does nothing.
     assert_eq!(logic(&ctx, None, &mut hidden, &bridge, &mut state), 0);

@@ -66,9 +66,8 @@ fn message(body: &str) -> Value {
     serde_json::from_str(&body[start..=end]).expect("valid JSON")
 }
 
-fn serve(rig: &Rig, token: Option<&str>, rt: &tokio::runtime::Runtime) -> SocketAddr {
+fn serve(rig: &Rig, token: Option<&str>, _rt: &tokio::runtime::Runtime) -> SocketAddr {
     rig.bridge
-        .server_on(rt.handle().clone())
         .serve_http(
             SocketAddr::from(([127, 0, 0, 1], 0)),
             HttpOptions { token: token.map(str::to_owned), ..HttpOptions::default() },
@@ -158,12 +157,8 @@ fn initialize_and_session_requests_are_lenient_about_the_protocol_version_header
     }
 }
 
-fn serve_with(rig: &Rig, options: HttpOptions, rt: &tokio::runtime::Runtime) -> SocketAddr {
-    rig.bridge
-        .server_on(rt.handle().clone())
-        .serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), options)
-        .expect("bind")
-        .local_addr
+fn serve_with(rig: &Rig, options: HttpOptions, _rt: &tokio::runtime::Runtime) -> SocketAddr {
+    rig.bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), options).expect("bind").local_addr
 }
 
 /// RFC 7235: the auth scheme is case-insensitive.

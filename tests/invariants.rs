@@ -6,6 +6,7 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use common::{TestState, declare};
+use egui_mcp_bridge::testing::Agent;
 use egui_mcp_bridge::{Bridge, WindowsState};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -61,8 +62,8 @@ impl World {
 
     /// Every invariant that one published snapshot, and the step from the last one, must keep.
     fn check(&mut self) {
-        let snapshot = self.bridge.hub().snapshot();
-        let next = &snapshot.state;
+        let snapshot = self.bridge.snapshot();
+        let next = snapshot.state();
         let ids: HashSet<&str> = next.windows.iter().map(|w| w.id.as_str()).collect();
         assert_eq!(ids.len(), next.windows.len(), "ids unique");
         // 1. Self-consistent: owners, operable ids and tool winIds name windows of this snapshot.
@@ -77,7 +78,7 @@ impl World {
             assert_eq!(next.operable_window_ids.len(), 1, "an app modal collapses the operable set");
         }
         // 3. Tools: only of operable windows, app tools only without an app modal.
-        for t in &snapshot.tools {
+        for t in snapshot.tools() {
             let (win, _) = t.name.split_once("__").expect("{winId}__{action}");
             if win == "app" {
                 assert!(!app_modal, "app tools hidden under an app modal: {}", t.name);
@@ -139,7 +140,7 @@ proptest! {
                         let v = world.last.window(&target).map_or(0, |w| w.version);
                         args.insert("expectedVersion".into(), Value::from(v.saturating_sub(u64::from(arg % 2))));
                     }
-                    pending.push(world.bridge.hub().submit(&format!("{target}__{action}"), args).rx);
+                    pending.push(Agent::new(&world.bridge).send(&format!("{target}__{action}"), args));
                 }
                 Op::PersonEdit(n) => {
                     world.state.name = format!("person {n}");
@@ -156,7 +157,7 @@ proptest! {
             world.frame(vec![]);
         }
         for mut rx in pending {
-            prop_assert!(rx.try_recv().is_ok(), "every call was answered");
+            prop_assert!(rx.try_outcome().is_some(), "every call was answered");
         }
     }
 }

@@ -51,7 +51,7 @@ async fn updated_within(client: &mut common::Client, bound: Duration) -> Result<
 async fn paused_client(rig: &Rig) -> RawClient {
     // 1 KiB of pipe: a dozen notifications fill it.
     let (server_io, client_io) = tokio::io::duplex(1024);
-    rig.bridge.server_on(tokio::runtime::Handle::current()).serve_io("duplex", server_io);
+    rig.bridge.serve_io("duplex", server_io).expect("serve");
     let (read, writer) = tokio::io::split(client_io);
     let mut c = RawClient { reader: BufReader::new(read), writer };
     c.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"paused","version":"0"}}}"#).await;
@@ -125,7 +125,6 @@ async fn an_http_subscriber_that_never_reads_delays_nobody() {
     let rig = Rig::start();
     let addr = rig
         .bridge
-        .server_on(tokio::runtime::Handle::current())
         .serve_http(std::net::SocketAddr::from(([127, 0, 0, 1], 0)), egui_mcp_bridge::HttpOptions::default())
         .unwrap()
         .local_addr;

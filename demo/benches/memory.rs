@@ -7,6 +7,7 @@
 
 use std::time::{Duration, Instant};
 
+use egui_mcp_bridge::testing::Agent;
 use egui_mcp_bridge::{Bridge, Outcome};
 use order_demo::OrderApp;
 use serde_json::{Value, json};
@@ -36,11 +37,10 @@ impl Demo {
     }
 
     fn call(&mut self, tool: &str, args: Value) -> Outcome {
-        let Value::Object(args) = args else { unreachable!() };
         self.calls += 1;
-        let mut ticket = self.bridge.hub().submit(tool, args);
+        let mut call = Agent::new(&self.bridge).send(tool, args);
         loop {
-            if let Ok(outcome) = ticket.rx.try_recv() {
+            if let Some(outcome) = call.try_outcome() {
                 return outcome;
             }
             self.frame();
@@ -75,7 +75,7 @@ fn main() {
     timed(&mut demo, 8_000);
     let last = timed(&mut demo, 1_000);
     let end = rss_mib();
-    let f = demo.bridge.ui().footprint();
+    let f = demo.bridge.footprint();
     println!("windows opened and closed: {} (editors and dialogs)", f.handles_ever - 1);
     println!("RSS after 1,000 editors: {start:.1} MiB; after 10,000: {end:.1} MiB ({:+.1} MiB)", end - start);
     println!("per call (two frames): first 1,000 editors {first:?}; last 1,000 {last:?}");

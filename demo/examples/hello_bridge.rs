@@ -3,7 +3,7 @@
 //! Run it from an MCP client (it serves stdio when stdin is not a terminal):
 //! `cargo run -p order-demo --example hello_bridge`
 
-use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs, Severity};
+use egui_mcp_bridge::{ActionSpec, Bridge, Severity};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Add {
@@ -22,22 +22,23 @@ impl eframe::App for Hello {
         let ctx = ui.ctx().clone();
 
         // Declare the window every frame: what it shows, and what an agent may do to it.
-        let mut w = self.bridge.window("counter").title("Counter").summary(format!("The count is {}", self.count));
-        if let Some(call) = w.action::<Add>("add", ActionSpec::new("Add to the count")) {
-            self.count += call.args().amount;
-            call.ok(format!("The count is {}", self.count));
-        }
-        if let Some(call) = w.action::<NoArgs>("reset", ActionSpec::new("Reset").destructive()) {
-            self.confirm_reset = true;
-            call.ok("Asked for confirmation");
-        }
-        w.fields("state", |f| f.field("Count", self.count));
-        let blocked = w.is_blocked(); // true while the dialog below is open
-        drop(w);
+        let count = self.count;
+        let shown = self.bridge.window("counter").title("Counter").summary(format!("The count is {count}")).show(|w| {
+            if let Some(call) = w.action::<Add>("add", ActionSpec::new("Add to the count")) {
+                self.count += call.args().amount;
+                call.ok(format!("The count is {}", self.count));
+            }
+            if let Some(call) = w.button("reset", ActionSpec::new("Reset").destructive()) {
+                self.confirm_reset = true;
+                call.ok("Asked for confirmation");
+            }
+            w.fields("state", |f| f.field("Count", count));
+        });
 
-        // Draw it for the person, disabled exactly when agents are told it is blocked.
+        // Draw it for the person, disabled exactly when agents are told it is blocked (while
+        // the dialog below is open).
         egui::Window::new("Counter").show(&ctx, |ui| {
-            ui.add_enabled_ui(!blocked, |ui| {
+            ui.add_enabled_ui(!shown.blocked, |ui| {
                 ui.label(format!("Count: {}", self.count));
                 if ui.button("+1").clicked() {
                     self.count += 1;
@@ -50,25 +51,40 @@ impl eframe::App for Hello {
 
         // A window-level modal dialog owned by the counter.
         if self.confirm_reset {
-            let mut d = self
+            let mut answer = None;
+            let _ = self
                 .bridge
                 .window("confirm-reset")
                 .title("Reset?")
                 .modal_of("counter")
-                .summary("Reset the count to 0?");
-            d.notice("warning", Severity::Warn, "This sets the count to 0.");
-            let yes = d.action::<NoArgs>("yes", ActionSpec::new("Reset now").destructive()).map(|c| c.ok("Reset"));
-            let no = d.action::<NoArgs>("no", ActionSpec::new("Keep the count")).map(|c| c.ok("Kept"));
-            drop(d);
+                .summary("Reset the count to 0?")
+                .show(|d| {
+                    d.notice("warning", Severity::Warn, "This sets the count to 0.");
+                    if let Some(call) = d.button("yes", ActionSpec::new("Reset now").destructive()) {
+                        answer = Some(true);
+                        call.ok("Reset");
+                    }
+                    if let Some(call) = d.button("no", ActionSpec::new("Keep the count")) {
+                        answer = Some(false);
+                        call.ok("Kept");
+                    }
+                });
             egui::Window::new("Reset?").show(&ctx, |ui| {
-                if ui.button("Reset now").clicked() || yes.is_some() {
+                if ui.button("Reset now").clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Keep").clicked() {
+                    answer = Some(false);
+                }
+            });
+            match answer {
+                Some(true) => {
                     self.count = 0;
                     self.confirm_reset = false;
                 }
-                if ui.button("Keep").clicked() || no.is_some() {
-                    self.confirm_reset = false;
-                }
-            });
+                Some(false) => self.confirm_reset = false,
+                None => {}
+            }
         }
     }
 }
@@ -77,9 +93,8 @@ fn main() -> eframe::Result {
     // stdout is the MCP channel: logs go to stderr.
     tracing_subscriber::fmt().with_writer(std::io::stderr).init();
     let bridge = Bridge::builder().app_name("hello-bridge").build();
-    if let Err(e) = bridge.serve_stdio() {
-        tracing::error!(error = %e, "could not serve MCP");
-    }
+    // Serving stops when the handle is dropped: keep it for as long as the app runs.
+    let _serving = bridge.serve_stdio().inspect_err(|e| tracing::error!(error = %e, "could not serve MCP"));
     eframe::run_native(
         "hello-bridge",
         eframe::NativeOptions::default(),

@@ -3,15 +3,14 @@
 //! headless loop alike.
 
 use egui::{Color32, RichText};
-use egui_mcp_bridge::hub::ActivityRecord;
-use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs, Severity, ToolError, ToolResult};
+use egui_mcp_bridge::{ActionSpec, ActivityRecord, Bridge, Severity, ToolError, ToolResult};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::chart;
 use crate::data::{ORDER_COLUMNS, Order, Report, Status, money, seed_orders, thousands};
 use crate::editor::Editor;
-use crate::ui_util::{AgentNotes, IdGen, window_id};
+use crate::ui_util::{IdGen, agent_frame, agent_line, window_id};
 
 /// The PIN that unlocks the session (stated in the README).
 pub const UNLOCK_PIN: &str = "1234";
@@ -77,7 +76,6 @@ pub struct OrderApp {
     report_open: bool,
     lock: Option<Lock>,
     ids: IdGen,
-    notes: AgentNotes,
     orders_revision: u64,
     report: Option<ReportCache>,
     status_filter: Option<Status>,
@@ -103,7 +101,6 @@ impl OrderApp {
             report_open: false,
             lock: None,
             ids: IdGen::default(),
-            notes: AgentNotes::default(),
             orders_revision: 0,
             report: None,
             status_filter: None,
@@ -191,7 +188,6 @@ impl OrderApp {
                 orders: &mut self.orders,
                 orders_revision: &mut self.orders_revision,
                 ids: &mut self.ids,
-                notes: &mut self.notes,
                 area: self.area,
             };
             editor.show(&ctx, &mut ctx_parts);
@@ -202,36 +198,33 @@ impl OrderApp {
         crate::ui_util::recycle_window_ids(&ctx);
     }
 
-    /// What the app keeps per window beyond the open ones, for tests: agent notes kept, and
-    /// egui window slots ever made (the most windows open at once).
-    pub fn retained(&self, ctx: &egui::Context) -> (usize, usize) {
-        (self.notes.len(), crate::ui_util::window_slots(ctx))
+    /// What the app keeps per window beyond the open ones, for tests: egui window slots ever
+    /// made (the most windows open at once).
+    pub fn retained(ctx: &egui::Context) -> usize {
+        crate::ui_util::window_slots(ctx)
     }
 
     fn app_actions(&mut self, ctx: &egui::Context) {
-        if let Some(call) = self
-            .bridge
-            .app_action::<NoArgs>("new_order", ActionSpec::new("New order").describe("Open an empty Order Editor"))
+        if let Some(call) =
+            self.bridge.app_button("new_order", ActionSpec::new("New order").description("Open an empty Order Editor"))
         {
-            let id = self.new_order();
-            self.notes.note(&id, "new_order".into());
+            self.new_order();
             call.ok("Opened a new Order Editor");
         }
-        if let Some(call) = self.bridge.app_action::<NoArgs>(
+        if let Some(call) = self.bridge.app_button(
             "open_report",
             ActionSpec::new("Open sales report")
                 .idempotent()
-                .describe("Open the Sales Report, or bring it to the front"),
+                .description("Open the Sales Report, or bring it to the front"),
         ) {
             self.open_report(ctx);
-            self.notes.note("report", "open_report".into());
             call.ok("The Sales Report is open");
         }
-        if let Some(call) = self.bridge.app_action::<NoArgs>(
+        if let Some(call) = self.bridge.app_button(
             "lock",
             ActionSpec::new("Lock session")
                 .idempotent()
-                .describe("Show the Session locked dialog; unlocking needs the PIN"),
+                .description("Show the Session locked dialog; unlocking needs the PIN"),
         ) {
             self.lock();
             call.ok("The session is locked");
@@ -271,9 +264,9 @@ impl OrderApp {
             ui.weak("Recent calls from MCP clients");
             ui.separator();
             // Copied only when a call finished since the last frame.
-            let log = self.bridge.hub().activity();
-            if log.last_seq() != self.activity.0 {
-                self.activity = (log.last_seq(), log.recent());
+            let seq = self.bridge.activity_seq();
+            if seq != self.activity.0 {
+                self.activity = (seq, self.bridge.activity());
             }
             let recent = &self.activity.1;
             if recent.is_empty() {
@@ -332,60 +325,49 @@ impl OrderApp {
     fn orders_window(&mut self, ctx: &egui::Context) {
         let total = self.orders.len();
         let drafts = self.drafts_open();
-        let mut w = self.bridge.window("orders").title("Orders").summary(format!(
-            "{} orders, {drafts} draft{} open",
-            thousands(total as u64),
-            if drafts == 1 { "" } else { "s" }
-        ));
-        if let Some(call) = w.action::<LoadOrdersArgs>(
-            "load_orders",
-            ActionSpec::new("Load orders").read_only().describe("Rows of the full orders table, paged"),
-        ) {
-            let r = self.load_orders(call.args());
-            self.notes.note("orders", "load_orders".into());
-            call.reply(r);
-        }
-        if let Some(call) = w.action::<OpenOrderArgs>(
-            "open_order",
-            ActionSpec::new("Open order").describe("Open an order in an editor (focuses it if open)"),
-        ) {
-            let r = match self.find_order(&call.args().order) {
-                None => {
-                    Err(ToolError::invalid_field("order", "No such order; use the Order column value, such as #10001"))
-                }
-                Some(i) => {
-                    let (id, opened) = self.open_order(ctx, i);
-                    self.notes.note(&id, "open_order".into());
-                    let label = self.orders[i].label();
-                    Ok(ToolResult::message(if opened {
-                        format!("Opened {label}")
-                    } else {
-                        format!("{label} is already open; brought it to the front")
-                    }))
-                }
-            };
-            call.reply(r);
-        }
-        let orders = &self.orders;
-        w.table("orders", &ORDER_COLUMNS, |t| {
-            t.slice(0, total as u64);
-            for o in orders.iter().take(PREVIEW_ROWS) {
-                t.row([
-                    o.label().as_str().into(),
-                    o.customer.as_str().into(),
-                    o.status.as_str().into(),
-                    o.amount.into(),
-                ]);
+        let summary =
+            format!("{} orders, {drafts} draft{} open", thousands(total as u64), if drafts == 1 { "" } else { "s" });
+        let shown = self.bridge.window("orders").title("Orders").summary(summary).show(|w| {
+            if let Some(call) = w.action::<LoadOrdersArgs>(
+                "load_orders",
+                ActionSpec::new("Load orders").read_only().description("Rows of the full orders table, paged"),
+            ) {
+                call.handle(|a| self.load_orders(a));
             }
+            if let Some(call) = w.action::<OpenOrderArgs>(
+                "open_order",
+                ActionSpec::new("Open order").description("Open an order in an editor (focuses it if open)"),
+            ) {
+                call.handle(|a| match self.find_order(&a.order) {
+                    None => Err(ToolError::invalid_field(
+                        "order",
+                        "No such order; use the Order column value, such as #10001",
+                    )),
+                    Some(i) => {
+                        let (_, opened) = self.open_order(ctx, i);
+                        let label = self.orders[i].label();
+                        Ok(ToolResult::message(if opened {
+                            format!("Opened {label}")
+                        } else {
+                            format!("{label} is already open; brought it to the front")
+                        }))
+                    }
+                });
+            }
+            let orders = &self.orders;
+            w.table("orders", &ORDER_COLUMNS).slice(0, total as u64).rows(|t| {
+                for o in orders.iter().take(PREVIEW_ROWS) {
+                    t.row((o.label().as_str(), o.customer.as_str(), o.status.as_str(), o.amount));
+                }
+            });
         });
-        let blocked = w.is_blocked();
-        drop(w);
+        let (blocked, agent) = (shown.blocked, shown.agent_action);
 
         let mut open_index = None;
-        let frame = self.notes.frame(ctx, "orders");
+        let frame = agent_frame(ctx, agent.as_ref());
         let filter = &mut self.status_filter;
         let (filtered, revision) = (&mut self.filtered, self.orders_revision);
-        let notes = &self.notes;
+        let orders = &self.orders;
         egui::Window::new("Orders")
             .id(window_id(ctx, "orders"))
             .frame(frame)
@@ -393,7 +375,7 @@ impl OrderApp {
             .constrain_to(self.area)
             .default_size([460.0, 520.0])
             .show(ctx, |ui| {
-                notes.line(ui, "orders");
+                agent_line(ui, agent.as_ref());
                 ui.add_enabled_ui(!blocked, |ui| {
                     ui.horizontal(|ui| {
                         ui.label(format!("{} orders", thousands(total as u64)));
@@ -475,48 +457,45 @@ impl OrderApp {
         }
         let Some(cache) = &self.report else { return };
         let r = &cache.report;
-        let mut w = self.bridge.window("report").title("Sales Report").summary(format!(
+        let summary = format!(
             "Today: {} orders, revenue {}, average order {}",
             r.orders_today,
             money(r.revenue_today),
             money(r.average_today)
-        ));
+        );
         let mut close = false;
         let mut refresh = false;
-        if let Some(call) = w.action::<NoArgs>("refresh", ActionSpec::new("Refresh report").read_only()) {
-            refresh = true;
-            call.ok("The report is up to date");
-        }
-        if let Some(call) = w.action::<NoArgs>("close", ActionSpec::new("Close report")) {
-            close = true;
-            call.ok("Sales Report closed");
-        }
-        w.fields("totals", |f| {
-            f.field("Orders today", r.orders_today);
-            f.field("Revenue today", money(r.revenue_today).as_str());
-            f.field("Average order", money(r.average_today).as_str());
-        });
-        w.media("chart", "image/png", &cache.chart_url, Some(&r.chart_alt()));
-        w.list("top-products", true, |l| {
-            for (p, q) in &r.top_products {
-                l.item(format!("{p} ({} sold)", thousands(*q)).as_str());
+        let shown = self.bridge.window("report").title("Sales Report").summary(summary).show(|w| {
+            if let Some(call) = w.button("refresh", ActionSpec::new("Refresh report").read_only()) {
+                refresh = true;
+                call.ok("The report is up to date");
             }
+            if let Some(call) = w.button("close", ActionSpec::new("Close report")) {
+                close = true;
+                call.ok("Sales Report closed");
+            }
+            w.fields("totals", |f| {
+                f.field("Orders today", r.orders_today);
+                f.field("Revenue today", money(r.revenue_today).as_str());
+                f.field("Average order", money(r.average_today).as_str());
+            });
+            w.media("chart", "image/png", &cache.chart_url, Some(&r.chart_alt()));
+            w.list("top-products").ordered().items(|l| {
+                for (p, q) in &r.top_products {
+                    l.item(format!("{p} ({} sold)", thousands(*q)).as_str());
+                }
+            });
         });
-        let blocked = w.is_blocked();
-        drop(w);
+        let (blocked, agent) = (shown.blocked, shown.agent_action);
         let mut open = !close;
-        let notes = &mut self.notes;
-        if refresh {
-            notes.note("report", "refresh".into());
-        }
         egui::Window::new("Sales Report")
             .id(window_id(ctx, "report"))
             .open(&mut open)
-            .frame(notes.frame(ctx, "report"))
+            .frame(agent_frame(ctx, agent.as_ref()))
             .default_pos(self.area.left_top() + egui::vec2(470.0, 330.0))
             .constrain_to(self.area)
             .show(ctx, |ui| {
-                notes.line(ui, "report");
+                agent_line(ui, agent.as_ref());
                 ui.add_enabled_ui(!blocked, |ui| {
                     if ui.button("Refresh").clicked() {
                         refresh = true;
@@ -550,29 +529,36 @@ impl OrderApp {
 
     fn lock_modal(&mut self, ctx: &egui::Context) {
         let Some(lock) = &mut self.lock else { return };
-        let mut w = self
+        let mut unlocked = false;
+        let error = lock.error.clone();
+        let mut wrong = false;
+        let _ = self
             .bridge
             .window(&lock.id)
             .title("Session locked")
             .app_modal()
-            .summary("The session is locked; unlock it with the PIN");
-        w.text("info", "The session is locked. Enter the PIN to unlock it.");
-        if let Some(e) = &lock.error {
-            w.notice("error-pin", Severity::Error, &format!("pin: {e}"));
+            .summary("The session is locked; unlock it with the PIN")
+            .show(|w| {
+                w.text("info", "The session is locked. Enter the PIN to unlock it.");
+                if let Some(e) = &error {
+                    w.notice("error-pin", Severity::Error, &format!("pin: {e}"));
+                }
+                if let Some(call) = w.action::<UnlockArgs>(
+                    "unlock",
+                    ActionSpec::new("Unlock session").description("Unlock with the PIN"),
+                ) {
+                    if call.args().pin == UNLOCK_PIN {
+                        unlocked = true;
+                        call.ok("Unlocked");
+                    } else {
+                        wrong = true;
+                        call.fail(ToolError::invalid_field("pin", "Wrong PIN"));
+                    }
+                }
+            });
+        if wrong {
+            lock.error = Some("Wrong PIN".into());
         }
-        let mut unlocked = false;
-        if let Some(call) =
-            w.action::<UnlockArgs>("unlock", ActionSpec::new("Unlock session").describe("Unlock with the PIN"))
-        {
-            if call.args().pin == UNLOCK_PIN {
-                unlocked = true;
-                call.ok("Unlocked");
-            } else {
-                lock.error = Some("Wrong PIN".into());
-                call.fail(ToolError::invalid_field("pin", "Wrong PIN"));
-            }
-        }
-        drop(w);
         if !unlocked {
             egui::Modal::new(window_id(ctx, &lock.id)).show(ctx, |ui| {
                 ui.set_width(280.0);

@@ -3,12 +3,12 @@
 //! person's button alike.
 
 use egui::{Color32, RichText};
-use egui_mcp_bridge::{ActionSpec, Bridge, FieldError, NoArgs, Severity, ToolError, ToolResult};
+use egui_mcp_bridge::{ActionSpec, AgentAction, Bridge, FieldError, Severity, ToolError, ToolResult};
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::data::{LineItem, Order, Status, money};
-use crate::ui_util::{AgentNotes, IdGen, window_id};
+use crate::ui_util::{IdGen, agent_frame, agent_line, window_id};
 
 /// The demo's payment password (stated in the README).
 pub const PAYMENT_PASSWORD: &str = "1234";
@@ -187,8 +187,6 @@ pub struct Parts<'a> {
     pub orders_revision: &'a mut u64,
     /// Dialog ids.
     pub ids: &'a mut IdGen,
-    /// Agent highlights.
-    pub notes: &'a mut AgentNotes,
     /// Where windows may go (the screen less the panels).
     pub area: egui::Rect,
 }
@@ -518,121 +516,111 @@ impl Editor {
     /// Declares this editor and its dialogs to the bridge, applies the agent's calls, and
     /// draws them for the person.
     pub fn show(&mut self, ctx: &egui::Context, parts: &mut Parts<'_>) {
-        let Parts { bridge, orders, ids, notes, .. } = parts;
-        let (bridge, ids, notes) = (*bridge, &mut **ids, &mut **notes);
+        let Parts { bridge, orders, ids, .. } = parts;
+        let (bridge, ids) = (*bridge, &mut **ids);
         let title = self.title(orders);
-        let mut w = bridge.window(&self.app_id).title(&title).summary(self.summary(orders));
-        let blocked = w.is_blocked();
+        let summary = self.summary(orders);
         let id = self.app_id.clone();
-        if !self.submitted {
-            if let Some(call) = w.action::<EditFieldArgs>(
-                "edit_field",
-                ActionSpec::new("Edit field").idempotent().describe("Set one field of the order"),
+        let shown = bridge.window(&id).title(&title).summary(summary).show(|w| {
+            if !self.submitted {
+                if let Some(call) = w.action::<EditFieldArgs>(
+                    "edit_field",
+                    ActionSpec::new("Edit field").idempotent().description("Set one field of the order"),
+                ) {
+                    call.handle(|a| self.edit_field(a.field, &a.value));
+                }
+                if let Some(call) = w.action::<AddItemArgs>("add_item", ActionSpec::new("Add line item")) {
+                    call.handle(|a| self.add_item(&a.product, a.quantity, a.unit_price));
+                }
+                if let Some(call) = w.action::<RemoveItemArgs>(
+                    "remove_item",
+                    ActionSpec::new("Remove line item")
+                        .destructive()
+                        .description("Remove the line item at a row (0-based)"),
+                ) {
+                    call.handle(|a| self.remove_item(a.row));
+                }
+                if let Some(mut call) = w.action::<SubmitArgs>(
+                    "submit",
+                    ActionSpec::new("Submit order").description("Apply the values given, validate, open Confirm order"),
+                ) {
+                    let args = std::mem::take(call.args_mut());
+                    let r = self.submit(args, ids);
+                    call.reply(r);
+                }
+            }
+            if let Some(call) = w.button(
+                "close",
+                ActionSpec::new("Close editor").description("Close; asks first if there are unsaved changes"),
             ) {
-                let field = call.args().field;
-                let r = self.edit_field(field, &call.args().value);
-                notes.note(&id, format!("edit_field {}", field.label()));
-                call.reply(r);
+                call.reply(Ok(self.close(ids)));
             }
-            if let Some(call) = w.action::<AddItemArgs>("add_item", ActionSpec::new("Add line item")) {
-                let a = call.args();
-                let r = self.add_item(&a.product, a.quantity, a.unit_price);
-                notes.note(&id, "add_item".into());
-                call.reply(r);
+            if let Some(call) = w.button("focus", ActionSpec::new("Bring to front").idempotent()) {
+                ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(ctx, &id)));
+                call.ok(format!("{title} is in front"));
             }
-            if let Some(call) = w.action::<RemoveItemArgs>(
-                "remove_item",
-                ActionSpec::new("Remove line item").destructive().describe("Remove the line item at a row (0-based)"),
-            ) {
-                let r = self.remove_item(call.args().row);
-                notes.note(&id, "remove_item".into());
-                call.reply(r);
+            let d = &self.draft;
+            w.fields("details", |f| {
+                f.field("Recipient", &d.recipient);
+                f.field("Address", &d.address);
+                f.field("Amount", d.amount);
+                f.field("Currency", &d.currency);
+                f.sensitive("Card number", &d.card_number);
+                f.field(
+                    "Status",
+                    if self.submitted {
+                        "Submitted"
+                    } else if self.order_index.is_some() {
+                        "Draft"
+                    } else {
+                        "New"
+                    },
+                );
+            });
+            w.table("items", &ITEM_COLUMNS).rows(|t| {
+                for it in &d.items {
+                    t.row((it.product.as_str(), it.quantity, it.unit_price));
+                }
+            });
+            for e in &self.errors {
+                w.notice(&format!("error-{}", e.field), Severity::Error, &format!("{}: {}", e.field, e.error));
             }
-            if let Some(mut call) = w.action::<SubmitArgs>(
-                "submit",
-                ActionSpec::new("Submit order").describe("Apply the values given, validate, open Confirm order"),
-            ) {
-                let args = std::mem::take(call.args_mut());
-                let r = self.submit(args, ids);
-                notes.note(&id, "submit".into());
-                call.reply(r);
+            if self.submitted {
+                w.notice("read-only", Severity::Info, "This order is submitted; the editor is read-only");
             }
-        }
-        if let Some(call) = w.action::<NoArgs>(
-            "close",
-            ActionSpec::new("Close editor").describe("Close; asks first if there are unsaved changes"),
-        ) {
-            notes.note(&id, "close".into());
-            call.reply(Ok(self.close(ids)));
-        }
-        if let Some(call) = w.action::<NoArgs>("focus", ActionSpec::new("Bring to front").idempotent()) {
-            ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(ctx, &id)));
-            notes.note(&id, "focus".into());
-            call.ok(format!("{title} is in front"));
-        }
-        let d = &self.draft;
-        w.fields("details", |f| {
-            f.field("Recipient", &d.recipient);
-            f.field("Address", &d.address);
-            f.field("Amount", d.amount);
-            f.field("Currency", &d.currency);
-            f.sensitive("Card number", &d.card_number);
-            f.field(
-                "Status",
-                if self.submitted {
-                    "Submitted"
-                } else if self.order_index.is_some() {
-                    "Draft"
-                } else {
-                    "New"
-                },
-            );
         });
-        w.table("items", &ITEM_COLUMNS, |t| {
-            for it in &d.items {
-                t.row([it.product.as_str().into(), it.quantity.into(), it.unit_price.into()]);
-            }
-        });
-        for e in &self.errors {
-            w.notice(&format!("error-{}", e.field), Severity::Error, &format!("{}: {}", e.field, e.error));
-        }
-        if self.submitted {
-            w.notice("read-only", Severity::Info, "This order is submitted; the editor is read-only");
-        }
-        drop(w);
+        let (blocked, agent) = (shown.blocked, shown.agent_action);
         self.show_dialogs(ctx, parts);
-        self.draw(ctx, &title, blocked, parts);
+        self.draw(ctx, &title, blocked, agent.as_ref(), parts);
     }
 
     fn show_dialogs(&mut self, ctx: &egui::Context, parts: &mut Parts<'_>) {
         let orders = &*parts.orders;
-        let (bridge, ids, notes, area) = (parts.bridge, &mut *parts.ids, &mut *parts.notes, parts.area);
+        let (bridge, ids, area) = (parts.bridge, &mut *parts.ids, parts.area);
         let label = self.order_label(orders);
         let total = format!("{} {}", money(self.draft.amount), self.draft.currency);
         match &mut self.dialog {
             None => {}
             Some(Dialog::Discard { id }) => {
                 let id = id.clone();
-                let mut w = bridge
+                let mut choice = None;
+                let shown = bridge
                     .window(&id)
                     .title("Discard changes?")
                     .modal_of(&self.app_id)
-                    .summary(format!("{label} has unsaved changes: discard them and close, or keep editing"));
-                w.text("question", &format!("{label} has unsaved changes. Discard them and close the editor?"));
-                let mut choice = None;
-                if let Some(call) = w.action::<NoArgs>("discard", ActionSpec::new("Discard changes").destructive()) {
-                    choice = Some(true);
-                    call.ok("Changes discarded; editor closed");
-                }
-                if let Some(call) = w.action::<NoArgs>("keep_editing", ActionSpec::new("Keep editing")) {
-                    choice = Some(false);
-                    call.ok("Back to the editor");
-                }
-                drop(w);
-                if choice.is_some() {
-                    notes.note(&id, if choice == Some(true) { "discard".into() } else { "keep_editing".into() });
-                }
-                let person = dialog_window(ctx, area, &id, "Discard changes?", notes, |ui| {
+                    .summary(format!("{label} has unsaved changes: discard them and close, or keep editing"))
+                    .show(|w| {
+                        w.text("question", &format!("{label} has unsaved changes. Discard them and close the editor?"));
+                        if let Some(call) = w.button("discard", ActionSpec::new("Discard changes").destructive()) {
+                            choice = Some(true);
+                            call.ok("Changes discarded; editor closed");
+                        }
+                        if let Some(call) = w.button("keep_editing", ActionSpec::new("Keep editing")) {
+                            choice = Some(false);
+                            call.ok("Back to the editor");
+                        }
+                    });
+                let person = dialog_window(ctx, area, &id, "Discard changes?", shown.agent_action.as_ref(), |ui| {
                     ui.label(format!("{label} has unsaved changes."));
                     ui.horizontal(|ui| {
                         if ui.button("Discard").clicked() {
@@ -656,51 +644,54 @@ impl Editor {
             }
             Some(Dialog::Confirm { id, authorize }) => {
                 let confirm_id = id.clone();
-                let mut w = bridge.window(&confirm_id).title("Confirm order").modal_of(&self.app_id).summary(format!(
+                let mut action = None;
+                let summary = format!(
                     "Confirm {label} to {}: {} items, total {total}",
                     self.draft.recipient,
                     self.draft.items.len()
-                ));
-                w.fields("order", |f| {
-                    f.field("Order", label.as_str());
-                    f.field("Recipient", &self.draft.recipient);
-                    f.field("Items", self.draft.items.len());
-                    f.field("Total", total.as_str());
-                });
-                let mut action = None;
-                if let Some(call) = w.action::<NoArgs>(
-                    "confirm",
-                    ActionSpec::new("Confirm order").describe("Confirm, then authorize the payment"),
-                ) {
-                    action = Some("confirm");
-                    call.ok("Confirmed; the Authorize payment dialog is open");
-                }
-                if let Some(call) = w.action::<NoArgs>("cancel", ActionSpec::new("Cancel")) {
-                    action = Some("cancel");
-                    call.ok("Confirmation cancelled; back to the editor");
-                }
-                drop(w);
+                );
+                let draft = &self.draft;
+                let shown =
+                    bridge.window(&confirm_id).title("Confirm order").modal_of(&self.app_id).summary(summary).show(
+                        |w| {
+                            w.fields("order", |f| {
+                                f.field("Order", label.as_str());
+                                f.field("Recipient", &draft.recipient);
+                                f.field("Items", draft.items.len());
+                                f.field("Total", total.as_str());
+                            });
+                            if let Some(call) = w.button(
+                                "confirm",
+                                ActionSpec::new("Confirm order").description("Confirm, then authorize the payment"),
+                            ) {
+                                action = Some("confirm");
+                                call.ok("Confirmed; the Authorize payment dialog is open");
+                            }
+                            if let Some(call) = w.button("cancel", ActionSpec::new("Cancel")) {
+                                action = Some("cancel");
+                                call.ok("Confirmation cancelled; back to the editor");
+                            }
+                        },
+                    );
                 let has_authorize = authorize.is_some();
-                let person = dialog_window(ctx, area, &confirm_id, "Confirm order", notes, |ui| {
-                    ui.add_enabled_ui(!has_authorize, |ui| {
-                        ui.label(format!("{label} to {}", self.draft.recipient));
-                        ui.label(format!("{} items, total {total}", self.draft.items.len()));
-                        ui.horizontal(|ui| {
-                            if ui.button("Confirm").clicked() {
-                                return Some("confirm");
-                            }
-                            if ui.button("Cancel").clicked() {
-                                return Some("cancel");
-                            }
-                            None
+                let person =
+                    dialog_window(ctx, area, &confirm_id, "Confirm order", shown.agent_action.as_ref(), |ui| {
+                        ui.add_enabled_ui(!has_authorize, |ui| {
+                            ui.label(format!("{label} to {}", self.draft.recipient));
+                            ui.label(format!("{} items, total {total}", self.draft.items.len()));
+                            ui.horizontal(|ui| {
+                                if ui.button("Confirm").clicked() {
+                                    return Some("confirm");
+                                }
+                                if ui.button("Cancel").clicked() {
+                                    return Some("cancel");
+                                }
+                                None
+                            })
+                            .inner
                         })
                         .inner
-                    })
-                    .inner
-                });
-                if let Some(a) = action {
-                    notes.note(&confirm_id, a.to_owned());
-                }
+                    });
                 match action.or(person) {
                     Some("confirm") => self.confirm(ids),
                     Some(_) => self.dialog = None,
@@ -711,42 +702,44 @@ impl Editor {
     }
 
     fn show_authorize(&mut self, ctx: &egui::Context, confirm_id: &str, label: &str, parts: &mut Parts<'_>) {
-        let (bridge, notes, area) = (parts.bridge, &mut *parts.notes, parts.area);
+        let (bridge, area) = (parts.bridge, parts.area);
         let Some(Dialog::Confirm { authorize: Some(auth), .. }) = &mut self.dialog else {
             return;
         };
         let auth_id = auth.id.clone();
         let amount = format!("{} {}", money(self.draft.amount), self.draft.currency);
-        let mut w = bridge
+        let card = &self.draft.card_number;
+        let error = auth.error.as_deref();
+        let mut authorize_call = None;
+        let mut cancel_call = None;
+        let shown = bridge
             .window(&auth_id)
             .title("Authorize payment")
             .modal_of(confirm_id)
-            .summary(format!("Authorize the payment of {amount} for {label} with the payment password"));
-        let card = &self.draft.card_number;
-        w.fields("payment", |f| {
-            f.field("Amount", amount.as_str());
-            f.sensitive("Card number", card);
-        });
-        if let Some(e) = &auth.error {
-            w.notice("error-password", Severity::Error, &format!("password: {e}"));
-        }
-        let authorize_call = w.action::<AuthorizeArgs>(
-            "authorize",
-            ActionSpec::new("Authorize payment")
-                .destructive()
-                .describe("Charge the card and submit the order (needs the payment password)"),
-        );
-        let cancel_call = w.action::<NoArgs>("cancel", ActionSpec::new("Cancel"));
-        drop(w);
+            .summary(format!("Authorize the payment of {amount} for {label} with the payment password"))
+            .show(|w| {
+                w.fields("payment", |f| {
+                    f.field("Amount", amount.as_str());
+                    f.sensitive("Card number", card);
+                });
+                if let Some(e) = error {
+                    w.notice("error-password", Severity::Error, &format!("password: {e}"));
+                }
+                authorize_call = w.action::<AuthorizeArgs>(
+                    "authorize",
+                    ActionSpec::new("Authorize payment")
+                        .destructive()
+                        .description("Charge the card and submit the order (needs the payment password)"),
+                );
+                cancel_call = w.button("cancel", ActionSpec::new("Cancel"));
+            });
         if let Some(call) = authorize_call {
-            notes.note(&auth_id, "authorize".into());
             let password = call.args().password.clone();
             let r = self.authorize(&password, parts.orders, parts.orders_revision);
             call.reply(r);
             return;
         }
         if let Some(call) = cancel_call {
-            notes.note(&auth_id, "cancel".into());
             if let Some(Dialog::Confirm { authorize, .. }) = &mut self.dialog {
                 *authorize = None;
             }
@@ -755,7 +748,7 @@ impl Editor {
         }
         let mut typed = std::mem::take(&mut auth.password);
         let error = auth.error.clone();
-        let person = dialog_window(ctx, area, &auth_id, "Authorize payment", notes, |ui| {
+        let person = dialog_window(ctx, area, &auth_id, "Authorize payment", shown.agent_action.as_ref(), |ui| {
             ui.label(format!("Charge {amount} for {label}"));
             let l = ui.label("Payment password");
             let r = ui.add(egui::TextEdit::singleline(&mut typed).password(true)).labelled_by(l.id);
@@ -795,11 +788,18 @@ impl Editor {
     }
 
     /// The person's view of the editor.
-    fn draw(&mut self, ctx: &egui::Context, title: &str, blocked: bool, parts: &mut Parts<'_>) {
-        let (ids, notes, area) = (&mut *parts.ids, &*parts.notes, parts.area);
+    fn draw(
+        &mut self,
+        ctx: &egui::Context,
+        title: &str,
+        blocked: bool,
+        agent: Option<&AgentAction>,
+        parts: &mut Parts<'_>,
+    ) {
+        let (ids, area) = (&mut *parts.ids, parts.area);
         let mut open = true;
         let id = self.app_id.clone();
-        let frame = notes.frame(ctx, &id);
+        let frame = agent_frame(ctx, agent);
         let step = 30.0 * self.slot as f32;
         egui::Window::new(title)
             .id(window_id(ctx, &id))
@@ -809,7 +809,7 @@ impl Editor {
             .default_pos(area.left_top() + egui::vec2(470.0 + step, 8.0 + step))
             .constrain_to(area)
             .show(ctx, |ui| {
-                notes.line(ui, &id);
+                agent_line(ui, agent);
                 if blocked {
                     ui.label(RichText::new("Waiting for the dialog on top to be answered.").italics());
                 }
@@ -963,7 +963,7 @@ fn dialog_window<R>(
     area: egui::Rect,
     id: &str,
     title: &str,
-    notes: &AgentNotes,
+    agent: Option<&AgentAction>,
     body: impl FnOnce(&mut egui::Ui) -> Option<R>,
 ) -> Option<R> {
     egui::Window::new(title)
@@ -971,12 +971,12 @@ fn dialog_window<R>(
         .order(egui::Order::Foreground)
         .collapsible(false)
         .resizable(false)
-        .frame(notes.frame(ctx, id))
+        .frame(agent_frame(ctx, agent))
         .pivot(egui::Align2::CENTER_CENTER)
         .default_pos(area.center())
         .constrain_to(area)
         .show(ctx, |ui| {
-            notes.line(ui, id);
+            agent_line(ui, agent);
             body(ui)
         })
         .and_then(|r| r.inner.flatten())

@@ -5,7 +5,7 @@
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
-use egui_mcp_bridge::{Bridge, Compat, HiddenServer, HttpOptions, TransportHandle, headless};
+use egui_mcp_bridge::{Bridge, CallsWhileHidden, Compat, HttpOptions, TransportHandle, headless};
 use order_demo::OrderApp;
 
 const USAGE: &str = "\
@@ -216,7 +216,7 @@ struct DemoApp {
     app: OrderApp,
     transport: Option<TransportHandle>,
     /// Serves agent calls from `logic` while the window is minimised (no ui pass runs then).
-    hidden: HiddenServer,
+    hidden: CallsWhileHidden,
 }
 
 impl eframe::App for DemoApp {
@@ -246,7 +246,7 @@ fn run_window(bridge: Bridge, transport: Option<TransportHandle>, endpoints: Str
         options,
         Box::new(move |cc| {
             cc.egui_ctx.add_plugin(bridge.plugin());
-            let hidden = HiddenServer::new(bridge.ui());
+            let hidden = bridge.calls_while_hidden();
             let mut app = OrderApp::new(bridge);
             app.set_endpoints(endpoints);
             Ok(Box::new(DemoApp { app, transport, hidden }))

@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-use parking_lot::Mutex;
+use std::time::Duration;
 
 use egui::{Color32, Stroke};
+use egui_mcp_bridge::AgentAction;
+use parking_lot::Mutex;
 
 /// How long a window stays highlighted after an agent acted on it.
 pub const HIGHLIGHT: Duration = Duration::from_secs(3);
@@ -89,51 +89,31 @@ impl IdGen {
     }
 }
 
-/// What the agent last did to each window, for the person's eyes only (never declared).
-#[derive(Debug, Default)]
-pub struct AgentNotes {
-    notes: HashMap<String, (Instant, String)>,
+/// How fresh the agent's last action on a window is, if it still shows (within [`HIGHLIGHT`]);
+/// asks for a repaint when it fades.
+fn fresh<'a>(ctx: &egui::Context, agent: Option<&'a AgentAction>) -> Option<&'a AgentAction> {
+    let a = agent?;
+    let left = HIGHLIGHT.checked_sub(a.at.elapsed()).filter(|d| !d.is_zero())?;
+    ctx.request_repaint_after(left);
+    Some(a)
 }
 
-impl AgentNotes {
-    /// Records that an agent acted on a window (and forgets notes too old to show).
-    pub fn note(&mut self, app_id: &str, what: String) {
-        self.notes.retain(|_, (at, _)| at.elapsed() < HIGHLIGHT);
-        self.notes.insert(app_id.to_owned(), (Instant::now(), what));
-    }
-
-    /// How many notes are kept (at most the windows acted on in the last [`HIGHLIGHT`]).
-    pub fn len(&self) -> usize {
-        self.notes.len()
-    }
-
-    /// Whether no note is kept.
-    pub fn is_empty(&self) -> bool {
-        self.notes.is_empty()
-    }
-
-    fn active(&self, app_id: &str) -> Option<(Duration, &str)> {
-        let (at, what) = self.notes.get(app_id)?;
-        let age = at.elapsed();
-        HIGHLIGHT.checked_sub(age).filter(|left| !left.is_zero()).map(|left| (left, what.as_str()))
-    }
-
-    /// The window frame: highlighted while an agent note is fresh.
-    pub fn frame(&self, ctx: &egui::Context, app_id: &str) -> egui::Frame {
-        let frame = egui::Frame::window(&ctx.global_style());
-        match self.active(app_id) {
-            Some((left, _)) => {
-                ctx.request_repaint_after(left);
-                frame.stroke(Stroke::new(2.5, Color32::from_rgb(90, 160, 255)))
-            }
-            None => frame,
-        }
-    }
-
-    /// A short line saying what the agent did, while fresh.
-    pub fn line(&self, ui: &mut egui::Ui, app_id: &str) {
-        if let Some((_, what)) = self.active(app_id) {
-            ui.colored_label(Color32::from_rgb(90, 160, 255), format!("Agent: {what}"));
-        }
+/// A window's frame: highlighted while the agent's last action on it is fresh. `agent` is what
+/// the bridge returned for the window ([`egui_mcp_bridge::WindowResponse::agent_action`]).
+pub fn agent_frame(ctx: &egui::Context, agent: Option<&AgentAction>) -> egui::Frame {
+    let frame = egui::Frame::window(&ctx.global_style());
+    match fresh(ctx, agent) {
+        Some(_) => frame.stroke(Stroke::new(2.5, AGENT_BLUE)),
+        None => frame,
     }
 }
+
+/// A short line saying what the agent did ("Agent: Edit field"), while fresh.
+pub fn agent_line(ui: &mut egui::Ui, agent: Option<&AgentAction>) {
+    if let Some(a) = fresh(ui.ctx(), agent) {
+        let text = if a.ok { format!("Agent: {}", a.title) } else { format!("Agent: {} (refused)", a.title) };
+        ui.colored_label(AGENT_BLUE, text);
+    }
+}
+
+const AGENT_BLUE: Color32 = Color32::from_rgb(90, 160, 255);

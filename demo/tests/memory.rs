@@ -7,6 +7,7 @@
 
 mod support;
 
+use order_demo::OrderApp;
 use serde_json::json;
 use support::InProcessDemo;
 
@@ -26,15 +27,15 @@ fn opening_and_closing_windows_keeps_memory_flat() {
         cycle(&mut demo);
     }
     let egui_entries = demo.ctx.memory(|m| m.data.len());
-    let (_, slots) = demo.app.retained(&demo.ctx);
+    let slots = OrderApp::retained(&demo.ctx);
     for _ in 0..150 {
         cycle(&mut demo);
     }
-    let footprint = demo.bridge.ui().footprint();
+    let footprint = demo.bridge.footprint();
     assert_eq!(footprint.open_windows, 1, "only Orders is open: {footprint:?}");
     assert_eq!(footprint.remembered_windows, 1, "nothing kept of closed windows: {footprint:?}");
     assert_eq!(footprint.handles_ever, 1 + 200 * 2, "one handle per window ever opened: {footprint:?}");
-    let (_, slots_after) = demo.app.retained(&demo.ctx);
+    let slots_after = OrderApp::retained(&demo.ctx);
     assert_eq!(
         slots_after, slots,
         "egui window ids are reused: {slots} slots after 50 cycles, {slots_after} after 200"

@@ -1,107 +1,43 @@
-//! A person (`egui_kittest` clicks and typing) and an agent (an rmcp client over an in-process
-//! pipe) on the same demo windows, interleaved frame by frame.
+//! A person (`egui_kittest` clicks and typing) and an agent on the same demo windows,
+//! interleaved pass by pass, on the bridge's own test harness (`egui_mcp_bridge::testing`).
 #![allow(clippy::unwrap_used, reason = "test helpers may unwrap: a panic is a failed test")]
 
-use std::time::Duration;
-
-use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
-use egui_mcp_bridge::Bridge;
+use egui_mcp_bridge::testing::Harness;
+use egui_mcp_bridge::{Bridge, Outcome};
 use order_demo::OrderApp;
 use order_demo::data::Status;
-use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams, SubscribeRequestParams};
-use rmcp::service::{NotificationContext, RunningService};
-use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
-
-#[derive(Clone)]
-struct Recorder(mpsc::UnboundedSender<&'static str>);
-
-impl ClientHandler for Recorder {
-    async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
-        let _ = self.0.send("tools/list_changed");
-    }
-
-    async fn on_resource_updated(
-        &self,
-        _: rmcp::model::ResourceUpdatedNotificationParam,
-        _: NotificationContext<RoleClient>,
-    ) {
-        let _ = self.0.send("resources/updated");
-    }
-}
 
 struct Fixture {
-    rt: tokio::runtime::Runtime,
     harness: Harness<'static, OrderApp>,
-    client: RunningService<RoleClient, Recorder>,
-    notes: mpsc::UnboundedReceiver<&'static str>,
 }
 
 impl Fixture {
     fn new() -> Self {
-        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         let bridge = Bridge::builder().app_name("order-demo").build();
-        let plugin = bridge.plugin();
-        let mut harness = Harness::builder()
-            .with_size([1500.0, 950.0])
-            .with_context_setup(move |ctx| ctx.add_plugin(plugin))
-            .build_ui_state(|ui, app: &mut OrderApp| app.ui(ui), OrderApp::new(bridge.clone()));
-        harness.step();
-        let (server_io, client_io) = tokio::io::duplex(1 << 20);
-        bridge.server_on(rt.handle().clone()).serve_io("duplex", server_io);
-        let (tx, notes) = mpsc::unbounded_channel();
-        let client = rt.block_on(Recorder(tx).serve(client_io)).unwrap();
-        #[expect(deprecated, reason = "legacy lifecycle: what today's clients use")]
-        rt.block_on(client.subscribe(SubscribeRequestParams::new("app://windows"))).unwrap();
-        Self { rt, harness, client, notes }
+        let builder = egui_kittest::Harness::builder().with_size([1500.0, 950.0]);
+        let harness =
+            Harness::from_builder(&bridge, builder, |ui, app: &mut OrderApp| app.ui(ui), OrderApp::new(bridge.clone()));
+        Self { harness }
     }
 
-    /// Calls a tool while the UI keeps running frames; returns the structured content and
-    /// whether it is an error.
+    /// Calls a tool; returns whether it is an error, and the structured content an MCP client
+    /// would get.
     fn call(&mut self, name: &str, args: Value) -> (bool, Value) {
-        let Value::Object(args) = args else { unreachable!() };
-        let client = self.client.peer().clone();
-        let params = CallToolRequestParams::new(name.to_owned()).with_arguments(args);
-        let mut task = self.rt.spawn(async move { client.call_tool(params).await });
-        for _ in 0..500 {
-            self.harness.step();
-            if let Ok(done) =
-                self.rt.block_on(async { tokio::time::timeout(Duration::from_millis(20), &mut task).await })
-            {
-                let r = done.unwrap().unwrap();
-                return (r.is_error == Some(true), r.structured_content.unwrap_or_default());
-            }
-        }
-        panic!("{name} was not answered");
+        split(self.harness.call(name, args))
     }
 
     fn read(&self) -> Value {
-        let r = self.rt.block_on(self.client.read_resource(ReadResourceRequestParams::new("app://windows"))).unwrap();
-        let v = serde_json::to_value(&r.contents[0]).unwrap();
-        serde_json::from_str(v["text"].as_str().unwrap()).unwrap()
+        serde_json::from_str(self.harness.snapshot().json()).unwrap()
     }
 
     fn tools(&self) -> Vec<String> {
-        self.rt.block_on(self.client.list_all_tools()).unwrap().into_iter().map(|t| t.name.to_string()).collect()
+        self.harness.tool_names()
     }
 
     fn version(&self, id: &str) -> u64 {
-        let s = self.read();
-        s["windows"].as_array().unwrap().iter().find(|w| w["id"] == id).unwrap()["version"].as_u64().unwrap()
-    }
-
-    /// Drains notifications until `what` arrives (bounded).
-    fn expect_note(&mut self, what: &str) {
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while std::time::Instant::now() < deadline {
-            match self.rt.block_on(async { tokio::time::timeout(Duration::from_millis(50), self.notes.recv()).await }) {
-                Ok(Some(n)) if n == what => return,
-                _ => self.harness.step(),
-            }
-        }
-        panic!("no {what}");
+        self.harness.window(id).unwrap().version
     }
 
     /// The person types a secret into the password field `field`, then clicks `button`.
@@ -123,17 +59,25 @@ impl Fixture {
     }
 }
 
+/// The outcome as an MCP client sees it: `isError`, and the structured content.
+fn split(outcome: Outcome) -> (bool, Value) {
+    match outcome {
+        Ok(r) => (false, serde_json::to_value(r).unwrap()),
+        Err(e) => (true, serde_json::to_value(e).unwrap()),
+    }
+}
+
 #[test]
 fn a_person_opening_a_dialog_hides_the_owners_tools_and_notifies() {
     let mut f = Fixture::new();
     let editor = f.open_draft();
     assert!(f.tools().contains(&format!("{editor}__submit")));
-    while f.notes.try_recv().is_ok() {}
+    let _ = f.harness.agent_mut().changes();
 
     // The person clicks Submit: the Confirm order dialog opens on the editor.
     f.harness.get_by_label("Submit").click();
     f.harness.run_steps(3);
-    f.expect_note("tools/list_changed");
+    assert!(f.harness.agent_mut().changes().tools, "an MCP client would get tools/list_changed");
     let tools = f.tools();
     assert!(tools.iter().all(|t| !t.starts_with(&format!("{editor}__"))), "owner's tools hidden: {tools:?}");
     let confirm = f.read()["operableWindowIds"]
@@ -197,11 +141,12 @@ fn agent_calls_show_in_the_activity_panel_and_highlight_the_window() {
     let editor = f.open_draft();
     f.harness.step();
     assert!(f.harness.query_by_label("orders__open_order").is_some(), "the call is listed");
-    assert!(f.harness.query_by_label("Agent: open_order").is_some(), "the editor says what the agent did");
+    assert!(f.harness.query_by_label("Agent: Open order").is_some(), "Orders says what the agent did on it");
     let (err, _) = f.call(&format!("{editor}__edit_field"), json!({"field": "amount", "value": "lots"}));
     assert!(err);
     f.harness.step();
     assert!(f.harness.query_by_label("validation_failed").is_some(), "failures show their code");
+    assert!(f.harness.query_by_label("Agent: Edit field (refused)").is_some(), "the editor says it was refused");
 }
 
 #[test]
@@ -220,9 +165,18 @@ fn the_card_number_never_reaches_the_agent() {
 /// tool entry is paid again and again. The demo's entries stay lean.
 #[test]
 fn tool_entries_stay_lean() {
-    let mut f = Fixture::new();
+    use rmcp::ServiceExt as _;
+    let bridge = Bridge::builder().app_name("order-demo").build();
+    let builder = egui_kittest::Harness::builder().with_size([1500.0, 950.0]);
+    let harness =
+        Harness::from_builder(&bridge, builder, |ui, app: &mut OrderApp| app.ui(ui), OrderApp::new(bridge.clone()));
+    let mut f = Fixture { harness };
     let editor = f.open_draft();
-    let tools = f.rt.block_on(f.client.list_all_tools()).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let _serving = bridge.serve_io("duplex", server_io).unwrap();
+    let client = rt.block_on(().serve(client_io)).unwrap();
+    let tools = rt.block_on(client.list_all_tools()).unwrap();
     let sizes: Vec<(String, usize)> =
         tools.iter().map(|t| (t.name.to_string(), serde_json::to_string(t).unwrap().len())).collect();
     let total: usize = sizes.iter().map(|(_, n)| n).sum();

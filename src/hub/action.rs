@@ -39,9 +39,9 @@ impl ActionSpec {
         Self { title: title.into(), description: None, hints: Hints::default() }
     }
 
-    /// Sets the one-line description.
+    /// Sets the one-line description (what it does, when to use it).
     #[must_use]
-    pub fn describe(mut self, description: impl Into<Cow<'static, str>>) -> Self {
+    pub fn description(mut self, description: impl Into<Cow<'static, str>>) -> Self {
         self.description = Some(description.into());
         self
     }
@@ -76,13 +76,22 @@ impl ActionSpec {
     }
 }
 
-type SchemaCache = Mutex<HashMap<(TypeId, bool), Arc<Map<String, Value>>>>;
+/// Arguments of an action that takes none (accepts `{}` and nothing else).
+#[derive(Clone, Copy, Debug, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+type SchemaCache = Mutex<HashMap<(TypeId, bool, bool), Arc<Map<String, Value>>>>;
 static SCHEMAS: LazyLock<SchemaCache> = LazyLock::new(Mutex::default);
 
 /// The input schema of an argument type: generated once per type by schemars, without the
-/// `$schema`/`title` noise, with an optional integer `expectedVersion` when `with_version`.
-pub fn input_schema_for<A: schemars::JsonSchema + 'static>(with_version: bool) -> Arc<Map<String, Value>> {
-    let key = (TypeId::of::<A>(), with_version);
+/// `$schema`/`title` noise, with an optional integer `expectedVersion` when `with_version`, and
+/// the fields' doc comments as `description`s only when `parameter_docs`.
+pub(crate) fn input_schema_for<A: schemars::JsonSchema + 'static>(
+    with_version: bool,
+    parameter_docs: bool,
+) -> Arc<Map<String, Value>> {
+    let key = (TypeId::of::<A>(), with_version, parameter_docs);
     if let Some(s) = SCHEMAS.lock().get(&key) {
         return Arc::clone(s);
     }
@@ -97,9 +106,7 @@ pub fn input_schema_for<A: schemars::JsonSchema + 'static>(with_version: bool) -
     obj.remove("$schema");
     obj.remove("title");
     obj.remove("description"); // the type's doc comment; the tool's description says it better
-    let mut whole = Value::Object(obj);
-    slim(&mut whole);
-    let Value::Object(mut obj) = whole else { unreachable!("slim keeps objects") };
+    slim(&mut obj, parameter_docs);
     obj.insert("type".into(), json!("object"));
     if with_version {
         let props = obj.entry("properties").or_insert_with(|| json!({}));
@@ -112,28 +119,39 @@ pub fn input_schema_for<A: schemars::JsonSchema + 'static>(with_version: bool) -
     schema
 }
 
-/// Drops what costs tokens and tells an agent nothing: `format` (`uint64`…),
-/// `additionalProperties: false` (unknown arguments are rejected anyway, naming them), and the
-/// `null` alternative of optional properties (they are simply not `required`).
-fn slim(v: &mut Value) {
-    match v {
-        Value::Object(o) => {
-            o.remove("format");
-            if o.get("additionalProperties") == Some(&Value::Bool(false)) {
-                o.remove("additionalProperties");
-            }
-            if let Some(Value::Array(types)) = o.get("type") {
-                let non_null: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
-                if non_null.len() == 1 {
-                    o.insert("type".into(), non_null[0].clone());
-                }
-            }
-            for x in o.values_mut() {
-                slim(x);
-            }
+/// Drops, from a schema and its subschemas, what costs tokens and tells an agent nothing:
+/// `format` (`uint64`…), `additionalProperties: false` (unknown arguments are rejected anyway,
+/// naming them), the `null` alternative of optional properties (they are simply not
+/// `required`), and, unless `docs`, `description`. It walks schema keywords only, so a
+/// parameter named `format` or `description` is kept.
+fn slim(schema: &mut Map<String, Value>, docs: bool) {
+    schema.remove("format");
+    if !docs {
+        schema.remove("description");
+    }
+    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+        schema.remove("additionalProperties");
+    }
+    if let Some(Value::Array(types)) = schema.get("type") {
+        let non_null: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        if non_null.len() == 1 {
+            schema.insert("type".into(), non_null[0].clone());
         }
-        Value::Array(a) => a.iter_mut().for_each(slim),
-        _ => {}
+    }
+    let sub = |v: &mut Value| {
+        if let Value::Object(o) = v {
+            slim(o, docs);
+        }
+    };
+    for (key, value) in schema.iter_mut() {
+        match (key.as_str(), value) {
+            ("properties" | "patternProperties" | "$defs" | "definitions", Value::Object(map)) => {
+                map.values_mut().for_each(sub);
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => list.iter_mut().for_each(sub),
+            ("items" | "additionalProperties" | "not" | "if" | "then" | "else" | "contains", v) => sub(v),
+            _ => {}
+        }
     }
 }
 
@@ -154,7 +172,7 @@ mod tests {
 
     #[test]
     fn schema_is_lean_and_gets_expected_version() {
-        let s = input_schema_for::<Args>(true);
+        let s = input_schema_for::<Args>(true, false);
         assert!(s.get("$schema").is_none() && s.get("title").is_none(), "{s:?}");
         assert_eq!(s["type"], "object");
         assert_eq!(s["properties"]["expectedVersion"]["type"], "integer");
@@ -162,7 +180,42 @@ mod tests {
         assert_eq!(s["properties"]["limit"], json!({"type": "integer", "minimum": 0}), "optional: no null, no format");
         assert_eq!(s["properties"]["expectedVersion"], json!({"type": "integer"}));
         assert!(s.get("additionalProperties").is_none() && s.get("description").is_none(), "{s:?}");
-        let ro = input_schema_for::<Args>(false);
+        let ro = input_schema_for::<Args>(false, false);
         assert!(ro["properties"].get("expectedVersion").is_none(), "read-only actions carry no version");
+        assert!(s["properties"]["product"].get("description").is_none(), "docs off: no descriptions");
+        let documented = input_schema_for::<Args>(true, true);
+        assert_eq!(documented["properties"]["product"]["description"], "The product.", "docs on");
+        assert!(documented.get("description").is_none(), "the type's own doc is never kept");
+    }
+
+    /// Parameters whose names are schema keywords.
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[expect(dead_code, reason = "only the schema is used")]
+    struct Keywords {
+        /// The file format.
+        format: String,
+        description: Option<String>,
+        items: Vec<Inner>,
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[expect(dead_code, reason = "only the schema is used")]
+    struct Inner {
+        /// Inner doc.
+        size: u64,
+    }
+
+    #[test]
+    fn parameters_named_like_schema_keywords_are_kept() {
+        let s = input_schema_for::<Keywords>(false, false);
+        let props = s["properties"].as_object().unwrap();
+        assert!(props.contains_key("format") && props.contains_key("description"), "{s:?}");
+        assert_eq!(props["format"], json!({"type": "string"}));
+        assert_eq!(s["required"], json!(["format", "items"]));
+        let inner = &props["items"]["items"]["properties"]["size"];
+        assert_eq!(inner, &json!({"type": "integer", "minimum": 0}), "nested: no format, no doc");
+        let d = input_schema_for::<Keywords>(false, true);
+        assert_eq!(d["properties"]["format"]["description"], "The file format.");
+        assert_eq!(d["properties"]["items"]["items"]["properties"]["size"]["description"], "Inner doc.");
     }
 }

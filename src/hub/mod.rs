@@ -1,4 +1,5 @@
-//! The bridge core: the one state shared by the UI thread and the MCP server.
+//! The bridge core: the one state shared by the UI thread and the MCP server, and the UI
+//! thread's bookkeeping (versions, ids, the call state machine, declarations → snapshot).
 //!
 //! # Model
 //!
@@ -11,19 +12,36 @@
 //! - A call that waits past the budget ends with `action_timeout`. An atomic claim makes sure
 //!   it is then never applied: the UI thread applies a call only if it wins that claim.
 //!
+//! - Between passes the UI thread keeps, behind [`UiCore`]'s short-held lock, what makes a
+//!   snapshot out of declarations: window versions, external ids never reused ([`frame`]),
+//!   and the one call under way ([`phase`]).
+//!
 //! This module knows neither egui nor rmcp.
 
 mod action;
 mod activity;
+mod args;
 mod call;
+pub(crate) mod decl;
+pub(crate) mod frame;
 mod limits;
+pub(crate) mod phase;
 mod snapshot;
+mod ui_core;
 
-pub use action::{ActionSpec, Hints, input_schema_for};
-pub use activity::{ACTIVITY_CAPACITY, ActivityLog, ActivityRecord};
-pub use call::{CallTarget, Outcome, PendingCall};
-pub use limits::{DEFAULT_MAX_STRING_CHARS, check_arguments};
+pub(crate) use action::input_schema_for;
+pub use action::{ActionSpec, Hints, NoArgs};
+pub(crate) use activity::ActivityLog;
+pub use activity::{ACTIVITY_CAPACITY, ActivityRecord};
+pub(crate) use args::parse_args;
+pub use call::Outcome;
+pub(crate) use call::{CallTarget, PendingCall};
+pub use decl::AgentAction;
+pub use frame::Footprint;
+pub use limits::DEFAULT_MAX_STRING_CHARS;
+pub(crate) use limits::check_arguments;
 pub use snapshot::{Snapshot, ToolSpec};
+pub(crate) use ui_core::UiCore;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -39,11 +57,11 @@ use crate::protocol::{ErrorCode, ToolError, split_tool_name};
 pub const MAX_TOOL_NAME: usize = 128;
 
 /// How the UI thread is woken; installed by the plugin.
-pub type Waker = Arc<dyn Fn() + Send + Sync>;
+pub(crate) type Waker = Arc<dyn Fn() + Send + Sync>;
 
 /// Static facts about the application and the bridge's budgets.
 #[derive(Clone, Debug)]
-pub struct HubConfig {
+pub(crate) struct HubConfig {
     /// Server name announced at `initialize`.
     pub app_name: String,
     /// Server version announced at `initialize`.
@@ -55,6 +73,8 @@ pub struct HubConfig {
     /// The longest string an argument may hold, anywhere in it, unless the action's schema
     /// gives the parameter its own `maxLength` (default [`DEFAULT_MAX_STRING_CHARS`]).
     pub max_string_chars: usize,
+    /// Whether doc comments on argument fields become `description`s in input schemas.
+    pub parameter_docs: bool,
 }
 
 impl Default for HubConfig {
@@ -65,12 +85,13 @@ impl Default for HubConfig {
             instructions: None,
             call_timeout: Duration::from_secs(10),
             max_string_chars: DEFAULT_MAX_STRING_CHARS,
+            parameter_docs: true,
         }
     }
 }
 
 /// The shared state: latest snapshot, call queue, wake-up hook.
-pub struct Hub {
+pub(crate) struct Hub {
     config: HubConfig,
     snapshot: watch::Sender<Arc<Snapshot>>,
     calls_tx: crossbeam_channel::Sender<Arc<PendingCall>>,
@@ -254,7 +275,7 @@ impl Hub {
 
 /// A queued call: await `rx` for its outcome.
 #[derive(Debug)]
-pub struct Ticket {
+pub(crate) struct Ticket {
     /// The queued call (none when it was answered at once).
     pub call: Option<Arc<PendingCall>>,
     /// Yields the outcome.

@@ -23,49 +23,83 @@ pub struct ToolSpec {
     pub hints: Hints,
 }
 
-/// An immutable, self-consistent state, with its JSON serialised once.
+/// An immutable, self-consistent published state of the app, with its JSON serialised once:
+/// what `app://windows` and `tools/list` show. Only the UI thread makes them, after a pass.
 #[derive(Debug)]
 pub struct Snapshot {
-    /// The `app://windows` document.
-    pub state: WindowsState,
-    /// `state` as compact JSON, served by `resources/read` as is.
-    pub json: Arc<str>,
-    /// The tools of operable windows and, unless an app-level modal is open, the app.
-    pub tools: Vec<ToolSpec>,
+    pub(crate) state: WindowsState,
+    pub(crate) json: Arc<str>,
+    pub(crate) tools: Vec<ToolSpec>,
     /// For each of `state.windows`: the index of the window that blocks it, if any.
-    pub blockers: Vec<Option<usize>>,
+    pub(crate) blockers: Vec<Option<usize>>,
     /// The window on top of the app-level modals, if one is open.
-    pub app_blocker: Option<usize>,
-    /// Rises whenever `state` changes.
-    pub windows_revision: u64,
-    /// Rises whenever `tools` changes.
-    pub tools_revision: u64,
+    pub(crate) app_blocker: Option<usize>,
+    pub(crate) windows_revision: u64,
+    pub(crate) tools_revision: u64,
     /// `state` as a JSON value, made on first use (for tools that return the state).
     value: OnceLock<Value>,
 }
 
+/// What a [`Snapshot`] is made of, by name.
+#[derive(Debug)]
+pub(crate) struct SnapshotParts {
+    pub state: WindowsState,
+    pub tools: Vec<ToolSpec>,
+    pub blockers: Vec<Option<usize>>,
+    pub app_blocker: Option<usize>,
+    pub windows_revision: u64,
+    pub tools_revision: u64,
+}
+
 impl Snapshot {
     /// No windows, no tools.
-    pub fn empty() -> Self {
-        Self::new(WindowsState::default(), Vec::new(), Vec::new(), None, 0, 0)
+    pub(crate) fn empty() -> Self {
+        Self::new(SnapshotParts {
+            state: WindowsState::default(),
+            tools: Vec::new(),
+            blockers: Vec::new(),
+            app_blocker: None,
+            windows_revision: 0,
+            tools_revision: 0,
+        })
     }
 
     /// A snapshot; serialises `state` once.
-    pub fn new(
-        state: WindowsState,
-        tools: Vec<ToolSpec>,
-        blockers: Vec<Option<usize>>,
-        app_blocker: Option<usize>,
-        windows_revision: u64,
-        tools_revision: u64,
-    ) -> Self {
+    pub(crate) fn new(parts: SnapshotParts) -> Self {
+        let SnapshotParts { state, tools, blockers, app_blocker, windows_revision, tools_revision } = parts;
         let json = serde_json::to_string(&state).unwrap_or_else(|_| String::from("{}")).into();
         Self { state, json, tools, blockers, app_blocker, windows_revision, tools_revision, value: OnceLock::new() }
     }
 
-    /// `state` as a JSON value, made once per snapshot. Its keys keep the order of `json`, so
+    /// The `app://windows` document.
+    pub fn state(&self) -> &WindowsState {
+        &self.state
+    }
+
+    /// The state as compact JSON: exactly what `resources/read` serves.
+    pub fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// The tools agents can call now: those of operable windows and, unless an app-level modal
+    /// is open, the app's.
+    pub fn tools(&self) -> &[ToolSpec] {
+        &self.tools
+    }
+
+    /// Rises by one whenever the state changes (a `resources/updated`); 0 before the first frame.
+    pub fn windows_revision(&self) -> u64 {
+        self.windows_revision
+    }
+
+    /// Rises by one whenever the tool list changes (a `tools/list_changed`).
+    pub fn tools_revision(&self) -> u64 {
+        self.tools_revision
+    }
+
+    /// The state as a JSON value, made once per snapshot. Its keys keep the order of `json`, so
     /// serialising it again gives the same bytes.
-    pub fn state_value(&self) -> &Value {
+    pub(crate) fn state_value(&self) -> &Value {
         self.value.get_or_init(|| serde_json::to_value(&self.state).unwrap_or_default())
     }
 
@@ -79,7 +113,7 @@ impl Snapshot {
     }
 
     /// The window on top that blocks `handle` (or the app, for `app`), if any.
-    pub fn blocker_of(&self, target: &CallTarget) -> Option<&Window> {
+    pub(crate) fn blocker_of(&self, target: &CallTarget) -> Option<&Window> {
         match target {
             CallTarget::App => self.app_blocker.map(|i| &self.state.windows[i]),
             CallTarget::Window(h) => self.window_blocker(h),
@@ -93,7 +127,7 @@ impl Snapshot {
 
     /// Whether this call may be applied to this state: the window exists and is operable,
     /// the action is listed, and `expectedVersion` (for non-read-only actions) is current.
-    pub fn validate(&self, call: &PendingCall) -> Result<(), ToolError> {
+    pub(crate) fn validate(&self, call: &PendingCall) -> Result<(), ToolError> {
         let win = match &call.target {
             CallTarget::App => None,
             CallTarget::Window(h) => Some(self.window(h).ok_or_else(|| ToolError::window_not_found(h))?),

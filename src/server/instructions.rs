@@ -22,7 +22,8 @@
 pub const INSTRUCTIONS_MAX_BYTES: usize = 2048;
 
 /// The part of the instructions that must stand alone (Codex weighs the first 512 characters).
-pub const INSTRUCTIONS_HEAD_CHARS: usize = 512;
+#[cfg(test)]
+const INSTRUCTIONS_HEAD_CHARS: usize = 512;
 
 /// What the instructions must tell one connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

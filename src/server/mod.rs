@@ -17,16 +17,22 @@
 mod bridge_tools;
 mod connections;
 mod handler;
+#[cfg(feature = "http")]
 mod http;
 mod instructions;
+#[cfg(feature = "http")]
 mod listener;
 mod profile;
+#[cfg(feature = "http")]
 mod sessions;
 mod stdio;
 
+#[cfg(feature = "http")]
 pub use http::{HttpHandle, HttpOptions, SESSION_IDLE};
-pub use instructions::{INSTRUCTIONS_HEAD_CHARS, INSTRUCTIONS_MAX_BYTES, InstructionsFor, instructions};
-pub use profile::{ClientPolicy, ClientProfile, Compat, ResultView};
+pub use instructions::INSTRUCTIONS_MAX_BYTES;
+pub(crate) use instructions::{InstructionsFor, instructions};
+pub(crate) use profile::ClientPolicy;
+pub use profile::{ClientProfile, Compat, ResultView};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -154,7 +160,7 @@ impl Drop for RuntimeSlot {
 }
 
 /// The MCP server of one app. Serve it over any number of transports at once.
-pub struct McpServer {
+pub(crate) struct McpServer {
     shared: Arc<ServerShared>,
     runtime: RuntimeSlot,
 }
@@ -179,12 +185,6 @@ impl TransportHandle {
 }
 
 impl McpServer {
-    /// A server with its own runtime (worker threads named `egui-mcp-server`) and the
-    /// default client policy.
-    pub fn new(hub: Arc<Hub>) -> std::io::Result<Self> {
-        Self::with_policy(hub, ClientPolicy::default())
-    }
-
     /// A server with its own runtime and this client policy.
     pub fn with_policy(hub: Arc<Hub>, policy: ClientPolicy) -> std::io::Result<Self> {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -270,13 +270,9 @@ impl McpServer {
     /// Serves MCP over streamable HTTP at `http://{addr}/mcp`. Binds at once; port 0 picks a
     /// free port (see [`HttpHandle::local_addr`]). Bind a loopback address unless you mean to
     /// reach the app from other machines, and then set a token.
+    #[cfg(feature = "http")]
     pub fn serve_http(&self, addr: std::net::SocketAddr, options: HttpOptions) -> std::io::Result<HttpHandle> {
         http::serve(&self.shared, &self.runtime.handle, addr, options)
-    }
-
-    /// The runtime the server runs on.
-    pub fn runtime(&self) -> &tokio::runtime::Handle {
-        &self.runtime.handle
     }
 }
 

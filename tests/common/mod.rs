@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs, ToolError, ToolResult, headless};
+use egui_mcp_bridge::testing::Agent;
+use egui_mcp_bridge::{ActionSpec, Bridge, ToolError, ToolResult, headless};
 use parking_lot::Mutex;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
@@ -64,13 +65,12 @@ pub struct Pin {
 
 /// Declares the test app for one frame.
 pub fn declare(bridge: &Bridge, s: &mut TestState) {
-    if let Some(call) = bridge.app_action::<NoArgs>("lock", ActionSpec::new("Lock")) {
+    if let Some(call) = bridge.app_button("lock", ActionSpec::new("Lock")) {
         s.locks.push(format!("lock-{}", s.applied.len()));
         s.applied.push("lock".into());
         call.ok("locked");
     }
-    {
-        let mut w = bridge.window("main").title("Main").summary(format!("Name is {:?}", s.name));
+    let _ = bridge.window("main").title("Main").summary(format!("Name is {:?}", s.name)).show(|w| {
         if let Some(call) = w.action::<SetName>("set_name", ActionSpec::new("Set name").idempotent()) {
             s.name.clone_from(&call.args().name);
             s.applied.push(format!("set_name {}", s.name));
@@ -81,22 +81,22 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
             s.applied.push("set_secret".into());
             call.ok("secret set");
         }
-        if let Some(call) = w.action::<NoArgs>("open_dialog", ActionSpec::new("Open dialog")) {
+        if let Some(call) = w.button("open_dialog", ActionSpec::new("Open dialog")) {
             s.dialogs.push(format!("dlg-{}", s.applied.len()));
             s.applied.push("open_dialog".into());
             call.ok("dialog open");
         }
-        if let Some(call) = w.action::<NoArgs>("count", ActionSpec::new("Count").read_only()) {
+        if let Some(call) = w.button("count", ActionSpec::new("Count").read_only()) {
             s.applied.push("count".into());
             call.reply(Ok(ToolResult::message("counted").with_result(json!({"count": 42}))));
         }
         // Takes the call and answers nothing (an app bug the bridge must not turn into success).
-        drop(w.action::<NoArgs>("forget", ActionSpec::new("Forgets to answer")));
-        if let Some(call) = w.action::<NoArgs>("reject", ActionSpec::new("Always rejects")) {
+        drop(w.button("forget", ActionSpec::new("Forgets to answer")));
+        if let Some(call) = w.button("reject", ActionSpec::new("Always rejects")) {
             call.fail(ToolError::invalid_field("name", "Cannot be empty"));
         }
         if s.extra
-            && let Some(call) = w.action::<NoArgs>("extra", ActionSpec::new("Extra"))
+            && let Some(call) = w.button("extra", ActionSpec::new("Extra"))
         {
             s.applied.push("extra".into());
             call.ok("extra");
@@ -105,20 +105,21 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
             f.field("Name", &s.name);
             f.sensitive("Secret", &s.secret);
         });
-    }
+    });
     let mut owner = "main".to_owned();
     let mut close = None;
     for (k, id) in s.dialogs.clone().iter().enumerate() {
-        let mut w = bridge.window(id).title(format!("Dialog {k}")).modal_of(&owner).summary("A dialog");
-        if let Some(call) = w.action::<NoArgs>("close", ActionSpec::new("Close")) {
-            close = Some(k);
-            call.ok("closed");
-        }
-        if let Some(call) = w.action::<NoArgs>("open_nested", ActionSpec::new("Open nested")) {
-            s.dialogs.push(format!("dlg-{}", s.applied.len()));
-            s.applied.push("open_nested".into());
-            call.ok("nested open");
-        }
+        let _ = bridge.window(id).title(format!("Dialog {k}")).modal_of(&owner).summary("A dialog").show(|w| {
+            if let Some(call) = w.button("close", ActionSpec::new("Close")) {
+                close = Some(k);
+                call.ok("closed");
+            }
+            if let Some(call) = w.button("open_nested", ActionSpec::new("Open nested")) {
+                s.dialogs.push(format!("dlg-{}", s.applied.len()));
+                s.applied.push("open_nested".into());
+                call.ok("nested open");
+            }
+        });
         owner.clone_from(id);
     }
     if let Some(k) = close {
@@ -126,39 +127,41 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
         s.applied.push("close".into());
     }
     if s.notes_open {
-        let mut w = bridge.window(UNSAFE_ID).title("Notes").summary("Notes with an unsafe id");
-        if let Some(call) = w.action::<NoArgs>("ping", ActionSpec::new("Ping")) {
-            s.applied.push("ping".into());
-            call.ok("pong");
-        }
+        let _ = bridge.window(UNSAFE_ID).title("Notes").summary("Notes with an unsafe id").show(|w| {
+            if let Some(call) = w.button("ping", ActionSpec::new("Ping")) {
+                s.applied.push("ping".into());
+                call.ok("pong");
+            }
+        });
     }
     if let Some(blocked) = s.bare {
-        bridge.window("bare").title("Bare").summary("A window without actions").finish();
+        let _ = bridge.window("bare").title("Bare").summary("A window without actions").show(|_| ());
         if blocked {
-            bridge
+            let _ = bridge
                 .window("bare-dialog")
                 .title("Bare dialog")
                 .modal_of("bare")
                 .summary("A dialog without actions")
-                .finish();
+                .show(|_| ());
         }
     }
     let mut unlock = None;
     for (k, id) in s.locks.clone().iter().enumerate() {
-        let mut w = bridge.window(id).title("Locked").app_modal().summary("Locked");
-        if let Some(call) = w.action::<Pin>("unlock", ActionSpec::new("Unlock")) {
-            if call.args().pin == "1234" {
-                unlock = Some(k);
-                call.ok("unlocked");
-            } else {
-                call.fail(ToolError::invalid_field("pin", "Wrong PIN"));
+        let _ = bridge.window(id).title("Locked").app_modal().summary("Locked").show(|w| {
+            if let Some(call) = w.action::<Pin>("unlock", ActionSpec::new("Unlock")) {
+                if call.args().pin == "1234" {
+                    unlock = Some(k);
+                    call.ok("unlocked");
+                } else {
+                    call.fail(ToolError::invalid_field("pin", "Wrong PIN"));
+                }
             }
-        }
-        if let Some(call) = w.action::<NoArgs>("lock_again", ActionSpec::new("Lock again")) {
-            s.locks.push(format!("lock-{}", s.applied.len()));
-            s.applied.push("lock_again".into());
-            call.ok("locked again");
-        }
+            if let Some(call) = w.button("lock_again", ActionSpec::new("Lock again")) {
+                s.locks.push(format!("lock-{}", s.applied.len()));
+                s.applied.push("lock_again".into());
+                call.ok("locked again");
+            }
+        });
     }
     if let Some(k) = unlock {
         s.locks.remove(k);
@@ -211,8 +214,8 @@ impl Rig {
 
     /// Waits for the next publish whose state satisfies `pred`.
     pub async fn until(&self, pred: impl Fn(&egui_mcp_bridge::WindowsState) -> bool) {
-        let mut rx = self.bridge.hub().watch();
-        tokio::time::timeout(WAIT, rx.wait_for(|s| pred(&s.state)))
+        let mut rx = Agent::new(&self.bridge).watch();
+        tokio::time::timeout(WAIT, rx.wait_for(|s| pred(s.state())))
             .await
             .expect("state reached in time")
             .expect("hub alive");
@@ -228,7 +231,7 @@ impl Rig {
         // Start from a settled app: the first frame is published before any client exists.
         self.until(|s| !s.windows.is_empty()).await;
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
-        self.bridge.server_on(tokio::runtime::Handle::current()).serve_io("duplex", server_io);
+        self.bridge.serve_io("duplex", server_io).expect("serve");
         Client::connect(client_io, lifecycle, name).await
     }
 }

@@ -7,6 +7,7 @@ use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
+use egui_mcp_bridge::testing::Agent;
 use egui_mcp_bridge::{Bridge, Outcome};
 use order_demo::OrderApp;
 use parking_lot::Mutex;
@@ -157,10 +158,9 @@ impl InProcessDemo {
 
     /// Submits a call and runs frames until it is answered.
     pub fn call(&mut self, tool: &str, args: &Value) -> Outcome {
-        let Value::Object(args) = args.clone() else { unreachable!() };
-        let mut ticket = self.bridge.hub().submit(tool, args);
+        let mut call = Agent::new(&self.bridge).send(tool, args.clone());
         for _ in 0..20 {
-            if let Ok(outcome) = ticket.rx.try_recv() {
+            if let Some(outcome) = call.try_outcome() {
                 return outcome;
             }
             self.frame();
@@ -170,7 +170,7 @@ impl InProcessDemo {
 
     /// A window of the latest published state, by external id.
     pub fn editor(&self, id: &str) -> Value {
-        let state: Value = serde_json::from_str(&self.bridge.hub().snapshot().json).expect("the state is JSON");
+        let state: Value = serde_json::from_str(self.bridge.snapshot().json()).expect("the state is JSON");
         let windows = state["windows"].as_array().expect("windows");
         windows.iter().find(|w| w["id"] == id).cloned().unwrap_or_else(|| panic!("no window {id}"))
     }

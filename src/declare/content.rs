@@ -1,6 +1,6 @@
 //! Builders for the blocks of a window, in two modes: *hash* (every frame, no allocation) and
-//! *build* (only when the hash differs from last frame's). A block closure may therefore run
-//! twice in one frame; it must only describe what is shown.
+//! *build* (only when the hash differs from last pass's). A block closure therefore runs once
+//! or twice in one pass; it is `Fn`, so it can only describe what is shown.
 
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 
@@ -103,7 +103,7 @@ pub(crate) enum Mode<'s, T> {
     Build(&'s mut Vec<T>),
 }
 
-/// The items of a `fields` block.
+/// The items of a fields block (see [`crate::WindowUi::fields`]).
 pub struct Fields<'s> {
     pub(crate) mode: Mode<'s, FieldItem>,
 }
@@ -138,48 +138,35 @@ impl Fields<'_> {
     }
 }
 
-/// The rows of a `table` block.
-pub struct Table<'s> {
+/// The rows of a table block (see [`crate::WindowUi::table`]).
+pub struct Rows<'s> {
     pub(crate) mode: Mode<'s, Vec<Value>>,
-    pub(crate) offset: Option<u64>,
-    pub(crate) total: Option<u64>,
 }
 
-impl Table<'_> {
-    /// Says that the rows are a slice, starting at `offset`, of a table of `total` rows (§9).
-    pub fn slice(&mut self, offset: u64, total: u64) {
-        self.offset = Some(offset);
-        self.total = Some(total);
-    }
-
-    /// One row; its cells line up with the columns.
-    pub fn row<'a>(&mut self, cells: impl IntoIterator<Item = Cell<'a>>) {
+impl Rows<'_> {
+    /// One row: a tuple or an array of cell values, lined up with the columns.
+    /// `rows.row((order.number, order.customer.as_str(), order.total))`.
+    pub fn row<'a>(&mut self, row: impl Row<'a>) {
         match &mut self.mode {
             Mode::Hash(h) => {
                 h.write_u8(0xB0);
-                for c in cells {
-                    c.hash_into(h);
-                }
+                row.each_cell(&mut |c| c.hash_into(h));
             }
-            Mode::Build(rows) => rows.push(cells.into_iter().map(Cell::to_value).collect()),
+            Mode::Build(rows) => {
+                let mut cells = Vec::new();
+                row.each_cell(&mut |c| cells.push(c.to_value()));
+                rows.push(cells);
+            }
         }
     }
 }
 
-/// The items of a `list` block.
-pub struct List<'s> {
+/// The items of a list block (see [`crate::WindowUi::list`]).
+pub struct Items<'s> {
     pub(crate) mode: Mode<'s, Value>,
-    pub(crate) offset: Option<u64>,
-    pub(crate) total: Option<u64>,
 }
 
-impl List<'_> {
-    /// Says that the items are a slice, starting at `offset`, of `total` items.
-    pub fn slice(&mut self, offset: u64, total: u64) {
-        self.offset = Some(offset);
-        self.total = Some(total);
-    }
-
+impl Items<'_> {
     /// One item.
     pub fn item<'a>(&mut self, item: impl Into<Cell<'a>>) {
         let item = item.into();
@@ -189,6 +176,52 @@ impl List<'_> {
         }
     }
 }
+
+/// A table row: a tuple of up to 12 cell values, an array of them, or a `Vec`.
+pub trait Row<'a> {
+    /// Hands each cell, in order, to `f`.
+    fn each_cell(self, f: &mut dyn FnMut(Cell<'a>));
+}
+
+impl<'a, T: Into<Cell<'a>>, const N: usize> Row<'a> for [T; N] {
+    fn each_cell(self, f: &mut dyn FnMut(Cell<'a>)) {
+        for c in self {
+            f(c.into());
+        }
+    }
+}
+
+impl<'a, T: Into<Cell<'a>>> Row<'a> for Vec<T> {
+    fn each_cell(self, f: &mut dyn FnMut(Cell<'a>)) {
+        for c in self {
+            f(c.into());
+        }
+    }
+}
+
+macro_rules! tuple_row {
+    ($($t:ident),+) => {
+        impl<'a, $($t: Into<Cell<'a>>),+> Row<'a> for ($($t,)+) {
+            #[allow(non_snake_case, reason = "the tuple's parts, named by their types")]
+            fn each_cell(self, f: &mut dyn FnMut(Cell<'a>)) {
+                let ($($t,)+) = self;
+                $(f($t.into());)+
+            }
+        }
+    };
+}
+tuple_row!(A);
+tuple_row!(A, B);
+tuple_row!(A, B, C);
+tuple_row!(A, B, C, D);
+tuple_row!(A, B, C, D, E);
+tuple_row!(A, B, C, D, E, F);
+tuple_row!(A, B, C, D, E, F, G);
+tuple_row!(A, B, C, D, E, F, G, H);
+tuple_row!(A, B, C, D, E, F, G, H, I);
+tuple_row!(A, B, C, D, E, F, G, H, I, J);
+tuple_row!(A, B, C, D, E, F, G, H, I, J, K);
+tuple_row!(A, B, C, D, E, F, G, H, I, J, K, L);
 
 /// Hashes a JSON value (for `custom` blocks) without serialising it.
 pub(crate) fn hash_value(v: &Value, h: &mut DefaultHasher) {

@@ -1,0 +1,143 @@
+//! An agent's call, handed to the app where it declares the action.
+
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+
+use crate::hub::decl::ActionDecl;
+use crate::hub::phase::unanswered;
+use crate::hub::{ActionSpec, NoArgs, Outcome, PendingCall, UiCore, input_schema_for, parse_args};
+use crate::protocol::{ToolError, ToolResult, is_name_safe, is_reserved_app_action};
+
+/// Declares an action (of a window, or of the app when `app_id` is `None`) and claims the
+/// admitted call if it is for this action. `None` when the name is not name-safe.
+pub(crate) fn declare_action<A>(
+    core: &Arc<UiCore>,
+    app_id: Option<&str>,
+    name: &str,
+    spec: ActionSpec,
+) -> Option<(ActionDecl, Option<Call<A>>)>
+where
+    A: DeserializeOwned + schemars::JsonSchema + 'static,
+{
+    if !is_name_safe(name) {
+        tracing::warn!(action = name, "action names may hold only [A-Za-z0-9_-] (no `__`); ignored");
+        return None;
+    }
+    if app_id.is_none() && is_reserved_app_action(name) {
+        tracing::warn!(action = name, "app__{name} is one of the bridge's own tools; the app action is ignored");
+        return None;
+    }
+    let with_version = app_id.is_some() && !spec.hints.read_only;
+    let schema = input_schema_for::<A>(with_version, core.hub.config().parameter_docs);
+    let mut frame = core.frame.lock();
+    let pending = frame.claim(app_id, name, &spec.title);
+    let decl = ActionDecl { name: name.to_owned(), schema, spec };
+    let Some(pending) = pending else {
+        return Some((decl, None));
+    };
+    match parse_args::<A>(&pending.args) {
+        Ok(args) => {
+            drop(frame);
+            Some((decl, Some(Call { args, pending, core: Arc::clone(core), answered: false })))
+        }
+        Err(e) => {
+            frame.reject_claimed(&pending, e);
+            Some((decl, None))
+        }
+    }
+}
+
+/// An agent's call to an action, taken by the app in this pass. Apply it, then answer with
+/// [`Call::ok`], [`Call::reply`], [`Call::fail`] or [`Call::handle`] in the same pass. The agent
+/// gets the answer once the state it caused is published.
+///
+/// Dropped without an answer, it is answered with `action_not_available`, saying the app took
+/// the call and did not answer, and a warning is logged: the agent is never told "done" for
+/// something the app did not confirm.
+///
+/// # Example
+///
+/// ```
+/// use egui_mcp_bridge::{ActionSpec, Bridge, ToolError, ToolResult};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct SetQuantity {
+///     quantity: u32,
+/// }
+///
+/// let bridge = Bridge::builder().build();
+/// let mut quantity = 1;
+/// let _ = bridge.window("cart").title("Cart").show(|w| {
+///     if let Some(call) = w.action::<SetQuantity>("set_quantity", ActionSpec::new("Set quantity")) {
+///         // The one-line form: apply, and answer with what `apply` returns.
+///         call.handle(|args| {
+///             if args.quantity == 0 {
+///                 return Err(ToolError::invalid_field("quantity", "must be at least 1"));
+///             }
+///             quantity = args.quantity;
+///             Ok(ToolResult::message(format!("Quantity is {quantity}")))
+///         });
+///     }
+/// });
+/// ```
+#[must_use = "answer the agent's call: ok, reply, fail or handle"]
+pub struct Call<A = NoArgs> {
+    args: A,
+    pending: Arc<PendingCall>,
+    core: Arc<UiCore>,
+    answered: bool,
+}
+
+impl<A: std::fmt::Debug> std::fmt::Debug for Call<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Call")
+            .field("tool", &self.pending.tool_name())
+            .field("args", &self.args)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<A> Call<A> {
+    /// The parsed arguments.
+    pub fn args(&self) -> &A {
+        &self.args
+    }
+
+    /// The parsed arguments, to take values out of.
+    pub fn args_mut(&mut self) -> &mut A {
+        &mut self.args
+    }
+
+    /// Answers with success or a tool error.
+    pub fn reply(mut self, outcome: Outcome) {
+        self.answered = true;
+        self.core.frame.lock().set_outcome(&self.pending, outcome);
+    }
+
+    /// Answers with success and a one-line message.
+    pub fn ok(self, message: impl Into<String>) {
+        self.reply(Ok(ToolResult::message(message)));
+    }
+
+    /// Answers with a tool error; nothing should have been changed.
+    pub fn fail(self, error: ToolError) {
+        self.reply(Err(error));
+    }
+
+    /// Applies the call with `apply` and answers with what it returns: the one-line form.
+    pub fn handle(self, apply: impl FnOnce(&A) -> Outcome) {
+        let outcome = apply(&self.args);
+        self.reply(outcome);
+    }
+}
+
+impl<A> Drop for Call<A> {
+    fn drop(&mut self) {
+        if !self.answered {
+            let tool = self.pending.tool_name();
+            tracing::warn!(tool = %tool, "a call was dropped without an answer; the agent gets an error");
+            self.core.frame.lock().set_outcome(&self.pending, Err(unanswered(&tool)));
+        }
+    }
+}

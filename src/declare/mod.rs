@@ -1,0 +1,26 @@
+//! The app's side of the bridge: declaring windows, their blocks and actions, in every pass.
+//!
+//! Declarations run on the UI thread inside the app's own ui code. A block is hashed in every
+//! pass and built only when its hash changed; an action's call, if the UI thread admitted one
+//! for it in this pass, is handed over where the action is declared. Nothing here knows egui:
+//! the [`crate::BridgePlugin`] turns passes into publishes.
+
+mod call;
+mod content;
+mod window;
+
+pub use call::Call;
+pub(crate) use call::declare_action;
+pub use content::{Cell, Fields, Items, Row, Rows};
+pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
+
+macro_rules! debug_opaque {
+    ($($t:ident),*) => {$(
+        impl std::fmt::Debug for $t<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($t)).finish_non_exhaustive()
+            }
+        }
+    )*};
+}
+debug_opaque!(Fields, Rows, Items);

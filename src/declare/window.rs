@@ -1,0 +1,346 @@
+//! Declaring a window for this pass: `bridge.window(id).title(…).show(|w| …)`.
+
+use std::hash::{DefaultHasher, Hash as _, Hasher as _};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::call::{Call, declare_action};
+use super::content::{Fields, Items, Mode, Rows, hash_value};
+use crate::hub::decl::WindowDecl;
+use crate::hub::{ActionSpec, AgentAction, NoArgs, UiCore};
+use crate::protocol::{Block, Severity};
+
+/// A window about to be declared for this pass: set its title, summary and modality, then
+/// [`show`](Self::show) its contents. Nothing is declared until `show` runs.
+#[must_use = "declare the window's contents with .show(|w| …); without it the window is not declared"]
+pub struct WindowBuilder {
+    core: Arc<UiCore>,
+    decl: WindowDecl,
+}
+
+impl std::fmt::Debug for WindowBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WindowBuilder").field("app_id", &self.decl.app_id).finish_non_exhaustive()
+    }
+}
+
+impl WindowBuilder {
+    pub(crate) fn new(core: Arc<UiCore>, app_id: String) -> Self {
+        Self { core, decl: WindowDecl::new(app_id) }
+    }
+
+    /// The title a person reads (default: the app id).
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.decl.title = title.into();
+        self
+    }
+
+    /// One sentence on what the window shows now.
+    pub fn summary(mut self, summary: impl Into<String>) -> Self {
+        self.decl.summary = summary.into();
+        self
+    }
+
+    /// A window-level modal dialog attached to the window with app id `owner`: it blocks that
+    /// window (and is blocked in turn by dialogs attached to it).
+    pub fn modal_of(mut self, owner: impl Into<String>) -> Self {
+        self.decl.modal = true;
+        self.decl.owner = Some(owner.into());
+        self
+    }
+
+    /// An app-level modal: while it is open, only it (or the dialogs on top of it) can be
+    /// operated, and app-level actions are hidden.
+    pub fn app_modal(mut self) -> Self {
+        self.decl.modal = true;
+        self.decl.owner = None;
+        self
+    }
+
+    /// Declares the window with what `add_contents` adds (blocks and actions), and returns what
+    /// the person's view of it needs.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Rename {
+    ///     name: String,
+    /// }
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut name = String::from("Ada");
+    /// let shown = bridge.window("profile").title("Profile").summary(format!("Name: {name}")).show(|w| {
+    ///     w.fields("details", |f| f.field("Name", &name));
+    ///     if let Some(call) = w.action::<Rename>("rename", ActionSpec::new("Rename")) {
+    ///         name.clone_from(&call.args().name);
+    ///         call.ok("Renamed");
+    ///     }
+    /// });
+    /// // Disable the person's widgets exactly when agents are told the window is blocked.
+    /// assert!(!shown.blocked);
+    /// ```
+    pub fn show<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
+        let Self { core, decl } = self;
+        let app_id = decl.app_id.clone();
+        let (prev_hashes, blocked) = {
+            let frame = core.frame.lock();
+            (frame.block_hashes(&app_id), frame.is_blocked(&app_id))
+        };
+        let mut summary_hash = DefaultHasher::new();
+        decl.summary.hash(&mut summary_hash);
+        let mut ui = WindowUi { core, decl, prev_hashes, blocks_hasher: DefaultHasher::new(), blocked };
+        let inner = add_contents(&mut ui);
+        let WindowUi { core, mut decl, blocks_hasher, .. } = ui;
+        let mut h = DefaultHasher::new();
+        (summary_hash.finish(), blocks_hasher.finish()).hash(&mut h);
+        decl.content_hash = h.finish();
+        let mut frame = core.frame.lock();
+        frame.declared.push(decl);
+        let agent_action = frame.agent_action(&app_id).cloned();
+        WindowResponse { inner, blocked, agent_action }
+    }
+}
+
+/// What [`WindowBuilder::show`] returns: the closure's value and what the person's view of the
+/// window needs.
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct WindowResponse<R> {
+    /// What the closure returned.
+    pub inner: R,
+    /// Whether a dialog blocked this window in the last published state: disable its contents
+    /// for the person too, so both see the same blocking.
+    pub blocked: bool,
+    /// The agent's most recent call that one of this window's actions applied, while the window
+    /// stays open.
+    pub agent_action: Option<AgentAction>,
+}
+
+impl<R> WindowResponse<R> {
+    /// The agent's last action on this window if it came within `recent` (for a highlight that
+    /// fades), and how much of `recent` is left (ask for a repaint then).
+    pub fn agent_action_within(&self, recent: Duration) -> Option<(&AgentAction, Duration)> {
+        let a = self.agent_action.as_ref()?;
+        let left = recent.checked_sub(a.at.elapsed()).filter(|d| !d.is_zero())?;
+        Some((a, left))
+    }
+}
+
+/// The contents of a window being declared: its blocks, in order, and its actions.
+///
+/// Block closures ([`fields`](Self::fields), [`table`](Self::table), [`list`](Self::list)) are
+/// `Fn`: they run once to hash what the block shows, and a second time only when that changed,
+/// to build it. They describe what is shown and change nothing.
+pub struct WindowUi {
+    core: Arc<UiCore>,
+    decl: WindowDecl,
+    prev_hashes: Vec<u64>,
+    blocks_hasher: DefaultHasher,
+    blocked: bool,
+}
+
+impl std::fmt::Debug for WindowUi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WindowUi").field("app_id", &self.decl.app_id).finish_non_exhaustive()
+    }
+}
+
+impl WindowUi {
+    /// Whether a dialog blocked this window in the last published state.
+    pub fn is_blocked(&self) -> bool {
+        self.blocked
+    }
+
+    /// Hashes a block; builds it only when it differs from last pass's block at this position.
+    fn block(&mut self, hash_fn: impl FnOnce(&mut DefaultHasher), build: impl FnOnce() -> Block) {
+        let mut h = DefaultHasher::new();
+        hash_fn(&mut h);
+        self.block_with_hash(h.finish(), build);
+    }
+
+    fn block_with_hash(&mut self, hash: u64, build: impl FnOnce() -> Block) {
+        hash.hash(&mut self.blocks_hasher);
+        let same = self.prev_hashes.get(self.decl.blocks.len()) == Some(&hash);
+        self.decl.blocks.push(if same { None } else { Some(build()) });
+        self.decl.block_hashes.push(hash);
+    }
+
+    /// A paragraph.
+    pub fn text(&mut self, id: &str, text: &str) {
+        self.block(|h| ("text", id, text).hash(h), || Block::Text { id: Some(id.to_owned()), text: text.to_owned() });
+    }
+
+    /// A status line.
+    pub fn notice(&mut self, id: &str, severity: Severity, text: &str) {
+        self.block(
+            |h| ("notice", id, severity, text).hash(h),
+            || Block::Notice { id: Some(id.to_owned()), severity, text: text.to_owned() },
+        );
+    }
+
+    /// An image or chart. `alt` should state what it shows.
+    pub fn media(&mut self, id: &str, mime_type: &str, url: &str, alt: Option<&str>) {
+        self.block(
+            |h| ("media", id, mime_type, url, alt).hash(h),
+            || Block::Media {
+                id: Some(id.to_owned()),
+                mime_type: mime_type.to_owned(),
+                url: url.to_owned(),
+                alt: alt.map(str::to_owned),
+            },
+        );
+    }
+
+    /// A structure that fits no primitive.
+    pub fn custom(&mut self, id: &str, payload: &Value) {
+        self.block(
+            |h| {
+                ("custom", id).hash(h);
+                hash_value(payload, h);
+            },
+            || Block::Custom { id: Some(id.to_owned()), payload: payload.clone() },
+        );
+    }
+
+    /// A group of labelled values.
+    pub fn fields(&mut self, id: &str, items: impl Fn(&mut Fields<'_>)) {
+        let mut h = DefaultHasher::new();
+        ("fields", id).hash(&mut h);
+        items(&mut Fields { mode: Mode::Hash(&mut h) });
+        self.block_with_hash(h.finish(), || {
+            let mut out = Vec::new();
+            items(&mut Fields { mode: Mode::Build(&mut out) });
+            Block::Fields { id: Some(id.to_owned()), items: out }
+        });
+    }
+
+    /// A table with these columns. Give its rows with [`Paged::rows`]; say with
+    /// [`Paged::slice`] when they are a page of a longer table.
+    pub fn table<'w>(&'w mut self, id: &'w str, columns: &'w [&'w str]) -> Paged<'w, TableKind<'w>> {
+        Paged { ui: self, id, kind: TableKind { columns }, slice: None }
+    }
+
+    /// A list. Give its items with [`Paged::items`]; mark it [`Paged::ordered`] when the order
+    /// means something, and [`Paged::slice`] when the items are a page of a longer list.
+    pub fn list<'w>(&'w mut self, id: &'w str) -> Paged<'w, ListKind> {
+        Paged { ui: self, id, kind: ListKind { ordered: false }, slice: None }
+    }
+
+    /// Declares an action of this window and returns the agent's call to it, if one arrived
+    /// for it in this pass, with its arguments already parsed as `A`. Apply it, then answer.
+    ///
+    /// Ignoring the returned value drops a call the agent waits for: it is then answered with
+    /// an error ([`Call`] says which), never with a success the app did not give.
+    ///
+    /// ```compile_fail
+    /// #![deny(unused_must_use)]
+    /// # use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs};
+    /// # let bridge = Bridge::builder().build();
+    /// bridge.window("main").show(|w| {
+    ///     w.action::<NoArgs>("submit", ActionSpec::new("Submit")); // warns: the call is ignored
+    /// });
+    /// ```
+    #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
+    pub fn action<A>(&mut self, name: &str, spec: ActionSpec) -> Option<Call<A>>
+    where
+        A: DeserializeOwned + schemars::JsonSchema + 'static,
+    {
+        let (decl, call) = declare_action::<A>(&self.core, Some(&self.decl.app_id), name, spec)?;
+        self.decl.actions.push(decl);
+        call
+    }
+
+    /// An action without arguments (an agent's button): [`action`](Self::action) with
+    /// [`NoArgs`].
+    #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
+    pub fn button(&mut self, name: &str, spec: ActionSpec) -> Option<Call<NoArgs>> {
+        self.action::<NoArgs>(name, spec)
+    }
+}
+
+/// The rows of a table (see [`WindowUi::table`]).
+#[derive(Debug)]
+pub struct TableKind<'w> {
+    columns: &'w [&'w str],
+}
+
+/// The items of a list (see [`WindowUi::list`]).
+#[derive(Debug)]
+pub struct ListKind {
+    ordered: bool,
+}
+
+/// A table or list block being declared: the one paged builder of both.
+#[must_use = "give the block's contents with .rows(…) or .items(…); without it nothing is declared"]
+pub struct Paged<'w, K> {
+    ui: &'w mut WindowUi,
+    id: &'w str,
+    kind: K,
+    slice: Option<(u64, u64)>,
+}
+
+impl<K: std::fmt::Debug> std::fmt::Debug for Paged<'_, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Paged").field("id", &self.id).field("kind", &self.kind).field("slice", &self.slice).finish()
+    }
+}
+
+impl<K> Paged<'_, K> {
+    /// Says that the contents are a page, starting at `offset`, of `total` rows or items (§9).
+    pub fn slice(mut self, offset: u64, total: u64) -> Self {
+        self.slice = Some((offset, total));
+        self
+    }
+}
+
+impl Paged<'_, TableKind<'_>> {
+    /// Declares the table with these rows (tuples or arrays of cells, lined up with the columns).
+    pub fn rows(self, rows: impl Fn(&mut Rows<'_>)) {
+        let Self { ui, id, kind: TableKind { columns }, slice } = self;
+        let mut h = DefaultHasher::new();
+        ("table", id, columns, slice).hash(&mut h);
+        rows(&mut Rows { mode: Mode::Hash(&mut h) });
+        ui.block_with_hash(h.finish(), || {
+            let mut out = Vec::new();
+            rows(&mut Rows { mode: Mode::Build(&mut out) });
+            Block::Table {
+                id: Some(id.to_owned()),
+                columns: columns.iter().map(|c| (*c).to_owned()).collect(),
+                rows: out,
+                offset: slice.map(|s| s.0),
+                total: slice.map(|s| s.1),
+            }
+        });
+    }
+}
+
+impl Paged<'_, ListKind> {
+    /// Marks the list as ordered (its order means something: steps, a ranking).
+    pub fn ordered(mut self) -> Self {
+        self.kind.ordered = true;
+        self
+    }
+
+    /// Declares the list with these items.
+    pub fn items(self, items: impl Fn(&mut Items<'_>)) {
+        let Self { ui, id, kind: ListKind { ordered }, slice } = self;
+        let mut h = DefaultHasher::new();
+        ("list", id, ordered, slice).hash(&mut h);
+        items(&mut Items { mode: Mode::Hash(&mut h) });
+        ui.block_with_hash(h.finish(), || {
+            let mut out = Vec::new();
+            items(&mut Items { mode: Mode::Build(&mut out) });
+            Block::List {
+                id: Some(id.to_owned()),
+                items: out,
+                ordered,
+                offset: slice.map(|s| s.0),
+                total: slice.map(|s| s.1),
+            }
+        });
+    }
+}

@@ -1,0 +1,95 @@
+//! What the app declared in one pass, as the core keeps it: windows, their blocks and actions.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+
+use super::action::ActionSpec;
+use crate::protocol::{Block, Window};
+
+/// One action declared in this pass.
+#[derive(Debug)]
+pub(crate) struct ActionDecl {
+    pub name: String,
+    pub spec: ActionSpec,
+    pub schema: Arc<Map<String, Value>>,
+}
+
+/// One window declared in this pass.
+#[derive(Debug)]
+pub(crate) struct WindowDecl {
+    pub app_id: String,
+    pub title: String,
+    pub modal: bool,
+    /// The app id of the owner (window-level modals only).
+    pub owner: Option<String>,
+    pub summary: String,
+    /// Hash of summary and blocks: when it changes, the version rises.
+    pub content_hash: u64,
+    /// Per block: `None` = the same as last pass's block at this position.
+    pub blocks: Vec<Option<Block>>,
+    /// Per block: its hash, remembered for the next pass.
+    pub block_hashes: Vec<u64>,
+    pub actions: Vec<ActionDecl>,
+}
+
+impl WindowDecl {
+    /// An empty declaration, titled with its id until the app gives a title.
+    pub fn new(app_id: String) -> Self {
+        Self {
+            title: app_id.clone(),
+            app_id,
+            modal: false,
+            owner: None,
+            summary: String::new(),
+            content_hash: 0,
+            blocks: Vec::new(),
+            block_hashes: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
+}
+
+/// A window's published header: hashed every pass to see whether the state changed, and the
+/// same value turned into the published [`Window`]. Both directions are checked by the
+/// compiler (a destructuring here, a struct literal there), so a field cannot be published
+/// without being hashed, or hashed without being published.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub(crate) struct WindowHeader<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub modal: bool,
+    pub owner_id: Option<&'a str>,
+    pub version: u64,
+}
+
+impl WindowHeader<'_> {
+    /// The published window: this header, with the summary and blocks its version stands for.
+    pub fn to_window(self, summary: &str, blocks: &[Block]) -> Window {
+        let WindowHeader { id, title, modal, owner_id, version } = self;
+        Window {
+            id: id.to_owned(),
+            title: title.to_owned(),
+            modal,
+            owner_id: owner_id.map(str::to_owned),
+            version,
+            summary: summary.to_owned(),
+            blocks: blocks.to_vec(),
+        }
+    }
+}
+
+/// An agent's most recent call that a window's action applied: for the person's view (a
+/// highlight, an "Agent: …" line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentAction {
+    /// The action's name, as in the tool name (`edit_field`).
+    pub action: String,
+    /// The action's title, for a person (`Edit field`).
+    pub title: String,
+    /// Whether the app answered with success.
+    pub ok: bool,
+    /// When the app answered.
+    pub at: Instant,
+}

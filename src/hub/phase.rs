@@ -1,0 +1,463 @@
+//! The call state machine of the UI thread: at most one agent call at a time, from admission
+//! to its answer.
+//!
+//! ```text
+//!   queue ──admit──▶ Admitted ──claim──▶ Claimed ──pass ends──▶ Settling ──next pass ends──▶ answered
+//!                       │                                       (not published)   (published first)
+//!                       └── pass ends, never claimed ──▶ answered with why, against the published state
+//! ```
+//!
+//! - **Admit** (start of a pass): the oldest queued call still pending, not past its deadline,
+//!   and valid against the last published snapshot. A pass with the person's input admits none,
+//!   so the person's change is published first and the call is checked against it (§7.1).
+//! - **Claim** (the app declares the action): wins the call's atomic claim, so a call that timed
+//!   out meanwhile is never applied.
+//! - **Settle**: the pass that applied the call is not published (its declarations may mix the
+//!   states before and after); the next one is, and only then is the call answered, with the
+//!   windows and tools it made new.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::call::{CallTarget, Outcome, PendingCall};
+use super::snapshot::Snapshot;
+use crate::protocol::{ErrorCode, ToolError};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Validated against the last snapshot; the app has not taken it yet.
+    Admitted,
+    /// The app took it in this pass and applied it.
+    Claimed,
+    /// Applied; one more pass runs so that everything it caused is declared and published.
+    Settling,
+}
+
+#[derive(Debug)]
+struct ActiveCall {
+    call: Arc<PendingCall>,
+    /// The app's id of the target window (`None` for app-level actions).
+    app_id: Option<String>,
+    phase: Phase,
+    /// The snapshot the call was admitted against: the windows and tools before it.
+    before: Arc<Snapshot>,
+    outcome: Option<Outcome>,
+}
+
+/// What the end of a pass must do about the active call.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum AfterPass {
+    /// A call was applied in this pass: do not publish it; run one more pass.
+    Settle,
+    /// Publish this pass, then call [`CallSlot::finish`].
+    Publish,
+}
+
+/// The one call the UI thread works on.
+#[derive(Debug, Default)]
+pub(crate) struct CallSlot {
+    active: Option<ActiveCall>,
+}
+
+impl CallSlot {
+    /// Whether a call is admitted, or applied and not yet answered.
+    pub fn is_busy(&self) -> bool {
+        self.active.is_some()
+    }
+
+    /// Start of a pass: admits at most one call from `queue`, validated against `last`. Calls
+    /// cancelled meanwhile are skipped; calls past their deadline and calls `last` rules out are
+    /// answered with the reason. `resolve_app_id` maps a window's external id to the app's id.
+    /// Returns whether a call is active.
+    pub fn admit(
+        &mut self,
+        queue: &crossbeam_channel::Receiver<Arc<PendingCall>>,
+        last: &Arc<Snapshot>,
+        person_input: bool,
+        budget: Duration,
+        resolve_app_id: impl Fn(&str) -> Option<String>,
+    ) -> bool {
+        if self.active.is_some() {
+            return true;
+        }
+        if person_input {
+            return false;
+        }
+        while let Ok(call) = queue.try_recv() {
+            if !call.is_pending() {
+                continue; // cancelled by its timeout or its client
+            }
+            if Instant::now() > call.deadline {
+                call.reject(ToolError::timeout(budget));
+                continue;
+            }
+            if let Err(e) = last.validate(&call) {
+                call.reject(e);
+                continue;
+            }
+            let app_id = match &call.target {
+                CallTarget::App => None,
+                CallTarget::Window(h) => resolve_app_id(h),
+            };
+            self.active =
+                Some(ActiveCall { call, app_id, phase: Phase::Admitted, before: Arc::clone(last), outcome: None });
+            return true;
+        }
+        false
+    }
+
+    /// The app declares `action` on window `app_id` (`None` = app-level): hands over the
+    /// admitted call if it is for exactly that, and wins the claim on it.
+    pub fn claim(&mut self, app_id: Option<&str>, action: &str) -> Option<Arc<PendingCall>> {
+        let active = self.active.as_mut()?;
+        if active.phase != Phase::Admitted || active.app_id.as_deref() != app_id || active.call.action != action {
+            return None;
+        }
+        if active.call.try_claim() {
+            active.phase = Phase::Claimed;
+            Some(Arc::clone(&active.call))
+        } else {
+            self.active = None; // timed out meanwhile: never applied
+            None
+        }
+    }
+
+    /// The app rejected the arguments before applying anything: answer at once.
+    pub fn reject_claimed(&mut self, call: &Arc<PendingCall>, error: ToolError) {
+        if self.active.as_ref().is_some_and(|a| Arc::ptr_eq(&a.call, call)) {
+            self.active = None;
+        }
+        call.resolve(Err(error));
+    }
+
+    /// The app's answer to the call it applied. Kept until the state it caused is published.
+    pub fn set_outcome(&mut self, call: &Arc<PendingCall>, outcome: Outcome) {
+        match self.active.as_mut() {
+            Some(a) if Arc::ptr_eq(&a.call, call) => a.outcome = Some(outcome),
+            _ => {
+                tracing::warn!(tool = %call.tool_name(), "a reply came after its frame ended; it was dropped");
+            }
+        }
+    }
+
+    /// End of a pass egui keeps: whether it may be published.
+    pub fn after_pass(&mut self) -> AfterPass {
+        match self.active.as_mut() {
+            Some(a) if a.phase == Phase::Claimed => {
+                a.phase = Phase::Settling;
+                AfterPass::Settle
+            }
+            _ => AfterPass::Publish,
+        }
+    }
+
+    /// After the publish: answers the active call against `published`, the state just
+    /// published. A call never claimed gets the precise reason it could not be applied; a
+    /// claimed one gets the app's answer, with the windows and tools it made new and the
+    /// window's version, or an error if the app gave none.
+    pub fn finish(&mut self, published: &Snapshot) {
+        let Some(mut active) = self.active.take() else { return };
+        let call = &active.call;
+        match active.phase {
+            Phase::Admitted => {
+                let error = published
+                    .validate(call)
+                    .err()
+                    .unwrap_or_else(|| ToolError::action_not_available(call.target.as_str(), &call.action));
+                call.reject(error);
+            }
+            Phase::Claimed => {
+                // `after_pass` settles a claimed call before anything is published.
+                tracing::error!(tool = %call.tool_name(), "a call was published in the pass that applied it");
+                active.phase = Phase::Settling;
+                self.active = Some(active);
+            }
+            Phase::Settling => {
+                let outcome = active.outcome.take().unwrap_or_else(|| Err(unanswered(&call.tool_name())));
+                // What is new since the call was admitted: set lookups, so that answering a call
+                // stays linear in the number of windows and tools.
+                let before = &active.before;
+                let old_windows: HashSet<&str> = before.state.windows.iter().map(|w| w.id.as_str()).collect();
+                let old_tools: HashSet<&str> = before.tools.iter().map(|t| t.name.as_str()).collect();
+                let outcome = outcome.map(|mut r| {
+                    r.opened_window_ids = new_names(published.state.windows.iter().map(|w| &w.id), &old_windows);
+                    r.new_tools = new_names(published.tools.iter().map(|t| &t.name), &old_tools);
+                    if let CallTarget::Window(h) = &call.target {
+                        r.version = published.window(h).map(|w| w.version);
+                    }
+                    r
+                });
+                tracing::debug!(tool = %call.tool_name(), ok = outcome.is_ok(), "call resolved");
+                call.resolve(outcome);
+            }
+        }
+    }
+
+    /// The app is exiting: answers the active call (with the app's answer if it gave one).
+    pub fn shutdown(&mut self) {
+        if let Some(a) = self.active.take() {
+            match a.phase {
+                Phase::Admitted => a.call.reject(shutting_down()),
+                Phase::Claimed | Phase::Settling => a.call.resolve(a.outcome.unwrap_or_else(|| Err(shutting_down()))),
+            }
+        }
+    }
+}
+
+/// The answer to a call the app took and never answered: an error, never a success the app did
+/// not give.
+pub(crate) fn unanswered(tool: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::ActionNotAvailable,
+        format!("The app took the call to {tool} but did not answer it; re-read the state to see what happened"),
+    )
+}
+
+pub(crate) fn shutting_down() -> ToolError {
+    ToolError::new(ErrorCode::ActionTimeout, "The application is shutting down")
+}
+
+/// The names not in `old`, in order.
+fn new_names<'a>(names: impl Iterator<Item = &'a String>, old: &HashSet<&str>) -> Vec<String> {
+    names.filter(|n| !old.contains(n.as_str())).cloned().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Map;
+    use tokio::sync::oneshot;
+
+    use super::*;
+    use crate::hub::action::Hints;
+    use crate::hub::snapshot::{SnapshotParts, ToolSpec};
+    use crate::protocol::{ToolResult, Window, WindowsState};
+
+    const BUDGET: Duration = Duration::from_secs(10);
+
+    fn window(id: &str, version: u64) -> Window {
+        Window {
+            id: id.into(),
+            title: id.into(),
+            modal: false,
+            owner_id: None,
+            version,
+            summary: String::new(),
+            blocks: Vec::new(),
+        }
+    }
+
+    fn tool(name: &str) -> ToolSpec {
+        ToolSpec {
+            name: name.into(),
+            title: name.into(),
+            description: name.into(),
+            input_schema: Arc::new(Map::new()),
+            hints: Hints::default(),
+        }
+    }
+
+    /// A published state: these windows (all operable) and tools.
+    fn snapshot(windows: &[(&str, u64)], tools: &[&str]) -> Arc<Snapshot> {
+        let windows: Vec<Window> = windows.iter().map(|(id, v)| window(id, *v)).collect();
+        let blockers = vec![None; windows.len()];
+        Arc::new(Snapshot::new(SnapshotParts {
+            state: WindowsState { operable_window_ids: windows.iter().map(|w| w.id.clone()).collect(), windows },
+            tools: tools.iter().map(|t| tool(t)).collect(),
+            blockers,
+            app_blocker: None,
+            windows_revision: 1,
+            tools_revision: 1,
+        }))
+    }
+
+    struct Queue {
+        tx: crossbeam_channel::Sender<Arc<PendingCall>>,
+        rx: crossbeam_channel::Receiver<Arc<PendingCall>>,
+    }
+
+    impl Queue {
+        fn new() -> Self {
+            let (tx, rx) = crossbeam_channel::unbounded();
+            Self { tx, rx }
+        }
+
+        fn push(&self, tool: &str, expected: Option<u64>, deadline: Instant) -> oneshot::Receiver<Outcome> {
+            let (win, action) = crate::protocol::split_tool_name(tool).expect("a tool name");
+            let (reply, rx) = oneshot::channel();
+            let call =
+                PendingCall::new(CallTarget::parse(win), action.into(), Map::new(), expected, deadline, reply, None);
+            self.tx.send(Arc::new(call)).expect("queue open");
+            rx
+        }
+    }
+
+    fn later() -> Instant {
+        Instant::now() + BUDGET
+    }
+
+    #[expect(clippy::unnecessary_wraps, reason = "the shape `admit` takes")]
+    fn same_id(h: &str) -> Option<String> {
+        Some(h.to_owned())
+    }
+
+    fn answer(rx: &mut oneshot::Receiver<Outcome>) -> Outcome {
+        rx.try_recv().expect("answered")
+    }
+
+    #[test]
+    fn a_call_is_applied_settled_then_answered_after_the_publish() {
+        let q = Queue::new();
+        let before = snapshot(&[("w", 1)], &["w__go"]);
+        let mut rx = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        assert!(slot.admit(&q.rx, &before, false, BUDGET, same_id));
+        let call = slot.claim(Some("w"), "go").expect("claimed by its action");
+        slot.set_outcome(&call, Ok(ToolResult::message("done")));
+        assert_eq!(slot.after_pass(), AfterPass::Settle, "the applying pass is not published");
+        assert!(rx.try_recv().is_err(), "not answered before its state is published");
+        assert_eq!(slot.after_pass(), AfterPass::Publish);
+        let after = snapshot(&[("w", 2), ("d", 1)], &["w__go", "d__ok"]);
+        slot.finish(&after);
+        let r = answer(&mut rx).expect("success");
+        assert_eq!(r.version, Some(2), "the version the window has now");
+        assert_eq!(r.opened_window_ids, ["d"]);
+        assert_eq!(r.new_tools, ["d__ok"]);
+        assert!(!slot.is_busy());
+    }
+
+    #[test]
+    fn the_persons_pass_admits_nothing() {
+        let q = Queue::new();
+        let s = snapshot(&[("w", 1)], &["w__go"]);
+        let mut old = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        assert!(!slot.admit(&q.rx, &s, true, BUDGET, same_id), "the person goes first");
+        assert_eq!(q.rx.len(), 1, "the call still waits");
+        // The person's change is published (version 2): the call, based on 1, is now stale; a
+        // call based on 2 is admitted after it.
+        let s = snapshot(&[("w", 2)], &["w__go"]);
+        let mut current = q.push("w__go", Some(2), later());
+        assert!(slot.admit(&q.rx, &s, false, BUDGET, same_id));
+        assert_eq!(answer(&mut old).unwrap_err().code, ErrorCode::StaleState);
+        assert!(current.try_recv().is_err(), "admitted, not answered");
+        assert!(slot.claim(Some("w"), "go").is_some(), "the current call is the one admitted");
+    }
+
+    #[test]
+    fn a_stale_call_is_answered_with_stale_state() {
+        let q = Queue::new();
+        let mut rx = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        assert!(!slot.admit(&q.rx, &snapshot(&[("w", 3)], &["w__go"]), false, BUDGET, same_id));
+        assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::StaleState);
+    }
+
+    #[test]
+    fn a_call_past_its_deadline_is_never_applied() {
+        let q = Queue::new();
+        let mut rx = q.push("w__go", Some(1), Instant::now().checked_sub(Duration::from_millis(1)).unwrap());
+        let mut slot = CallSlot::default();
+        assert!(!slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
+        assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::ActionTimeout);
+        assert!(slot.claim(Some("w"), "go").is_none(), "nothing to apply");
+    }
+
+    #[test]
+    fn a_call_cancelled_after_admission_loses_the_claim() {
+        let q = Queue::new();
+        let mut rx = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        let s = snapshot(&[("w", 1)], &["w__go"]);
+        assert!(slot.admit(&q.rx, &s, false, BUDGET, same_id));
+        // The server's timeout fires between admission and the app's declaration.
+        let pending = Arc::clone(&slot.active.as_ref().unwrap().call);
+        assert!(pending.cancel(ToolError::timeout(BUDGET)));
+        assert!(slot.claim(Some("w"), "go").is_none(), "a cancelled call is never applied");
+        assert!(!slot.is_busy());
+        assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::ActionTimeout);
+    }
+
+    #[test]
+    fn a_cancelled_call_in_the_queue_is_skipped() {
+        let q = Queue::new();
+        let _rx = q.push("w__go", Some(1), later());
+        q.rx.try_recv().map(|c| c.cancel(ToolError::timeout(BUDGET))).unwrap();
+        let mut slot = CallSlot::default();
+        assert!(!slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
+    }
+
+    #[test]
+    fn only_the_declared_action_of_the_target_claims() {
+        let q = Queue::new();
+        let _rx = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
+        assert!(slot.claim(Some("w"), "stop").is_none(), "another action");
+        assert!(slot.claim(Some("other"), "go").is_none(), "another window");
+        assert!(slot.claim(None, "go").is_none(), "the app");
+        assert!(slot.claim(Some("w"), "go").is_some());
+        assert!(slot.claim(Some("w"), "go").is_none(), "claimed once");
+    }
+
+    #[test]
+    fn an_admitted_call_never_claimed_says_why_after_the_publish() {
+        let q = Queue::new();
+        let mut rx = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
+        assert_eq!(slot.after_pass(), AfterPass::Publish);
+        slot.finish(&snapshot(&[], &[])); // the window closed in that pass
+        assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::WindowNotFound);
+    }
+
+    #[test]
+    fn a_claimed_call_without_an_answer_is_an_error() {
+        let q = Queue::new();
+        let mut rx = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        let s = snapshot(&[("w", 1)], &["w__go"]);
+        assert!(slot.admit(&q.rx, &s, false, BUDGET, same_id));
+        let _call = slot.claim(Some("w"), "go").unwrap();
+        assert_eq!(slot.after_pass(), AfterPass::Settle);
+        assert_eq!(slot.after_pass(), AfterPass::Publish);
+        slot.finish(&s);
+        let e = answer(&mut rx).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ActionNotAvailable);
+        assert!(e.message.contains("did not answer"), "{}", e.message);
+    }
+
+    #[test]
+    fn rejected_arguments_are_answered_at_once_and_free_the_slot() {
+        let q = Queue::new();
+        let mut rx = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
+        let call = slot.claim(Some("w"), "go").unwrap();
+        slot.reject_claimed(&call, ToolError::invalid_field("x", "bad"));
+        assert!(!slot.is_busy());
+        assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::ValidationFailed);
+    }
+
+    #[test]
+    fn one_call_at_a_time() {
+        let q = Queue::new();
+        let _a = q.push("w__go", Some(1), later());
+        let _b = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        let s = snapshot(&[("w", 1)], &["w__go"]);
+        assert!(slot.admit(&q.rx, &s, false, BUDGET, same_id));
+        assert!(slot.admit(&q.rx, &s, false, BUDGET, same_id), "still the first");
+        assert_eq!(q.rx.len(), 1, "the second waits in the queue");
+    }
+
+    #[test]
+    fn shutdown_answers_with_the_apps_answer_or_an_error() {
+        let q = Queue::new();
+        let mut rx = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
+        slot.shutdown();
+        assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::ActionTimeout);
+    }
+}

@@ -1,0 +1,46 @@
+//! The UI thread's half of the core: the hub, the pass bookkeeping, and whether the passes that
+//! agent calls asked for are running.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+
+use super::Hub;
+use super::frame::FrameState;
+
+/// Shared by the plugin, the declaration API and the [`crate::Bridge`]. Each lock is held for
+/// a short bookkeeping step, never across the app's ui code.
+#[derive(Debug)]
+pub(crate) struct UiCore {
+    pub hub: Arc<Hub>,
+    pub frame: Mutex<FrameState>,
+    /// Since when a pass of the app's real context has been asked for (for a call) and not run.
+    pass_asked: Mutex<Option<Instant>>,
+}
+
+impl UiCore {
+    pub fn new(hub: Arc<Hub>) -> Self {
+        Self { hub, frame: Mutex::new(FrameState::default()), pass_asked: Mutex::new(None) }
+    }
+
+    /// Notes that a pass is wanted for agent calls (the earliest outstanding ask counts).
+    pub fn ask_for_pass(&self) {
+        self.pass_asked.lock().get_or_insert_with(Instant::now);
+    }
+
+    /// A pass of the app's real context ran.
+    pub fn pass_ran(&self) {
+        *self.pass_asked.lock() = None;
+    }
+
+    /// How long a pass asked for agent calls has not run (`None`: none is outstanding).
+    pub fn pass_overdue(&self) -> Option<Duration> {
+        self.pass_asked.lock().map(|t| t.elapsed())
+    }
+
+    /// Whether a call is queued or under way (applied, not yet answered).
+    pub fn has_pending_work(&self) -> bool {
+        self.hub.queued_calls() > 0 || self.frame.lock().has_active_call()
+    }
+}

@@ -1,0 +1,321 @@
+//! Testing an app with a person and an agent in the same test (cargo feature `testing`).
+//!
+//! [`Harness`] is an [`egui_kittest::Harness`] (it dereferences to one: click, type, query by
+//! label as usual) with the bridge's plugin installed and an in-process [`Agent`]. The agent
+//! calls tools, reads the state and the tool list, and sees the changes an MCP client would be
+//! notified of, through the same queue, checks and answers as a real client, without a
+//! transport. Everything is synchronous: [`Harness::call`] steps the harness until the call is
+//! answered, a bounded number of passes.
+//!
+//! # Example
+//!
+//! ```
+//! use egui_mcp_bridge::testing::Harness;
+//! use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode};
+//! use egui_kittest::kittest::Queryable as _;
+//! use serde_json::json;
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Rename {
+//!     name: String,
+//! }
+//!
+//! /// The app: one window, the same state for the person's text field and the agent's tool.
+//! fn app(bridge: &Bridge, ui: &mut egui::Ui, name: &mut String) {
+//!     let _ = bridge.window("profile").title("Profile").summary(format!("Name: {name}")).show(|w| {
+//!         if let Some(call) = w.action::<Rename>("rename", ActionSpec::new("Rename")) {
+//!             name.clone_from(&call.args().name);
+//!             call.ok("Renamed");
+//!         }
+//!     });
+//!     let label = ui.label("Name");
+//!     ui.text_edit_singleline(name).labelled_by(label.id);
+//!     if ui.button("Clear").clicked() {
+//!         name.clear();
+//!     }
+//! }
+//!
+//! let bridge = Bridge::builder().build();
+//! let b = bridge.clone();
+//! let mut harness = Harness::new_ui_state(&bridge, move |ui, name: &mut String| app(&b, ui, name), String::new());
+//!
+//! // The agent reads, then renames.
+//! let version = harness.window("profile").expect("declared").version;
+//! let done = harness.call("profile__rename", json!({"name": "Ada", "expectedVersion": version}));
+//! assert_eq!(done.expect("renamed").version, Some(version + 1));
+//! assert_eq!(harness.state(), "Ada");
+//!
+//! // The person clears the name; the agent's next write, based on the old version, is stale.
+//! harness.get_by_label("Clear").click();
+//! harness.run();
+//! assert!(harness.agent_mut().changes().windows, "an MCP client would get resources/updated");
+//! let stale = harness.call("profile__rename", json!({"name": "Bob", "expectedVersion": version + 1}));
+//! assert_eq!(stale.unwrap_err().code, ErrorCode::StaleState);
+//! assert_eq!(harness.state(), "", "the person's change stands");
+//! ```
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use serde_json::{Map, Value};
+
+use crate::Bridge;
+use crate::hub::{Outcome, PendingCall, Snapshot, Ticket, UiCore};
+use crate::protocol::{ErrorCode, ToolError, Window};
+
+pub use egui_kittest;
+
+/// How many passes [`Harness::call`] and [`Harness::wait_for_change`] step at most. A call
+/// takes two (one applies it, one publishes what it caused).
+pub const MAX_STEPS: usize = 64;
+
+/// What changed since the agent last asked: the notifications an MCP client would have got.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Change {
+    /// The state changed (`notifications/resources/updated` for `app://windows`).
+    pub windows: bool,
+    /// The tool list changed (`notifications/tools/list_changed`).
+    pub tools: bool,
+}
+
+impl Change {
+    /// Whether anything changed.
+    pub fn any(self) -> bool {
+        self.windows || self.tools
+    }
+}
+
+/// An agent inside the test process. It calls tools exactly as the MCP server does for a
+/// client (same checks, same queue, same answers), so what passes here passes over MCP.
+#[derive(Debug)]
+pub struct Agent {
+    core: Arc<UiCore>,
+    seen: (u64, u64),
+}
+
+impl Agent {
+    /// An agent for this bridge. It has seen nothing yet: the first [`changes`](Self::changes)
+    /// reports whatever was published.
+    pub fn new(bridge: &Bridge) -> Self {
+        Self { core: Arc::clone(bridge.core()), seen: (0, 0) }
+    }
+
+    /// Sends a call without waiting: the UI takes it in a coming pass. `args` is a JSON object
+    /// (`expectedVersion` included); anything else is answered as `validation_failed`.
+    pub fn send(&self, tool: &str, args: impl Into<Value>) -> AgentCall {
+        let args = match args.into() {
+            Value::Object(map) => map,
+            Value::Null => Map::new(),
+            _ => {
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                let _ = tx.send(Err(ToolError::invalid_field("arguments", "must be an object")));
+                return AgentCall { ticket: Ticket { call: None, rx } };
+            }
+        };
+        AgentCall { ticket: self.core.hub.submit(tool, args) }
+    }
+
+    /// Calls a tool and waits for its answer, as the server does for a client: at most the call
+    /// budget. A UI thread must be running passes (a headless loop, or an app's window).
+    pub async fn call(&self, tool: &str, args: impl Into<Value>) -> Outcome {
+        match args.into() {
+            Value::Object(map) => self.core.hub.call(tool, map).await,
+            Value::Null => self.core.hub.call(tool, Map::new()).await,
+            _ => Err(ToolError::invalid_field("arguments", "must be an object")),
+        }
+    }
+
+    /// The latest published state.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.core.hub.snapshot()
+    }
+
+    /// The names of the tools listed now.
+    pub fn tool_names(&self) -> Vec<String> {
+        self.snapshot().tools().iter().map(|t| t.name.clone()).collect()
+    }
+
+    /// What changed since the last call of this (or since the agent was made).
+    pub fn changes(&mut self) -> Change {
+        let s = self.snapshot();
+        let now = (s.windows_revision(), s.tools_revision());
+        let change = Change { windows: now.0 != self.seen.0, tools: now.1 != self.seen.1 };
+        self.seen = now;
+        change
+    }
+
+    /// A receiver of every publish (coalesced to the latest), for async tests.
+    pub fn watch(&self) -> tokio::sync::watch::Receiver<Arc<Snapshot>> {
+        self.core.hub.watch()
+    }
+}
+
+/// A call sent with [`Agent::send`]. Await it, or poll [`try_outcome`](Self::try_outcome)
+/// between passes. Dropping it before the UI took the call cancels the call (as a client that
+/// leaves does): it is then never applied.
+#[derive(Debug)]
+#[must_use = "dropping an AgentCall cancels the call"]
+pub struct AgentCall {
+    ticket: Ticket,
+}
+
+impl AgentCall {
+    /// The answer, if it came.
+    pub fn try_outcome(&mut self) -> Option<Outcome> {
+        match self.ticket.rx.try_recv() {
+            Ok(outcome) => Some(outcome),
+            Err(tokio::sync::oneshot::error::TryRecvError::Empty) => None,
+            Err(tokio::sync::oneshot::error::TryRecvError::Closed) => Some(Err(ended())),
+        }
+    }
+
+    fn pending(&self) -> Option<&Arc<PendingCall>> {
+        self.ticket.call.as_ref()
+    }
+}
+
+impl Future for AgentCall {
+    type Output = Outcome;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Outcome> {
+        Pin::new(&mut self.ticket.rx).poll(cx).map(|r| r.unwrap_or_else(|_| Err(ended())))
+    }
+}
+
+impl Drop for AgentCall {
+    fn drop(&mut self) {
+        if let Some(call) = self.pending() {
+            call.cancel(ToolError::new(ErrorCode::ActionTimeout, "The test dropped the call"));
+        }
+    }
+}
+
+fn ended() -> ToolError {
+    ToolError::new(ErrorCode::ActionTimeout, "The application ended before the operation took effect")
+}
+
+/// An [`egui_kittest::Harness`] running the app with the bridge's plugin, and an [`Agent`] on
+/// it. Dereferences to the kittest harness for the person's side.
+pub struct Harness<'a, State = ()> {
+    kittest: egui_kittest::Harness<'a, State>,
+    agent: Agent,
+}
+
+impl<State> std::fmt::Debug for Harness<'_, State> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Harness").field("agent", &self.agent).finish_non_exhaustive()
+    }
+}
+
+impl<'a, State> Harness<'a, State> {
+    /// Runs `app` with `state` in a kittest harness of the default size, with the plugin.
+    pub fn new_ui_state(bridge: &Bridge, app: impl FnMut(&mut egui::Ui, &mut State) + 'a, state: State) -> Self {
+        Self::from_builder(bridge, egui_kittest::Harness::builder(), app, state)
+    }
+
+    /// Runs `app` with `state` in a harness made from `builder` (size, theme, …), with the
+    /// plugin added before the first pass.
+    pub fn from_builder(
+        bridge: &Bridge,
+        builder: egui_kittest::HarnessBuilder<State>,
+        app: impl FnMut(&mut egui::Ui, &mut State) + 'a,
+        state: State,
+    ) -> Self {
+        let plugin = bridge.plugin();
+        let kittest = builder.with_context_setup(move |ctx| ctx.add_plugin(plugin)).build_ui_state(app, state);
+        let mut harness = Self { kittest, agent: Agent::new(bridge) };
+        harness.kittest.step(); // the first publish
+        harness
+    }
+
+    /// The agent.
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// The agent, to ask what changed.
+    pub fn agent_mut(&mut self) -> &mut Agent {
+        &mut self.agent
+    }
+
+    /// Calls a tool as an agent and steps the harness until it is answered. `args` is a JSON
+    /// object (`expectedVersion` included).
+    ///
+    /// # Panics
+    ///
+    /// When the call is not answered within [`MAX_STEPS`] passes.
+    pub fn call(&mut self, tool: &str, args: impl Into<Value>) -> Outcome {
+        let call = self.agent.send(tool, args);
+        self.finish(call)
+    }
+
+    /// Steps the harness until a call sent earlier with [`Agent::send`] is answered (so the
+    /// person can act between sending and answering).
+    ///
+    /// # Panics
+    ///
+    /// When the call is not answered within [`MAX_STEPS`] passes.
+    pub fn finish(&mut self, mut call: AgentCall) -> Outcome {
+        for _ in 0..MAX_STEPS {
+            if let Some(outcome) = call.try_outcome() {
+                return outcome;
+            }
+            self.kittest.step();
+        }
+        call.try_outcome().unwrap_or_else(|| panic!("the call was not answered within {MAX_STEPS} passes"))
+    }
+
+    /// Steps the harness until something is published that the agent has not seen, and says
+    /// what (the notifications an MCP client would get).
+    ///
+    /// # Panics
+    ///
+    /// When nothing changes within [`MAX_STEPS`] passes.
+    pub fn wait_for_change(&mut self) -> Change {
+        for _ in 0..MAX_STEPS {
+            let change = self.agent.changes();
+            if change.any() {
+                return change;
+            }
+            self.kittest.step();
+        }
+        panic!("nothing changed within {MAX_STEPS} passes");
+    }
+
+    /// The latest published state, as an agent reads it.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.agent.snapshot()
+    }
+
+    /// A published window, by its external id (for the app's own id, see
+    /// [`Bridge::external_id`]).
+    pub fn window(&self, id: &str) -> Option<Window> {
+        self.snapshot().window(id).cloned()
+    }
+
+    /// The names of the tools listed now.
+    pub fn tool_names(&self) -> Vec<String> {
+        self.agent.tool_names()
+    }
+
+    /// The kittest harness.
+    pub fn kittest(&mut self) -> &mut egui_kittest::Harness<'a, State> {
+        &mut self.kittest
+    }
+}
+
+impl<'a, State> std::ops::Deref for Harness<'a, State> {
+    type Target = egui_kittest::Harness<'a, State>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.kittest
+    }
+}
+
+impl<State> std::ops::DerefMut for Harness<'_, State> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.kittest
+    }
+}
