@@ -66,7 +66,7 @@ fn main() {
             .unwrap()
     };
     let serving = bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
-    let addr = serving.local_addr;
+    let addr = serving.local_addr();
     let mut stream = TcpStream::connect(addr).unwrap();
     let init = request(&mut stream, addr, None, INIT, true);
     let session = init

@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use crate::declare::{Call, WindowBuilder, declare_action};
 use crate::hub::{ActionSpec, ActivityRecord, AgentAction, Footprint, Hub, HubConfig, NoArgs, Snapshot, UiCore};
 use crate::plugin::{BridgePlugin, CallsWhileHidden};
-use crate::server::{ClientPolicy, ClientProfile, Compat, McpServer, TransportHandle};
+use crate::server::{ClientPolicy, ClientProfile, Compat, McpServer, ServeHandle};
 #[cfg(feature = "http")]
 use crate::server::{HttpHandle, HttpOptions};
 
@@ -269,20 +269,50 @@ impl Bridge {
         Ok(self.server.get_or_init(|| server))
     }
 
-    /// Serves MCP over streamable HTTP at `http://{addr}/mcp`; see [`HttpOptions`].
+    /// Serves MCP over streamable HTTP at `http://{addr}/mcp`; see [`HttpOptions`]. Binds at
+    /// once (port 0 picks a free port: [`HttpHandle::local_addr`]). Bind a loopback address
+    /// unless other machines must reach the app, and then set a token. Serving stops when the
+    /// handle is stopped or dropped.
+    ///
+    /// # Errors
+    ///
+    /// When the address cannot be bound (taken, not local, not permitted), or the bridge's own
+    /// runtime cannot be started.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{Bridge, HttpOptions};
+    ///
+    /// let bridge = Bridge::builder().app_name("my-app").build();
+    /// let http = bridge.serve_http(([127, 0, 0, 1], 0).into(), HttpOptions::default())?;
+    /// println!("MCP at {}", http.url());
+    /// http.stop(); // or drop it
+    /// assert!(http.wait_closed(std::time::Duration::from_secs(5)));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     #[cfg(feature = "http")]
     pub fn serve_http(&self, addr: std::net::SocketAddr, options: HttpOptions) -> std::io::Result<HttpHandle> {
         self.server()?.serve_http(addr, options)
     }
 
-    /// Serves MCP over stdin/stdout. stdout then carries JSON-RPC only: log to stderr.
-    pub fn serve_stdio(&self) -> std::io::Result<TransportHandle> {
+    /// Serves MCP over stdin/stdout until stdin ends or the handle is stopped or dropped.
+    /// stdout then carries JSON-RPC only: log to stderr.
+    ///
+    /// # Errors
+    ///
+    /// When the bridge's own runtime cannot be started (no threads left).
+    pub fn serve_stdio(&self) -> std::io::Result<ServeHandle> {
         Ok(self.server()?.serve_stdio())
     }
 
     /// Serves MCP, newline-delimited JSON-RPC, over any byte stream (for example one half of
-    /// `tokio::io::duplex`), with the same guards as stdio.
-    pub fn serve_io<S>(&self, name: &'static str, io: S) -> std::io::Result<TransportHandle>
+    /// `tokio::io::duplex`), with the same guards as stdio. `name` appears in log lines.
+    ///
+    /// # Errors
+    ///
+    /// When the bridge's own runtime cannot be started (no threads left).
+    pub fn serve_io<S>(&self, name: &'static str, io: S) -> std::io::Result<ServeHandle>
     where
         S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + 'static,
     {

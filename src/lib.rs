@@ -33,7 +33,7 @@ pub use hub::{
 };
 pub use plugin::{BridgePlugin, CallsWhileHidden, STALLED_AFTER, headless};
 pub use protocol::{Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState};
-pub use server::{ClientProfile, Compat, INSTRUCTIONS_MAX_BYTES, ResultView, TransportHandle};
+pub use server::{ClientProfile, Compat, INSTRUCTIONS_MAX_BYTES, ResultView, ServeHandle};
 #[cfg(feature = "http")]
 pub use server::{HttpHandle, HttpOptions, SESSION_IDLE};
 

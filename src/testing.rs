@@ -146,6 +146,12 @@ impl Agent {
         change
     }
 
+    /// Calls (of any client, this agent or another) queued for the UI thread, plus the one it
+    /// works on, if any: to see that a call reached the app.
+    pub fn pending_calls(&self) -> usize {
+        self.core.pending_calls()
+    }
+
     /// A receiver of every publish (coalesced to the latest), for async tests.
     pub fn watch(&self) -> tokio::sync::watch::Receiver<Arc<Snapshot>> {
         self.core.hub.watch()

@@ -9,7 +9,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
 use common::{Rig, session_id};
-use egui_mcp_bridge::HttpOptions;
+use egui_mcp_bridge::{HttpHandle, HttpOptions};
 use serde_json::Value;
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
@@ -66,21 +66,21 @@ fn message(body: &str) -> Value {
     serde_json::from_str(&body[start..=end]).expect("valid JSON")
 }
 
-fn serve(rig: &Rig, token: Option<&str>, _rt: &tokio::runtime::Runtime) -> SocketAddr {
+fn serve(rig: &Rig, token: Option<&str>, _rt: &tokio::runtime::Runtime) -> HttpHandle {
     rig.bridge
         .serve_http(
             SocketAddr::from(([127, 0, 0, 1], 0)),
             HttpOptions { token: token.map(str::to_owned), ..HttpOptions::default() },
         )
         .expect("bind")
-        .local_addr
 }
 
 #[test]
 fn foreign_host_and_origin_are_refused_and_local_ones_served() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
-    let addr = serve(&rig, None, &rt);
+    let http = serve(&rig, None, &rt);
+    let addr = http.local_addr();
     let host = format!("localhost:{}", addr.port());
 
     let r = post(addr, "evil.example.com", &[], INIT);
@@ -98,7 +98,8 @@ fn foreign_host_and_origin_are_refused_and_local_ones_served() {
 fn a_missing_or_wrong_token_is_answered_in_band() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
-    let addr = serve(&rig, Some("s3cret"), &rt);
+    let http = serve(&rig, Some("s3cret"), &rt);
+    let addr = http.local_addr();
     let host = format!("127.0.0.1:{}", addr.port());
 
     for headers in [vec![], vec![("Authorization", "Bearer nope")], vec![("Authorization", "s3cret")]] {
@@ -131,7 +132,8 @@ fn init_body(version: &str) -> String {
 fn initialize_and_session_requests_are_lenient_about_the_protocol_version_header() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
-    let addr = serve(&rig, None, &rt);
+    let http = serve(&rig, None, &rt);
+    let addr = http.local_addr();
     let host = format!("127.0.0.1:{}", addr.port());
     let expect_negotiated = [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"), ("2026-07-28", "2025-11-25")];
     for (asked, negotiated) in expect_negotiated {
@@ -157,8 +159,8 @@ fn initialize_and_session_requests_are_lenient_about_the_protocol_version_header
     }
 }
 
-fn serve_with(rig: &Rig, options: HttpOptions, _rt: &tokio::runtime::Runtime) -> SocketAddr {
-    rig.bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), options).expect("bind").local_addr
+fn serve_with(rig: &Rig, options: HttpOptions, _rt: &tokio::runtime::Runtime) -> HttpHandle {
+    rig.bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), options).expect("bind")
 }
 
 /// RFC 7235: the auth scheme is case-insensitive.
@@ -166,7 +168,8 @@ fn serve_with(rig: &Rig, options: HttpOptions, _rt: &tokio::runtime::Runtime) ->
 fn the_bearer_scheme_is_case_insensitive() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
-    let addr = serve(&rig, Some("s3cret"), &rt);
+    let http = serve(&rig, Some("s3cret"), &rt);
+    let addr = http.local_addr();
     let host = format!("127.0.0.1:{}", addr.port());
     for scheme in ["bearer", "BEARER", "Bearer"] {
         let auth = format!("{scheme} s3cret");
@@ -181,7 +184,8 @@ fn a_slow_header_connection_is_closed_within_the_header_timeout() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
     let options = HttpOptions { header_timeout: Duration::from_secs(1), ..HttpOptions::default() };
-    let addr = serve_with(&rig, options, &rt);
+    let http = serve_with(&rig, options, &rt);
+    let addr = http.local_addr();
     let mut stream = TcpStream::connect(addr).expect("connect");
     stream.set_read_timeout(Some(Duration::from_millis(100))).expect("timeout");
     let head = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
@@ -217,7 +221,8 @@ fn a_connection_flood_does_not_lock_a_well_behaved_client_out() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
     let options = HttpOptions { max_connections: 8, ..HttpOptions::default() };
-    let addr = serve_with(&rig, options, &rt);
+    let http = serve_with(&rig, options, &rt);
+    let addr = http.local_addr();
     let host = format!("127.0.0.1:{}", addr.port());
     let flood: Vec<TcpStream> = (0..40).map(|_| TcpStream::connect(addr).expect("connect")).collect();
     for k in 0..5 {
@@ -249,7 +254,8 @@ fn ping(addr: SocketAddr, host: &str, session: &str) -> u16 {
 fn sessions_beyond_the_cap_are_evicted_oldest_idle_first() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
-    let addr = serve_with(&rig, HttpOptions { max_sessions: 3, ..HttpOptions::default() }, &rt);
+    let http = serve_with(&rig, HttpOptions { max_sessions: 3, ..HttpOptions::default() }, &rt);
+    let addr = http.local_addr();
     let host = format!("127.0.0.1:{}", addr.port());
     let s1 = init_session(addr, &host, true);
     let s2 = init_session(addr, &host, true);
@@ -270,7 +276,8 @@ fn a_never_initialised_session_is_evicted() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
     let options = HttpOptions { header_timeout: Duration::from_millis(500), ..HttpOptions::default() };
-    let addr = serve_with(&rig, options, &rt);
+    let http = serve_with(&rig, options, &rt);
+    let addr = http.local_addr();
     let host = format!("127.0.0.1:{}", addr.port());
     let lazy = init_session(addr, &host, false);
     let fine = init_session(addr, &host, true);

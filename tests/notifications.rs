@@ -15,6 +15,7 @@ use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
 struct RawClient {
     reader: BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
     writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    _serving: egui_mcp_bridge::ServeHandle,
 }
 
 impl RawClient {
@@ -51,9 +52,9 @@ async fn updated_within(client: &mut common::Client, bound: Duration) -> Result<
 async fn paused_client(rig: &Rig) -> RawClient {
     // 1 KiB of pipe: a dozen notifications fill it.
     let (server_io, client_io) = tokio::io::duplex(1024);
-    rig.bridge.serve_io("duplex", server_io).expect("serve");
+    let serving = rig.bridge.serve_io("duplex", server_io).expect("serve");
     let (read, writer) = tokio::io::split(client_io);
-    let mut c = RawClient { reader: BufReader::new(read), writer };
+    let mut c = RawClient { reader: BufReader::new(read), writer, _serving: serving };
     c.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"paused","version":"0"}}}"#).await;
     c.response(1).await;
     c.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
@@ -123,11 +124,11 @@ fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_http_subscriber_that_never_reads_delays_nobody() {
     let rig = Rig::start();
-    let addr = rig
+    let http = rig
         .bridge
         .serve_http(std::net::SocketAddr::from(([127, 0, 0, 1], 0)), egui_mcp_bridge::HttpOptions::default())
-        .unwrap()
-        .local_addr;
+        .unwrap();
+    let addr = http.local_addr();
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"quiet","version":"0"}}}"#;
     let head = tokio::task::spawn_blocking(move || post(addr, None, init)).await.unwrap();
     let session = common::session_id(&head);

@@ -4,8 +4,9 @@
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use egui_mcp_bridge::{Bridge, CallsWhileHidden, Compat, HttpOptions, TransportHandle, headless};
+use egui_mcp_bridge::{Bridge, CallsWhileHidden, Compat, HttpHandle, HttpOptions, ServeHandle, headless};
 use order_demo::OrderApp;
 
 const USAGE: &str = "\
@@ -87,7 +88,7 @@ fn start_http(
     addr: std::net::SocketAddr,
     token: Option<&String>,
     fallback: bool,
-) -> std::io::Result<String> {
+) -> std::io::Result<HttpHandle> {
     let options = HttpOptions { token: token.cloned(), ..HttpOptions::default() };
     let handle = match bridge.serve_http(addr, options.clone()) {
         Err(e) if fallback && e.kind() == std::io::ErrorKind::AddrInUse => {
@@ -110,7 +111,7 @@ fn start_http(
     eprintln!(
         "  Claude Code:   claude mcp add --transport http order-demo {url}{header_flag}\n  Client config: {{\"mcpServers\":{{\"order-demo\":{{\"type\":\"http\",\"url\":\"{url}\"{headers}}}}}}}"
     );
-    Ok(url)
+    Ok(handle)
 }
 
 /// Logs go to stderr (stdout is MCP's). rmcp logs whole requests at debug level and whole
@@ -157,9 +158,14 @@ fn main() -> ExitCode {
     };
     // What the person sees in the menu bar: how agents reach this app.
     let mut endpoints = Vec::new();
+    // Serving stops when a handle is dropped: they live until `main` returns.
+    let mut _http = None;
     if let Some((addr, fallback)) = http {
         match start_http(&bridge, addr, options.token.as_ref(), fallback) {
-            Ok(url) => endpoints.push(url),
+            Ok(handle) => {
+                endpoints.push(handle.url());
+                _http = Some(handle);
+            }
             Err(e) => {
                 tracing::error!(error = %e, %addr, "could not serve MCP over HTTP");
                 return ExitCode::FAILURE;
@@ -171,7 +177,7 @@ fn main() -> ExitCode {
     }
     let transport = if stdio {
         match bridge.serve_stdio() {
-            Ok(t) => Some(t),
+            Ok(t) => Some(Arc::new(t)),
             Err(e) => {
                 tracing::error!(error = %e, "could not start the MCP server");
                 return ExitCode::FAILURE;
@@ -186,19 +192,19 @@ fn main() -> ExitCode {
         tracing::info!("no display found (DISPLAY/WAYLAND_DISPLAY unset): running headless");
     }
     if headless_mode {
-        run_headless(bridge, transport.as_ref());
+        run_headless(bridge, transport.as_deref());
         return ExitCode::SUCCESS;
     }
     if let Err(e) = run_window(bridge.clone(), transport.clone(), endpoints.join(" · ")) {
         // No usable display after all (for example no OpenGL): the agent can still work.
         tracing::warn!(error = %e, "the window could not be opened; running headless instead");
-        run_headless(bridge, transport.as_ref());
+        run_headless(bridge, transport.as_deref());
     }
     ExitCode::SUCCESS
 }
 
 /// Runs the app without a window until the stdio client goes away (or forever without one).
-fn run_headless(bridge: Bridge, transport: Option<&TransportHandle>) {
+fn run_headless(bridge: Bridge, transport: Option<&ServeHandle>) {
     tracing::info!("running headless");
     let ctx = egui::Context::default();
     ctx.add_plugin(bridge.plugin());
@@ -214,7 +220,7 @@ fn run_headless(bridge: Bridge, transport: Option<&TransportHandle>) {
 
 struct DemoApp {
     app: OrderApp,
-    transport: Option<TransportHandle>,
+    transport: Option<Arc<ServeHandle>>,
     /// Serves agent calls from `logic` while the window is minimised (no ui pass runs then).
     hidden: CallsWhileHidden,
 }
@@ -227,14 +233,14 @@ impl eframe::App for DemoApp {
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.app.ui(ui);
-        if self.transport.as_ref().is_some_and(TransportHandle::is_closed) {
+        if self.transport.as_ref().is_some_and(|t| t.is_closed()) {
             tracing::info!("MCP client disconnected; closing");
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
         }
     }
 }
 
-fn run_window(bridge: Bridge, transport: Option<TransportHandle>, endpoints: String) -> eframe::Result {
+fn run_window(bridge: Bridge, transport: Option<Arc<ServeHandle>>, endpoints: String) -> eframe::Result {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Order demo · egui_mcp_bridge")

@@ -41,6 +41,11 @@ impl UiCore {
 
     /// Whether a call is queued or under way (applied, not yet answered).
     pub fn has_pending_work(&self) -> bool {
-        self.hub.queued_calls() > 0 || self.frame.lock().has_active_call()
+        self.pending_calls() > 0
+    }
+
+    /// Calls queued for the UI, plus the one under way, if any.
+    pub fn pending_calls(&self) -> usize {
+        self.hub.queued_calls() + usize::from(self.frame.lock().has_active_call())
     }
 }

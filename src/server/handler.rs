@@ -12,6 +12,7 @@ use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
 use super::bridge_tools::{self, CALL, Dispatch, READ_WINDOWS};
+use super::serving::Serving;
 use super::{ClientProfile, ServerShared, WINDOWS_URI};
 use crate::hub::Outcome;
 
@@ -24,11 +25,13 @@ pub(crate) struct BridgeHandler {
     /// This connection's client profile, chosen from the first `clientInfo` seen (`initialize`,
     /// or a 2026-07-28 request's `_meta`).
     profile: Arc<OnceLock<ClientProfile>>,
+    /// The transport's stop state: calls are refused once it stops, and counted until answered.
+    serving: Arc<Serving>,
 }
 
 impl BridgeHandler {
-    pub fn new(shared: Arc<ServerShared>) -> Self {
-        Self { shared, session: Arc::new(OnceLock::new()), profile: Arc::new(OnceLock::new()) }
+    pub fn new(shared: Arc<ServerShared>, serving: Arc<Serving>) -> Self {
+        Self { shared, session: Arc::new(OnceLock::new()), profile: Arc::new(OnceLock::new()), serving }
     }
 
     /// The connection's profile; chosen (and logged) the first time a client name is known.
@@ -200,6 +203,10 @@ impl ServerHandler for BridgeHandler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Counted until answered, so that a stop waits for it; refused once stopping.
+        let Some(_under_way) = self.serving.begin() else {
+            return Err(ErrorData::internal_error("The server is stopping; the call was not made", None));
+        };
         let frozen = self.frozen(&context);
         let args = request.arguments.unwrap_or_default();
         let name = request.name.as_ref();

@@ -26,6 +26,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 
 use super::ServerShared;
 use super::handler::BridgeHandler;
+use super::serving::{InFlight, Serving};
 
 /// How long an idle HTTP session (no request, no message) lives by default: half an hour, not
 /// rmcp's 5 minutes (a quiet agent keeps its subscription) nor a day (each holds ~50 KB).
@@ -81,17 +82,54 @@ impl HttpOptions {
     }
 }
 
-/// A running HTTP endpoint.
-#[derive(Clone, Debug)]
+/// A running HTTP endpoint. Dropping it stops serving, as [`stop`](Self::stop) does: keep it
+/// for as long as the app should be reachable (not `serve_http(..)?.local_addr()` alone, which
+/// drops it at once).
+#[derive(Debug)]
+#[must_use = "dropping the handle stops serving"]
 pub struct HttpHandle {
-    /// The bound address (useful with port 0).
-    pub local_addr: SocketAddr,
+    local_addr: SocketAddr,
+    serving: Arc<Serving>,
 }
 
 impl HttpHandle {
+    /// The bound address (the port it picked, with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
     /// The MCP endpoint, such as `http://127.0.0.1:8765/mcp`.
     pub fn url(&self) -> String {
         format!("http://{}/mcp", self.local_addr)
+    }
+
+    /// Stops serving, gracefully: the port is closed at once and new requests are refused, the
+    /// requests under way are answered (calls within twice the call budget), then every session
+    /// and connection is closed. Returns at once; see [`wait_closed`](Self::wait_closed).
+    pub fn stop(&self) {
+        self.serving.request_stop();
+    }
+
+    /// True once every session and connection is closed after a stop.
+    pub fn is_closed(&self) -> bool {
+        self.serving.is_closed()
+    }
+
+    /// Waits until the endpoint closed, at most `max`; false if it is still open. Blocks the
+    /// calling thread: not the UI thread while calls are under way, since it answers them.
+    pub fn wait_closed(&self, max: Duration) -> bool {
+        self.serving.wait_closed(max)
+    }
+
+    /// Resolves once the endpoint closed.
+    pub async fn closed(&self) {
+        self.serving.closed().await;
+    }
+}
+
+impl Drop for HttpHandle {
+    fn drop(&mut self) {
+        self.serving.request_stop();
     }
 }
 
@@ -120,26 +158,75 @@ pub(crate) fn serve(
         .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
         .with_sse_keep_alive(Some(Duration::from_secs(15)));
     let sessions = super::sessions::BoundedSessions::new(&options, runtime);
-    let factory_shared = Arc::clone(shared);
+    let serving = Serving::new();
+    let (factory_shared, factory_serving) = (Arc::clone(shared), Arc::clone(&serving));
     // The factory runs per session and for some per-request work: keep it cheap and pure.
-    let service =
-        StreamableHttpService::new(move || Ok(BridgeHandler::new(Arc::clone(&factory_shared))), sessions, config);
-    let mut router =
-        axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(lenient_protocol_version));
+    let service = StreamableHttpService::new(
+        move || Ok(BridgeHandler::new(Arc::clone(&factory_shared), Arc::clone(&factory_serving))),
+        Arc::clone(&sessions),
+        config,
+    );
+    let mut router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&serving), count_requests))
+        .layer(axum::middleware::from_fn(lenient_protocol_version));
     if let Some(token) = options.token.clone() {
         router = router.layer(axum::middleware::from_fn_with_state(Arc::<str>::from(token), require_token));
     }
-    let hub = Arc::clone(&shared.hub);
+    let listener = {
+        let _in_runtime = runtime.enter();
+        tokio::net::TcpListener::from_std(listener)?
+    };
+    let (task_serving, drain_for) = (Arc::clone(&serving), shared.drain_budget());
     runtime.spawn(async move {
-        let listener = match tokio::net::TcpListener::from_std(listener) {
-            Ok(l) => l,
-            Err(e) => return tracing::error!(error = %e, "could not use the HTTP listener"),
-        };
+        let serving = task_serving;
         tracing::info!(url = %format!("http://{local_addr}/mcp"), "serving MCP over streamable HTTP");
-        super::listener::serve(listener, router, options).await;
-        drop(hub);
+        let connections = super::listener::serve(listener, router, &options, &serving).await;
+        // Stopping: the port is closed; answer what is under way, then close everything.
+        if !serving.drain(drain_for).await {
+            tracing::warn!("stopping HTTP without the answers to requests still under way");
+        }
+        sessions.close_all().await;
+        connections.close_all(options.header_timeout).await;
+        tracing::info!(url = %format!("http://{local_addr}/mcp"), "stopped serving MCP over HTTP");
+        serving.mark_closed();
     });
-    Ok(HttpHandle { local_addr })
+    Ok(HttpHandle { local_addr, serving })
+}
+
+/// Counts each POST until its response is sent, so that a stop answers it first; refuses new
+/// ones once stopping. (A GET is a long-lived notification stream: a stop ends it.)
+async fn count_requests(State(serving): State<Arc<Serving>>, request: Request, next: Next) -> Response {
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    let Some(under_way) = serving.begin() else {
+        let mut response = Response::new(Body::from(
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"The server is stopping"}}"#,
+        ));
+        *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+        response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        return response;
+    };
+    let response = next.run(request).await;
+    response.map(|body| Body::from_stream(Guarded { inner: body.into_data_stream(), _under_way: under_way }))
+}
+
+/// A response body that holds its request's place among those under way until it is sent.
+struct Guarded {
+    inner: axum::body::BodyDataStream,
+    _under_way: InFlight,
+}
+
+impl futures_core::Stream for Guarded {
+    type Item = Result<axum::body::Bytes, axum::Error>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        std::pin::Pin::new(&mut self.inner).poll_next(cx)
+    }
 }
 
 /// Lets a request through only with the right bearer token; otherwise answers with a JSON-RPC

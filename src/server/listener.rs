@@ -25,6 +25,7 @@ use tokio::sync::Notify;
 use tower::ServiceExt as _;
 
 use super::http::HttpOptions;
+use super::serving::Serving;
 
 /// What the accept loop knows of one connection.
 struct Conn {
@@ -37,12 +38,35 @@ struct Conn {
 }
 
 /// The live connections.
-struct Registry {
+pub(crate) struct Registry {
     base: Instant,
     conns: Mutex<HashMap<u64, Arc<Conn>>>,
+    /// Notified whenever a connection ends.
+    ended: Notify,
 }
 
 impl Registry {
+    /// Asks every connection to finish its request under way and close, and waits (at most
+    /// `max`) until they did.
+    pub async fn close_all(&self, max: Duration) {
+        let wait = async {
+            loop {
+                let ended = self.ended.notified();
+                let conns: Vec<Arc<Conn>> = self.conns.lock().values().cloned().collect();
+                if conns.is_empty() {
+                    return;
+                }
+                for c in &conns {
+                    c.evict.notify_one();
+                }
+                ended.await;
+            }
+        };
+        if tokio::time::timeout(max, wait).await.is_err() {
+            tracing::debug!("HTTP connections still open after a stop; dropped");
+        }
+    }
+
     fn now_ms(&self) -> u64 {
         self.base.elapsed().as_millis() as u64
     }
@@ -63,13 +87,23 @@ impl Registry {
     }
 }
 
-/// Serves `router` on `listener` until the runtime ends.
-pub(crate) async fn serve(listener: tokio::net::TcpListener, router: axum::Router, options: HttpOptions) {
-    let registry = Arc::new(Registry { base: Instant::now(), conns: Mutex::new(HashMap::new()) });
+/// Serves `router` on `listener` until `serving` is stopped (or the runtime ends); then closes
+/// the listener and returns the connections still open.
+pub(crate) async fn serve(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    options: &HttpOptions,
+    serving: &Serving,
+) -> Arc<Registry> {
+    let registry = Arc::new(Registry { base: Instant::now(), conns: Mutex::new(HashMap::new()), ended: Notify::new() });
     let mut next_id = 0u64;
     let mut refused_logged = Instant::now().checked_sub(Duration::from_secs(60)).unwrap_or_else(Instant::now);
     loop {
-        let (stream, _peer) = match listener.accept().await {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = serving.stopped() => break,
+        };
+        let (stream, _peer) = match accepted {
             Ok(s) => s,
             Err(e) => {
                 // Out of descriptors or a reset before accept: wait a little, keep serving.
@@ -124,14 +158,17 @@ pub(crate) async fn serve(listener: tokio::net::TcpListener, router: axum::Route
                     }
                 }
                 () = conn.evict.notified() => {
-                    tracing::debug!("HTTP connection evicted to make room");
+                    tracing::debug!("HTTP connection evicted (to make room, or a stop)");
                     connection.as_mut().graceful_shutdown();
                     let _ = tokio::time::timeout(header_timeout, connection).await;
                 }
             }
             registry.conns.lock().remove(&id);
+            registry.ended.notify_waiters();
         });
     }
+    drop(listener);
+    registry
 }
 
 /// A TCP stream that notes when a byte last went either way.

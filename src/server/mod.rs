@@ -23,6 +23,7 @@ mod instructions;
 #[cfg(feature = "http")]
 mod listener;
 mod profile;
+mod serving;
 #[cfg(feature = "http")]
 mod sessions;
 mod stdio;
@@ -33,9 +34,9 @@ pub use instructions::INSTRUCTIONS_MAX_BYTES;
 pub(crate) use instructions::{InstructionsFor, instructions};
 pub(crate) use profile::ClientPolicy;
 pub use profile::{ClientProfile, Compat, ResultView};
+pub use serving::ServeHandle;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use parking_lot::Mutex;
 use rmcp::ServiceExt as _;
@@ -45,6 +46,7 @@ use serde_json::json;
 use crate::hub::{Hub, Snapshot, ToolSpec};
 use connections::Connections;
 use handler::BridgeHandler;
+use serving::Serving;
 
 /// The URI of the one resource.
 pub const WINDOWS_URI: &str = "app://windows";
@@ -100,6 +102,11 @@ impl ServerShared {
             ))
         });
         Arc::clone(made)
+    }
+
+    /// How long a stop waits for the calls under way: a call waits at most twice the budget.
+    fn drain_budget(&self) -> std::time::Duration {
+        self.hub.config().call_timeout * 2 + std::time::Duration::from_secs(1)
     }
 
     /// The instructions for a connection with this profile.
@@ -171,19 +178,6 @@ impl std::fmt::Debug for McpServer {
     }
 }
 
-/// Tells whether a transport's connection has ended (for example: stdin reached EOF).
-#[derive(Clone, Debug, Default)]
-pub struct TransportHandle {
-    closed: Arc<AtomicBool>,
-}
-
-impl TransportHandle {
-    /// True once the transport ended.
-    pub fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Acquire)
-    }
-}
-
 impl McpServer {
     /// A server with its own runtime and this client policy.
     pub fn with_policy(hub: Arc<Hub>, policy: ClientPolicy) -> std::io::Result<Self> {
@@ -226,32 +220,48 @@ impl McpServer {
         Self { shared, runtime }
     }
 
-    /// Serves MCP over this process's stdin/stdout until stdin closes or stdout fails.
-    pub fn serve_stdio(&self) -> TransportHandle {
-        self.serve_transport("stdio", stdio::LineTransport::new(tokio::io::stdin(), tokio::io::stdout()))
+    /// Serves MCP over this process's stdin/stdout until stdin closes, stdout fails, or the
+    /// handle stops it.
+    pub fn serve_stdio(&self) -> ServeHandle {
+        self.serve_lines("stdio", tokio::io::stdin(), tokio::io::stdout())
     }
 
-    /// Serves MCP, newline-delimited JSON-RPC, over any byte stream (for example one half of
-    /// `tokio::io::duplex`), with the same guards as stdio: bounded lines, parse errors answered,
-    /// nothing a client sent logged, the connection ended when a write fails.
-    pub fn serve_io<S>(&self, name: &'static str, io: S) -> TransportHandle
+    /// Serves MCP, newline-delimited JSON-RPC, over any byte stream, with the same guards as
+    /// stdio: bounded lines, parse errors answered, nothing a client sent logged, the
+    /// connection ended when a write fails.
+    pub fn serve_io<S>(&self, name: &'static str, io: S) -> ServeHandle
     where
         S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + 'static,
     {
         let (read, write) = tokio::io::split(io);
-        self.serve_transport(name, stdio::LineTransport::new(read, write))
+        self.serve_lines(name, read, write)
     }
 
-    fn serve_transport<R, W>(&self, name: &'static str, transport: stdio::LineTransport<R, W>) -> TransportHandle
+    fn serve_lines<R, W>(&self, name: &'static str, read: R, write: W) -> ServeHandle
     where
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
-        let handle = TransportHandle::default();
-        let closed = Arc::clone(&handle.closed);
-        let shared = Arc::clone(&self.shared);
+        let serving = Serving::new();
+        let transport = stdio::LineTransport::new(read, write, Arc::clone(&serving));
+        let handler = BridgeHandler::new(Arc::clone(&self.shared), Arc::clone(&serving));
+        let (shared, task_serving) = (Arc::clone(&self.shared), Arc::clone(&serving));
+        let drain_for = self.shared.drain_budget();
         self.runtime.handle.spawn(async move {
-            match BridgeHandler::new(Arc::clone(&shared)).serve(transport).await {
+            let serving = task_serving;
+            // A stop: wait for the calls under way, then end the input; rmcp then writes the
+            // answers it holds and closes.
+            let stopper = {
+                let serving = Arc::clone(&serving);
+                tokio::spawn(async move {
+                    serving.stopped().await;
+                    if !serving.drain(drain_for).await {
+                        tracing::warn!(transport = name, "stopping without the answers to calls still under way");
+                    }
+                    serving.end_input();
+                })
+            };
+            match handler.serve(transport).await {
                 Ok(running) => {
                     let reason = running.waiting().await;
                     tracing::info!(transport = name, ?reason, "MCP connection ended");
@@ -261,10 +271,11 @@ impl McpServer {
                     tracing::warn!(transport = name, reason = init_failure(&e), "MCP connection failed to start");
                 }
             }
-            closed.store(true, Ordering::Release);
+            stopper.abort();
+            serving.mark_closed();
             shared.hub.wake();
         });
-        handle
+        ServeHandle::new(serving)
     }
 
     /// Serves MCP over streamable HTTP at `http://{addr}/mcp`. Binds at once; port 0 picks a

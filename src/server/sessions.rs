@@ -58,6 +58,12 @@ impl BoundedSessions {
         }
     }
 
+    /// Closes every session (a stop): their notification streams end.
+    pub async fn close_all(&self) {
+        let ids: Vec<SessionId> = self.tracked.lock().keys().cloned().collect();
+        self.evict(ids, "the server stops").await;
+    }
+
     async fn evict(&self, ids: Vec<SessionId>, why: &'static str) {
         for id in ids {
             tracing::debug!(why, "closing an HTTP session");

@@ -22,6 +22,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
 use tokio::sync::Notify;
 
+use super::serving::Serving;
+
 /// The longest line read (the HTTP transport's body limit too).
 pub const MAX_LINE: usize = 4 * 1024 * 1024;
 
@@ -70,6 +72,8 @@ impl<W: AsyncWrite + Unpin + Send> Writer<W> {
 /// The transport: reads lines from `R`, writes lines to `W`.
 pub(crate) struct LineTransport<R, W> {
     reader: BufReader<R>,
+    /// Ends the input (as at EOF) once a stop drained the calls under way.
+    serving: Arc<Serving>,
     writer: Arc<Writer<W>>,
     /// The line being read; whole once `complete`.
     line: Vec<u8>,
@@ -79,11 +83,12 @@ pub(crate) struct LineTransport<R, W> {
 }
 
 impl<R: AsyncRead, W> LineTransport<R, W> {
-    pub fn new(reader: R, writer: W) -> Self {
+    pub fn new(reader: R, writer: W, serving: Arc<Serving>) -> Self {
         let writer =
             Writer { out: tokio::sync::Mutex::new(writer), closed: AtomicBool::new(false), on_close: Notify::new() };
         Self {
             reader: BufReader::new(reader),
+            serving,
             writer: Arc::new(writer),
             line: Vec::new(),
             oversized: false,
@@ -213,9 +218,11 @@ where
             if writer.closed.load(Ordering::Acquire) {
                 return None;
             }
+            let serving = Arc::clone(&self.serving);
             let read = tokio::select! {
                 read = self.read_line() => read,
                 () = closed => return None,
+                () = serving.input_ended() => return None,
             };
             let line = if read? {
                 classify(&self.line)
@@ -269,7 +276,7 @@ mod tests {
     async fn a_receive_cancelled_mid_line_loses_nothing() {
         let (client, server) = tokio::io::duplex(64);
         let (read, write) = tokio::io::split(server);
-        let mut t = LineTransport::new(read, write);
+        let mut t = LineTransport::new(read, write, Serving::new());
         let (_client_read, mut client_write) = tokio::io::split(client);
         let line = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
         for piece in line.as_bytes().chunks(7) {
@@ -287,7 +294,7 @@ mod tests {
     async fn a_failed_write_ends_the_connection() {
         let (client, server) = tokio::io::duplex(64);
         let (read, write) = tokio::io::split(server);
-        let mut t = LineTransport::new(read, write);
+        let mut t = LineTransport::new(read, write, Serving::new());
         let (client_read, mut client_write) = tokio::io::split(client);
         drop(client_read);
         let note = serde_json::from_value::<ServerJsonRpcMessage>(

@@ -231,8 +231,10 @@ impl Rig {
         // Start from a settled app: the first frame is published before any client exists.
         self.until(|s| !s.windows.is_empty()).await;
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
-        self.bridge.serve_io("duplex", server_io).expect("serve");
-        Client::connect(client_io, lifecycle, name).await
+        let serving = self.bridge.serve_io("duplex", server_io).expect("serve");
+        let mut client = Client::connect(client_io, lifecycle, name).await;
+        client.serving = Some(serving);
+        client
     }
 }
 
@@ -288,6 +290,8 @@ impl ClientHandler for Recorder {
 
 /// An rmcp client with its notifications in one channel, whatever the lifecycle.
 pub struct Client {
+    /// Keeps the server side of the pipe served (dropping it stops serving).
+    pub serving: Option<egui_mcp_bridge::ServeHandle>,
     pub lifecycle: Lifecycle,
     pub service: RunningService<RoleClient, Recorder>,
     tx: mpsc::UnboundedSender<Note>,
@@ -330,7 +334,7 @@ impl Client {
             .await
             .expect("discover"),
         };
-        Self { lifecycle, service, tx, notes }
+        Self { serving: None, lifecycle, service, tx, notes }
     }
 
     /// Subscribes to `app://windows` and tool-list changes the way the lifecycle does it.
