@@ -38,8 +38,18 @@ pub use server::{ClientProfile, Compat, INSTRUCTIONS_MAX_BYTES, ResultView, Serv
 pub use server::{HttpHandle, HttpOptions, SESSION_IDLE};
 
 /// The `schemars` this crate derives input schemas with: `derive(JsonSchema)` on argument
-/// types must come from this major version. Without a direct dependency on it, write
-/// `#[schemars(crate = "egui_mcp_bridge::schemars")]` on the type.
+/// types must come from this major version. Without a direct dependency on it, name this one:
+///
+/// ```
+/// use egui_mcp_bridge::schemars::{self, JsonSchema};
+///
+/// #[derive(serde::Deserialize, JsonSchema)]
+/// #[schemars(crate = "egui_mcp_bridge::schemars")]
+/// struct Rename {
+///     name: String,
+/// }
+/// # let _ = schemars::schema_for!(Rename);
+/// ```
 pub use schemars;
 /// The `serde_json` of [`ToolResult::with_result`] and custom blocks.
 pub use serde_json;

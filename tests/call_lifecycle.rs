@@ -227,3 +227,28 @@ fn a_dropped_unanswered_call_is_an_error_not_a_success() {
     assert_eq!(e.code, ErrorCode::ActionNotAvailable);
     assert!(e.message.contains("did not answer"), "{}", e.message);
 }
+
+/// One bridge serves one app context: its plugin in a second context does nothing, so two UI
+/// threads never interleave their passes in one bookkeeping.
+#[test]
+fn a_second_context_with_the_same_bridge_is_inert() {
+    let mut m = Manual::new(Duration::from_secs(5));
+    let other = egui::Context::default();
+    other.add_plugin(m.bridge.plugin());
+    let before = m.bridge.snapshot().windows_revision();
+    // The other context declares a window of its own in its passes: it is never published.
+    for _ in 0..3 {
+        let bridge = m.bridge.clone();
+        other
+            .run_ui(egui::RawInput::default(), |_| {
+                let _ = bridge.window("stray").title("Stray").show(|_| ());
+            })
+            .drop_without_applying_deltas();
+    }
+    assert_eq!(m.bridge.snapshot().windows_revision(), before, "the second context published nothing");
+    // The first context still serves calls.
+    let mut rx = m.submit("main__set_name", json!({"name": "Ada"}));
+    m.frame(vec![]);
+    m.frame(vec![]);
+    assert!(done(&mut rx).expect("answered").is_ok());
+}

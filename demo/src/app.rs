@@ -25,7 +25,6 @@ pub const PREVIEW_ROWS: usize = 20;
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LoadOrdersArgs {
-    // `//` comments: a doc comment would become a schema `description` in every tools/list.
     pub offset: Option<u64>,
     /// Default 100.
     #[schemars(range(min = 1, max = 1000))]
@@ -42,11 +41,10 @@ pub struct OpenOrderArgs {
     pub order: String,
 }
 
-/// `unlock` arguments.
+/// `unlock` arguments: the session PIN.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnlockArgs {
-    // The session PIN.
     pub pin: String,
 }
 

@@ -20,8 +20,8 @@ pub const ITEM_COLUMNS: [&str; 3] = ["Product", "Quantity", "Unit price"];
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EditableField {
-    // Variants carry no doc comments on purpose: schemars would turn them into a verbose
-    // `oneOf` in the tool's input schema; a plain `enum` of names says enough.
+    // No doc comments on the variants: schemars would turn them into a `oneOf` of documented
+    // constants in the tool's input schema; a plain `enum` of names says enough.
     Recipient,
     Address,
     Amount,
@@ -79,12 +79,12 @@ pub struct EditFieldArgs {
     pub value: Value,
 }
 
-/// `add_item` arguments.
+/// `add_item` arguments. The names and ranges say what each is, so the fields carry no doc
+/// comments (each would become a `description`, paid for at every `tools/list`; the struct's
+/// own doc is never sent).
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AddItemArgs {
-    // Field comments are `//`, not `///`: a doc comment becomes a `description` in the tool's
-    // input schema, paid for at every tools/list. Names and ranges say it here.
     #[schemars(length(min = 1, max = 100))]
     pub product: String,
     #[schemars(range(min = 1, max = 999))]
@@ -93,19 +93,18 @@ pub struct AddItemArgs {
     pub unit_price: Option<f64>,
 }
 
-/// `remove_item` arguments.
+/// `remove_item` arguments: the 0-based row of the line-item table (the tool's description
+/// says so).
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RemoveItemArgs {
-    // 0-based row of the line-item table (the tool's description says so).
     pub row: usize,
 }
 
-/// `submit` arguments: values to apply before validating.
+/// `submit` arguments: values to apply before validating (named as the fields they set).
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubmitArgs {
-    // Values to apply before validating; see `AddItemArgs` on why these are `//` comments.
     #[schemars(length(max = 100))]
     pub recipient: Option<String>,
     #[schemars(length(max = 200))]
@@ -116,11 +115,10 @@ pub struct SubmitArgs {
     pub currency: Option<String>,
 }
 
-/// `authorize` arguments.
+/// `authorize` arguments: the payment password.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AuthorizeArgs {
-    // The payment password.
     pub password: String,
 }
 

@@ -240,7 +240,7 @@ impl WindowUi {
     /// #![deny(unused_must_use)]
     /// # use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs};
     /// # let bridge = Bridge::builder().build();
-    /// bridge.window("main").show(|w| {
+    /// let _ = bridge.window("main").show(|w| {
     ///     w.action::<NoArgs>("submit", ActionSpec::new("Submit")); // warns: the call is ignored
     /// });
     /// ```

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::protocol::ToolError;
 
-/// The default for [`super::HubConfig::max_string_chars`].
+/// The default for [`BridgeBuilder::max_string_chars`](crate::BridgeBuilder::max_string_chars).
 pub const DEFAULT_MAX_STRING_CHARS: usize = 10_000;
 
 fn longest_string(v: &Value) -> usize {

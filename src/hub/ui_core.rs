@@ -2,6 +2,7 @@
 //! agent calls asked for are running.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -17,11 +18,28 @@ pub(crate) struct UiCore {
     pub frame: Mutex<FrameState>,
     /// Since when a pass of the app's real context has been asked for (for a call) and not run.
     pass_asked: Mutex<Option<Instant>>,
+    /// An app context runs the plugin (only one may: its passes are the bookkeeping's).
+    context_claimed: AtomicBool,
 }
 
 impl UiCore {
     pub fn new(hub: Arc<Hub>) -> Self {
-        Self { hub, frame: Mutex::new(FrameState::default()), pass_asked: Mutex::new(None) }
+        Self {
+            hub,
+            frame: Mutex::new(FrameState::default()),
+            pass_asked: Mutex::new(None),
+            context_claimed: AtomicBool::new(false),
+        }
+    }
+
+    /// The plugin of an app context takes the bridge; false if another context has it.
+    pub fn claim_context(&self) -> bool {
+        self.context_claimed.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_ok()
+    }
+
+    /// The app context exited: another may take the bridge.
+    pub fn release_context(&self) {
+        self.context_claimed.store(false, Ordering::Release);
     }
 
     /// Notes that a pass is wanted for agent calls (the earliest outstanding ask counts).

@@ -35,6 +35,9 @@ pub struct BridgePlugin {
     viewports: Vec<egui::ViewportId>,
     /// The app's own context (wakes it, answers everything at exit), not a [`CallsWhileHidden`]'s.
     primary: bool,
+    /// Added to a second context of the same bridge: does nothing (two UI threads would
+    /// interleave their passes in one bookkeeping).
+    inert: bool,
 }
 
 /// Whether this pass carries input from the person that can change what a window shows.
@@ -67,7 +70,7 @@ impl std::fmt::Debug for BridgePlugin {
 impl BridgePlugin {
     /// The plugin of the app's own context (`primary`), or of a [`CallsWhileHidden`] one.
     pub(crate) fn new(core: Arc<UiCore>, primary: bool) -> Self {
-        Self { core, viewports: Vec::new(), primary }
+        Self { core, viewports: Vec::new(), primary, inert: false }
     }
 }
 
@@ -78,6 +81,13 @@ impl egui::Plugin for BridgePlugin {
 
     fn setup(&mut self, ctx: &egui::Context) {
         if !self.primary {
+            return;
+        }
+        if !self.core.claim_context() {
+            tracing::error!(
+                "this bridge's plugin is already installed in another egui context; this one does nothing (one bridge serves one app context)"
+            );
+            self.inert = true;
             return;
         }
         let ctx = ctx.clone();
@@ -91,6 +101,9 @@ impl egui::Plugin for BridgePlugin {
     }
 
     fn input_hook(&mut self, ctx: &egui::Context, input: &mut egui::RawInput) {
+        if self.inert {
+            return;
+        }
         self.viewports.push(input.viewport_id);
         if input.viewport_id != egui::ViewportId::ROOT {
             return;
@@ -108,7 +121,7 @@ impl egui::Plugin for BridgePlugin {
         // `ctx.will_discard()` no longer sees this pass's output here; ask the output itself.
         let discarded = output.platform_output.requested_discard()
             && output.platform_output.num_completed_passes < ctx.options(|o| o.max_passes.get());
-        if self.viewports.pop() != Some(egui::ViewportId::ROOT) || discarded {
+        if self.inert || self.viewports.pop() != Some(egui::ViewportId::ROOT) || discarded {
             return;
         }
         if self.primary {
@@ -127,10 +140,11 @@ impl egui::Plugin for BridgePlugin {
     }
 
     fn on_exit(&mut self, _ctx: &egui::Context) {
-        if !self.primary {
+        if !self.primary || self.inert {
             return;
         }
         self.core.hub.set_waker(None);
         self.core.frame.lock().shutdown(&self.core.hub);
+        self.core.release_context();
     }
 }

@@ -41,7 +41,7 @@ const MAX_BODY: usize = 4 * 1024 * 1024;
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 const SESSION_ID: &str = "mcp-session-id";
 
-/// Settings of [`super::McpServer::serve_http`]. Every limit has a default fit for a desktop
+/// Settings of [`Bridge::serve_http`](crate::Bridge::serve_http). Every limit has a default fit for a desktop
 /// app on loopback; `SECURITY.md` says what each one guards against.
 #[derive(Clone, Debug)]
 pub struct HttpOptions {
