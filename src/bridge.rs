@@ -203,7 +203,7 @@ impl Bridge {
         A: DeserializeOwned + schemars::JsonSchema + 'static,
     {
         let (decl, call) = declare_action::<A>(&self.core, None, name, spec)?;
-        self.core.frame.lock().app_actions.push(decl);
+        self.core.frame.lock().declare_app_action(decl);
         call
     }
 

@@ -99,7 +99,7 @@ impl WindowBuilder {
         (summary_hash.finish(), blocks_hasher.finish()).hash(&mut h);
         decl.content_hash = h.finish();
         let mut frame = core.frame.lock();
-        frame.declared.push(decl);
+        frame.declare_window(decl);
         let agent_action = frame.agent_action(&app_id).cloned();
         WindowResponse { inner, blocked, agent_action }
     }

@@ -4,12 +4,12 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::decl::{ActionDecl, AgentAction, WindowDecl, WindowHeader};
-use super::phase::{AfterPass, CallSlot};
+use super::phase::{AfterPass, CallSlot, PassKey};
 use super::snapshot::SnapshotParts;
-use super::{Hub, Outcome, PendingCall, Snapshot, ToolSpec};
+use super::{CallTarget, Hub, Outcome, PendingCall, Snapshot, ToolSpec};
 use crate::protocol::{Block, HandleRegistry, ToolError, WindowsState, operability::Topology, tool_name};
 
 /// What the bridge remembers of an open window between passes.
@@ -36,15 +36,70 @@ pub struct Footprint {
     pub handles_ever: usize,
 }
 
+/// How long a published state waits, after a call was applied, for every viewport to declare
+/// its windows again. A viewport that runs no pass by then (hidden, and the platform paints no
+/// hidden window) is published as it last declared, with a warning.
+pub(crate) const SETTLE_WAIT: Duration = Duration::from_millis(500);
+
+/// The declarations of one pass of one viewport.
+#[derive(Debug)]
+struct PassDecls {
+    key: PassKey,
+    /// The pass counter when it began (to tell declarations made after a call from before).
+    began: u64,
+    windows: Vec<WindowDecl>,
+    app_actions: Vec<ActionDecl>,
+}
+
+impl PassDecls {
+    fn new(key: PassKey, began: u64) -> Self {
+        Self { key, began, windows: Vec::new(), app_actions: Vec::new() }
+    }
+}
+
+/// A call applied, waiting for every viewport's declarations from after it.
+#[derive(Debug)]
+struct Settling {
+    /// The pass counter at the end of the pass that applied it.
+    after: u64,
+    since: Instant,
+}
+
+/// What the end of a pass asks of the egui side.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct PassEnd {
+    /// Another pass of this viewport is wanted now.
+    pub again: bool,
+    /// Passes of these other viewports are wanted now.
+    pub repaint: Vec<PassKey>,
+    /// A pass is wanted after this long (waiting for a viewport that may not paint).
+    pub after: Option<Duration>,
+}
+
 /// The UI thread's state. Lives behind a short-held lock shared by the plugin and the app's
 /// declaration calls; never held across ui code.
+///
+/// Each egui viewport (an OS window) runs passes of its own; immediate ones nest in their
+/// parent's. Every pass collects its own declarations; when it ends they replace that
+/// viewport's previous ones, and the union of all live viewports' declarations is published.
 #[derive(Debug)]
 pub(crate) struct FrameState {
     registry: HandleRegistry,
     memory: HashMap<String, WindowMemory>,
-    pub declared: Vec<WindowDecl>,
-    pub app_actions: Vec<ActionDecl>,
+    /// The passes under way, innermost last (declarations go to the last).
+    passes: Vec<PassDecls>,
+    /// The last complete declarations of each live viewport, in the order first seen.
+    committed: Vec<PassDecls>,
+    /// Counts passes begun.
+    epoch: u64,
+    /// Where each open window (app id) and the app's actions were declared last.
+    window_pass: HashMap<String, PassKey>,
+    app_pass: Option<PassKey>,
+    /// The union being published (moved out of `committed` and back).
+    declared: Vec<WindowDecl>,
+    app_actions: Vec<ActionDecl>,
     calls: CallSlot,
+    settling: Option<Settling>,
     /// The app id and action title of the call claimed in this pass (for [`AgentAction`]).
     claimed: Option<(Option<String>, String, String)>,
     last: Arc<Snapshot>,
@@ -57,9 +112,15 @@ impl Default for FrameState {
         Self {
             registry: HandleRegistry::default(),
             memory: HashMap::new(),
+            passes: Vec::new(),
+            committed: Vec::new(),
+            epoch: 0,
+            window_pass: HashMap::new(),
+            app_pass: None,
             declared: Vec::new(),
             app_actions: Vec::new(),
             calls: CallSlot::default(),
+            settling: None,
             claimed: None,
             last: Arc::new(Snapshot::empty()),
             header_hash: 0,
@@ -69,6 +130,172 @@ impl Default for FrameState {
 }
 
 impl FrameState {
+    /// A window declared in the pass under way. Outside any pass it counts for nothing.
+    pub fn declare_window(&mut self, decl: WindowDecl) {
+        if let Some(p) = self.passes.last_mut() {
+            p.windows.push(decl);
+        } else {
+            tracing::debug!(id = %decl.app_id, "a window declared outside an egui pass is ignored");
+        }
+    }
+
+    /// An app-level action declared in the pass under way.
+    pub fn declare_app_action(&mut self, decl: ActionDecl) {
+        if let Some(p) = self.passes.last_mut() {
+            p.app_actions.push(decl);
+        }
+    }
+
+    /// Start of a pass of the viewport `key` (nested in the one under way, for an immediate
+    /// viewport). Admits and arms at most one call (see [`CallSlot::admit`]); a pass that
+    /// carries the person's input arms none (user-first, §7.1). Returns the passes wanted.
+    pub fn begin_pass(&mut self, hub: &Hub, key: PassKey, person_input: bool) -> PassEnd {
+        self.epoch += 1;
+        self.passes.push(PassDecls::new(key, self.epoch));
+        let (registry, window_pass, app_pass) = (&self.registry, &self.window_pass, self.app_pass);
+        let locate = |t: &CallTarget| match t {
+            CallTarget::App => (None, app_pass),
+            CallTarget::Window(h) => {
+                let app_id = registry.app_id_of(h).map(str::to_owned);
+                let pass = app_id.as_ref().and_then(|id| window_pass.get(id).copied());
+                (app_id, pass)
+            }
+        };
+        let active =
+            self.calls.admit(hub.call_receiver(), &self.last, key, person_input, hub.config().call_timeout, locate);
+        let mut wanted = PassEnd::default();
+        if let Some(other) = self.calls.waits_for().filter(|p| *p != key) {
+            wanted.repaint.push(other);
+        } else {
+            wanted.again = active || (person_input && !hub.call_receiver().is_empty());
+        }
+        wanted
+    }
+
+    /// The app declares `action` (titled `title`) on window `app_id` (`None` = app-level): hands
+    /// over the call armed for this pass if it is for exactly that, and wins the claim on it.
+    pub fn claim(&mut self, app_id: Option<&str>, action: &str, title: &str) -> Option<Arc<PendingCall>> {
+        let pass = self.passes.last()?.key;
+        let call = self.calls.claim(pass, app_id, action)?;
+        self.claimed = Some((app_id.map(str::to_owned), action.to_owned(), title.to_owned()));
+        Some(call)
+    }
+
+    /// The app rejected the arguments before applying anything: answer at once.
+    pub fn reject_claimed(&mut self, call: &Arc<PendingCall>, error: ToolError) {
+        self.claimed = None;
+        self.calls.reject_claimed(call, error);
+    }
+
+    /// The app's answer to the call it applied.
+    pub fn set_outcome(&mut self, call: &Arc<PendingCall>, outcome: Outcome) {
+        if let Some((Some(app_id), action, title)) = self.claimed.take()
+            && let Some(mem) = self.memory.get_mut(&app_id)
+        {
+            mem.agent = Some(AgentAction { action, title, ok: outcome.is_ok(), at: Instant::now() });
+        }
+        self.calls.set_outcome(call, outcome);
+    }
+
+    /// A pass egui discards (it runs it again at once): its declarations count for nothing.
+    pub fn discard_pass(&mut self, key: PassKey) {
+        if self.passes.last().is_some_and(|p| p.key == key) {
+            self.passes.pop();
+        }
+    }
+
+    /// End of a pass of viewport `key` that egui keeps. Its declarations replace the viewport's
+    /// last ones; `live` (at the end of an outermost pass) lists the viewports that exist now,
+    /// the others' declarations are dropped. Then the union is published, and the call under
+    /// way answered, unless a call was applied and some viewport has not declared its windows
+    /// since (the state would mix before and after); those viewports are asked for a pass.
+    pub fn end_pass(&mut self, hub: &Hub, key: PassKey, live: Option<&[PassKey]>) -> PassEnd {
+        let Some(pos) = self.passes.iter().rposition(|p| p.key == key) else { return PassEnd::default() };
+        let decls = self.passes.remove(pos);
+        match self.committed.iter_mut().find(|c| c.key == key) {
+            Some(c) => *c = decls,
+            None => self.committed.push(decls),
+        }
+        if let Some(live) = live {
+            self.committed.retain(|c| live.contains(&c.key));
+        }
+        let mut wanted = PassEnd::default();
+        if self.calls.after_pass(key) == AfterPass::Applied {
+            self.settling = Some(Settling { after: self.epoch, since: Instant::now() });
+        }
+        if !self.passes.is_empty() {
+            // A nested (immediate) viewport's pass: published with the outermost pass.
+            return wanted;
+        }
+        if let Some(settling) = &self.settling {
+            let stale: Vec<PassKey> =
+                self.committed.iter().filter(|c| c.began <= settling.after).map(|c| c.key).collect();
+            if !stale.is_empty() {
+                if settling.since.elapsed() < SETTLE_WAIT {
+                    wanted.again = stale.contains(&key);
+                    wanted.repaint = stale.into_iter().filter(|k| *k != key).collect();
+                    wanted.after = Some(SETTLE_WAIT);
+                    return wanted;
+                }
+                tracing::warn!(
+                    viewports = stale.len(),
+                    "a viewport ran no pass since the call was applied; publishing its windows as it last declared them"
+                );
+            }
+            self.settling = None;
+        }
+        self.publish(hub);
+        wanted.again = !hub.call_receiver().is_empty();
+        if let Some(other) = self.calls.waits_for().filter(|p| *p != key) {
+            wanted.repaint.push(other);
+        }
+        wanted
+    }
+
+    /// Publishes the union of the live viewports' declarations, then answers the call under way.
+    fn publish(&mut self, hub: &Hub) {
+        // Move the declarations out (first declaration of an id wins), build, move them back.
+        let mut taken: Vec<(usize, usize)> = Vec::with_capacity(self.committed.len());
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut repeated: Vec<Vec<WindowDecl>> = Vec::new();
+        self.window_pass.clear();
+        self.app_pass = None;
+        for c in &mut self.committed {
+            let mut kept = 0;
+            let mut twice = Vec::new();
+            for d in std::mem::take(&mut c.windows) {
+                if seen.insert(d.app_id.clone()) {
+                    self.window_pass.insert(d.app_id.clone(), c.key);
+                    self.declared.push(d);
+                    kept += 1;
+                } else {
+                    tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
+                    twice.push(d);
+                }
+            }
+            if !c.app_actions.is_empty() && self.app_pass.is_none() {
+                self.app_pass = Some(c.key);
+            }
+            let actions = c.app_actions.len();
+            self.app_actions.append(&mut c.app_actions);
+            taken.push((kept, actions));
+            repeated.push(twice);
+        }
+        let snapshot = self.build_snapshot();
+        let mut windows = std::mem::take(&mut self.declared).into_iter();
+        let mut actions = std::mem::take(&mut self.app_actions).into_iter();
+        for ((c, (kept, n)), twice) in self.committed.iter_mut().zip(taken).zip(repeated) {
+            c.windows.extend(windows.by_ref().take(kept));
+            c.windows.extend(twice);
+            c.app_actions.extend(actions.by_ref().take(n));
+        }
+        if !Arc::ptr_eq(&snapshot, &self.last) {
+            self.last = Arc::clone(&snapshot);
+            hub.publish(snapshot);
+        }
+        self.calls.finish(&self.last);
+    }
+
     /// Last pass's block hashes of a window, for the two-mode block builders.
     pub fn block_hashes(&self, app_id: &str) -> Vec<u64> {
         self.memory.get(app_id).map(|m| m.block_hashes.clone()).unwrap_or_default()
@@ -103,59 +330,6 @@ impl FrameState {
         self.registry.handle_of(app_id)
     }
 
-    /// Start of a pass. Admits at most one queued call (see [`CallSlot::admit`]); a pass that
-    /// carries the person's input admits none (user-first, §7.1). Returns true when another
-    /// pass is wanted.
-    pub fn begin_frame(&mut self, hub: &Hub, person_input: bool) -> bool {
-        self.declared.clear();
-        self.app_actions.clear();
-        let registry = &self.registry;
-        let active = self.calls.admit(hub.call_receiver(), &self.last, person_input, hub.config().call_timeout, |h| {
-            registry.app_id_of(h).map(str::to_owned)
-        });
-        active || (person_input && !hub.call_receiver().is_empty())
-    }
-
-    /// The app declares `action` (titled `title`) on window `app_id` (`None` = app-level): hands
-    /// over the admitted call if it is for exactly that, and wins the claim on it.
-    pub fn claim(&mut self, app_id: Option<&str>, action: &str, title: &str) -> Option<Arc<PendingCall>> {
-        let call = self.calls.claim(app_id, action)?;
-        self.claimed = Some((app_id.map(str::to_owned), action.to_owned(), title.to_owned()));
-        Some(call)
-    }
-
-    /// The app rejected the arguments before applying anything: answer at once.
-    pub fn reject_claimed(&mut self, call: &Arc<PendingCall>, error: ToolError) {
-        self.claimed = None;
-        self.calls.reject_claimed(call, error);
-    }
-
-    /// The app's answer to the call it applied.
-    pub fn set_outcome(&mut self, call: &Arc<PendingCall>, outcome: Outcome) {
-        if let Some((Some(app_id), action, title)) = self.claimed.take()
-            && let Some(mem) = self.memory.get_mut(&app_id)
-        {
-            mem.agent = Some(AgentAction { action, title, ok: outcome.is_ok(), at: Instant::now() });
-        }
-        self.calls.set_outcome(call, outcome);
-    }
-
-    /// End of a pass that egui will not discard: publishes, then answers. Returns true when
-    /// another pass is wanted. The pass that applied a call is not published (see
-    /// [`super::phase`]); the next one is.
-    pub fn end_frame(&mut self, hub: &Hub) -> bool {
-        if self.calls.after_pass() == AfterPass::Settle {
-            return true;
-        }
-        let snapshot = self.build_snapshot();
-        if !Arc::ptr_eq(&snapshot, &self.last) {
-            self.last = Arc::clone(&snapshot);
-            hub.publish(snapshot);
-        }
-        self.calls.finish(&self.last);
-        !hub.call_receiver().is_empty()
-    }
-
     /// The app is exiting: answer everything still waiting.
     pub fn shutdown(&mut self, hub: &Hub) {
         self.calls.shutdown();
@@ -167,16 +341,9 @@ impl FrameState {
     /// Turns this frame's declarations into a snapshot; returns the last one when nothing an
     /// agent could see has changed.
     fn build_snapshot(&mut self) -> Arc<Snapshot> {
-        // One declaration per id: the first wins.
-        let mut seen: HashSet<&str> = HashSet::with_capacity(self.declared.len());
-        let repeated: Vec<usize> =
-            (0..self.declared.len()).filter(|&i| !seen.insert(self.declared[i].app_id.as_str())).collect();
+        let seen: HashSet<&str> = self.declared.iter().map(|d| d.app_id.as_str()).collect();
         self.registry.retire_unless(|id| seen.contains(id));
         self.memory.retain(|id, _| seen.contains(id.as_str()));
-        for i in repeated.into_iter().rev() {
-            let d = self.declared.remove(i);
-            tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
-        }
 
         let topology =
             Topology::resolve(self.declared.iter().map(|d| (d.app_id.as_str(), d.modal, d.owner.as_deref())));

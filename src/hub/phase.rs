@@ -2,10 +2,15 @@
 //! to its answer.
 //!
 //! ```text
-//!   queue ──admit──▶ Admitted ──claim──▶ Claimed ──pass ends──▶ Settling ──next pass ends──▶ answered
-//!                       │                                       (not published)   (published first)
-//!                       └── pass ends, never claimed ──▶ answered with why, against the published state
+//!   queue ──admit──▶ Admitted ──arm──▶ (armed) ──claim──▶ Claimed ──pass ends──▶ Settling ──publish──▶ answered
+//!                       │                 └── its pass ends, never claimed ──▶ answered with why,
+//!                       │                                                     against the published state
+//!                       └── cancelled or past its deadline before it is armed ──▶ dropped / answered
 //! ```
+//!
+//! - **Arm** (start of the pass of the viewport that declares the target): the call is checked
+//!   again against the state published last (another viewport's pass, the person's input in
+//!   it, may have changed it), and may be claimed in this pass only.
 //!
 //! - **Admit** (start of a pass): the oldest queued call still pending, not past its deadline,
 //!   and valid against the last published snapshot. A pass with the person's input admits none,
@@ -39,19 +44,30 @@ struct ActiveCall {
     call: Arc<PendingCall>,
     /// The app's id of the target window (`None` for app-level actions).
     app_id: Option<String>,
+    /// The pass (viewport) that declares the target, if known: the call is applied there.
+    pass: Option<PassKey>,
+    /// The pass in which the call may be claimed (armed after a re-check against the state
+    /// published just before it).
+    armed: Option<PassKey>,
+    /// Armed in a pass that ended without claiming it: answered after the next publish.
+    unclaimed: bool,
     phase: Phase,
-    /// The snapshot the call was admitted against: the windows and tools before it.
+    /// The snapshot the call was checked against last: the windows and tools before it.
     before: Arc<Snapshot>,
     outcome: Option<Outcome>,
 }
 
-/// What the end of a pass must do about the active call.
+/// Which pass (an egui viewport's) declarations come from: an opaque key.
+pub(crate) type PassKey = u64;
+
+/// What the end of a pass means for the active call.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum AfterPass {
-    /// A call was applied in this pass: do not publish it; run one more pass.
-    Settle,
-    /// Publish this pass, then call [`CallSlot::finish`].
-    Publish,
+    /// The call was applied in this pass: its declarations may mix before and after, and every
+    /// pass's declarations must be made again before the state is published.
+    Applied,
+    /// Nothing was applied in this pass.
+    Nothing,
 }
 
 /// The one call the UI thread works on.
@@ -66,24 +82,75 @@ impl CallSlot {
         self.active.is_some()
     }
 
-    /// Start of a pass: admits at most one call from `queue`, validated against `last`. Calls
-    /// cancelled meanwhile are skipped; calls past their deadline and calls `last` rules out are
-    /// answered with the reason. `resolve_app_id` maps a window's external id to the app's id.
-    /// Returns whether a call is active.
+    /// Whether a call was applied and waits for its state to be published.
+    #[cfg(test)]
+    pub fn is_settling(&self) -> bool {
+        self.active.as_ref().is_some_and(|a| a.phase == Phase::Settling)
+    }
+
+    /// The pass an admitted call waits for (to ask for it), if not the one under way.
+    pub fn waits_for(&self) -> Option<PassKey> {
+        self.active.as_ref().filter(|a| a.phase == Phase::Admitted && a.armed.is_none()).and_then(|a| a.pass)
+    }
+
+    /// Start of `pass`: admits at most one call from `queue`, validated against `last`, and arms
+    /// it when `pass` is where its target is declared. Calls cancelled meanwhile are skipped;
+    /// calls past their deadline and calls `last` rules out are answered with the reason. A pass
+    /// with the person's input admits and arms nothing (user-first, §7.1): the person's change
+    /// is published first, and the call is re-checked against it when it is armed.
+    /// `locate` gives a target's app id and the pass that declares it. Returns whether a call is
+    /// active.
     pub fn admit(
         &mut self,
         queue: &crossbeam_channel::Receiver<Arc<PendingCall>>,
         last: &Arc<Snapshot>,
+        pass: PassKey,
         person_input: bool,
         budget: Duration,
-        resolve_app_id: impl Fn(&str) -> Option<String>,
+        locate: impl Fn(&CallTarget) -> (Option<String>, Option<PassKey>),
     ) -> bool {
-        if self.active.is_some() {
+        loop {
+            // An admitted call that can no longer be applied frees the slot.
+            if let Some(a) = self.active.as_ref().filter(|a| a.phase == Phase::Admitted) {
+                if !a.call.is_pending() {
+                    self.active = None;
+                } else if Instant::now() > a.call.deadline {
+                    a.call.reject(ToolError::timeout(budget));
+                    self.active = None;
+                }
+            }
+            if person_input {
+                return self.active.is_some();
+            }
+            if self.active.is_none() && !self.take_next(queue, last, budget, &locate) {
+                return false;
+            }
+            let Some(a) = self.active.as_mut() else { return false };
+            if a.phase != Phase::Admitted || a.armed.is_some() || a.pass.is_some_and(|p| p != pass) {
+                return true;
+            }
+            // Armed only after a re-check: another pass may have published a change since.
+            if !Arc::ptr_eq(&a.before, last) {
+                if let Err(e) = last.validate(&a.call) {
+                    a.call.reject(e);
+                    self.active = None;
+                    continue;
+                }
+                a.before = Arc::clone(last);
+            }
+            a.armed = Some(pass);
             return true;
         }
-        if person_input {
-            return false;
-        }
+    }
+
+    /// Takes the next call from the queue that `last` allows.
+    fn take_next(
+        &mut self,
+        queue: &crossbeam_channel::Receiver<Arc<PendingCall>>,
+        last: &Arc<Snapshot>,
+        budget: Duration,
+        locate: &impl Fn(&CallTarget) -> (Option<String>, Option<PassKey>),
+    ) -> bool {
         while let Ok(call) = queue.try_recv() {
             if !call.is_pending() {
                 continue; // cancelled by its timeout or its client
@@ -96,22 +163,31 @@ impl CallSlot {
                 call.reject(e);
                 continue;
             }
-            let app_id = match &call.target {
-                CallTarget::App => None,
-                CallTarget::Window(h) => resolve_app_id(h),
-            };
-            self.active =
-                Some(ActiveCall { call, app_id, phase: Phase::Admitted, before: Arc::clone(last), outcome: None });
+            let (app_id, pass) = locate(&call.target);
+            self.active = Some(ActiveCall {
+                call,
+                app_id,
+                pass,
+                armed: None,
+                unclaimed: false,
+                phase: Phase::Admitted,
+                before: Arc::clone(last),
+                outcome: None,
+            });
             return true;
         }
         false
     }
 
-    /// The app declares `action` on window `app_id` (`None` = app-level): hands over the
-    /// admitted call if it is for exactly that, and wins the claim on it.
-    pub fn claim(&mut self, app_id: Option<&str>, action: &str) -> Option<Arc<PendingCall>> {
+    /// The app declares `action` on window `app_id` (`None` = app-level) in `pass`: hands over
+    /// the call armed for this pass if it is for exactly that, and wins the claim on it.
+    pub fn claim(&mut self, pass: PassKey, app_id: Option<&str>, action: &str) -> Option<Arc<PendingCall>> {
         let active = self.active.as_mut()?;
-        if active.phase != Phase::Admitted || active.app_id.as_deref() != app_id || active.call.action != action {
+        if active.phase != Phase::Admitted
+            || active.armed != Some(pass)
+            || active.app_id.as_deref() != app_id
+            || active.call.action != action
+        {
             return None;
         }
         if active.call.try_claim() {
@@ -141,14 +217,20 @@ impl CallSlot {
         }
     }
 
-    /// End of a pass egui keeps: whether it may be published.
-    pub fn after_pass(&mut self) -> AfterPass {
-        match self.active.as_mut() {
-            Some(a) if a.phase == Phase::Claimed => {
+    /// End of `pass` (one egui keeps): whether the call was applied in it. A call armed in it
+    /// and not claimed is answered after the next publish, with the reason.
+    pub fn after_pass(&mut self, pass: PassKey) -> AfterPass {
+        let Some(a) = self.active.as_mut().filter(|a| a.armed == Some(pass)) else { return AfterPass::Nothing };
+        match a.phase {
+            Phase::Claimed => {
                 a.phase = Phase::Settling;
-                AfterPass::Settle
+                AfterPass::Applied
             }
-            _ => AfterPass::Publish,
+            Phase::Admitted => {
+                a.unclaimed = true;
+                AfterPass::Nothing
+            }
+            Phase::Settling => AfterPass::Nothing,
         }
     }
 
@@ -157,6 +239,9 @@ impl CallSlot {
     /// claimed one gets the app's answer, with the windows and tools it made new and the
     /// window's version, or an error if the app gave none.
     pub fn finish(&mut self, published: &Snapshot) {
+        if self.active.as_ref().is_some_and(|a| a.phase == Phase::Admitted && !a.unclaimed) {
+            return; // waits for the pass of its target
+        }
         let Some(mut active) = self.active.take() else { return };
         let call = &active.call;
         match active.phase {
@@ -168,9 +253,7 @@ impl CallSlot {
                 call.reject(error);
             }
             Phase::Claimed => {
-                // `after_pass` settles a claimed call before anything is published.
-                tracing::error!(tool = %call.tool_name(), "a call was published in the pass that applied it");
-                active.phase = Phase::Settling;
+                // Still in the pass that applies it (a nested pass ended): answered later.
                 self.active = Some(active);
             }
             Phase::Settling => {
@@ -296,9 +379,16 @@ mod tests {
         Instant::now() + BUDGET
     }
 
-    #[expect(clippy::unnecessary_wraps, reason = "the shape `admit` takes")]
-    fn same_id(h: &str) -> Option<String> {
-        Some(h.to_owned())
+    /// The pass under way in these tests (one viewport), and another.
+    const P: PassKey = 1;
+    const OTHER: PassKey = 2;
+
+    /// Every window is declared in pass `P`, under its external id.
+    fn same_id(t: &CallTarget) -> (Option<String>, Option<PassKey>) {
+        match t {
+            CallTarget::App => (None, None),
+            CallTarget::Window(h) => (Some(h.clone()), Some(P)),
+        }
     }
 
     fn answer(rx: &mut oneshot::Receiver<Outcome>) -> Outcome {
@@ -311,12 +401,13 @@ mod tests {
         let before = snapshot(&[("w", 1)], &["w__go"]);
         let mut rx = q.push("w__go", Some(1), later());
         let mut slot = CallSlot::default();
-        assert!(slot.admit(&q.rx, &before, false, BUDGET, same_id));
-        let call = slot.claim(Some("w"), "go").expect("claimed by its action");
+        assert!(slot.admit(&q.rx, &before, P, false, BUDGET, same_id));
+        let call = slot.claim(P, Some("w"), "go").expect("claimed by its action");
         slot.set_outcome(&call, Ok(ToolResult::message("done")));
-        assert_eq!(slot.after_pass(), AfterPass::Settle, "the applying pass is not published");
+        assert_eq!(slot.after_pass(P), AfterPass::Applied, "the applying pass is not to be published");
         assert!(rx.try_recv().is_err(), "not answered before its state is published");
-        assert_eq!(slot.after_pass(), AfterPass::Publish);
+        assert!(slot.is_settling());
+        assert_eq!(slot.after_pass(P), AfterPass::Nothing, "the next pass applies nothing");
         let after = snapshot(&[("w", 2), ("d", 1)], &["w__go", "d__ok"]);
         slot.finish(&after);
         let r = answer(&mut rx).expect("success");
@@ -332,16 +423,16 @@ mod tests {
         let s = snapshot(&[("w", 1)], &["w__go"]);
         let mut old = q.push("w__go", Some(1), later());
         let mut slot = CallSlot::default();
-        assert!(!slot.admit(&q.rx, &s, true, BUDGET, same_id), "the person goes first");
+        assert!(!slot.admit(&q.rx, &s, P, true, BUDGET, same_id), "the person goes first");
         assert_eq!(q.rx.len(), 1, "the call still waits");
         // The person's change is published (version 2): the call, based on 1, is now stale; a
         // call based on 2 is admitted after it.
         let s = snapshot(&[("w", 2)], &["w__go"]);
         let mut current = q.push("w__go", Some(2), later());
-        assert!(slot.admit(&q.rx, &s, false, BUDGET, same_id));
+        assert!(slot.admit(&q.rx, &s, P, false, BUDGET, same_id));
         assert_eq!(answer(&mut old).unwrap_err().code, ErrorCode::StaleState);
         assert!(current.try_recv().is_err(), "admitted, not answered");
-        assert!(slot.claim(Some("w"), "go").is_some(), "the current call is the one admitted");
+        assert!(slot.claim(P, Some("w"), "go").is_some(), "the current call is the one admitted");
     }
 
     #[test]
@@ -349,7 +440,7 @@ mod tests {
         let q = Queue::new();
         let mut rx = q.push("w__go", Some(1), later());
         let mut slot = CallSlot::default();
-        assert!(!slot.admit(&q.rx, &snapshot(&[("w", 3)], &["w__go"]), false, BUDGET, same_id));
+        assert!(!slot.admit(&q.rx, &snapshot(&[("w", 3)], &["w__go"]), P, false, BUDGET, same_id));
         assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::StaleState);
     }
 
@@ -358,9 +449,9 @@ mod tests {
         let q = Queue::new();
         let mut rx = q.push("w__go", Some(1), Instant::now().checked_sub(Duration::from_millis(1)).unwrap());
         let mut slot = CallSlot::default();
-        assert!(!slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
+        assert!(!slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), P, false, BUDGET, same_id));
         assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::ActionTimeout);
-        assert!(slot.claim(Some("w"), "go").is_none(), "nothing to apply");
+        assert!(slot.claim(P, Some("w"), "go").is_none(), "nothing to apply");
     }
 
     #[test]
@@ -369,11 +460,11 @@ mod tests {
         let mut rx = q.push("w__go", Some(1), later());
         let mut slot = CallSlot::default();
         let s = snapshot(&[("w", 1)], &["w__go"]);
-        assert!(slot.admit(&q.rx, &s, false, BUDGET, same_id));
+        assert!(slot.admit(&q.rx, &s, P, false, BUDGET, same_id));
         // The server's timeout fires between admission and the app's declaration.
         let pending = Arc::clone(&slot.active.as_ref().unwrap().call);
         assert!(pending.cancel(ToolError::timeout(BUDGET)));
-        assert!(slot.claim(Some("w"), "go").is_none(), "a cancelled call is never applied");
+        assert!(slot.claim(P, Some("w"), "go").is_none(), "a cancelled call is never applied");
         assert!(!slot.is_busy());
         assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::ActionTimeout);
     }
@@ -384,7 +475,7 @@ mod tests {
         let _rx = q.push("w__go", Some(1), later());
         q.rx.try_recv().map(|c| c.cancel(ToolError::timeout(BUDGET))).unwrap();
         let mut slot = CallSlot::default();
-        assert!(!slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
+        assert!(!slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), P, false, BUDGET, same_id));
     }
 
     #[test]
@@ -392,12 +483,12 @@ mod tests {
         let q = Queue::new();
         let _rx = q.push("w__go", Some(1), later());
         let mut slot = CallSlot::default();
-        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
-        assert!(slot.claim(Some("w"), "stop").is_none(), "another action");
-        assert!(slot.claim(Some("other"), "go").is_none(), "another window");
-        assert!(slot.claim(None, "go").is_none(), "the app");
-        assert!(slot.claim(Some("w"), "go").is_some());
-        assert!(slot.claim(Some("w"), "go").is_none(), "claimed once");
+        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), P, false, BUDGET, same_id));
+        assert!(slot.claim(P, Some("w"), "stop").is_none(), "another action");
+        assert!(slot.claim(P, Some("other"), "go").is_none(), "another window");
+        assert!(slot.claim(P, None, "go").is_none(), "the app");
+        assert!(slot.claim(P, Some("w"), "go").is_some());
+        assert!(slot.claim(P, Some("w"), "go").is_none(), "claimed once");
     }
 
     #[test]
@@ -405,8 +496,8 @@ mod tests {
         let q = Queue::new();
         let mut rx = q.push("w__go", Some(1), later());
         let mut slot = CallSlot::default();
-        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
-        assert_eq!(slot.after_pass(), AfterPass::Publish);
+        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), P, false, BUDGET, same_id));
+        assert_eq!(slot.after_pass(P), AfterPass::Nothing);
         slot.finish(&snapshot(&[], &[])); // the window closed in that pass
         assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::WindowNotFound);
     }
@@ -417,10 +508,10 @@ mod tests {
         let mut rx = q.push("w__go", Some(1), later());
         let mut slot = CallSlot::default();
         let s = snapshot(&[("w", 1)], &["w__go"]);
-        assert!(slot.admit(&q.rx, &s, false, BUDGET, same_id));
-        let _call = slot.claim(Some("w"), "go").unwrap();
-        assert_eq!(slot.after_pass(), AfterPass::Settle);
-        assert_eq!(slot.after_pass(), AfterPass::Publish);
+        assert!(slot.admit(&q.rx, &s, P, false, BUDGET, same_id));
+        let _call = slot.claim(P, Some("w"), "go").unwrap();
+        assert_eq!(slot.after_pass(P), AfterPass::Applied);
+        assert_eq!(slot.after_pass(P), AfterPass::Nothing);
         slot.finish(&s);
         let e = answer(&mut rx).unwrap_err();
         assert_eq!(e.code, ErrorCode::ActionNotAvailable);
@@ -432,8 +523,8 @@ mod tests {
         let q = Queue::new();
         let mut rx = q.push("w__go", Some(1), later());
         let mut slot = CallSlot::default();
-        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
-        let call = slot.claim(Some("w"), "go").unwrap();
+        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), P, false, BUDGET, same_id));
+        let call = slot.claim(P, Some("w"), "go").unwrap();
         slot.reject_claimed(&call, ToolError::invalid_field("x", "bad"));
         assert!(!slot.is_busy());
         assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::ValidationFailed);
@@ -446,8 +537,8 @@ mod tests {
         let _b = q.push("w__go", Some(1), later());
         let mut slot = CallSlot::default();
         let s = snapshot(&[("w", 1)], &["w__go"]);
-        assert!(slot.admit(&q.rx, &s, false, BUDGET, same_id));
-        assert!(slot.admit(&q.rx, &s, false, BUDGET, same_id), "still the first");
+        assert!(slot.admit(&q.rx, &s, P, false, BUDGET, same_id));
+        assert!(slot.admit(&q.rx, &s, P, false, BUDGET, same_id), "still the first");
         assert_eq!(q.rx.len(), 1, "the second waits in the queue");
     }
 
@@ -456,8 +547,48 @@ mod tests {
         let q = Queue::new();
         let mut rx = q.push("w__go", Some(1), later());
         let mut slot = CallSlot::default();
-        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), false, BUDGET, same_id));
+        assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), P, false, BUDGET, same_id));
         slot.shutdown();
         assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::ActionTimeout);
+    }
+
+    #[test]
+    fn a_call_is_armed_only_in_the_pass_of_its_window_and_rechecked_there() {
+        let q = Queue::new();
+        let s = snapshot(&[("w", 1)], &["w__go"]);
+        let mut rx = q.push("w__go", Some(1), later());
+        let mut slot = CallSlot::default();
+        // Another viewport's pass admits it, but it is not claimable there.
+        assert!(slot.admit(&q.rx, &s, OTHER, false, BUDGET, same_id));
+        assert_eq!(slot.waits_for(), Some(P), "it asks for the pass of its window");
+        assert!(slot.claim(OTHER, Some("w"), "go").is_none());
+        assert_eq!(slot.after_pass(OTHER), AfterPass::Nothing);
+        slot.finish(&s);
+        assert!(rx.try_recv().is_err(), "still waiting for its own pass");
+        // The person changed `w` in the other viewport meanwhile: the re-check finds it stale.
+        let changed = snapshot(&[("w", 2)], &["w__go"]);
+        assert!(!slot.admit(&q.rx, &changed, P, false, BUDGET, same_id));
+        assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::StaleState);
+        // A current call is armed and claimed in its own pass.
+        let _ok = q.push("w__go", Some(2), later());
+        assert!(slot.admit(&q.rx, &changed, OTHER, false, BUDGET, same_id));
+        assert!(slot.admit(&q.rx, &changed, P, false, BUDGET, same_id));
+        assert_eq!(slot.waits_for(), None);
+        assert!(slot.claim(P, Some("w"), "go").is_some());
+    }
+
+    #[test]
+    fn a_call_waiting_for_its_pass_still_times_out_and_frees_the_slot() {
+        let q = Queue::new();
+        let s = snapshot(&[("w", 1)], &["w__go"]);
+        let mut rx = q.push("w__go", Some(1), Instant::now() + Duration::from_millis(1));
+        let mut slot = CallSlot::default();
+        assert!(slot.admit(&q.rx, &s, OTHER, false, BUDGET, same_id));
+        std::thread::sleep(Duration::from_millis(5)); // past a 1 ms deadline
+        let mut next = q.push("w__go", Some(1), later());
+        assert!(slot.admit(&q.rx, &s, P, false, BUDGET, same_id), "the next call is admitted");
+        assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::ActionTimeout, "never applied");
+        assert!(slot.claim(P, Some("w"), "go").is_some());
+        assert!(next.try_recv().is_err());
     }
 }

@@ -3,19 +3,25 @@
 //!
 //! # Model
 //!
-//! Everything here runs on the UI thread, inside egui passes of the root viewport:
+//! Everything here runs on the UI thread, inside egui passes. Every viewport (a real OS window)
+//! runs passes of its own; immediate viewports nest in their parent's pass. Each pass collects
+//! its viewport's declarations, and what is published is the union over all live viewports:
 //!
-//! 1. `input_hook` (start of the pass) admits at most one queued agent call, after checking it
-//!    against the last published snapshot. A pass that carries the person's input admits none,
-//!    so the person's change is published first and wins (§7.1).
+//! 1. `input_hook` (start of a pass) admits at most one queued agent call, after checking it
+//!    against the last published snapshot, and arms it if this viewport declares its window (it
+//!    asks for that viewport's pass otherwise). A pass that carries the person's input, in any
+//!    viewport, arms none, so the person's change is published first and wins (§7.1).
 //! 2. During the pass the app declares each visible window with [`crate::Bridge::window`], its
 //!    blocks, and its actions. Declaring the action that the admitted call is for hands the
 //!    call to the app, its arguments parsed; the app applies it right there and answers.
-//! 3. `output_hook` (end of the pass) turns the declarations into a snapshot, publishes it if
-//!    anything changed (which makes the server notify its clients), and one frame later, once
-//!    every window the call opened is declared too, resolves the call.
+//! 3. `output_hook` (end of an outermost pass) turns the live viewports' declarations into a
+//!    snapshot and publishes it if anything changed (which makes the server notify its clients).
+//!    After a call was applied, it waits until every live viewport has declared its windows
+//!    again (asking each for a pass), so the state is never a mix of before and after, then
+//!    publishes and resolves the call. A viewport that stops being shown drops its windows.
 //!
-//! Discarded passes publish nothing. Other viewports are ignored. The UI thread never waits
+//! Discarded passes publish nothing. Where egui embeds viewports (`embed_viewports()`: a bare
+//! context, kittest) they are windows of the root pass and nothing of this matters. The UI thread never waits
 //! on the server: calls arrive on a channel and answers leave on one-shot channels. The server
 //! wakes the UI with `RequestPaintWhileHidden`, which also works while the window is hidden.
 
@@ -24,15 +30,22 @@ mod hidden;
 
 pub use hidden::{CallsWhileHidden, STALLED_AFTER};
 
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::hub::UiCore;
+use crate::hub::frame::PassEnd;
+use crate::hub::phase::PassKey;
 
 /// The egui plugin: drains calls at the start of each root pass, publishes and resolves at its
 /// end. Add it with `ctx.add_plugin(bridge.plugin())`.
 pub struct BridgePlugin {
     core: Arc<UiCore>,
+    /// The passes under way, innermost last (immediate viewports nest in their parent's).
     viewports: Vec<egui::ViewportId>,
+    /// Every viewport seen, by the key the core knows it by.
+    known: HashMap<PassKey, egui::ViewportId>,
     /// The app's own context (wakes it, answers everything at exit), not a [`CallsWhileHidden`]'s.
     primary: bool,
     /// Added to a second context of the same bridge: does nothing (two UI threads would
@@ -67,10 +80,30 @@ impl std::fmt::Debug for BridgePlugin {
     }
 }
 
+/// The core's key for a viewport.
+fn key(viewport: egui::ViewportId) -> PassKey {
+    viewport.0.value()
+}
+
 impl BridgePlugin {
+    /// Asks egui for the passes the core wants: this viewport's again, other viewports', and a
+    /// pass after a while (waiting for a viewport that may not paint).
+    fn ask(&self, ctx: &egui::Context, viewport: egui::ViewportId, wanted: &PassEnd) {
+        if wanted.again {
+            ctx.request_repaint_of(viewport);
+        }
+        for other in wanted.repaint.iter().filter_map(|k| self.known.get(k)) {
+            // Also paints a viewport that is minimised or occluded.
+            ctx.send_viewport_cmd_to(*other, egui::ViewportCommand::RequestPaintWhileHidden);
+        }
+        if let Some(after) = wanted.after {
+            ctx.request_repaint_after(after);
+        }
+    }
+
     /// The plugin of the app's own context (`primary`), or of a [`CallsWhileHidden`] one.
     pub(crate) fn new(core: Arc<UiCore>, primary: bool) -> Self {
-        Self { core, viewports: Vec::new(), primary, inert: false }
+        Self { core, viewports: Vec::new(), known: HashMap::new(), primary, inert: false }
     }
 }
 
@@ -104,39 +137,49 @@ impl egui::Plugin for BridgePlugin {
         if self.inert {
             return;
         }
-        self.viewports.push(input.viewport_id);
-        if input.viewport_id != egui::ViewportId::ROOT {
-            return;
-        }
+        let viewport = input.viewport_id;
+        self.viewports.push(viewport);
+        self.known.insert(key(viewport), viewport);
         let person = has_person_input(ctx, input);
-        if self.core.frame.lock().begin_frame(&self.core.hub, person) {
-            if self.primary {
-                self.core.ask_for_pass();
-            }
-            ctx.request_repaint();
+        let wanted = self.core.frame.lock().begin_pass(&self.core.hub, key(viewport), person);
+        if wanted.again && self.primary {
+            self.core.ask_for_pass();
         }
+        self.ask(ctx, viewport, &wanted);
     }
 
     fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
+        if self.inert {
+            return;
+        }
+        let Some(viewport) = self.viewports.pop() else { return };
         // `ctx.will_discard()` no longer sees this pass's output here; ask the output itself.
         let discarded = output.platform_output.requested_discard()
             && output.platform_output.num_completed_passes < ctx.options(|o| o.max_passes.get());
-        if self.inert || self.viewports.pop() != Some(egui::ViewportId::ROOT) || discarded {
+        if discarded {
+            self.core.frame.lock().discard_pass(key(viewport));
             return;
         }
-        if self.primary {
+        if self.primary && viewport == egui::ViewportId::ROOT {
             self.core.pass_ran();
         }
-        if self.core.frame.lock().end_frame(&self.core.hub) {
+        // At the end of an outermost pass the output lists every viewport that exists now.
+        let live: Option<Vec<PassKey>> =
+            self.viewports.is_empty().then(|| output.viewport_output.keys().copied().map(key).collect());
+        if let Some(live) = &live {
+            self.known.retain(|k, _| live.contains(k));
+        }
+        let wanted = self.core.frame.lock().end_pass(&self.core.hub, key(viewport), live.as_deref());
+        if wanted.again {
             if self.primary {
                 self.core.ask_for_pass();
             }
-            if let Some(vp) = output.viewport_output.get_mut(&egui::ViewportId::ROOT) {
-                vp.repaint_delay = std::time::Duration::ZERO;
+            if let Some(vp) = output.viewport_output.get_mut(&viewport) {
+                vp.repaint_delay = Duration::ZERO;
                 vp.commands.push(egui::ViewportCommand::RequestPaintWhileHidden);
             }
-            ctx.request_repaint();
         }
+        self.ask(ctx, viewport, &wanted);
     }
 
     fn on_exit(&mut self, _ctx: &egui::Context) {

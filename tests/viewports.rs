@@ -1,0 +1,254 @@
+//! Real OS windows: egui viewports. A bare context with `embed_viewports` off, driven the way
+//! eframe drives one: a pass of the root, a pass of each deferred viewport with its own
+//! callback, and immediate viewports nested in their parent's pass. Windows declared in any of
+//! them are published in one snapshot; a call is applied in the pass of the viewport that
+//! declares its window; a viewport no longer shown drops its windows.
+#![allow(clippy::unwrap_used, reason = "tests may unwrap: a panic is a failed test")]
+
+use std::sync::Arc;
+
+use egui::{RawInput, ViewportBuilder, ViewportId};
+use egui_mcp_bridge::testing::{Agent, AgentCall};
+use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, Outcome};
+use parking_lot::Mutex;
+use serde_json::json;
+
+#[derive(Debug, Default)]
+struct State {
+    /// Shown by `main` (root) and by `side` (a deferred viewport).
+    label: String,
+    /// Whether the deferred viewport is shown.
+    side_open: bool,
+    /// Whether the dialog (an immediate viewport, owned by `side`) is open.
+    dialog: bool,
+    /// Operations applied, and in which viewport.
+    applied: Vec<String>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Label {
+    label: String,
+}
+
+const SIDE: &str = "side-viewport";
+const DIALOG: &str = "dialog-viewport";
+
+/// The app's root ui: `main`, the deferred `side` viewport, and the dialog's immediate viewport.
+fn root_ui(ui: &mut egui::Ui, bridge: &Bridge, state: &Arc<Mutex<State>>) {
+    let ctx = ui.ctx().clone();
+    {
+        let mut s = state.lock();
+        let label = s.label.clone();
+        let _ = bridge.window("main").title("Main").summary(format!("Label: {label}")).show(|w| {
+            if let Some(call) = w.action::<Label>("set_label", ActionSpec::new("Set label")) {
+                s.label.clone_from(&call.args().label);
+                s.applied.push(format!("main: set_label in {:?}", ctx.viewport_id()));
+                call.ok("Label set");
+            }
+        });
+    }
+    if state.lock().side_open {
+        let (bridge, state) = (bridge.clone(), Arc::clone(state));
+        ctx.show_viewport_deferred(
+            ViewportId::from_hash_of(SIDE),
+            ViewportBuilder::default().with_title("Side"),
+            move |ui, _class| side_ui(ui, &bridge, &state),
+        );
+    }
+}
+
+/// The deferred viewport's ui (its own pass).
+fn side_ui(ui: &mut egui::Ui, bridge: &Bridge, state: &Arc<Mutex<State>>) {
+    let ctx = ui.ctx().clone();
+    let mut s = state.lock();
+    let label = s.label.clone();
+    let shown = bridge.window("side").title("Side").summary(format!("Side shows {label}")).show(|w| {
+        if let Some(call) = w.button("open_dialog", ActionSpec::new("Open dialog")) {
+            s.dialog = true;
+            s.applied.push(format!("side: open_dialog in {:?}", ctx.viewport_id()));
+            call.ok("Dialog open");
+        }
+        if let Some(call) = w.action::<Label>("set_label", ActionSpec::new("Set label")) {
+            s.label.clone_from(&call.args().label);
+            s.applied.push(format!("side: set_label in {:?}", ctx.viewport_id()));
+            call.ok("Label set");
+        }
+    });
+    let _ = shown.blocked;
+    if s.dialog {
+        drop(s);
+        ctx.show_viewport_immediate(ViewportId::from_hash_of(DIALOG), ViewportBuilder::default(), |ui, _| {
+            let ctx = ui.ctx().clone();
+            let mut s = state.lock();
+            let _ = bridge.window("dialog").title("Dialog").modal_of("side").show(|w| {
+                if let Some(call) = w.button("close", ActionSpec::new("Close")) {
+                    s.dialog = false;
+                    s.applied.push(format!("dialog: close in {:?}", ctx.viewport_id()));
+                    call.ok("Closed");
+                }
+            });
+        });
+    }
+}
+
+/// A bare context run as eframe runs a multi-viewport app.
+struct Driver {
+    ctx: egui::Context,
+    bridge: Bridge,
+    state: Arc<Mutex<State>>,
+    agent: Agent,
+}
+
+fn input(viewport: ViewportId, person: bool) -> RawInput {
+    let mut input = RawInput {
+        viewport_id: viewport,
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0))),
+        ..Default::default()
+    };
+    input.viewports.insert(viewport, egui::ViewportInfo::default());
+    if person {
+        input.events.push(egui::Event::Text("x".into()));
+    }
+    input
+}
+
+impl Driver {
+    fn new() -> Self {
+        let bridge = Bridge::builder().build();
+        let ctx = egui::Context::default();
+        ctx.set_embed_viewports(false);
+        // Immediate viewports: a pass nested in the parent's, with the child's own input.
+        egui::Context::set_immediate_viewport_renderer(|ctx, viewport| {
+            let mut ui_cb = viewport.viewport_ui_cb;
+            ctx.run_ui(input(viewport.ids.this, false), |ui| ui_cb(ui)).drop_without_applying_deltas();
+        });
+        ctx.add_plugin(bridge.plugin());
+        let state = Arc::new(Mutex::new(State { label: "first".into(), side_open: true, ..State::default() }));
+        let agent = Agent::new(&bridge);
+        let mut d = Self { ctx, bridge, state, agent };
+        d.frame(None);
+        d.frame(None);
+        d
+    }
+
+    /// One frame: the root's pass, then one pass of every deferred viewport. `person` puts the
+    /// person's input into that viewport's pass.
+    fn frame(&mut self, person: Option<ViewportId>) {
+        let (bridge, state) = (self.bridge.clone(), Arc::clone(&self.state));
+        let mut out = self
+            .ctx
+            .run_ui(input(ViewportId::ROOT, person == Some(ViewportId::ROOT)), |ui| root_ui(ui, &bridge, &state));
+        let viewports = std::mem::take(&mut out.viewport_output);
+        out.drop_without_applying_deltas();
+        for (id, v) in viewports {
+            if let Some(cb) = v.viewport_ui_cb {
+                self.ctx.run_ui(input(id, person == Some(id)), |ui| cb(ui)).drop_without_applying_deltas();
+            }
+        }
+    }
+
+    /// Sends a call and runs frames until it is answered.
+    fn call(&mut self, tool: &str, args: serde_json::Value) -> Outcome {
+        let call = self.agent.send(tool, args);
+        self.finish(call)
+    }
+
+    fn finish(&mut self, mut call: AgentCall) -> Outcome {
+        for _ in 0..20 {
+            if let Some(outcome) = call.try_outcome() {
+                return outcome;
+            }
+            self.frame(None);
+        }
+        panic!("not answered in 20 frames");
+    }
+
+    fn ids(&self) -> Vec<String> {
+        self.bridge.snapshot().state().windows.iter().map(|w| w.id.clone()).collect()
+    }
+
+    fn summary(&self, id: &str) -> String {
+        self.bridge.snapshot().window(id).unwrap().summary.clone()
+    }
+}
+
+#[test]
+fn windows_of_every_viewport_are_published_together() {
+    let d = Driver::new();
+    assert_eq!(d.ids(), ["main", "side"], "the deferred viewport's window is published with the root's");
+    let tools = d.agent.tool_names();
+    assert!(tools.contains(&"side__open_dialog".to_owned()), "{tools:?}");
+}
+
+#[test]
+fn a_call_is_applied_in_the_pass_of_its_viewport() {
+    let mut d = Driver::new();
+    let r = d.call("side__set_label", json!({"label": "second", "expectedVersion": 1})).unwrap();
+    let side = ViewportId::from_hash_of(SIDE);
+    assert_eq!(d.state.lock().applied, [format!("side: set_label in {side:?}")], "applied in the side viewport");
+    assert_eq!(r.version, Some(2));
+    // What the answer says is what is published: both viewports show the new label.
+    assert_eq!(d.summary("side"), "Side shows second");
+    assert_eq!(d.summary("main"), "Label: second", "the root's window is never published from before the call");
+}
+
+#[test]
+fn a_call_on_the_root_that_changes_another_viewport_is_answered_after_both_show_it() {
+    let mut d = Driver::new();
+    let call = d.agent.send("main__set_label", json!({"label": "third", "expectedVersion": 1}));
+    let r = d.finish(call).unwrap();
+    assert_eq!(r.version, Some(2));
+    let s = d.bridge.snapshot();
+    assert_eq!(s.window("side").unwrap().summary, "Side shows third", "the deferred window is current too");
+    assert_eq!(s.window("main").unwrap().summary, "Label: third");
+}
+
+#[test]
+fn a_dialog_in_its_own_viewport_blocks_its_owner_in_another() {
+    let mut d = Driver::new();
+    let opened = d.call("side__open_dialog", json!({"expectedVersion": 1})).unwrap();
+    assert_eq!(opened.opened_window_ids, ["dialog"], "the immediate viewport's dialog counts as opened");
+    let s = d.bridge.snapshot();
+    assert_eq!(s.state().operable_window_ids, ["main", "dialog"], "side is blocked by its dialog");
+    assert!(d.bridge.is_blocked("side"));
+    let e = d.call("side__set_label", json!({"label": "x"})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::BlockedByModal);
+    let dialog_pass = ViewportId::from_hash_of(DIALOG);
+    d.call("dialog__close", json!({})).unwrap();
+    assert!(
+        d.state.lock().applied.last().unwrap().ends_with(&format!("{dialog_pass:?}")),
+        "applied in the dialog's pass"
+    );
+    assert_eq!(d.ids(), ["main", "side"]);
+    assert!(!d.bridge.is_blocked("side"));
+}
+
+#[test]
+fn a_viewport_no_longer_shown_drops_its_windows_and_their_ids_are_never_reused() {
+    let mut d = Driver::new();
+    d.state.lock().side_open = false;
+    d.frame(None);
+    d.frame(None);
+    assert_eq!(d.ids(), ["main"], "the closed viewport's window is gone");
+    d.state.lock().side_open = true;
+    d.frame(None);
+    d.frame(None);
+    let ids = d.ids();
+    assert_eq!(ids.len(), 2);
+    assert_ne!(ids[1], "side", "a new window gets a new id: {ids:?}");
+}
+
+#[test]
+fn the_persons_input_in_any_viewport_goes_first() {
+    let mut d = Driver::new();
+    let side = ViewportId::from_hash_of(SIDE);
+    // The agent's call for `side` is queued; the person types in that viewport in the next
+    // frame, changing what it shows.
+    let call = d.agent.send("side__set_label", json!({"label": "agent", "expectedVersion": 1}));
+    d.state.lock().label = "person".into();
+    d.frame(Some(side));
+    let e = d.finish(call).unwrap_err();
+    assert_eq!(e.code, ErrorCode::StaleState, "checked against the person's change: {e:?}");
+    assert_eq!(d.state.lock().label, "person");
+    assert!(d.state.lock().applied.is_empty(), "never applied");
+}
