@@ -1,10 +1,15 @@
 //! The order-editor demo of `egui_mcp_bridge`: a multi-window app that a person and agents
 //! operate together. The binary (`order-demo`) runs it in a window or headless and serves MCP.
 
+mod activity;
 pub mod app;
 pub mod chart;
 pub mod data;
 pub mod editor;
+mod lock;
+mod orders;
+mod report;
 pub mod ui_util;
+pub mod windows;
 
 pub use app::OrderApp;

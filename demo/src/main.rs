@@ -12,7 +12,8 @@ use order_demo::OrderApp;
 const USAGE: &str = "\
 order-demo: a multi-window order editor that MCP agents can read and operate.
 
-USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH] [--headless] [--compat auto|on|off]
+USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH] [--headless] [--native-windows]
+                  [--compat auto|on|off]
 
   --stdio         serve MCP over stdin/stdout
   --http ADDR     serve MCP over streamable HTTP at http://ADDR/mcp (port 0: any free port;
@@ -21,6 +22,9 @@ USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH] [--headless] [--co
                   file P (or set ORDER_DEMO_TOKEN; `--token TOKEN` works too, but other users
                   can read it in the process list)
   --headless      run the same UI without a window (the default when there is no display)
+  --native-windows  every window, dialogs included, in an OS window of its own (without
+                  it, a window's Own window button moves that one out and back); the same
+                  ids, tools and behaviour either way
   --compat MODE   how clients that cannot read resources or refresh their tool list are met:
                   auto (default: by the client's name), on (every connection gets app__call
                   and the tool list in app__read_windows), off (none does)
@@ -41,6 +45,7 @@ struct Options {
     http: Option<std::net::SocketAddr>,
     token: Option<String>,
     headless: bool,
+    native_windows: bool,
     compat: Compat,
 }
 
@@ -52,6 +57,7 @@ fn parse_args() -> Result<Options, String> {
         match arg.as_str() {
             "--stdio" => o.stdio = true,
             "--headless" => o.headless = true,
+            "--native-windows" => o.native_windows = true,
             "--http" => {
                 let addr = args.next().ok_or("--http needs an address such as 127.0.0.1:0")?;
                 o.http = Some(
@@ -195,7 +201,7 @@ fn main() -> ExitCode {
         run_headless(bridge, transport.as_deref());
         return ExitCode::SUCCESS;
     }
-    if let Err(e) = run_window(bridge.clone(), transport.clone(), endpoints.join(" · ")) {
+    if let Err(e) = run_window(bridge.clone(), transport.clone(), endpoints.join(" · "), options.native_windows) {
         // No usable display after all (for example no OpenGL): the agent can still work.
         tracing::warn!(error = %e, "the window could not be opened; running headless instead");
         run_headless(bridge, transport.as_deref());
@@ -240,7 +246,12 @@ impl eframe::App for DemoApp {
     }
 }
 
-fn run_window(bridge: Bridge, transport: Option<Arc<ServeHandle>>, endpoints: String) -> eframe::Result {
+fn run_window(
+    bridge: Bridge,
+    transport: Option<Arc<ServeHandle>>,
+    endpoints: String,
+    native_windows: bool,
+) -> eframe::Result {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Order demo · egui_mcp_bridge")
@@ -255,6 +266,11 @@ fn run_window(bridge: Bridge, transport: Option<Arc<ServeHandle>>, endpoints: St
             let hidden = bridge.calls_while_hidden();
             let mut app = OrderApp::new(bridge);
             app.set_endpoints(endpoints);
+            app.set_native_windows(native_windows);
+            if native_windows && cc.egui_ctx.embed_viewports() {
+                // Loudly, not silently: this backend cannot open more OS windows.
+                tracing::warn!("--native-windows: this platform embeds viewports; windows stay inside the main one");
+            }
             Ok(Box::new(DemoApp { app, transport, hidden }))
         }),
     )

@@ -98,6 +98,11 @@ fn fresh<'a>(ctx: &egui::Context, agent: Option<&'a AgentAction>) -> Option<&'a 
     Some(a)
 }
 
+/// The highlight's outline while the agent's last action on a window is fresh.
+pub fn agent_stroke(ctx: &egui::Context, agent: Option<&AgentAction>) -> Option<Stroke> {
+    fresh(ctx, agent).map(|_| Stroke::new(2.5, AGENT_BLUE))
+}
+
 /// A window's frame: highlighted while the agent's last action on it is fresh. `agent` is what
 /// the bridge returned for the window ([`egui_mcp_bridge::WindowResponse::agent_action`]).
 pub fn agent_frame(ctx: &egui::Context, agent: Option<&AgentAction>) -> egui::Frame {

@@ -1,0 +1,134 @@
+//! The order model's operations without egui: each is the one method that an agent's tool and
+//! the person's button both call.
+#![allow(clippy::unwrap_used, reason = "tests may unwrap: a panic is a failed test")]
+
+use egui_mcp_bridge::ErrorCode;
+use order_demo::data::{Status, seed_orders};
+use order_demo::editor::{Dialog, EditableField, Editor, PAYMENT_PASSWORD, SubmitArgs};
+use order_demo::ui_util::IdGen;
+use serde_json::json;
+
+fn draft_editor() -> (Editor, Vec<order_demo::data::Order>) {
+    let orders = seed_orders();
+    let i = orders.iter().position(|o| o.status == Status::Draft).unwrap();
+    (Editor::for_order(i, &orders[i]), orders)
+}
+
+#[test]
+fn edit_field_checks_by_the_widgets_rules_and_marks_the_draft_dirty() {
+    let (mut e, _) = draft_editor();
+    assert!(e.edit_field(EditableField::Recipient, &json!("Ada")).is_ok());
+    assert_eq!(e.draft.recipient, "Ada");
+    assert!(e.dirty);
+    let r = e.edit_field(EditableField::Amount, &json!("$1,234.50")).unwrap();
+    assert_eq!(e.draft.amount, 1234.5);
+    assert!(r.message.unwrap().contains("1,234.50"));
+    for bad in [json!("lots"), json!(0.001), json!(2_000_000), json!(-1)] {
+        let err = e.edit_field(EditableField::Amount, &bad).unwrap_err();
+        assert_eq!(err.fields.unwrap()[0].field, "value", "{bad}");
+    }
+    assert_eq!(e.draft.amount, 1234.5, "a rejected edit changes nothing");
+    assert!(e.edit_field(EditableField::Currency, &json!("EURO")).is_err(), "three characters at most");
+    let r = e.edit_field(EditableField::CardNumber, &json!("4111 1111 1111 1111")).unwrap();
+    assert!(!r.message.unwrap().contains("4111"), "a card number is never echoed");
+}
+
+#[test]
+fn line_items_are_added_and_removed_within_their_limits() {
+    let (mut e, _) = draft_editor();
+    let n = e.draft.items.len();
+    assert!(e.add_item("Green tea", 2, Some(4.5)).is_ok());
+    assert_eq!(e.draft.items.len(), n + 1);
+    assert_eq!(e.add_item(" ", 1, None).unwrap_err().fields.unwrap()[0].field, "product");
+    assert_eq!(e.add_item("x", 1000, None).unwrap_err().fields.unwrap()[0].field, "quantity");
+    assert_eq!(e.add_item("x", 1, Some(0.005)).unwrap_err().fields.unwrap()[0].field, "unitPrice");
+    assert!(e.remove_item(n).is_ok());
+    assert_eq!(e.draft.items.len(), n);
+    assert_eq!(e.remove_item(99).unwrap_err().fields.unwrap()[0].field, "row");
+}
+
+#[test]
+fn submit_is_all_or_nothing_and_opens_confirm() {
+    let (mut e, _) = draft_editor();
+    let mut ids = IdGen::default();
+    let before = e.draft.clone();
+    let bad = SubmitArgs { recipient: Some("Ada".into()), amount: Some(-5.0), ..SubmitArgs::default() };
+    let err = e.submit(bad, &mut ids).unwrap_err();
+    assert_eq!(err.code, ErrorCode::ValidationFailed);
+    assert_eq!(e.draft, before, "nothing of a rejected submit is applied");
+    assert!(e.dialogs.is_empty());
+    e.draft.items.clear();
+    let err = e.submit(SubmitArgs::default(), &mut ids).unwrap_err();
+    assert_eq!(err.fields.unwrap()[0].field, "items");
+    assert_eq!(e.errors.len(), 1, "the errors show in the editor");
+    assert!(e.add_item("Tea", 1, Some(3.0)).is_ok());
+    assert!(e.submit(SubmitArgs::default(), &mut ids).is_ok());
+    assert!(matches!(e.dialogs.as_slice(), [Dialog::Confirm { .. }]));
+}
+
+#[test]
+fn confirm_then_authorize_saves_the_order_and_closes_the_stack() {
+    let (mut e, mut orders) = draft_editor();
+    let mut ids = IdGen::default();
+    let mut revision = 0;
+    e.submit(SubmitArgs::default(), &mut ids).unwrap();
+    e.confirm(&mut ids);
+    assert!(matches!(e.dialogs.as_slice(), [Dialog::Confirm { .. }, Dialog::Authorize { .. }]), "a modal chain");
+    assert!(e.summary(&orders).ends_with("waiting for payment authorization"));
+    let err = e.authorize("wrong", &mut orders, &mut revision).unwrap_err();
+    assert_eq!(err.fields.unwrap()[0].field, "password");
+    assert!(matches!(e.dialogs.last(), Some(Dialog::Authorize { error: Some(_), .. })), "the dialog says so");
+    assert_eq!(revision, 0);
+    e.authorize(PAYMENT_PASSWORD, &mut orders, &mut revision).unwrap();
+    assert!(e.submitted && e.dialogs.is_empty() && !e.dirty);
+    assert_eq!(orders[e.order_index.unwrap()].status, Status::Submitted);
+    assert_eq!(revision, 1);
+}
+
+#[test]
+fn a_new_order_is_created_when_it_is_authorized() {
+    let mut orders = seed_orders();
+    let n = orders.len();
+    let mut e = Editor::new_order(1);
+    let (mut ids, mut revision) = (IdGen::default(), 0);
+    e.add_item("Tea", 2, Some(3.0)).unwrap();
+    e.submit(SubmitArgs { recipient: Some("Ada".into()), amount: Some(6.0), ..SubmitArgs::default() }, &mut ids)
+        .unwrap();
+    e.confirm(&mut ids);
+    e.authorize(PAYMENT_PASSWORD, &mut orders, &mut revision).unwrap();
+    assert_eq!(orders.len(), n + 1);
+    assert_eq!(orders[n].recipient, "Ada");
+    assert_eq!(orders[n].number, orders[n - 1].number + 1);
+}
+
+#[test]
+fn closing_asks_first_when_there_are_unsaved_changes() {
+    let (mut e, _) = draft_editor();
+    let mut ids = IdGen::default();
+    e.close(&mut ids);
+    assert!(!e.open, "a clean editor closes at once");
+
+    let (mut e, _) = draft_editor();
+    e.edit_field(EditableField::Address, &json!("1 Elm Street")).unwrap();
+    e.close(&mut ids);
+    assert!(e.open && matches!(e.dialogs.as_slice(), [Dialog::Discard { .. }]));
+    e.close_top_dialog(); // Keep editing
+    assert!(e.open && e.dialogs.is_empty() && e.dirty);
+    e.close(&mut ids);
+    e.discard();
+    assert!(!e.open && e.dialogs.is_empty());
+}
+
+#[test]
+fn cancelling_returns_one_dialog_down_the_stack() {
+    let (mut e, _) = draft_editor();
+    let mut ids = IdGen::default();
+    e.submit(SubmitArgs::default(), &mut ids).unwrap();
+    e.confirm(&mut ids);
+    e.close_top_dialog();
+    assert!(matches!(e.dialogs.as_slice(), [Dialog::Confirm { .. }]), "Authorize cancelled: back to Confirm");
+    e.close_top_dialog();
+    assert!(e.dialogs.is_empty(), "Confirm cancelled: back to the editor");
+    let ids_seen: Vec<String> = (0..2).map(|_| ids.next("x")).collect();
+    assert_ne!(ids_seen[0], ids_seen[1], "dialog ids never repeat");
+}
