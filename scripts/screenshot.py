@@ -1,6 +1,6 @@
 """Takes the README's screenshot of the real demo window: run under Xvfb with the Python MCP SDK.
 
-usage: DISPLAY=:99 python screenshot.py <order-demo binary> <out.png>
+usage: DISPLAY=:99 python screenshot.py <order-demo binary> <out.png> [--native-windows]
 (Debian: apt-get install xvfb xdotool imagemagick libgl1-mesa-dri libxkbcommon-x11-0, then
  `Xvfb :99 -screen 0 1600x900x24 &`; the Python `mcp` package is in target/tmp/interop-venv.)
 
@@ -17,9 +17,9 @@ import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 
-async def main(binary, out):
+async def main(binary, out, native):
     env = {"DISPLAY": os.environ["DISPLAY"], "RUST_LOG": "warn", "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
-    async with stdio_client(StdioServerParameters(command=binary, args=["--stdio"], env=env)) as (r, w):
+    async with stdio_client(StdioServerParameters(command=binary, args=["--stdio"] + (["--native-windows"] if native else []), env=env)) as (r, w):
         async with ClientSession(r, w) as s:
             await s.initialize()
             drafts = (await s.call_tool("orders__load_orders", {"status": "Draft", "limit": 2})).structured_content
@@ -32,8 +32,10 @@ async def main(binary, out):
             await s.call_tool(f"{editor}__submit", {})
             await anyio.sleep(1.5)  # let the window manager-less X server paint the last frames
             ids = subprocess.run(["xdotool", "search", "--name", "Order demo"], capture_output=True, text=True).stdout.split()
-            subprocess.run(["import", "-window", ids[0] if ids else "root", out], check=True)
+            # Every window is an OS window of its own with --native-windows: grab the screen.
+            target = "root" if native or not ids else ids[0]
+            subprocess.run(["import", "-window", target, out], check=True)
     print("saved", out)
 
 
-anyio.run(main, sys.argv[1], sys.argv[2])
+anyio.run(main, sys.argv[1], sys.argv[2], "--native-windows" in sys.argv[3:])

@@ -45,6 +45,10 @@ fn root_ui(ui: &mut egui::Ui, bridge: &Bridge, state: &Arc<Mutex<State>>) {
                 s.applied.push(format!("main: set_label in {:?}", ctx.viewport_id()));
                 call.ok("Label set");
             }
+            if let Some(call) = w.button("open_side", ActionSpec::new("Open the side window")) {
+                s.side_open = true;
+                call.ok("Side window open");
+            }
         });
     }
     if state.lock().side_open {
@@ -93,6 +97,9 @@ fn side_ui(ui: &mut egui::Ui, bridge: &Bridge, state: &Arc<Mutex<State>>) {
 
 /// A bare context run as eframe runs a multi-viewport app.
 struct Driver {
+    /// Deferred viewports that have run a pass: a new one runs from the next frame, as an OS
+    /// window takes a frame to appear.
+    running: std::collections::HashSet<ViewportId>,
     ctx: egui::Context,
     bridge: Bridge,
     state: Arc<Mutex<State>>,
@@ -125,7 +132,7 @@ impl Driver {
         ctx.add_plugin(bridge.plugin());
         let state = Arc::new(Mutex::new(State { label: "first".into(), side_open: true, ..State::default() }));
         let agent = Agent::new(&bridge);
-        let mut d = Self { ctx, bridge, state, agent };
+        let mut d = Self { running: std::collections::HashSet::new(), ctx, bridge, state, agent };
         d.frame(None);
         d.frame(None);
         d
@@ -140,8 +147,12 @@ impl Driver {
             .run_ui(input(ViewportId::ROOT, person == Some(ViewportId::ROOT)), |ui| root_ui(ui, &bridge, &state));
         let viewports = std::mem::take(&mut out.viewport_output);
         out.drop_without_applying_deltas();
+        self.running.retain(|id| viewports.contains_key(id));
         for (id, v) in viewports {
             if let Some(cb) = v.viewport_ui_cb {
+                if self.running.insert(id) {
+                    continue; // created in this frame: its first pass comes with the next
+                }
                 self.ctx.run_ui(input(id, person == Some(id)), |ui| cb(ui)).drop_without_applying_deltas();
             }
         }
@@ -251,4 +262,16 @@ fn the_persons_input_in_any_viewport_goes_first() {
     assert_eq!(e.code, ErrorCode::StaleState, "checked against the person's change: {e:?}");
     assert_eq!(d.state.lock().label, "person");
     assert!(d.state.lock().applied.is_empty(), "never applied");
+}
+
+#[test]
+fn a_call_that_opens_a_deferred_viewport_is_answered_with_its_windows() {
+    let mut d = Driver::new();
+    d.state.lock().side_open = false;
+    d.frame(None);
+    d.frame(None);
+    assert_eq!(d.ids(), ["main"]);
+    let r = d.call("main__open_side", json!({"expectedVersion": 1})).unwrap();
+    assert_eq!(r.opened_window_ids.len(), 1, "the new viewport's window counts as opened: {r:?}");
+    assert_eq!(d.ids().len(), 2, "and it is in the published state");
 }

@@ -36,7 +36,9 @@ impl OrderApp {
 
     pub(crate) fn activity_panel(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
-        egui::Panel::right("activity").default_size(260.0).show(ui, |ui| {
+        // With every window in an OS window of its own, the main window is this panel.
+        let width = if self.windows.native { ui.available_width() } else { 260.0 };
+        egui::Panel::right("activity").default_size(width).show(ui, |ui| {
             ui.heading("Agent activity");
             ui.weak("Recent calls from MCP clients; click one to bring its window to the front");
             ui.separator();

@@ -139,9 +139,11 @@ impl OrderApp {
         self.app_actions(&ctx);
         self.menu(ui);
         self.activity_panel(ui);
-        egui::Panel::bottom("hint").show(ui, |ui| {
-            ui.weak("Open orders from the Orders window, or use the Orders menu. An agent connected over MCP sees and operates the same windows; its \"Own window\" button moves a window into an OS window of its own.");
-        });
+        if !self.windows.native {
+            egui::Panel::bottom("hint").show(ui, |ui| {
+                ui.weak("Open orders from the Orders window, or use the Orders menu. An agent connected over MCP sees and operates the same windows; its \"Own window\" button moves a window into an OS window of its own.");
+            });
+        }
         self.windows.area = egui::CentralPanel::default().show(ui, |_| ()).response.rect;
         self.orders_window(&ctx);
         for editor in &mut self.editors {

@@ -252,10 +252,11 @@ fn run_window(
     endpoints: String,
     native_windows: bool,
 ) -> eframe::Result {
+    // With every window in an OS window of its own, the main one keeps the menu, the activity
+    // panel and the hint, and the others open to its right.
+    let size = if native_windows { [300.0, 820.0] } else { [1280.0, 820.0] };
     let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Order demo · egui_mcp_bridge")
-            .with_inner_size([1280.0, 820.0]),
+        viewport: egui::ViewportBuilder::default().with_title("Order demo · egui_mcp_bridge").with_inner_size(size),
         ..Default::default()
     };
     eframe::run_native(

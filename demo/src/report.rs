@@ -106,6 +106,9 @@ fn own_window_pass(ui: &mut egui::Ui, bridge: &Bridge, shared: &SharedReport, ca
     if ui.input(|i| i.viewport().close_requested()) {
         s.close = true;
     }
+    if s.close {
+        return; // closed: the app stops showing it at its next pass
+    }
     let Some(shown) = declare(bridge, &mut s) else { return };
     let mut frame = egui::Frame::central_panel(ui.style());
     if let Some(stroke) = agent_stroke(ui.ctx(), shown.agent_action.as_ref()) {
@@ -131,6 +134,12 @@ impl OrderApp {
         let shared = Arc::clone(&self.report);
         {
             let mut s = shared.lock();
+            // Closed in its own window's pass: not shown again, so its viewport (and window) go.
+            if s.close {
+                s.close = false;
+                self.report_open = false;
+                return;
+            }
             if s.refresh || s.cache.as_ref().is_none_or(|c| c.0 != self.orders_revision) {
                 let report = Report::compute(&self.orders);
                 let chart_url = chart::data_url(&chart::bar_chart_png(&report.revenue_per_day));
@@ -140,12 +149,11 @@ impl OrderApp {
         }
         if self.windows.is_native("report") {
             let (bridge, shared, back) = (self.bridge.clone(), Arc::clone(&shared), !self.windows.native);
-            let origin =
-                ctx.input_for(egui::ViewportId::ROOT, |i| i.viewport().outer_rect).map_or(egui::Pos2::ZERO, |r| r.min);
+            let offset = if self.windows.native { egui::vec2(880.0, 420.0) } else { egui::vec2(480.0, 330.0) };
             let builder = egui::ViewportBuilder::default()
                 .with_title("Sales Report")
-                .with_inner_size([420.0, 460.0])
-                .with_position(origin + self.windows.area.min.to_vec2() + egui::vec2(860.0, 40.0));
+                .with_inner_size([340.0, 440.0])
+                .with_position(self.windows.native_origin(ctx) + offset);
             ctx.show_viewport_deferred(viewport_id("report"), builder, move |ui, _class| {
                 own_window_pass(ui, &bridge, &shared, back);
             });

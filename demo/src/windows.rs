@@ -85,6 +85,19 @@ impl Windows {
         }
     }
 
+    /// Where positions of windows in OS windows of their own count from: right of the main
+    /// window with `--native-windows` (it keeps only the menu and the activity panel, so
+    /// nothing hides behind it), else the main window's free area (a popped-out window opens
+    /// where it was).
+    pub fn native_origin(&self, ctx: &egui::Context) -> Pos2 {
+        let main = ctx.input_for(ViewportId::ROOT, |i| i.viewport().outer_rect);
+        match main {
+            Some(r) if self.native => r.right_top() + egui::vec2(8.0, 0.0),
+            Some(r) => r.min + self.area.min.to_vec2(),
+            None => Pos2::ZERO,
+        }
+    }
+
     /// Moves a window between the main window and an OS window of its own.
     pub fn toggle(&mut self, app_id: &str) {
         if !self.popped.remove(app_id) {
@@ -117,6 +130,7 @@ impl Windows {
         }
         let pos = match spec.dialog_of.and_then(|o| self.rect(o)) {
             Some(owner) => owner.center() - spec.size / 2.0,
+            None if native => spec.pos,
             None => self.area.min + spec.pos.to_vec2(),
         };
         let can_pop = spec.dialog_of.is_none() && !self.native;
@@ -174,7 +188,7 @@ impl Windows {
         toggle: &mut bool,
         add: impl FnOnce(&mut egui::Ui) -> R,
     ) -> Shown<R> {
-        let origin = ctx.input_for(ViewportId::ROOT, |i| i.viewport().outer_rect).map_or(Pos2::ZERO, |r| r.min);
+        let origin = self.native_origin(ctx);
         let viewport = viewport_id(spec.app_id);
         let builder = ViewportBuilder::default()
             .with_title(spec.title)

@@ -39,7 +39,11 @@ pub struct Footprint {
 /// How long a published state waits, after a call was applied, for every viewport to declare
 /// its windows again. A viewport that runs no pass by then (hidden, and the platform paints no
 /// hidden window) is published as it last declared, with a warning.
-pub(crate) const SETTLE_WAIT: Duration = Duration::from_millis(500);
+pub(crate) const SETTLE_WAIT: Duration = Duration::from_millis(1500);
+
+/// How long a viewport the call just opened may take to run its first pass (an OS window is
+/// made first, slowly on a busy machine) before the state is published without its windows.
+pub(crate) const NEW_VIEWPORT_WAIT: Duration = Duration::from_secs(5);
 
 /// The declarations of one pass of one viewport.
 #[derive(Debug)]
@@ -92,6 +96,8 @@ pub(crate) struct FrameState {
     committed: Vec<PassDecls>,
     /// Counts passes begun.
     epoch: u64,
+    /// The viewports that existed at the end of the last outermost pass.
+    live: Vec<PassKey>,
     /// Where each open window (app id) and the app's actions were declared last.
     window_pass: HashMap<String, PassKey>,
     app_pass: Option<PassKey>,
@@ -115,6 +121,7 @@ impl Default for FrameState {
             passes: Vec::new(),
             committed: Vec::new(),
             epoch: 0,
+            live: Vec::new(),
             window_pass: HashMap::new(),
             app_pass: None,
             declared: Vec::new(),
@@ -218,6 +225,7 @@ impl FrameState {
         }
         if let Some(live) = live {
             self.committed.retain(|c| live.contains(&c.key));
+            self.live = live.to_vec();
         }
         let mut wanted = PassEnd::default();
         if self.calls.after_pass(key) == AfterPass::Applied {
@@ -228,17 +236,24 @@ impl FrameState {
             return wanted;
         }
         if let Some(settling) = &self.settling {
+            // Every live viewport must declare after the call: those that did before it, and
+            // those that have not run a pass yet (one the call just opened).
             let stale: Vec<PassKey> =
                 self.committed.iter().filter(|c| c.began <= settling.after).map(|c| c.key).collect();
-            if !stale.is_empty() {
-                if settling.since.elapsed() < SETTLE_WAIT {
-                    wanted.again = stale.contains(&key);
-                    wanted.repaint = stale.into_iter().filter(|k| *k != key).collect();
-                    wanted.after = Some(SETTLE_WAIT);
-                    return wanted;
-                }
+            let new: Vec<PassKey> =
+                self.live.iter().copied().filter(|k| !self.committed.iter().any(|c| c.key == *k)).collect();
+            let waited = settling.since.elapsed();
+            let wait_stale = !stale.is_empty() && waited < SETTLE_WAIT;
+            let wait_new = !new.is_empty() && waited < NEW_VIEWPORT_WAIT;
+            if wait_stale || wait_new {
+                wanted.again = stale.contains(&key);
+                wanted.repaint = stale.into_iter().chain(new).filter(|k| *k != key).collect();
+                wanted.after = Some(if wait_stale { SETTLE_WAIT } else { NEW_VIEWPORT_WAIT }.saturating_sub(waited));
+                return wanted;
+            }
+            if !stale.is_empty() || !new.is_empty() {
                 tracing::warn!(
-                    viewports = stale.len(),
+                    viewports = stale.len() + new.len(),
                     "a viewport ran no pass since the call was applied; publishing its windows as it last declared them"
                 );
             }

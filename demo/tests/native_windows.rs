@@ -1,0 +1,68 @@
+//! The demo with `--native-windows` on a real X server (Xvfb, Mesa's software OpenGL), every
+//! window and dialog an OS window of its own, driven over stdio by the official Python MCP SDK
+//! with `xdotool` as the window list and the person's keyboard
+//! (`tests/interop/native_windows.py`). CI installs `xvfb`, `xdotool` and Mesa from Debian's
+//! packages; without them the test fails and says what is missing.
+
+mod support;
+
+use std::io::{BufRead as _, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use support::{DEMO, python};
+
+/// An Xvfb on a display number it picked itself; killed on drop.
+struct Xvfb {
+    child: Child,
+    display: String,
+}
+
+impl Xvfb {
+    fn start() -> Self {
+        let mut child = Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", "1600x900x24", "-nolisten", "tcp"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("Xvfb is needed (Debian: apt-get install xvfb xdotool libgl1-mesa-dri libxkbcommon-x11-0): {e}")
+            });
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("Xvfb's stdout");
+        BufReader::new(stdout).read_line(&mut line).expect("Xvfb says its display number");
+        let display = format!(":{}", line.trim());
+        assert!(display.len() > 1, "Xvfb gave no display number");
+        Self { child, display }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn native_windows_run_the_order_task_with_each_dialog_in_its_own_os_window() {
+    let which = Command::new("xdotool").arg("--version").output();
+    assert!(which.is_ok_and(|o| o.status.success()), "xdotool is needed (Debian: apt-get install xdotool)");
+    let x = Xvfb::start();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/native_windows.py");
+    let out = Command::new(python())
+        .arg(script)
+        .arg(DEMO)
+        .env("DISPLAY", &x.display)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .output()
+        .expect("run the Python client");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("PASS native_windows"),
+        "native windows under Xvfb failed: {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    eprintln!("{stdout}");
+}
