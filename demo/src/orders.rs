@@ -127,7 +127,7 @@ impl OrderApp {
             title: "Orders",
             agent: shown.agent_action.as_ref(),
             pos: egui::pos2(8.0, 8.0),
-            size: egui::vec2(460.0, 520.0),
+            size: egui::vec2(460.0, 380.0),
             dialog_of: None,
             closable: false,
         };

@@ -17,6 +17,10 @@ use crate::data::{Report, money, thousands};
 use crate::ui_util::{agent_line, agent_stroke};
 use crate::windows::{Spec, viewport_id};
 
+/// Where the report opens (under Orders, left of the editors), and its size.
+const REPORT_POS: egui::Pos2 = egui::pos2(8.0, 400.0);
+const REPORT_SIZE: egui::Vec2 = egui::vec2(340.0, 400.0);
+
 /// The report and what its window asked the app for; shared with its viewport's pass.
 #[derive(Debug, Default)]
 pub struct ReportState {
@@ -149,10 +153,10 @@ impl OrderApp {
         }
         if self.windows.is_native("report") {
             let (bridge, shared, back) = (self.bridge.clone(), Arc::clone(&shared), !self.windows.native);
-            let offset = if self.windows.native { egui::vec2(880.0, 420.0) } else { egui::vec2(480.0, 330.0) };
+            let offset = REPORT_POS.to_vec2();
             let builder = egui::ViewportBuilder::default()
                 .with_title("Sales Report")
-                .with_inner_size([340.0, 440.0])
+                .with_inner_size(REPORT_SIZE)
                 .with_position(self.windows.native_origin(ctx) + offset);
             ctx.show_viewport_deferred(viewport_id("report"), builder, move |ui, _class| {
                 own_window_pass(ui, &bridge, &shared, back);
@@ -164,8 +168,8 @@ impl OrderApp {
                     app_id: "report",
                     title: "Sales Report",
                     agent: shown.agent_action.as_ref(),
-                    pos: egui::pos2(480.0, 330.0),
-                    size: egui::vec2(320.0, 420.0),
+                    pos: REPORT_POS,
+                    size: REPORT_SIZE,
                     dialog_of: None,
                     closable: true,
                 };
