@@ -44,15 +44,14 @@ impl Drop for Xvfb {
     }
 }
 
-#[test]
-fn native_windows_run_the_order_task_with_each_dialog_in_its_own_os_window() {
+/// Runs the scenario with these arguments (the demo binary, or `--http URL`) on display `x`.
+fn run(x: &Xvfb, args: &[&str]) {
     let which = Command::new("xdotool").arg("--version").output();
     assert!(which.is_ok_and(|o| o.status.success()), "xdotool is needed (Debian: apt-get install xdotool)");
-    let x = Xvfb::start();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/native_windows.py");
     let out = Command::new(python())
         .arg(script)
-        .arg(DEMO)
+        .args(args)
         .env("DISPLAY", &x.display)
         .env("XDG_RUNTIME_DIR", std::env::temp_dir())
         .output()
@@ -65,4 +64,49 @@ fn native_windows_run_the_order_task_with_each_dialog_in_its_own_os_window() {
         out.status
     );
     eprintln!("{stdout}");
+}
+
+#[test]
+fn native_windows_over_stdio_run_the_order_task_with_each_dialog_in_its_own_os_window() {
+    let x = Xvfb::start();
+    run(&x, &[DEMO]);
+}
+
+/// The demo in a window (not headless) serving HTTP, kill on drop.
+struct WindowedHttp(Child);
+
+impl Drop for WindowedHttp {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn native_windows_over_http_run_the_same_task() {
+    let x = Xvfb::start();
+    let mut child = Command::new(DEMO)
+        .args(["--native-windows", "--http", "127.0.0.1:0"])
+        .env("DISPLAY", &x.display)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the demo");
+    let stderr = child.stderr.take().expect("stderr");
+    let demo = WindowedHttp(child);
+    let mut lines = BufReader::new(stderr).lines();
+    let url = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|l| l.strip_prefix("MCP over streamable HTTP: ").map(str::to_owned))
+        .expect("the demo printed its URL");
+    std::thread::Builder::new()
+        .name("demo-stderr".into())
+        .spawn(move || lines.map_while(Result::ok).for_each(|l| eprintln!("[demo] {l}")))
+        .expect("drain stderr");
+    run(&x, &["--http", &url]);
+    drop(demo);
 }

@@ -240,3 +240,24 @@ fn the_orders_filter_shows_only_matching_orders() {
     f.harness.run_steps(2);
     assert!(f.harness.query_all_by_label("View").next().is_some(), "back to all orders");
 }
+
+/// Popping a window out into its own OS window and back keeps its id, its tools and its state
+/// (here egui embeds viewports, as in every headless run, so the "OS window" is drawn inside).
+#[test]
+fn popping_a_window_out_and_back_keeps_its_id_and_tools() {
+    let mut f = Fixture::new();
+    let editor = f.open_draft();
+    let before = f.tools();
+    let v = f.version(&editor);
+    f.harness.get_all_by_label("Own window").nth(1).unwrap().click(); // the editor's (Orders' is first)
+    f.harness.run_steps(3);
+    assert!(f.harness.query_by_label("Back into the main window").is_some(), "the editor is in its own window");
+    assert_eq!(f.tools(), before, "the same tools");
+    let (err, r) =
+        f.call(&format!("{editor}__edit_field"), json!({"field": "address", "value": "9 Elm", "expectedVersion": v}));
+    assert!(!err, "{r}");
+    f.harness.get_by_label("Back into the main window").click();
+    f.harness.run_steps(3);
+    assert!(f.harness.query_by_label("Back into the main window").is_none());
+    assert_eq!(f.version(&editor), v + 1, "the same window, one change later");
+}

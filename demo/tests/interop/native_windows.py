@@ -1,7 +1,8 @@
 """The demo with --native-windows under an X server (Xvfb), driven over stdio by the official
 Python MCP SDK, with xdotool as the X server's window list and the person's keyboard.
 
-usage: DISPLAY=:N python native_windows.py <order-demo binary>
+usage: DISPLAY=:N python native_windows.py <order-demo binary>     (it starts the demo, over stdio)
+       DISPLAY=:N python native_windows.py --http <URL>               (a demo already serving HTTP)
 
 Checks, each on real OS windows (egui viewports):
 - the order task through Confirm order -> Authorize payment, each dialog in its own OS window,
@@ -20,6 +21,7 @@ import time
 
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 URI = "app://windows"
 
@@ -54,15 +56,20 @@ def window(state, wid):
     return next(w for w in state["windows"] if w["id"] == wid)
 
 
-async def main(binary):
+def transport(args):
+    if args[0] == "--http":
+        return streamable_http_client(args[1])
     env = {
         "DISPLAY": os.environ["DISPLAY"],
         "RUST_LOG": "warn",
         "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
     }
-    params = StdioServerParameters(command=binary, args=["--stdio", "--native-windows"], env=env)
-    async with stdio_client(params) as (r, w):
-        async with ClientSession(r, w) as s:
+    return stdio_client(StdioServerParameters(command=args[0], args=["--stdio", "--native-windows"], env=env))
+
+
+async def main(args):
+    async with transport(args) as streams:
+        async with ClientSession(streams[0], streams[1]) as s:
             await s.initialize()
             await until("the Orders OS window", lambda: windows_named("Orders"))
 
@@ -150,6 +157,6 @@ if __name__ == "__main__":
 
     async def bounded():
         with anyio.fail_after(180):
-            await main(sys.argv[1])
+            await main(sys.argv[1:])
 
     anyio.run(bounded)
