@@ -10,7 +10,7 @@ use std::io::{BufRead as _, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use support::{DEMO, python};
+use support::{DEMO, DemoHttp, python};
 
 /// An Xvfb on a display number it picked itself; killed on drop.
 struct Xvfb {
@@ -72,41 +72,11 @@ fn native_windows_over_stdio_run_the_order_task_with_each_dialog_in_its_own_os_w
     run(&x, &[DEMO]);
 }
 
-/// The demo in a window (not headless) serving HTTP, kill on drop.
-struct WindowedHttp(Child);
-
-impl Drop for WindowedHttp {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn native_windows_over_http_run_the_same_task() {
     let x = Xvfb::start();
-    let mut child = Command::new(DEMO)
-        .args(["--native-windows", "--http", "127.0.0.1:0"])
-        .env("DISPLAY", &x.display)
-        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the demo");
-    let stderr = child.stderr.take().expect("stderr");
-    let demo = WindowedHttp(child);
-    let mut lines = BufReader::new(stderr).lines();
-    let url = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|l| l.strip_prefix("MCP over streamable HTTP: ").map(str::to_owned))
-        .expect("the demo printed its URL");
-    std::thread::Builder::new()
-        .name("demo-stderr".into())
-        .spawn(move || lines.map_while(Result::ok).for_each(|l| eprintln!("[demo] {l}")))
-        .expect("drain stderr");
-    run(&x, &["--http", &url]);
-    drop(demo);
+    let tmp = std::env::temp_dir();
+    let env = [("DISPLAY", x.display.as_str()), ("XDG_RUNTIME_DIR", tmp.to_str().unwrap_or("/tmp"))];
+    let demo = DemoHttp::spawn(&["--native-windows", "--http", "127.0.0.1:0"], &env);
+    run(&x, &["--http", &demo.url]);
 }

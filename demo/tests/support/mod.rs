@@ -96,10 +96,18 @@ pub struct DemoHttp {
 }
 
 impl DemoHttp {
+    /// The demo, headless, serving HTTP on a free port, with these extra arguments.
     pub fn start(extra: &[&str]) -> Self {
+        let mut args = vec!["--headless", "--http", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        Self::spawn(&args, &[])
+    }
+
+    /// The demo with exactly these arguments (one of them `--http`) and extra environment.
+    pub fn spawn(args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(DEMO)
-            .args(["--headless", "--http", "127.0.0.1:0"])
-            .args(extra)
+            .args(args)
+            .envs(env.iter().copied())
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
