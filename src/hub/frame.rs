@@ -204,10 +204,21 @@ impl FrameState {
         self.calls.set_outcome(call, outcome);
     }
 
-    /// A pass egui discards (it runs it again at once): its declarations count for nothing.
+    /// Whether the call under way was applied in the pass of `key` under way: the plugin then
+    /// asks egui to run that pass again at once (one-frame calls).
+    pub fn applied_in_pass(&self, key: PassKey) -> bool {
+        self.passes.last().is_some_and(|p| p.key == key) && self.calls.claimed_in(key)
+    }
+
+    /// A pass egui discards (it runs it again at once): its declarations count for nothing. A
+    /// call applied in it settles: the pass that runs again, in the same frame, declares only
+    /// what is after the call, so it can be published and the call answered at its end.
     pub fn discard_pass(&mut self, key: PassKey) {
         if self.passes.last().is_some_and(|p| p.key == key) {
             self.passes.pop();
+        }
+        if self.calls.settle_if_claimed(key) {
+            self.settling = Some(Settling { after: self.epoch, since: Instant::now() });
         }
     }
 

@@ -217,6 +217,23 @@ impl CallSlot {
         }
     }
 
+    /// Whether the call was claimed (applied) in `pass`, which has not ended yet.
+    pub fn claimed_in(&self, pass: PassKey) -> bool {
+        self.active.as_ref().is_some_and(|a| a.phase == Phase::Claimed && a.armed == Some(pass))
+    }
+
+    /// `pass` is discarded (egui runs it again at once): a call applied in it settles, and the
+    /// pass that runs again declares everything after it. Returns whether one did.
+    pub fn settle_if_claimed(&mut self, pass: PassKey) -> bool {
+        match self.active.as_mut() {
+            Some(a) if a.phase == Phase::Claimed && a.armed == Some(pass) => {
+                a.phase = Phase::Settling;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// End of `pass` (one egui keeps): whether the call was applied in it. A call armed in it
     /// and not claimed is answered after the next publish, with the reason.
     pub fn after_pass(&mut self, pass: PassKey) -> AfterPass {

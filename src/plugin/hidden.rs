@@ -21,7 +21,8 @@ use crate::hub::UiCore;
 /// window is never mistaken for a stalled one.
 pub const STALLED_AFTER: Duration = Duration::from_millis(100);
 
-/// At most this many passes per `App::logic` call (a call takes two).
+/// At most this many frames per `App::logic` call (a call takes one, two where egui may run
+/// no second pass).
 const MAX_PASSES: usize = 16;
 
 /// Serves agent calls while the app's window is hidden (minimised, occluded, or on Wayland
@@ -93,7 +94,7 @@ impl CallsWhileHidden {
     /// Call from `App::logic` with your ui function. When calls wait and the window is hidden
     /// (or the pass they asked for is [`STALLED_AFTER`] overdue, as on Wayland, where a hidden
     /// window does not say it is hidden), runs `ui` in invisible passes until they are answered.
-    /// Returns how many passes it ran (0 when the real passes are doing the work).
+    /// Returns how many frames it ran (0 when the real passes are doing the work).
     pub fn serve(&mut self, ctx: &egui::Context, mut ui: impl FnMut(&mut egui::Ui)) -> usize {
         if !self.core.has_pending_work() {
             return 0;

@@ -18,7 +18,10 @@
 //!    snapshot and publishes it if anything changed (which makes the server notify its clients).
 //!    After a call was applied, it waits until every live viewport has declared its windows
 //!    again (asking each for a pass), so the state is never a mix of before and after, then
-//!    publishes and resolves the call. A viewport that stops being shown drops its windows.
+//!    publishes and resolves the call. The pass that applied it asks egui to run again at once
+//!    (`request_discard`, in `on_end_pass`), so in one viewport a call takes one frame: applied
+//!    in the first pass, published and answered after the second. A viewport that stops being
+//!    shown drops its windows.
 //!
 //! Discarded passes publish nothing. Where egui embeds viewports (`embed_viewports()`: a bare
 //! context, kittest) they are windows of the root pass and nothing of this matters. The UI thread never waits
@@ -146,6 +149,17 @@ impl egui::Plugin for BridgePlugin {
             self.core.ask_for_pass();
         }
         self.ask(ctx, viewport, &wanted);
+    }
+
+    fn on_end_pass(&mut self, ui: &mut egui::Ui) {
+        // A pass that applied a call may have declared part of the app before the call and
+        // part after: egui runs it again at once (a second pass of the same frame), and that
+        // one is published and answers the call. Where egui cannot (its last allowed pass, or
+        // `max_passes` is 1), the next frame does instead.
+        let Some(viewport) = self.viewports.last().copied() else { return };
+        if !self.inert && self.core.frame.lock().applied_in_pass(key(viewport)) {
+            ui.ctx().request_discard("egui_mcp_bridge: an agent call was applied; publishing the pass after it");
+        }
     }
 
     fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
