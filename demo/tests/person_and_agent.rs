@@ -182,12 +182,12 @@ fn tool_entries_stay_lean() {
     let total: usize = sizes.iter().map(|(_, n)| n).sum();
     let average = total / sizes.len();
     eprintln!("{} tools, {total} bytes, {average} bytes on average: {sizes:?}", sizes.len());
-    // Measured 2026-11-29: 370 bytes on average, 215-320 for tools without parameters (the
-    // title names the window, every write carries `expectedVersion`, all hints are stated).
-    // These bounds catch regressions such as schemars noise or a verbose output schema.
-    assert!(average <= 400, "tool entries average {average} bytes: {sizes:?}");
+    // Measured 2026-12-01: 331 bytes on average, 182-477 (every write carries
+    // `expectedVersion`, all hints are stated; no output schema, titles without the window's).
+    // These bounds catch regressions such as schemars noise or a verbose schema.
+    assert!(average <= 340, "tool entries average {average} bytes: {sizes:?}");
     let close = sizes.iter().find(|(n, _)| *n == format!("{editor}__close")).unwrap().1;
-    assert!(close <= 330, "a parameterless tool costs {close} bytes");
+    assert!(close <= 280, "a parameterless tool costs {close} bytes");
     let (err, r) = f.call(&format!("{editor}__edit_field"), json!({"field": "address", "value": "2 Main Street"}));
     assert!(!err);
     assert!(r.to_string().len() <= 80, "a success result is one short object: {r}");

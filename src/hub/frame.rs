@@ -427,7 +427,7 @@ impl FrameState {
         for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
             handles[i].hash(&mut tools_hasher);
             for a in &d.actions {
-                (&handles[i], &d.title, &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
+                (&handles[i], &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
             }
         }
         if app_top.is_none() {
@@ -467,10 +467,10 @@ impl FrameState {
         let tools = if tools_changed {
             let mut tools = Vec::new();
             for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
-                tools.extend(d.actions.iter().map(|a| tool_spec(handles[i], Some(&d.title), a)));
+                tools.extend(d.actions.iter().map(|a| tool_spec(handles[i], a)));
             }
             if app_top.is_none() {
-                tools.extend(self.app_actions.iter().map(|a| tool_spec("app", None, a)));
+                tools.extend(self.app_actions.iter().map(|a| tool_spec("app", a)));
             }
             tools
         } else {
@@ -487,15 +487,14 @@ impl FrameState {
     }
 }
 
-fn tool_spec(handle: &str, window_title: Option<&str>, a: &ActionDecl) -> ToolSpec {
-    let title = match window_title {
-        Some(w) => format!("{} · {w}", a.spec.title),
-        None => a.spec.title.to_string(),
-    };
+/// A tool entry. Its title is the action's title alone (§5.2's human-readable title): the
+/// window is in the name and in the state, and a host sends every entry with every turn, so
+/// repeating the window's title on each of its tools costs bytes and says nothing new.
+fn tool_spec(handle: &str, a: &ActionDecl) -> ToolSpec {
     ToolSpec {
         name: tool_name(handle, &a.name),
         description: a.spec.description.as_deref().unwrap_or(&a.spec.title).to_owned(),
-        title,
+        title: a.spec.title.to_string(),
         input_schema: Arc::clone(&a.schema),
         hints: a.spec.hints,
     }

@@ -120,20 +120,14 @@ impl ServerShared {
     }
 }
 
-/// One output schema for every tool: a bare object. It admits both the success shape
-/// (`message`, `openedWindowIds`, `result`, `version`) and the error shape (`code`,
-/// `message`, …), so strict clients that validate error results too (the TypeScript SDK v1,
-/// the MCP Inspector) accept them. The shapes are explained once, in the instructions, instead
-/// of in every tool entry: an agent re-lists tools after every dialog and pays for each byte.
-fn output_schema() -> Arc<rmcp::model::JsonObject> {
-    static SCHEMA: std::sync::LazyLock<Arc<rmcp::model::JsonObject>> =
-        std::sync::LazyLock::new(|| Arc::new(rmcp::model::object(json!({"type": "object"}))));
-    Arc::clone(&SCHEMA)
-}
-
 /// The MCP tool entry. Annotations state what differs from MCP's defaults (not read-only,
 /// destructive, not idempotent, open world) and nothing else: `destructiveHint` for every
 /// tool that writes, `openWorldHint` always, `readOnlyHint`/`idempotentHint` when true.
+///
+/// No `outputSchema`: results carry `structuredContent` anyway (the hosts that show it show it
+/// without a schema), while a declared schema only adds bytes to every listing and gives strict
+/// clients (TypeScript SDK v1 hosts, the Inspector) something to reject an error result
+/// against. The result shapes are explained once, in the instructions.
 fn to_mcp_tool(spec: &ToolSpec) -> Tool {
     let h = spec.hints;
     let mut annotations = ToolAnnotations::new().open_world(h.open_world);
@@ -147,7 +141,6 @@ fn to_mcp_tool(spec: &ToolSpec) -> Tool {
     }
     Tool::new(spec.name.clone(), spec.description.clone(), Arc::clone(&spec.input_schema))
         .with_title(spec.title.clone())
-        .with_raw_output_schema(output_schema())
         .with_annotations(annotations)
 }
 
