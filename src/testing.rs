@@ -67,8 +67,9 @@ use crate::protocol::{ErrorCode, ToolError, Window};
 
 pub use egui_kittest;
 
-/// How many passes [`Harness::call`] and [`Harness::wait_for_change`] step at most. A call
-/// takes two (one applies it, one publishes what it caused).
+/// How many frames [`Harness::call`] and [`Harness::wait_for_change`] step at most. A call
+/// takes one (its pass runs twice: once to apply it, once to publish what it caused), two where
+/// egui may run no second pass.
 pub const MAX_STEPS: usize = 64;
 
 /// What changed since the agent last asked: the notifications an MCP client would have got.
