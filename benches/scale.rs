@@ -103,7 +103,9 @@ fn ms(d: Duration) -> String {
 }
 
 fn main() {
-    println!("| windows × 10 blocks | egui pass drawing them | + bridge, nothing changed | + bridge, one window changed | state JSON |");
+    println!(
+        "| windows × 10 blocks | egui pass drawing them | + bridge, nothing changed | + bridge, one window changed | state JSON |"
+    );
     println!("| --- | --- | --- | --- | --- |");
     let mut rows = Vec::new();
     for windows in [10, 100, 1_000] {
