@@ -5,40 +5,17 @@
 #![allow(clippy::print_stdout, reason = "a bench binary reports its numbers on stdout")]
 #![allow(clippy::unwrap_used, reason = "a bench binary may panic")]
 
-use std::io::{Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use common::{INIT, request};
 use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions, headless};
 
-const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}"#;
-const PING: &str = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+mod common;
 
-fn request(stream: &mut TcpStream, addr: SocketAddr, session: Option<&str>, body: &str, keep_alive: bool) -> String {
-    let session = session.map(|s| format!("Mcp-Session-Id: {s}\r\n")).unwrap_or_default();
-    let connection = if keep_alive { "keep-alive" } else { "close" };
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: {connection}\r\n{session}\r\n{body}",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).unwrap();
-    // Until the end of the chunked SSE body (or the close).
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        let n = stream.read(&mut buf).unwrap();
-        if n == 0 {
-            break;
-        }
-        raw.extend_from_slice(&buf[..n]);
-        if raw.ends_with(b"0\r\n\r\n") {
-            break;
-        }
-    }
-    String::from_utf8_lossy(&raw).into_owned()
-}
+const PING: &str = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
 
 fn main() {
     let bridge = Bridge::builder().app_name("bench").build();
