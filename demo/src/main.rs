@@ -209,11 +209,25 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// With the `inspection` feature and `EGUI_INSPECTION=1`: egui's AccessKit inspection server on
+/// the headless context (eframe attaches it to a window's by itself), for Rerun's `egui_mcp`.
+fn attach_inspection(ctx: &egui::Context) {
+    #[cfg(feature = "inspection")]
+    match egui_inspection::attach_from_env(ctx, Some("order-demo".into())) {
+        Ok(true) => tracing::info!("egui_inspection attached (EGUI_INSPECTION)"),
+        Ok(false) => {}
+        Err(e) => tracing::warn!(error = %e, "egui_inspection could not listen"),
+    }
+    #[cfg(not(feature = "inspection"))]
+    let _ = ctx;
+}
+
 /// Runs the app without a window until the stdio client goes away (or forever without one).
 fn run_headless(bridge: Bridge, transport: Option<&ServeHandle>) {
     tracing::info!("running headless");
     let ctx = egui::Context::default();
     ctx.add_plugin(bridge.plugin());
+    attach_inspection(&ctx);
     let mut app = OrderApp::new(bridge);
     headless::run(
         &ctx,
