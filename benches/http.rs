@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{INIT, request};
+use common::request;
 use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions, headless};
 
 mod common;
@@ -44,16 +44,7 @@ fn main() {
     };
     let serving = bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
     let addr = serving.local_addr();
-    let mut stream = TcpStream::connect(addr).unwrap();
-    let init = request(&mut stream, addr, None, INIT, true);
-    let session = init
-        .lines()
-        .find_map(|l| {
-            l.split_once(':')
-                .filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id"))
-                .map(|(_, v)| v.trim().to_owned())
-        })
-        .unwrap();
+    let (mut stream, session) = common::session(addr);
     let n = 200;
     let start = Instant::now();
     for _ in 0..n {

@@ -286,7 +286,7 @@ impl Bridge {
     ///
     /// let bridge = Bridge::builder().app_name("my-app").build();
     /// let http = bridge.serve_http(([127, 0, 0, 1], 0).into(), HttpOptions::default())?;
-    /// println!("MCP at {}", http.url());
+    /// eprintln!("MCP at {}", http.url()); // stdout may be MCP's (stdio): tell the person on stderr
     /// http.stop(); // or drop it
     /// assert!(http.wait_closed(std::time::Duration::from_secs(5)));
     /// # Ok::<(), std::io::Error>(())

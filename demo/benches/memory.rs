@@ -78,6 +78,6 @@ fn main() {
     let f = demo.bridge.footprint();
     println!("windows opened and closed: {} (editors and dialogs)", f.handles_ever - 1);
     println!("RSS after 1,000 editors: {start:.1} MiB; after 10,000: {end:.1} MiB ({:+.1} MiB)", end - start);
-    println!("per call (two frames): first 1,000 editors {first:?}; last 1,000 {last:?}");
+    println!("per call (one frame): first 1,000 editors {first:?}; last 1,000 {last:?}");
     println!("bridge footprint: {f:?}");
 }

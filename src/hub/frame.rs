@@ -1,16 +1,16 @@
 //! The UI thread's bookkeeping between passes: window versions and external ids, the call
 //! slot, and how a pass's declarations become the next published [`Snapshot`].
 
+mod build;
+
 use std::collections::{HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::decl::{ActionDecl, AgentAction, WindowDecl, WindowHeader};
+use super::decl::{ActionDecl, AgentAction, WindowDecl};
 use super::phase::{AfterPass, CallSlot, PassKey};
-use super::snapshot::SnapshotParts;
-use super::{CallTarget, Hub, Outcome, PendingCall, Snapshot, ToolSpec};
-use crate::protocol::{Block, HandleRegistry, ToolError, WindowsState, operability::Topology, tool_name};
+use super::{CallTarget, Hub, Outcome, PendingCall, Snapshot};
+use crate::protocol::{Block, HandleRegistry, ToolError};
 
 /// What the bridge remembers of an open window between passes.
 #[derive(Debug)]
@@ -362,140 +362,5 @@ impl FrameState {
         for call in hub.call_receiver().try_iter() {
             call.reject(super::phase::shutting_down());
         }
-    }
-
-    /// Turns this frame's declarations into a snapshot; returns the last one when nothing an
-    /// agent could see has changed.
-    fn build_snapshot(&mut self) -> Arc<Snapshot> {
-        let seen: HashSet<&str> = self.declared.iter().map(|d| d.app_id.as_str()).collect();
-        self.registry.retire_unless(|id| seen.contains(id));
-        self.memory.retain(|id, _| seen.contains(id.as_str()));
-
-        let topology =
-            Topology::resolve(self.declared.iter().map(|d| (d.app_id.as_str(), d.modal, d.owner.as_deref())));
-        let blockers = topology.blockers();
-        let app_top = topology.app_modal_top();
-
-        for d in &self.declared {
-            self.registry.assign(&d.app_id);
-        }
-        for d in &mut self.declared {
-            let mem = self.memory.entry(d.app_id.clone()).or_insert_with(|| WindowMemory {
-                version: 0,
-                content_hash: d.content_hash.wrapping_add(1),
-                block_hashes: Vec::new(),
-                blocks: Vec::new(),
-                agent: None,
-            });
-            if mem.content_hash != d.content_hash {
-                mem.version += 1;
-                mem.content_hash = d.content_hash;
-                mem.block_hashes = std::mem::take(&mut d.block_hashes);
-                let old = std::mem::take(&mut mem.blocks);
-                mem.blocks = d
-                    .blocks
-                    .drain(..)
-                    .enumerate()
-                    .map(|(k, b)| {
-                        b.or_else(|| old.get(k).cloned()).unwrap_or(Block::Text { id: None, text: String::new() })
-                    })
-                    .collect();
-            }
-        }
-        let handles: Vec<&str> =
-            self.declared.iter().map(|d| self.registry.handle_of(&d.app_id).unwrap_or_default()).collect();
-        let headers: Vec<WindowHeader<'_>> = self
-            .declared
-            .iter()
-            .enumerate()
-            .map(|(i, d)| WindowHeader {
-                id: handles[i],
-                title: &d.title,
-                modal: d.modal,
-                owner_id: topology.owner(i).map(|o| handles[o]),
-                version: self.memory.get(&d.app_id).map_or(0, |m| m.version),
-            })
-            .collect();
-        let mut header = DefaultHasher::new();
-        (&headers, &blockers).hash(&mut header);
-        let header_hash = header.finish();
-
-        // Tools: hashed from their parts; the strings are built only when they changed.
-        // §6: a change of the operable set is a tool-list change even when no tool comes or goes.
-        let mut tools_hasher = DefaultHasher::new();
-        let operable = |i: usize| blockers[i].is_none();
-        for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
-            handles[i].hash(&mut tools_hasher);
-            for a in &d.actions {
-                (&handles[i], &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
-            }
-        }
-        if app_top.is_none() {
-            for a in &self.app_actions {
-                ("app", &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
-            }
-        }
-        let tools_hash = tools_hasher.finish();
-
-        let windows_changed = header_hash != self.header_hash || self.last.windows_revision == 0;
-        let tools_changed = tools_hash != self.tools_hash || self.last.tools_revision == 0;
-        if !windows_changed && !tools_changed {
-            return Arc::clone(&self.last);
-        }
-        self.header_hash = header_hash;
-        self.tools_hash = tools_hash;
-
-        let state = if windows_changed {
-            WindowsState {
-                operable_window_ids: (0..handles.len())
-                    .filter(|&i| operable(i))
-                    .map(|i| handles[i].to_owned())
-                    .collect(),
-                windows: self
-                    .declared
-                    .iter()
-                    .enumerate()
-                    .map(|(i, d)| {
-                        let blocks = self.memory.get(&d.app_id).map_or(&[][..], |m| &m.blocks[..]);
-                        headers[i].to_window(&d.summary, blocks)
-                    })
-                    .collect(),
-            }
-        } else {
-            self.last.state.clone()
-        };
-        let tools = if tools_changed {
-            let mut tools = Vec::new();
-            for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
-                tools.extend(d.actions.iter().map(|a| tool_spec(handles[i], a)));
-            }
-            if app_top.is_none() {
-                tools.extend(self.app_actions.iter().map(|a| tool_spec("app", a)));
-            }
-            tools
-        } else {
-            self.last.tools.clone()
-        };
-        Arc::new(Snapshot::new(SnapshotParts {
-            state,
-            tools,
-            blockers,
-            app_blocker: app_top,
-            windows_revision: self.last.windows_revision + u64::from(windows_changed),
-            tools_revision: self.last.tools_revision + u64::from(tools_changed),
-        }))
-    }
-}
-
-/// A tool entry. Its title is the action's title alone (§5.2's human-readable title): the
-/// window is in the name and in the state, and a host sends every entry with every turn, so
-/// repeating the window's title on each of its tools costs bytes and says nothing new.
-fn tool_spec(handle: &str, a: &ActionDecl) -> ToolSpec {
-    ToolSpec {
-        name: tool_name(handle, &a.name),
-        description: a.spec.description.as_deref().unwrap_or(&a.spec.title).to_owned(),
-        title: a.spec.title.to_string(),
-        input_schema: Arc::clone(&a.schema),
-        hints: a.spec.hints,
     }
 }
