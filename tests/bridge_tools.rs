@@ -67,7 +67,7 @@ async fn compat_on_off_and_app_overrides_win_over_the_table() {
 async fn read_windows_is_the_resource_as_a_tool_at_every_moment() {
     let rig = Rig::start();
     let spec = rig.connect(Lifecycle::Legacy).await;
-    let frozen = rig.connect_as(Lifecycle::Legacy, "codex-mcp-client").await;
+    let frozen = rig.connect_as(Lifecycle::Legacy, "claude-ai").await;
     rig.person(|s| s.secret = common::SECRET.to_owned());
     rig.until(|s| s.windows.iter().any(|w| w.version > 1)).await;
     for moment in ["open", "locked"] {
@@ -218,4 +218,36 @@ async fn app_call_refuses_bad_arguments_and_itself() {
     let spec = rig.connect(Lifecycle::Legacy).await;
     assert_eq!(spec.call("app__call", json!({"tool": "app__lock"})).await.code(), "action_not_available");
     assert!(rig.state.lock().locks.is_empty(), "nothing was applied");
+}
+
+/// The text block of a result follows what the client shows its model: the whole JSON where
+/// the model may see only the text (unknown clients, Gemini CLI) and on every error; just the
+/// message where it sees `structuredContent` on success (Claude Code, Codex), as §12.3 asks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_text_block_is_the_whole_result_only_where_the_model_may_see_only_the_text() {
+    let rig = Rig::start();
+    for (client, message_only) in
+        [("test-client", false), ("gemini-cli-mcp-client", false), ("claude-code", true), ("codex-mcp-client", true)]
+    {
+        let c = rig.connect_as(Lifecycle::Legacy, client).await;
+        let ok = c.call("main__set_name", json!({"name": "Ada"})).await;
+        assert!(!ok.is_error, "{client}: {ok:?}");
+        assert_eq!(ok.body["message"], "name set", "{client}");
+        if message_only {
+            assert_eq!(ok.text, "name set", "{client}: the message, not the JSON again");
+        } else {
+            assert_eq!(serde_json::from_str::<Value>(&ok.text).unwrap(), ok.body, "{client}: the whole result");
+        }
+        let read = c.call("app__read_windows", json!({})).await;
+        assert!(read.body["result"]["windows"].is_array(), "{client}");
+        if message_only {
+            assert!(read.text.len() < 64, "{client}: {}", read.text);
+        } else {
+            assert_eq!(serde_json::from_str::<Value>(&read.text).unwrap(), read.body, "{client}");
+        }
+        let err = c.call("nowhere__set_name", json!({"name": "Ada"})).await;
+        assert!(err.is_error, "{client}");
+        assert_eq!(serde_json::from_str::<Value>(&err.text).unwrap(), err.body, "{client}: errors in full, always");
+        assert_eq!(err.code(), "window_not_found", "{client}");
+    }
 }

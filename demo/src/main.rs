@@ -152,7 +152,7 @@ fn main() -> ExitCode {
     let bridge = Bridge::builder()
         .app_name("order-demo")
         .app_version(env!("CARGO_PKG_VERSION"))
-        .instructions("An order editor. Orders lists 20,000 orders (load_orders pages through them); open_order opens an Order Editor; submit -> Confirm order -> Authorize payment (password 1234) submits it. app__lock shows an app-level Session locked dialog (PIN 1234).")
+        .instructions("An order editor. Orders holds 20,000 orders (load_orders pages them); open_order opens one in an editor; its submit opens Confirm order, then Authorize payment (password 1234). app__lock locks the app (PIN 1234).")
         .compat(options.compat)
         .build();
 

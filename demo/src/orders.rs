@@ -31,7 +31,7 @@ pub struct LoadOrdersArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OpenOrderArgs {
-    /// The Order column value, such as "#10001" (the "#" is optional).
+    /// As in the Order column, such as "#10001" ("#" optional).
     pub order: String,
 }
 

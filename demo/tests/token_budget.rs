@@ -2,6 +2,8 @@
 //! counting every byte it receives and every request it makes, `initialize` included. The
 //! regression guard counts bytes and calls, never time.
 //!
+//! Run as two clients: Claude Code (its model sees `structuredContent`) and one of unknown name.
+//!
 //! The lean agent: initialize, list tools, read the state, open the first draft, list tools
 //! (the editor's), add an item, submit with the four fields, confirm, list tools (Authorize's
 //! schema), authorize. It lists again only when a tool it needs has parameters it has not seen.
@@ -66,12 +68,22 @@ impl Lean {
     }
 }
 
-#[test]
-fn the_lean_standard_task_fits_the_token_budget() {
+/// The figures of one run of the standard task.
+struct Figures {
+    calls: usize,
+    received: usize,
+    list_bytes: usize,
+    /// What a host gives its model of that list on every turn: each tool's name, description
+    /// and input schema (title, annotations and output schema stay with the host).
+    model_list_bytes: usize,
+}
+
+/// The standard task as a lean agent whose client sends this `clientInfo.name`.
+fn standard_task(client: &str) -> Figures {
     let mut a = Lean { demo: support::DemoStdio::start("warn"), next_id: 0, calls: 0, received: 0, log: Vec::new() };
     a.request(
         "initialize",
-        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "lean-agent", "version": "1"}}),
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": client, "version": "1"}}),
     );
     a.notify("notifications/initialized");
     a.list_tools();
@@ -83,6 +95,14 @@ fn the_lean_standard_task_fits_the_token_budget() {
     let editor = opened["openedWindowIds"][0].as_str().unwrap().to_owned();
     let with_editor = a.list_tools();
     let list_bytes = serde_json::to_string(&with_editor).unwrap().len();
+    let model_list_bytes = with_editor
+        .iter()
+        .map(|t| {
+            json!({"name": t["name"], "description": t["description"], "input_schema": t["inputSchema"]})
+                .to_string()
+                .len()
+        })
+        .sum::<usize>();
     let v = 1; // a window just opened is at its first version
     let r = a.call(
         &format!("{editor}__add_item"),
@@ -101,17 +121,38 @@ fn the_lean_standard_task_fits_the_token_budget() {
     let _ = a.demo.child.wait();
 
     println!(
-        "lean standard task: {} calls, {} bytes received; tool list with one editor open: {list_bytes} bytes",
+        "{client}: {} calls, {} bytes received; tool list with one editor open: {list_bytes} bytes ({model_list_bytes} for the model)",
         a.calls, a.received
     );
     for (what, bytes) in &a.log {
         println!("  {what}: {bytes}");
     }
-    // Regression guards at the figures measured on 2026-12-01 (10 calls, 13,981 bytes, 3,995
-    // bytes for the list), after tool titles stopped repeating the window's title and the bare
-    // output schema went. Issue 10's targets (≤ 12 calls: met; ≤ 10 KB received and ≤ 2.5 KB
-    // for the list: not yet) need cuts that touch §5.2/§5.6's SHOULDs; see the issue's note.
-    assert!(a.calls <= 12, "{} calls", a.calls);
-    assert!(a.received <= 14_200, "{} bytes received", a.received);
-    assert!(list_bytes <= 4_100, "the tool list with one editor open is {list_bytes} bytes");
+    Figures { calls: a.calls, received: a.received, list_bytes, model_list_bytes }
+}
+
+// Regression guards, at the figures measured on 2026-12-01 (the note above each says which).
+// They count bytes and calls, never time. Issue 10 asked for ≤ 10,240 bytes received and
+// ≤ 2,560 bytes of tool list; PERFORMANCE.md says why neither is reachable with every tool
+// entry keeping §12.3's output schema and §5.2/§5.6's title, description and annotations.
+
+/// Claude Code: a client whose model reads the resource, re-lists on `list_changed` and sees
+/// `structuredContent` on success, so each result's text is just its message (§12.3).
+/// Measured: 10 calls, 13,167 bytes; the list 4,070 bytes, 2,834 of them for the model.
+#[test]
+fn the_lean_standard_task_fits_the_token_budget() {
+    let f = standard_task("claude-code");
+    assert!(f.calls <= 12, "{} calls", f.calls);
+    assert!(f.received <= 13_400, "{} bytes received", f.received);
+    assert!(f.list_bytes <= 4_150, "the tool list with one editor open is {} bytes", f.list_bytes);
+    assert!(f.model_list_bytes <= 2_900, "the model's part of that list is {} bytes", f.model_list_bytes);
+}
+
+/// A client of unknown name: the same, but each result's text is the whole JSON again (its
+/// model may see only the text). Measured: 10 calls, 13,780 bytes.
+#[test]
+fn the_standard_task_for_an_unknown_client() {
+    let f = standard_task("lean-agent");
+    assert!(f.calls <= 12, "{} calls", f.calls);
+    assert!(f.received <= 14_000, "{} bytes received", f.received);
+    assert!(f.list_bytes <= 4_150, "the tool list with one editor open is {} bytes", f.list_bytes);
 }

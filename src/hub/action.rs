@@ -8,8 +8,9 @@ use std::sync::{Arc, LazyLock};
 use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
-/// MCP tool annotations (§5.6). MCP's defaults are pessimistic (destructive, open-world), so
-/// the bridge always states all four.
+/// MCP tool annotations (§5.6). MCP's defaults are pessimistic (destructive, open-world); the
+/// bridge states `destructiveHint` on every tool that writes, the others where they differ
+/// from the default (`openWorldHint` only when true: the default already says "may").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Hints {
     /// Changes no state: the bridge neither adds nor checks `expectedVersion`.

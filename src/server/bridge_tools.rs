@@ -16,7 +16,7 @@ use std::sync::{Arc, LazyLock};
 use rmcp::model::{CallToolResult, JsonObject, Tool};
 use serde_json::{Map, Value, json};
 
-use super::{ServerShared, to_mcp_tool};
+use super::{ResultView, ServerShared, to_mcp_tool};
 use crate::hub::{Hints, Outcome, ToolSpec};
 use crate::protocol::{CALL_ACTION, ErrorCode, READ_WINDOWS_ACTION, ToolError, tool_name};
 
@@ -36,15 +36,15 @@ pub fn read_windows_tool(with_tools: bool) -> Tool {
     static WITH_TOOLS: LazyLock<Tool> = LazyLock::new(|| entry(true));
     fn entry(with_tools: bool) -> Tool {
         let description = if with_tools {
-            "Read every window now: result = app://windows (operableWindowIds, windows) plus tools, each callable tool with its inputSchema. Call it first and after every change."
+            "Every window now, as app://windows (operableWindowIds, windows), plus tools: each callable tool with its inputSchema. Read it first and after each change."
         } else {
-            "Read every window now: result = app://windows (operableWindowIds, windows). Call it first and after every change."
+            "Every window now, as app://windows (operableWindowIds, windows). Read it first and after each change."
         };
         to_mcp_tool(&ToolSpec {
             name: READ_WINDOWS.clone(),
             title: "Read windows".to_owned(),
             description: description.to_owned(),
-            input_schema: schema(json!({"type": "object", "properties": {}})),
+            input_schema: schema(json!({"type": "object"})),
             hints: Hints { read_only: true, idempotent: true, ..Hints::default() },
         })
     }
@@ -73,14 +73,14 @@ pub fn call_tool() -> Tool {
 }
 
 /// `app__read_windows`' result: `{"result": {operableWindowIds, windows, tools?}}`.
-pub async fn read_windows(shared: &ServerShared, with_tools: bool) -> CallToolResult {
+pub async fn read_windows(shared: &ServerShared, with_tools: bool, sees: ResultView) -> CallToolResult {
     shared.hub.first_frame().await;
     let snapshot = shared.hub.snapshot();
     let mut state = snapshot.state_value().clone();
     if with_tools && let Value::Object(o) = &mut state {
         o.insert("tools".to_owned(), shared.compact_tools(&snapshot).as_ref().clone());
     }
-    CallToolResult::structured(json!({ "result": state }))
+    super::handler::wrap_result(json!({ "result": state }), false, sees)
 }
 
 /// Why `app__call`'s own arguments are unusable, naming the parameter; `None` when they are fine.

@@ -3,17 +3,18 @@
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, DiscoverResult, ErrorData, InitializeRequestParams,
-    InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerConfig, SubscribeRequestParams,
-    SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult, ErrorData,
+    InitializeRequestParams, InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
+use serde_json::Value;
 
 use super::bridge_tools::{self, CALL, Dispatch, READ_WINDOWS};
 use super::serving::Serving;
-use super::{ClientProfile, ServerShared, WINDOWS_URI};
+use super::{ClientProfile, ResultView, ServerShared, WINDOWS_URI};
 use crate::hub::Outcome;
 
 /// Serves one connection; all state lives in the shared server (and, through it, the hub).
@@ -77,15 +78,37 @@ fn windows_resource() -> Resource {
         .with_mime_type("application/json")
 }
 
-/// A tool outcome as an MCP result: `structuredContent`, plus its compact JSON as the one text
-/// block (one line, lossless, for clients that read only `content`).
-fn call_result(outcome: &Outcome) -> CallToolResult {
+/// A tool outcome as an MCP result for a client that shows its model `sees`.
+fn call_result(outcome: &Outcome, sees: ResultView) -> CallToolResult {
     let (value, is_error) = match outcome {
         Ok(r) => (serde_json::to_value(r), false),
         Err(e) => (serde_json::to_value(e), true),
     };
-    let value = value.unwrap_or_default();
-    if is_error { CallToolResult::structured_error(value) } else { CallToolResult::structured(value) }
+    wrap_result(value.unwrap_or_default(), is_error, sees)
+}
+
+/// `structuredContent`, plus one text block that depends on what the client shows its model:
+///
+/// - the whole result as compact JSON (one line, lossless) where the model may see only the
+///   text: clients that show `content` (Gemini CLI, claude.ai, Continue), those whose choice
+///   is not known (unknown clients get it too, as MCP's "also return the serialized JSON"
+///   asks), and every error (Claude Code shows the text of errors only);
+/// - just the `message` where the model sees `structuredContent` on success (Claude Code,
+///   Codex, `ChatGPT`): §12.3's "a single text … repeating the message". The JSON twice would
+///   cost those clients half of every result's bytes and tell their models nothing.
+///
+/// `isError` is sent only on errors (§12.3: "omitted or false").
+pub(super) fn wrap_result(value: Value, is_error: bool, sees: ResultView) -> CallToolResult {
+    let message_only = !is_error && matches!(sees, ResultView::Structured | ResultView::StructuredThenTextOnError);
+    let text = match value.get("message").and_then(Value::as_str) {
+        Some(m) if message_only => m.to_owned(),
+        None if message_only => "The result is in structuredContent.".to_owned(),
+        _ => value.to_string(),
+    };
+    let mut result = CallToolResult::structured(value);
+    result.content = vec![ContentBlock::text(text)];
+    result.is_error = is_error.then_some(true);
+    result
 }
 
 impl ServerHandler for BridgeHandler {
@@ -212,11 +235,15 @@ impl ServerHandler for BridgeHandler {
         let name = request.name.as_ref();
         if name == READ_WINDOWS.as_str() && !self.shared.policy.no_read_windows {
             tracing::debug!(tool = name, "state read");
-            return Ok(bridge_tools::read_windows(&self.shared, frozen).await.into());
+            return Ok(bridge_tools::read_windows(&self.shared, frozen, self.profile_of(&context).sees).await.into());
         }
         let (tool, outcome) = if name == CALL.as_str() && frozen {
             match bridge_tools::dispatch(&self.shared, &args).await {
-                Dispatch::ReadWindows => return Ok(bridge_tools::read_windows(&self.shared, frozen).await.into()),
+                Dispatch::ReadWindows => {
+                    return Ok(bridge_tools::read_windows(&self.shared, frozen, self.profile_of(&context).sees)
+                        .await
+                        .into());
+                }
                 Dispatch::Outcome(tool, outcome) => (tool, outcome),
             }
         } else {
@@ -232,6 +259,6 @@ impl ServerHandler for BridgeHandler {
         } else {
             tracing::info!(tool, via = via.as_deref(), "tool call done");
         }
-        Ok(call_result(&outcome).into())
+        Ok(call_result(&outcome, self.profile_of(&context).sees).into())
     }
 }

@@ -55,11 +55,11 @@ const AUTHORITY: &str = "operableWindowIds is the sole authority: operate only t
 
 const FROZEN_HEAD: &str = "Your tool list may not update: call a tool it lacks via app__call {tool, arguments}. ";
 
-const BODY: &str = "The list holds only operable windows' tools: if you see one, you can call it. A window has title, modal, ownerId, version, a one-line summary (read it first), then blocks (text, fields, tables, lists, notices, media). Call a window's focus action, if any, before acting on it. After a resources/updated of app://windows or tools/list_changed, re-read the state before deciding. Failures: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: what is wrong per parameter; correct, retry), blocked_by_modal (blockingWindowId: handle that dialog first), window_not_found, action_not_available, action_timeout (not applied). Large data is not in the state: a window's read-only tool returns it in result. Success: {message, openedWindowIds?, result?, version?, newTools?}; version is the window's version after the call (the next expectedVersion), newTools the tools it made callable. ";
+const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks (text, fields, tables, lists, notices, media). Call a window's focus action, if any, before acting on it. After resources/updated or tools/list_changed, re-read the state before deciding. Errors: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: what is wrong per parameter; correct, retry), blocked_by_modal (blockingWindowId: handle that dialog first), window_not_found, action_not_available, action_timeout (not applied). Large data: a window's read-only tool returns it in result. Success: {message, openedWindowIds?, result?, version?, newTools?}: version is the window's version after the call (the next expectedVersion); newTools, the tools it made callable. ";
 
 const FROZEN_BODY: &str = "app__read_windows also lists tools (each callable one with its inputSchema); call those, and newTools, via app__call: same checks, results and errors as a direct call.";
 
-const LIVE_BODY: &str = "New tools also join your tool list (re-list if yours does not).";
+const LIVE_BODY: &str = "New tools join your tool list (re-list if yours lacks them).";
 
 /// The full text for one connection: the protocol's part, then the app's own notes, at most
 /// [`INSTRUCTIONS_MAX_BYTES`] in all.
@@ -119,7 +119,7 @@ mod tests {
         "operableWindowIds is the sole authority",
         "only with listed tools",
         "{winId}__{action}",
-        "if you see one, you can call it",
+        "If a tool is listed, you can call it",
         "summary (read it first)",
         "blocks",
         "focus action, if any, before acting",

@@ -120,27 +120,48 @@ impl ServerShared {
     }
 }
 
-/// The MCP tool entry. Annotations state what differs from MCP's defaults (not read-only,
-/// destructive, not idempotent, open world) and nothing else: `destructiveHint` for every
-/// tool that writes, `openWorldHint` always, `readOnlyHint`/`idempotentHint` when true.
+/// One output schema for every tool, as §12.3 requires ("every tool that returns something
+/// MUST declare an outputSchema"): a bare object. It admits the success shape (`message`,
+/// `openedWindowIds`, `result`, `version`, `newTools`) and the error shape (`code`, `message`,
+/// …) alike, so strict clients that check error results against it too (TypeScript SDK v1
+/// hosts, the MCP Inspector) accept both. The shapes are explained once, in the instructions,
+/// not in every entry: 33 bytes per tool instead of a few hundred.
+fn output_schema() -> Arc<rmcp::model::JsonObject> {
+    static SCHEMA: std::sync::LazyLock<Arc<rmcp::model::JsonObject>> =
+        std::sync::LazyLock::new(|| Arc::new(rmcp::model::object(json!({"type": "object"}))));
+    Arc::clone(&SCHEMA)
+}
+
+/// The MCP tool entry: name, title and description (§5.2), the input schema, the shared output
+/// schema (§12.3), and annotations (§5.6) on every tool, stating only what MCP's defaults
+/// would get wrong (an agent pays for every byte of every listing):
 ///
-/// No `outputSchema`: results carry `structuredContent` anyway (the hosts that show it show it
-/// without a schema), while a declared schema only adds bytes to every listing and gives strict
-/// clients (TypeScript SDK v1 hosts, the Inspector) something to reject an error result
-/// against. The result shapes are explained once, in the instructions.
+/// - a read-only tool: `readOnlyHint: true` (MCP gives `destructiveHint` and `idempotentHint`
+///   meaning only when it is false);
+/// - any other tool: `destructiveHint`, true or false (the default, true, would make every
+///   write look dangerous), and `idempotentHint: true` when it is (the default is false);
+/// - `openWorldHint` only for a tool the app marks as reaching outside it. Why not `false` on
+///   every other tool, as §5.6's "attach MCP's standard annotations" would have it: it is 22
+///   bytes on every entry of every listing, and leaving it out gives MCP's default, "may
+///   interact with an open world", which makes an agent more careful, never less. §5.6 asks
+///   to mark `destructiveHint` and `idempotentHint` correctly above all; both always are.
 fn to_mcp_tool(spec: &ToolSpec) -> Tool {
     let h = spec.hints;
-    let mut annotations = ToolAnnotations::new().open_world(h.open_world);
+    let mut annotations = ToolAnnotations::new();
     if h.read_only {
         annotations = annotations.read_only(true);
     } else {
         annotations = annotations.destructive(h.destructive);
+        if h.idempotent {
+            annotations = annotations.idempotent(true);
+        }
     }
-    if h.idempotent {
-        annotations = annotations.idempotent(true);
+    if h.open_world {
+        annotations = annotations.open_world(true);
     }
     Tool::new(spec.name.clone(), spec.description.clone(), Arc::clone(&spec.input_schema))
         .with_title(spec.title.clone())
+        .with_raw_output_schema(output_schema())
         .with_annotations(annotations)
 }
 
@@ -311,6 +332,42 @@ async fn fan_out(shared: Arc<ServerShared>) {
         (windows_rev, tools_rev) = (w, t);
         if windows_changed || tools_changed {
             shared.connections.broadcast(windows_changed, tools_changed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::Hints;
+
+    fn entry(hints: Hints) -> serde_json::Value {
+        let spec = ToolSpec {
+            name: "w__a".into(),
+            title: "A".into(),
+            description: "Does a".into(),
+            input_schema: Arc::new(rmcp::model::object(json!({"type": "object"}))),
+            hints,
+        };
+        serde_json::to_value(to_mcp_tool(&spec)).unwrap_or_default()
+    }
+
+    #[test]
+    fn every_entry_declares_the_output_schema_and_annotations_state_what_defaults_get_wrong() {
+        let read = entry(Hints { read_only: true, idempotent: true, ..Hints::default() });
+        assert_eq!(read["annotations"], json!({"readOnlyHint": true}));
+        let write = entry(Hints::default());
+        assert_eq!(write["annotations"], json!({"destructiveHint": false}));
+        let delete = entry(Hints { destructive: true, ..Hints::default() });
+        assert_eq!(delete["annotations"], json!({"destructiveHint": true}), "stated although it is the default");
+        let retry = entry(Hints { idempotent: true, open_world: true, ..Hints::default() });
+        assert_eq!(
+            retry["annotations"],
+            json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": true})
+        );
+        for e in [read, write, delete, retry] {
+            assert_eq!(e["outputSchema"], json!({"type": "object"}), "§12.3: {e}");
+            assert_eq!((e["title"].as_str(), e["description"].as_str()), (Some("A"), Some("Does a")), "§5.2");
         }
     }
 }

@@ -14,9 +14,11 @@
 //! (`notes/mcp-client-behaviour.md`); re-check a client's current release before relying on a
 //! row, and override a row with [`crate::BridgeBuilder::client_profile`].
 
-/// Which part of a tool result a client shows its model. The bridge puts the same JSON in
-/// `content[0].text` and `structuredContent`, for success and error alike, so every view gets
-/// everything; the field records the client's behaviour (for logs and the tests that emulate it).
+/// Which part of a tool result a client shows its model. Every result carries
+/// `structuredContent`; the one text block is the same JSON (one line) for errors and for
+/// clients that may show only the text (`Both`, `Text`), and just the `message` on success
+/// for clients that show `structuredContent` (`Structured`, `StructuredThenTextOnError`), as
+/// §12.3 has it: their models never see the text, so a second copy would only cost bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResultView {
     /// Both, or not known: the safe assumption.

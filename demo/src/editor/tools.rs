@@ -16,7 +16,6 @@ pub const ITEM_COLUMNS: [&str; 3] = ["Product", "Quantity", "Unit price"];
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EditFieldArgs {
-    /// Which field.
     pub field: EditableField,
     /// A number for amount, else a string.
     pub value: Value,
