@@ -22,22 +22,27 @@ pub fn request(
         body.len()
     );
     stream.write_all(head.as_bytes()).unwrap();
-    // The head, then a body of its Content-Length, or chunks until the last one.
+    // The head, then a body of its Content-Length, or chunks until the last one. The head is
+    // parsed once, so that reading a large body stays linear in its size.
     let mut raw = Vec::new();
-    let mut buf = [0u8; 4096];
+    let mut buf = [0u8; 16 * 1024];
+    let mut framing: Option<(usize, Option<usize>)> = None; // (body start, Content-Length)
     loop {
-        let text = String::from_utf8_lossy(&raw);
-        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+        if framing.is_none()
+            && let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n")
+        {
+            let head = String::from_utf8_lossy(&raw[..end]);
             let length = head.lines().find_map(|l| {
                 l.split_once(':')
                     .filter(|(k, _)| k.eq_ignore_ascii_case("content-length"))
-                    .map(|(_, v)| v.trim().to_owned())
+                    .and_then(|(_, v)| v.trim().parse::<usize>().ok())
             });
-            match length.and_then(|n| n.parse::<usize>().ok()) {
-                Some(n) if body.len() >= n => break,
-                None if raw.ends_with(b"0\r\n\r\n") => break,
-                _ => {}
-            }
+            framing = Some((end + 4, length));
+        }
+        match framing {
+            Some((start, Some(n))) if raw.len() - start >= n => break,
+            Some((_, None)) if raw.ends_with(b"0\r\n\r\n") => break,
+            _ => {}
         }
         let n = stream.read(&mut buf).unwrap();
         if n == 0 {

@@ -1,7 +1,7 @@
 //! Memory stays flat however many windows are opened and closed: what the bridge, the demo and
 //! egui keep per window is bounded by the windows open at once (plus 8 bytes per handle ever
-//! handed out, so that none is reused). Counted here; the RSS figure is `cargo bench --bench
-//! memory`.
+//! handed out, so that none is reused). Counted here; the RSS figures are in the bench suite
+//! (`cargo bench -p order-demo --bench suite -- memory`).
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 

@@ -1,0 +1,247 @@
+//! How the bridge scales with the number of windows, next to the demo's own pass with as
+//! many windows, and what publishing and reading the state costs at those sizes.
+//!
+//! For 10, 100 and 1,000 windows of 10 blocks each (4 fields blocks of 5 items, 3 texts,
+//! 2 notices, a 5-row table), per frame: the egui pass that draws them (an `egui::Window` of
+//! 10 labelled rows each), and the bridge's own cost (its declarations and hooks, over an
+//! empty pass) when nothing changed, and when one window changed (which publishes: a new
+//! snapshot built and serialised once), plus the size of the published state. The bridge's
+//! cost is measured without the drawing, so that the drawing's variance does not hide it.
+//!
+//! The anchor is the demo's real pass (`OrderApp::ui`, the bridge included) with as many Order
+//! Editors open, each an `egui::Window` of 6 fields, a line-item table and its actions.
+//! `resources/read` is timed over HTTP on a keep-alive connection, against a headless UI
+//! thread serving the same windows.
+
+use std::hint::black_box;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use egui_mcp_bridge::testing::Agent;
+use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions, Severity, headless};
+use order_demo::OrderApp;
+use serde_json::json;
+
+use crate::http_client::{request, session};
+use crate::ms;
+
+struct App {
+    windows: usize,
+    /// Bumped in one window per frame when measuring changes.
+    edits: u64,
+    change: bool,
+}
+
+fn declare(bridge: &Bridge, app: &mut App) {
+    for k in 0..app.windows {
+        let id = format!("w-{k}");
+        let edits = if app.change && k == 0 { app.edits } else { 0 };
+        let _ = bridge.window(&id).title(format!("Window {k}")).summary("A window of the scale bench").show(|w| {
+            for b in 0..4 {
+                w.fields(&format!("f{b}"), |f| {
+                    f.field("Name", "Ada Lovelace");
+                    f.field("Address", "1 Main Street");
+                    f.field("Amount", 100.0 + f64::from(b));
+                    f.field("Edits", edits);
+                    f.sensitive("Card", "4111 1111 1111 1111");
+                });
+            }
+            for t in 0..3 {
+                w.text(&format!("t{t}"), "Some text that describes what the window shows.");
+            }
+            w.notice("n0", Severity::Info, "All good");
+            w.notice("n1", Severity::Warn, "Check the amount");
+            w.table("items", &["Product", "Quantity", "Price"]).rows(|r| {
+                for i in 0..5 {
+                    r.row(("Tea", i, 4.5));
+                }
+            });
+            if let Some(call) = w.button("touch", ActionSpec::new("Touch")) {
+                call.ok("touched");
+            }
+        });
+    }
+    if app.change {
+        app.edits += 1;
+    }
+}
+
+/// What a person sees of the same windows: the egui pass the bridge rides on.
+fn draw(ctx: &egui::Context, app: &App) {
+    for k in 0..app.windows {
+        egui::Window::new(format!("Window {k}")).id(egui::Id::unique(("w", k))).show(ctx, |ui| {
+            for row in 0..10 {
+                ui.label(format!("Row {row}: Ada Lovelace, 1 Main Street, $100.00"));
+            }
+        });
+    }
+}
+
+/// Mean time of one frame after warm-up.
+fn frame_time(windows: usize, with_bridge: bool, with_ui: bool, change: bool) -> (Duration, usize) {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    if with_bridge {
+        ctx.add_plugin(bridge.plugin());
+    }
+    let mut app = App { windows, edits: 0, change };
+    let frames = (2_000 / windows).clamp(10, 200) as u32;
+    let run = |ctx: &egui::Context, app: &mut App| {
+        ctx.run_ui(egui::RawInput::default(), |ui| {
+            if with_ui {
+                draw(ui.ctx(), app);
+            }
+            if with_bridge {
+                declare(&bridge, app);
+            }
+        })
+        .drop_without_applying_deltas();
+    };
+    for _ in 0..5 {
+        run(&ctx, &mut app);
+    }
+    let start = Instant::now();
+    for _ in 0..frames {
+        run(&ctx, &mut app);
+    }
+    let size = bridge.snapshot().json().len();
+    black_box(&app.edits);
+    (start.elapsed() / frames, size)
+}
+
+/// The demo's own pass with `editors` Order Editors open (and Orders and the activity panel):
+/// a frame with nothing changed, and a frame that applies an agent's `edit_field` to one editor
+/// (its two passes and the publish).
+fn demo_pass(editors: usize) -> (Duration, Duration) {
+    let bridge = Bridge::builder().app_name("order-demo").build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let mut app = OrderApp::new(bridge.clone());
+    let first = app.new_order();
+    for _ in 1..editors {
+        let _ = app.new_order();
+    }
+    let frame = |app: &mut OrderApp| {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
+            ..Default::default()
+        };
+        ctx.run_ui(input, |ui| app.ui(ui)).drop_without_applying_deltas();
+    };
+    for _ in 0..5 {
+        frame(&mut app);
+    }
+    let frames = (2_000 / editors).clamp(10, 200) as u32;
+    let start = Instant::now();
+    for _ in 0..frames {
+        frame(&mut app);
+    }
+    let quiet = start.elapsed() / frames;
+    let tool = format!("{first}__edit_field");
+    let calls = frames.min(50);
+    let start = Instant::now();
+    let mut passes = 0u32;
+    for k in 0..calls {
+        let mut call = Agent::new(&bridge).send(&tool, json!({"field": "recipient", "value": format!("Ada {k}")}));
+        while call.try_outcome().is_none() {
+            frame(&mut app);
+            passes += 1;
+        }
+    }
+    assert!(passes >= calls, "every call took a frame");
+    (quiet, start.elapsed() / passes)
+}
+
+/// `resources/read` over HTTP (keep-alive) against a headless UI thread with `windows`
+/// windows: mean time and bytes.
+fn read_time(windows: usize) -> (Duration, usize) {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let stop = Arc::new(AtomicBool::new(false));
+    let ui = {
+        let (bridge, ctx, stop) = (bridge.clone(), ctx.clone(), Arc::clone(&stop));
+        std::thread::Builder::new()
+            .name("bench-ui".into())
+            .spawn(move || {
+                let mut app = App { windows, edits: 0, change: false };
+                headless::run(
+                    &ctx,
+                    headless::HeadlessOptions::default(),
+                    |_ui| declare(&bridge, &mut app),
+                    || !stop.load(Ordering::Acquire),
+                );
+            })
+            .unwrap()
+    };
+    let http = bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
+    let addr = http.local_addr();
+    let (mut stream, sid) = session(addr);
+    let body =
+        json!({"jsonrpc": "2.0", "id": 7, "method": "resources/read", "params": {"uri": "app://windows"}}).to_string();
+    let mut bytes = 0;
+    for _ in 0..3 {
+        bytes = request(&mut stream, addr, Some(&sid), &body, true).len();
+    }
+    let reads = (2_000 / windows).clamp(5, 200) as u32;
+    let start = Instant::now();
+    for _ in 0..reads {
+        black_box(request(&mut stream, addr, Some(&sid), &body, true));
+    }
+    let t = start.elapsed() / reads;
+    drop(http);
+    stop.store(true, Ordering::Release);
+    ctx.request_repaint();
+    let _ = ui.join();
+    (t, bytes)
+}
+
+/// Growth exponent k of t ∝ n^k between two sizes a factor 10 apart.
+fn exponent(a: Duration, b: Duration) -> f64 {
+    (b.as_secs_f64() / a.as_secs_f64()).log10()
+}
+
+pub fn run() {
+    println!("## Scale: per frame, at 10, 100 and 1,000 windows\n");
+    println!(
+        "| windows | demo's pass (that many editors) | bridge, nothing changed (× 10 blocks) | bridge, one window changed | demo frame applying a call | publish + serialise | `resources/read` (HTTP) | state JSON |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    let mut rows = Vec::new();
+    for windows in [10, 100, 1_000] {
+        let (demo_quiet, demo_call) = demo_pass(windows);
+        let (empty, _) = frame_time(windows, false, false, false);
+        let (same, _) = frame_time(windows, true, false, false);
+        let (changed, size) = frame_time(windows, true, false, true);
+        let (read, _) = read_time(windows);
+        let quiet = same.saturating_sub(empty);
+        let busy = changed.saturating_sub(empty);
+        let publish = changed.saturating_sub(same);
+        let share = |d: Duration| 100.0 * d.as_secs_f64() / demo_quiet.as_secs_f64();
+        println!(
+            "| {windows} | {} | {} ({:.0}% of it) | {} ({:.0}%) | {} | {} | {} | {} KB |",
+            ms(demo_quiet),
+            ms(quiet),
+            share(quiet),
+            ms(busy),
+            share(busy),
+            ms(demo_call),
+            ms(publish),
+            ms(read),
+            size / 1024
+        );
+        rows.push([demo_quiet, quiet, busy, publish, read]);
+    }
+    let growth =
+        |i: usize| format!("{:.2} / {:.2}", exponent(rows[0][i], rows[1][i]), exponent(rows[1][i], rows[2][i]));
+    println!(
+        "\ngrowth exponent k (t ∝ n^k; 1.00 is linear), 10→100 / 100→1,000 windows: demo's pass {}, bridge nothing changed {}, one changed {}, publish + serialise {}, `resources/read` {}\n",
+        growth(0),
+        growth(1),
+        growth(2),
+        growth(3),
+        growth(4)
+    );
+}
