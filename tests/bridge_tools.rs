@@ -251,3 +251,29 @@ async fn the_text_block_is_the_whole_result_only_where_the_model_may_see_only_th
         assert_eq!(err.code(), "window_not_found", "{client}");
     }
 }
+
+/// A connection that calls through `app__call` cannot see a new dialog's parameters in its tool
+/// list: a result that made tools callable also holds `newToolSpecs`, each new tool's name,
+/// description and input schema (as `app__read_windows` lists them), so it needs no read to
+/// call them. Connections that re-list get the names only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn frozen_list_connections_get_the_new_tools_parameters_in_the_result() {
+    let rig = Rig::start();
+    let frozen = rig.connect_as(Lifecycle::Legacy, "claude-ai").await;
+    let live = rig.connect_as(Lifecycle::Legacy, "claude-code").await;
+    let open = frozen.call("app__call", json!({"tool": "main__open_dialog", "arguments": {}})).await;
+    let dialog = open.ok()["openedWindowIds"][0].as_str().unwrap().to_owned();
+    let names = open.ok()["newTools"].clone();
+    assert_eq!(names, json!([format!("{dialog}__close"), format!("{dialog}__open_nested")]));
+    let in_state = frozen.call("app__read_windows", json!({})).await.ok()["result"]["tools"].clone();
+    let listed: Vec<&Value> =
+        in_state.as_array().unwrap().iter().filter(|t| names.as_array().unwrap().contains(&t["name"])).collect();
+    assert_eq!(open.ok()["newToolSpecs"], json!(listed), "the same entries as app__read_windows lists");
+    assert!(open.ok()["newToolSpecs"][0]["inputSchema"]["type"] == "object");
+    let direct = frozen.call(&format!("{dialog}__open_nested"), json!({})).await;
+    assert!(direct.ok()["newToolSpecs"].is_array(), "a direct call on that connection too: {:?}", direct.body);
+    let nested = direct.ok()["openedWindowIds"][0].as_str().unwrap().to_owned();
+    let closed = live.call(&format!("{nested}__close"), json!({})).await;
+    assert!(closed.ok().get("newTools").is_some(), "{:?}", closed.body);
+    assert!(closed.ok().get("newToolSpecs").is_none(), "a connection that re-lists gets names only");
+}

@@ -2,11 +2,12 @@
 //! counting every byte it receives and every request it makes, `initialize` included. The
 //! regression guard counts bytes and calls, never time.
 //!
-//! Run as two clients: Claude Code (its model sees `structuredContent`) and one of unknown name.
-//!
-//! The lean agent: initialize, list tools, read the state, open the first draft, list tools
-//! (the editor's), add an item, submit with the four fields, confirm, list tools (Authorize's
-//! schema), authorize. It lists again only when a tool it needs has parameters it has not seen.
+//! The lean agent: initialize, list tools, read the state, open the first draft, add an item,
+//! submit with the four fields, confirm, authorize. It lists again only when a tool it needs
+//! has parameters it has not seen (and its client can re-list): after opening the editor, after
+//! submit and after confirm. Run as three clients: Codex (its list never changes: it calls the
+//! editor's and dialogs' tools through `app__call`, their parameters from `newToolSpecs`),
+//! Claude Code (re-lists; its model sees `structuredContent`) and one of unknown name.
 #![allow(clippy::unwrap_used, reason = "tests")]
 #![allow(clippy::print_stdout, reason = "the test prints its figures")]
 
@@ -18,6 +19,13 @@ use serde_json::{Value, json};
 
 struct Lean {
     demo: support::DemoStdio,
+    /// Its client cannot refresh its tool list: tools it lacks go through `app__call`, their
+    /// parameters learnt from results' `newToolSpecs`.
+    frozen: bool,
+    /// Every tool it has seen the parameters of, from listings and `newToolSpecs`.
+    known: std::collections::HashMap<String, Value>,
+    /// The tool list its host holds (what goes into the model's context every turn).
+    listed: Vec<Value>,
     next_id: u64,
     calls: usize,
     received: usize,
@@ -58,13 +66,39 @@ impl Lean {
 
     #[expect(clippy::needless_pass_by_value, reason = "callers build the arguments in place with json!")]
     fn call(&mut self, name: &str, arguments: Value) -> Value {
-        let r = self.request("tools/call", json!({"name": name, "arguments": arguments}));
+        if !self.known.contains_key(name) {
+            assert!(!self.frozen, "a frozen-list client cannot learn {name}'s parameters by listing");
+            self.list_tools(); // the agent has not seen this tool's parameters
+        }
+        let schema = &self.known[name];
+        for arg in arguments.as_object().unwrap().keys() {
+            assert!(schema["properties"].get(arg).is_some(), "{name} has no parameter {arg}: {schema}");
+        }
+        let direct = self.listed.iter().any(|t| t["name"] == name);
+        let r = if direct {
+            self.request("tools/call", json!({"name": name, "arguments": arguments}))
+        } else {
+            assert!(self.frozen, "{name} is not listed");
+            self.request(
+                "tools/call",
+                json!({"name": "app__call", "arguments": {"tool": name, "arguments": arguments}}),
+            )
+        };
         assert_ne!(r["isError"], true, "{name}: {r}");
-        r["structuredContent"].clone()
+        let result = r["structuredContent"].clone();
+        for spec in result["newToolSpecs"].as_array().into_iter().flatten() {
+            self.known.insert(spec["name"].as_str().unwrap().to_owned(), spec["inputSchema"].clone());
+        }
+        result
     }
 
     fn list_tools(&mut self) -> Vec<Value> {
-        self.request("tools/list", json!({}))["tools"].as_array().unwrap().clone()
+        let tools = self.request("tools/list", json!({}))["tools"].as_array().unwrap().clone();
+        for t in &tools {
+            self.known.insert(t["name"].as_str().unwrap().to_owned(), t["inputSchema"].clone());
+        }
+        self.listed.clone_from(&tools);
+        tools
     }
 }
 
@@ -79,8 +113,17 @@ struct Figures {
 }
 
 /// The standard task as a lean agent whose client sends this `clientInfo.name`.
-fn standard_task(client: &str) -> Figures {
-    let mut a = Lean { demo: support::DemoStdio::start("warn"), next_id: 0, calls: 0, received: 0, log: Vec::new() };
+fn standard_task(client: &str, frozen: bool) -> Figures {
+    let mut a = Lean {
+        demo: support::DemoStdio::start("warn"),
+        frozen,
+        known: std::collections::HashMap::new(),
+        listed: Vec::new(),
+        next_id: 0,
+        calls: 0,
+        received: 0,
+        log: Vec::new(),
+    };
     a.request(
         "initialize",
         json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": client, "version": "1"}}),
@@ -93,9 +136,13 @@ fn standard_task(client: &str) -> Figures {
     let draft = orders["blocks"][0]["rows"].as_array().unwrap().iter().find(|r| r[2] == "Draft").unwrap()[0].clone();
     let opened = a.call("orders__open_order", json!({"order": draft}));
     let editor = opened["openedWindowIds"][0].as_str().unwrap().to_owned();
-    let with_editor = a.list_tools();
-    let list_bytes = serde_json::to_string(&with_editor).unwrap().len();
-    let model_list_bytes = with_editor
+    if !frozen {
+        a.list_tools(); // its host re-lists; the agent has not seen the editor's parameters
+    }
+    // With one editor open: what its host lists (a frozen host: still the first list).
+    let list_bytes = serde_json::to_string(&a.listed).unwrap().len();
+    let model_list_bytes = a
+        .listed
         .iter()
         .map(|t| {
             json!({"name": t["name"], "description": t["description"], "input_schema": t["inputSchema"]})
@@ -115,7 +162,6 @@ fn standard_task(client: &str) -> Figures {
     let confirm = r["openedWindowIds"][0].as_str().unwrap().to_owned();
     let r = a.call(&format!("{confirm}__confirm"), json!({}));
     let authorize = r["openedWindowIds"][0].as_str().unwrap().to_owned();
-    a.list_tools(); // the agent has not seen `authorize`'s parameters
     a.call(&format!("{authorize}__authorize"), json!({"password": "1234"}));
     drop(a.demo.stdin);
     let _ = a.demo.child.wait();
@@ -131,28 +177,44 @@ fn standard_task(client: &str) -> Figures {
 }
 
 // Regression guards, at the figures measured on 2026-12-01 (the note above each says which).
-// They count bytes and calls, never time. Issue 10 asked for ≤ 10,240 bytes received and
-// ≤ 2,560 bytes of tool list; PERFORMANCE.md says why neither is reachable with every tool
-// entry keeping §12.3's output schema and §5.2/§5.6's title, description and annotations.
+// They count bytes and calls, never time. Issue 10's targets (≤ 12 calls, ≤ 10,240 bytes
+// received, ≤ 2,560 bytes of tool list with one editor open) hold for a client that cannot
+// refresh its tool list, most of the clients people run; a client that re-lists pays for its
+// listings (PERFORMANCE.md says why they cannot shrink that far with every tool entry keeping
+// §12.3's output schema and §5.2/§5.6's title, description and annotations).
 
-/// Claude Code: a client whose model reads the resource, re-lists on `list_changed` and sees
-/// `structuredContent` on success, so each result's text is just its message (§12.3).
-/// Measured: 10 calls, 13,167 bytes; the list 4,070 bytes, 2,834 of them for the model.
+/// Codex: its model reads the resource and sees `structuredContent`, but its tool list never
+/// changes mid-task. The editor's and the dialogs' tools go through `app__call`, their
+/// parameters from each result's `newToolSpecs`; it never re-lists. Measured: 8 calls,
+/// 10,102 bytes; its list 2,268 bytes (1,562 for the model).
 #[test]
-fn the_lean_standard_task_fits_the_token_budget() {
-    let f = standard_task("claude-code");
+fn the_standard_task_for_a_frozen_list_client() {
+    let f = standard_task("codex-mcp-client", true);
     assert!(f.calls <= 12, "{} calls", f.calls);
-    assert!(f.received <= 13_400, "{} bytes received", f.received);
-    assert!(f.list_bytes <= 4_150, "the tool list with one editor open is {} bytes", f.list_bytes);
-    assert!(f.model_list_bytes <= 2_900, "the model's part of that list is {} bytes", f.model_list_bytes);
+    assert!(f.received <= 10_240, "{} bytes received", f.received);
+    assert!(f.list_bytes <= 2_560, "the tool list with one editor open is {} bytes", f.list_bytes);
 }
 
-/// A client of unknown name: the same, but each result's text is the whole JSON again (its
-/// model may see only the text). Measured: 10 calls, 13,780 bytes.
+/// Claude Code: its model reads the resource, its host re-lists on `list_changed`, and it sees
+/// `structuredContent` on success, so each result's text is just its message (§12.3). The
+/// agent lists when it needs a tool whose parameters it has not seen: after opening the editor,
+/// after submit (Confirm order) and after confirm (Authorize payment). Measured: 11 calls,
+/// 15,419 bytes; the list 4,019 bytes, 2,783 of them for the model.
+#[test]
+fn the_standard_task_for_a_client_that_relists() {
+    let f = standard_task("claude-code", false);
+    assert!(f.calls <= 12, "{} calls", f.calls);
+    assert!(f.received <= 15_650, "{} bytes received", f.received);
+    assert!(f.list_bytes <= 4_100, "the tool list with one editor open is {} bytes", f.list_bytes);
+    assert!(f.model_list_bytes <= 2_850, "the model's part of that list is {} bytes", f.model_list_bytes);
+}
+
+/// A client of unknown name: as Claude Code, but each result's text is the whole JSON again
+/// (its model may see only the text). Measured: 11 calls, 16,032 bytes.
 #[test]
 fn the_standard_task_for_an_unknown_client() {
-    let f = standard_task("lean-agent");
+    let f = standard_task("lean-agent", false);
     assert!(f.calls <= 12, "{} calls", f.calls);
-    assert!(f.received <= 14_000, "{} bytes received", f.received);
-    assert!(f.list_bytes <= 4_150, "the tool list with one editor open is {} bytes", f.list_bytes);
+    assert!(f.received <= 16_250, "{} bytes received", f.received);
+    assert!(f.list_bytes <= 4_100, "the tool list with one editor open is {} bytes", f.list_bytes);
 }

@@ -26,7 +26,9 @@ pub struct ToolResult {
 
     /// Tools that the call made callable and that were not before, such as a dialog's (an
     /// extension of §5.4): a client that cannot refresh its tool list, or that defers tools
-    /// behind a search, learns their names without re-listing.
+    /// behind a search, learns their names without re-listing. On a connection that calls
+    /// through `app__call`, the server adds `newToolSpecs` next to it: each of these tools'
+    /// name, description and input schema.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub new_tools: Vec<String>,
 }

@@ -57,12 +57,12 @@ pub fn call_tool() -> Tool {
         to_mcp_tool(&ToolSpec {
             name: CALL.clone(),
             title: "Call a tool".to_owned(),
-            description: "Call a tool by name, also one your tool list lacks (from app__read_windows tools or a result's newTools): the same checks, result and errors as calling it directly.".to_owned(),
+            description: "Call any tool by name, also one your list lacks (a result's newTools, app__read_windows' tools): the same checks, result and errors as a direct call.".to_owned(),
             input_schema: schema(json!({
                 "type": "object",
                 "properties": {
-                    "tool": {"type": "string", "description": "The tool's name, such as orders__open_order"},
-                    "arguments": {"type": "object", "description": "The tool's arguments"}
+                    "tool": {"type": "string", "description": "Such as orders__open_order"},
+                    "arguments": {"type": "object"}
                 },
                 "required": ["tool"]
             })),

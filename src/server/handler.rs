@@ -78,13 +78,18 @@ fn windows_resource() -> Resource {
         .with_mime_type("application/json")
 }
 
-/// A tool outcome as an MCP result for a client that shows its model `sees`.
-fn call_result(outcome: &Outcome, sees: ResultView) -> CallToolResult {
+/// A tool outcome as an MCP result for a client that shows its model `sees`, with
+/// `newToolSpecs` added to a success when given.
+fn call_result(outcome: &Outcome, sees: ResultView, specs: Option<Value>) -> CallToolResult {
     let (value, is_error) = match outcome {
         Ok(r) => (serde_json::to_value(r), false),
         Err(e) => (serde_json::to_value(e), true),
     };
-    wrap_result(value.unwrap_or_default(), is_error, sees)
+    let mut value = value.unwrap_or_default();
+    if let (Some(specs), Value::Object(o)) = (specs, &mut value) {
+        o.insert("newToolSpecs".to_owned(), specs);
+    }
+    wrap_result(value, is_error, sees)
 }
 
 /// `structuredContent`, plus one text block that depends on what the client shows its model:
@@ -259,6 +264,12 @@ impl ServerHandler for BridgeHandler {
         } else {
             tracing::info!(tool, via = via.as_deref(), "tool call done");
         }
-        Ok(call_result(&outcome, self.profile_of(&context).sees).into())
+        // A connection that calls through `app__call` cannot see the new tools' parameters in
+        // its tool list: the result carries them.
+        let specs = match &outcome {
+            Ok(r) if frozen && !r.new_tools.is_empty() => Some(self.shared.tool_specs(&r.new_tools)),
+            _ => None,
+        };
+        Ok(call_result(&outcome, self.profile_of(&context).sees, specs).into())
     }
 }

@@ -57,7 +57,7 @@ const FROZEN_HEAD: &str = "Your tool list may not update: call a tool it lacks v
 
 const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks (text, fields, tables, lists, notices, media). Call a window's focus action, if any, before acting on it. After resources/updated or tools/list_changed, re-read the state before deciding. Errors: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: what is wrong per parameter; correct, retry), blocked_by_modal (blockingWindowId: handle that dialog first), window_not_found, action_not_available, action_timeout (not applied). Large data: a window's read-only tool returns it in result. Success: {message, openedWindowIds?, result?, version?, newTools?}: version is the window's version after the call (the next expectedVersion); newTools, the tools it made callable. ";
 
-const FROZEN_BODY: &str = "app__read_windows also lists tools (each callable one with its inputSchema); call those, and newTools, via app__call: same checks, results and errors as a direct call.";
+const FROZEN_BODY: &str = "app__read_windows also lists tools (each callable one with its inputSchema), and a result's newToolSpecs give its newTools' inputSchema; call them via app__call: same checks, results and errors as a direct call.";
 
 const LIVE_BODY: &str = "New tools join your tool list (re-list if yours lacks them).";
 

@@ -104,6 +104,17 @@ impl ServerShared {
         Arc::clone(made)
     }
 
+    /// `newToolSpecs` for a result that made these tools callable: their entries of
+    /// `app__read_windows`' `tools`, from the state published with the result (a tool gone
+    /// again since is left out).
+    fn tool_specs(&self, names: &[String]) -> serde_json::Value {
+        let all = self.compact_tools(&self.hub.snapshot());
+        let entries = all.as_array().map(Vec::as_slice).unwrap_or_default();
+        serde_json::Value::Array(
+            names.iter().filter_map(|n| entries.iter().find(|e| e["name"] == n.as_str()).cloned()).collect(),
+        )
+    }
+
     /// How long a stop waits for the calls under way: a call waits at most twice the budget.
     fn drain_budget(&self) -> std::time::Duration {
         self.hub.config().call_timeout * 2 + std::time::Duration::from_secs(1)

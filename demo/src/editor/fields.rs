@@ -5,7 +5,8 @@ use egui_mcp_bridge::ToolError;
 use serde::Deserialize;
 use serde_json::Value;
 
-/// A field that `edit_field` can set.
+// A field that `edit_field` can set. (A `//` comment: schemars would send a doc comment as
+// the `field` parameter's description in every listing, and the enum says it.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EditableField {
