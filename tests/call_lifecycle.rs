@@ -276,3 +276,43 @@ fn a_second_context_with_the_same_bridge_is_inert() {
     m.frame(vec![]);
     assert!(done(&mut rx).expect("answered").is_ok());
 }
+
+/// A dialog that the app draws before the code that applies the call (so the first pass is too
+/// late to show it) is declared in the second pass of the same frame: the call, answered after
+/// one frame, names it in `openedWindowIds` and its tools in `newTools`.
+#[test]
+fn a_dialog_drawn_before_the_applying_code_counts_after_one_frame() {
+    use egui_mcp_bridge::ActionSpec;
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let mut open = false;
+    let frame = |open: &mut bool| {
+        let mut passes = 0;
+        ctx.run_ui(egui::RawInput::default(), |_ui| {
+            passes += 1;
+            if *open {
+                let _ = bridge.window("dlg").title("Dialog").modal_of("main").show(|w| {
+                    if let Some(call) = w.button("close", ActionSpec::new("Close")) {
+                        call.ok("closed");
+                    }
+                });
+            }
+            let _ = bridge.window("main").title("Main").show(|w| {
+                if let Some(call) = w.button("open", ActionSpec::new("Open the dialog")) {
+                    *open = true;
+                    call.ok("opened");
+                }
+            });
+        })
+        .drop_without_applying_deltas();
+        passes
+    };
+    frame(&mut open);
+    let mut rx = Agent::new(&bridge).send("main__open", json!({}));
+    assert_eq!(frame(&mut open), 2, "applied, then the pass ran again");
+    let r = done(&mut rx).expect("answered in that frame").expect("success");
+    assert_eq!(r.opened_window_ids, ["dlg"]);
+    assert_eq!(r.new_tools, ["dlg__close"]);
+    assert_eq!(bridge.snapshot().state().operable_window_ids, ["dlg"], "the published state has it");
+}

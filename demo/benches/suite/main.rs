@@ -34,25 +34,33 @@ fn percentile(sorted: &[Duration], p: usize) -> Duration {
     sorted.get((sorted.len().saturating_sub(1) * p) / 100).copied().unwrap_or_default()
 }
 
+/// Set in the environment of the child process that runs one section.
+const SECTION: &str = "EGUI_MCP_BRIDGE_SUITE_SECTION";
+
+/// The sections, in the order they run.
+const SECTIONS: [(&str, fn()); 4] =
+    [("scale", scale::run), ("calls", calls::run), ("window", window::run), ("memory", memory::run)];
+
 fn main() {
     if window::is_child() {
         window::child();
         return;
     }
+    // Each section runs in a fresh process of its own, so that none inherits another's memory,
+    // threads or caches (the memory figures above all).
+    if let Ok(name) = std::env::var(SECTION) {
+        if let Some((_, run)) = SECTIONS.iter().find(|(n, _)| *n == name) {
+            run();
+        }
+        return;
+    }
     let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
     let cores = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
     println!("# egui_mcp_bridge bench suite ({cores} cores, release)\n");
-    if wanted("scale") {
-        scale::run();
-    }
-    if wanted("calls") {
-        calls::run();
-    }
-    if wanted("window") {
-        window::run();
-    }
-    if wanted("memory") {
-        memory::run();
+    for (name, _) in SECTIONS.iter().filter(|(n, _)| only.is_empty() || only.iter().any(|o| o == n)) {
+        let status = std::process::Command::new(std::env::current_exe().unwrap()).env(SECTION, name).status();
+        if !status.as_ref().is_ok_and(std::process::ExitStatus::success) {
+            println!("section {name} failed: {status:?}\n");
+        }
     }
 }

@@ -122,7 +122,7 @@ fn measure(ctx: &egui::Context, addr: SocketAddr) {
     println!("| frames per call (mean / p50 / max) | passes per call (mean) | p50 | p90 | p99 | max |");
     println!("| --- | --- | --- | --- | --- | --- |");
     println!(
-        "| {:.2} / {} / {} | {:.2} | {} | {} | {} | {} |",
+        "| {:.3} / {} / {} | {:.3} | {} | {} | {} | {} |",
         mean(&frames),
         frames[frames.len() / 2],
         frames[frames.len() - 1],
@@ -133,7 +133,7 @@ fn measure(ctx: &egui::Context, addr: SocketAddr) {
         ms(percentile(&times, 100)),
     );
     println!(
-        "\nframes counted from just before the request to just after its answer (egui's own counters); {idle} frames painted in one idle second before\n"
+        "\nframes counted from just before the request to just after its answer (egui's own counters); frames painted in one idle second before: {idle}\n"
     );
     ctx.send_viewport_cmd(egui::ViewportCommand::Close);
     ctx.request_repaint();
