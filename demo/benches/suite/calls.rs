@@ -177,8 +177,8 @@ fn in_process() -> Vec<Duration> {
     times
 }
 
-/// A line-delimited JSON-RPC client on the demo's stdio.
-struct StdioClient {
+/// A line-delimited JSON-RPC client on the demo's stdio (the demo binary, headless).
+pub struct StdioClient {
     child: Child,
     stdin: std::process::ChildStdin,
     stdout: BufReader<std::process::ChildStdout>,
@@ -186,7 +186,12 @@ struct StdioClient {
 }
 
 impl StdioClient {
-    fn start() -> Self {
+    /// The demo process's id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn start() -> Self {
         let mut child = Command::new(DEMO)
             .args(["--headless", "--stdio"])
             .env("RUST_LOG", "warn")
@@ -203,7 +208,7 @@ impl StdioClient {
         s
     }
 
-    fn request(&mut self, method: &str, params: &Value) -> Value {
+    pub fn request(&mut self, method: &str, params: &Value) -> Value {
         self.id += 1;
         writeln!(self.stdin, "{}", json!({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params}))
             .unwrap();
@@ -218,7 +223,7 @@ impl StdioClient {
         }
     }
 
-    fn call(&mut self, tool: &str, args: &Value) -> Value {
+    pub fn call(&mut self, tool: &str, args: &Value) -> Value {
         let v = self.request("tools/call", &json!({"name": tool, "arguments": args}));
         assert!(v["result"]["isError"] != true && v.get("error").is_none(), "{v}");
         v["result"]["structuredContent"].clone()

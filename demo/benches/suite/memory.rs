@@ -1,96 +1,69 @@
-//! Resident memory of the headless demo (in this process: the demo's state, egui, the bridge)
-//! at start, after 10,000 calls (2,500 editors opened, edited and closed, each with its
-//! "Discard changes?" dialog), and with 100 editors open; and the time per call in the first
-//! and the last thousand. The counted bounds are `demo/tests/memory.rs`.
+//! Resident memory of the headless demo, the binary as an MCP client starts it
+//! (`order-demo --headless --stdio`: the demo, egui, the bridge and its server), read from
+//! /proc: at start, after 10,000 calls over stdio (2,500 editors opened, edited and closed,
+//! each with its "Discard changes?" dialog), and with 100 editors open; and the time per call
+//! in the first and the last thousand. The counted bounds are `demo/tests/memory.rs`.
 
 use std::time::{Duration, Instant};
 
-use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{Bridge, Outcome};
-use order_demo::OrderApp;
-use serde_json::{Value, json};
+use serde_json::json;
 
-/// Resident set size in MiB, from /proc (Linux).
-fn rss_mib() -> f64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: f64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0.0);
-    pages * 4096.0 / (1024.0 * 1024.0)
+use crate::calls::StdioClient;
+
+/// The resident set of process `pid` in MiB (Linux; 0 where /proc is not).
+fn rss_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kib: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    kib / 1024.0
 }
 
-struct Demo {
-    bridge: Bridge,
-    ctx: egui::Context,
-    app: OrderApp,
-    calls: u32,
+/// One editor opened, edited, closed and its dialog answered: 4 calls.
+fn cycle(demo: &mut StdioClient) {
+    let editor = demo.call("app__new_order", &json!({}))["openedWindowIds"][0].as_str().unwrap().to_owned();
+    demo.call(&format!("{editor}__edit_field"), &json!({"field": "recipient", "value": "Ada"}));
+    let closed = demo.call(&format!("{editor}__close"), &json!({}));
+    let discard = closed["openedWindowIds"][0].as_str().unwrap().to_owned();
+    demo.call(&format!("{discard}__discard"), &json!({}));
 }
 
-impl Demo {
-    fn frame(&mut self) {
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
-            ..Default::default()
-        };
-        let app = &mut self.app;
-        self.ctx.run_ui(input, |ui| app.ui(ui)).drop_without_applying_deltas();
-    }
-
-    fn call(&mut self, tool: &str, args: Value) -> Outcome {
-        self.calls += 1;
-        let mut call = Agent::new(&self.bridge).send(tool, args);
-        loop {
-            if let Some(outcome) = call.try_outcome() {
-                return outcome;
-            }
-            self.frame();
-        }
-    }
-
-    fn cycle(&mut self) {
-        let editor = self.call("app__new_order", json!({})).unwrap().opened_window_ids[0].clone();
-        self.call(&format!("{editor}__edit_field"), json!({"field": "recipient", "value": "Ada"})).unwrap();
-        let discard = self.call(&format!("{editor}__close"), json!({})).unwrap().opened_window_ids[0].clone();
-        self.call(&format!("{discard}__discard"), json!({})).unwrap();
-    }
-}
-
-/// Mean time per call over `cycles` cycles of 4 calls.
-fn timed(demo: &mut Demo, cycles: u32) -> Duration {
-    let (start, calls) = (Instant::now(), demo.calls);
+/// Mean time per call over `cycles` cycles.
+fn timed(demo: &mut StdioClient, cycles: u32) -> Duration {
+    let start = Instant::now();
     for _ in 0..cycles {
-        demo.cycle();
+        cycle(demo);
     }
-    start.elapsed() / (demo.calls - calls)
+    start.elapsed() / (4 * cycles)
 }
 
 pub fn run() {
-    let bridge = Bridge::builder().app_name("order-demo").build();
-    let ctx = egui::Context::default();
-    ctx.add_plugin(bridge.plugin());
-    let app = OrderApp::new(bridge.clone());
-    let mut demo = Demo { bridge, ctx, app, calls: 0 };
-    demo.frame();
-    let at_start = rss_mib();
+    let mut demo = StdioClient::start();
+    // Its first frame is done once a call is answered.
+    demo.request("tools/list", &json!({}));
+    let at_start = rss_mib(demo.pid());
     let first = timed(&mut demo, 250);
     timed(&mut demo, 2_000);
     let last = timed(&mut demo, 250);
-    let after_calls = rss_mib();
-    assert_eq!(demo.calls, 10_000, "2,500 cycles of 4 calls");
+    let after_calls = rss_mib(demo.pid());
     for _ in 0..100 {
-        let _ = demo.call("app__new_order", json!({})).unwrap();
+        demo.call("app__new_order", &json!({}));
     }
-    let with_editors = rss_mib();
-    let f = demo.bridge.footprint();
-    println!("## Memory: resident set of the headless demo\n");
+    let with_editors = rss_mib(demo.pid());
+    println!("## Memory: resident set of the headless demo (`order-demo --headless --stdio`)\n");
     println!("| moment | RSS |");
     println!("| --- | --- |");
-    println!("| at start (first frame done) | {at_start:.1} MiB |");
+    println!("| at start (served its first request) | {at_start:.1} MiB |");
     println!(
         "| after 10,000 calls (2,500 editors and their dialogs opened and closed) | {after_calls:.1} MiB ({:+.1}) |",
         after_calls - at_start
     );
     println!("| then with 100 editors open | {with_editors:.1} MiB ({:+.1}) |", with_editors - after_calls);
     println!(
-        "\nper call (one frame each, 4-call cycles): first 1,000 calls {}, last 1,000 {}; bridge footprint {f:?}\n",
+        "\nper call over stdio (4-call cycles): first 1,000 calls {}, last 1,000 {}\n",
         crate::ms(first),
         crate::ms(last)
     );
