@@ -182,8 +182,9 @@ fn tool_entries_stay_lean() {
     let total: usize = sizes.iter().map(|(_, n)| n).sum();
     let average = total / sizes.len();
     eprintln!("{} tools, {total} bytes, {average} bytes on average: {sizes:?}", sizes.len());
-    // Measured 2026-12-01: 331 bytes on average, 182-477 (every write carries
-    // `expectedVersion`, all hints are stated; no output schema, titles without the window's).
+    // Measured 2026-12-01: about 335 bytes on average (every write carries `expectedVersion`,
+    // every tool the one bare output schema and the hints MCP's defaults would get wrong,
+    // titles without the window's).
     // These bounds catch regressions such as schemars noise or a verbose schema.
     assert!(average <= 340, "tool entries average {average} bytes: {sizes:?}");
     let close = sizes.iter().find(|(n, _)| *n == format!("{editor}__close")).unwrap().1;
