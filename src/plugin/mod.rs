@@ -174,6 +174,12 @@ impl egui::Plugin for BridgePlugin {
             self.core.frame.lock().discard_pass(key(viewport));
             return;
         }
+        if self.core.frame.lock().applied_in_pass(key(viewport)) {
+            tracing::debug!(
+                passes = output.platform_output.num_completed_passes,
+                "egui runs no further pass in this frame (max_passes): the call is published and answered after the next frame"
+            );
+        }
         if self.primary && viewport == egui::ViewportId::ROOT {
             self.core.pass_ran();
         }
