@@ -9,7 +9,8 @@ tea, 2 at 4.50), submit, confirm, authorize with the password; then check the or
 
 Usage (from the repository root; PERFORMANCE.md has the details):
 
-    cargo build --release -p order-demo --features inspection
+    cargo build --release -p order-demo --features inspection  # again after any other release
+                                                               # build or `cargo bench`
     cargo install egui_mcp --locked --root target/egui_mcp      # once; takes a few minutes
     python3 scripts/side_by_side.py [--runs N]
 
@@ -170,6 +171,14 @@ def ours(env, client_name, frozen):
     return {"calls": calls, "received": received, "list": whole, "model_list": model, "times": s.times}
 
 
+def attach(s, port):
+    r = s.request("tools/call", {"name": "attach", "arguments": {"port": port, "timeout_secs": 30}})
+    if r.get("isError"):
+        sys.exit(f"egui_mcp could not attach ({r['content'][0]['text']}): was the demo built with "
+                 "`cargo build --release -p order-demo --features inspection` (a later plain build "
+                 "or `cargo bench` replaces that binary)?")
+
+
 def egui_mcp(env, port, batched):
     """egui_mcp: the widget tree, clicks and typing, on the same demo with egui_inspection."""
     app_env = dict(env, EGUI_INSPECTION=f"127.0.0.1:{port}")
@@ -179,7 +188,7 @@ def egui_mcp(env, port, batched):
     try:
         s.initialize("lean-agent")
         tools = s.request("tools/list", {})["tools"]
-        s.request("tools/call", {"name": "attach", "arguments": {"port": port, "timeout_secs": 30}})
+        attach(s, port)
 
         def ok(result, what):
             assert not result.get("isError"), f"{what}: {json.dumps(result)[:600]}"
@@ -256,6 +265,43 @@ def flatten(nodes):
         yield from flatten(n.get("children", []))
 
 
+def ours_latency(env, n):
+    """One call that changes one field, n times: our `edit_field` on an open editor."""
+    s = Server([DEMO, "--stdio"], env, "ours (latency)")
+    s.initialize("claude-code")
+    opened = s.request("tools/call", {"name": "orders__open_order", "arguments": {"order": "#10004"}})
+    tool = opened["structuredContent"]["openedWindowIds"][0] + "__edit_field"
+    s.times.clear()
+    for k in range(n):
+        r = s.request("tools/call", {"name": tool, "arguments": {"field": "recipient", "value": f"Ada {k}"}})
+        assert not r.get("isError"), r
+    s.close()
+    return sorted(s.times)
+
+
+def egui_mcp_latency(env, port, n):
+    """The same with egui_mcp: `type_text` into the editor's Recipient field (focus and type in
+    one call), n times."""
+    app = subprocess.Popen([DEMO, "--http", "127.0.0.1:0"], env=dict(env, EGUI_INSPECTION=f"127.0.0.1:{port}"),
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    s = Server([EGUI_MCP], env, "egui_mcp (latency)")
+    try:
+        s.initialize("lean-agent")
+        attach(s, port)
+        edit = s.request("tools/call", {"name": "widget_tree", "arguments": {"role": "Button", "content_contains": "Edit"}})
+        s.request("tools/call", {"name": "click", "arguments": {"id": edit["structuredContent"]["nodes"][0]["id"]}})
+        s.request("tools/call", {"name": "wait_for", "arguments": {"label_contains": "Recipient", "timeout_secs": 10}})
+        s.times.clear()
+        for _ in range(n):
+            r = s.request("tools/call", {"name": "type_text", "arguments": {"label_contains": "Recipient", "text": "a"}})
+            assert not r.get("isError"), r
+        return sorted(s.times)
+    finally:
+        s.close()
+        app.kill()
+        app.wait()
+
+
 def free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -301,6 +347,8 @@ def main():
             code = ours(env, "claude-code", frozen=False)
             step = egui_mcp(env, free_port(), batched=False)
             batch = egui_mcp(env, free_port(), batched=True)
+        ours_one = ours_latency(env, 100)
+        theirs_one = egui_mcp_latency(env, free_port(), 100)
     finally:
         x.kill()
         x.wait()
@@ -312,6 +360,13 @@ def main():
     print(row("this bridge, client that re-lists (Claude Code)", code, (step, batch)))
     print(row("egui_mcp, one call per action", step))
     print(row("egui_mcp, actions batched per screen", batch))
+    print()
+    print("| one call that changes one field, 100 times, in the window, over stdio | p50 | p90 | max |")
+    print("| --- | --- | --- | --- |")
+    for name, t in [("this bridge: `edit_field`", ours_one), ("egui_mcp: `type_text` (focus and type)", theirs_one)]:
+        q = [t[len(t) // 2], t[len(t) * 9 // 10], t[-1]]
+        print(f"| {name} | " + " | ".join(f"{v * 1e3:.1f} ms" for v in q) + " |")
+    print(f"\np50 ratio egui_mcp ÷ this bridge: {theirs_one[len(theirs_one) // 2] / ours_one[len(ours_one) // 2]:.2f}")
 
 
 if __name__ == "__main__":
