@@ -142,16 +142,16 @@ fn demo_pass(editors: usize) -> (Duration, Duration) {
     let tool = format!("{first}__edit_field");
     let calls = frames.min(50);
     let start = Instant::now();
-    let mut passes = 0u32;
+    let mut frames = 0u32;
     for k in 0..calls {
         let mut call = Agent::new(&bridge).send(&tool, json!({"field": "recipient", "value": format!("Ada {k}")}));
         while call.try_outcome().is_none() {
             frame(&mut app);
-            passes += 1;
+            frames += 1;
         }
     }
-    assert!(passes >= calls, "every call took a frame");
-    (quiet, start.elapsed() / passes)
+    assert!(frames >= calls, "every call took a frame");
+    (quiet, start.elapsed() / frames)
 }
 
 /// `resources/read` over HTTP (keep-alive) against a headless UI thread with `windows`
