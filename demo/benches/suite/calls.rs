@@ -6,16 +6,15 @@
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions, headless};
+use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions};
 use order_demo::OrderApp;
 use serde_json::{Value, json};
 
 use crate::http_client::{request, session};
+use crate::ui_thread::UiThread;
 use crate::{ms, percentile};
 
 /// The demo binary.
@@ -46,45 +45,21 @@ fn declare(bridge: &Bridge, values: &mut [u64; WINDOWS]) {
     }
 }
 
+/// The throughput bench's app on its own UI thread.
 struct App {
     bridge: Bridge,
-    ctx: egui::Context,
-    stop: Arc<AtomicBool>,
-    ui: Option<std::thread::JoinHandle<()>>,
+    _ui: UiThread,
 }
 
 impl App {
     fn start() -> Self {
         let bridge = Bridge::builder().app_name("bench").build();
-        let ctx = egui::Context::default();
-        ctx.add_plugin(bridge.plugin());
-        let stop = Arc::new(AtomicBool::new(false));
-        let ui = {
-            let (bridge, ctx, stop) = (bridge.clone(), ctx.clone(), Arc::clone(&stop));
-            std::thread::Builder::new()
-                .name("bench-ui".into())
-                .spawn(move || {
-                    let mut values = [0u64; WINDOWS];
-                    headless::run(
-                        &ctx,
-                        headless::HeadlessOptions::default(),
-                        |_ui| declare(&bridge, &mut values),
-                        || !stop.load(Ordering::Acquire),
-                    );
-                })
-                .unwrap()
-        };
-        Self { bridge, ctx, stop, ui: Some(ui) }
-    }
-}
-
-impl Drop for App {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Release);
-        self.ctx.request_repaint();
-        if let Some(ui) = self.ui.take() {
-            let _ = ui.join();
-        }
+        let b = bridge.clone();
+        let ui = UiThread::start(&bridge, move || {
+            let mut values = [0u64; WINDOWS];
+            move |_ui: &mut egui::Ui| declare(&b, &mut values)
+        });
+        Self { bridge, _ui: ui }
     }
 }
 
@@ -144,36 +119,17 @@ fn timed(mut call: impl FnMut(u32)) -> Vec<Duration> {
 /// In-process: the demo headless on its own UI thread, the agent in this one.
 fn in_process() -> Vec<Duration> {
     let bridge = Bridge::builder().app_name("order-demo").build();
-    let ctx = egui::Context::default();
-    ctx.add_plugin(bridge.plugin());
-    let stop = Arc::new(AtomicBool::new(false));
-    let ui = {
-        let (bridge, ctx, stop) = (bridge.clone(), ctx.clone(), Arc::clone(&stop));
-        std::thread::Builder::new()
-            .name("bench-ui".into())
-            .spawn(move || {
-                let mut app = OrderApp::new(bridge);
-                headless::run(
-                    &ctx,
-                    headless::HeadlessOptions::default(),
-                    |ui| app.ui(ui),
-                    || !stop.load(Ordering::Acquire),
-                );
-            })
-            .unwrap()
-    };
+    let b = bridge.clone();
+    let ui = UiThread::start(&bridge, move || {
+        let mut app = OrderApp::new(b);
+        move |ui: &mut egui::Ui| app.ui(ui)
+    });
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let agent = Agent::new(&bridge);
-    rt.block_on(async {
-        let mut published = agent.watch();
-        let _ = published.wait_for(|s| s.windows_revision() > 0).await;
-    });
     let editor = rt.block_on(agent.call("app__new_order", json!({}))).unwrap().opened_window_ids[0].clone();
     let tool = format!("{editor}__edit_field");
     let times = timed(|k| assert!(rt.block_on(agent.call(&tool, edit(k))).is_ok()));
-    stop.store(true, Ordering::Release);
-    ctx.request_repaint();
-    let _ = ui.join();
+    drop(ui);
     times
 }
 
@@ -318,12 +274,6 @@ pub fn run() {
 
 fn throughput_table() {
     let app = App::start();
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let agent = Agent::new(&app.bridge);
-    rt.block_on(async {
-        let mut published = agent.watch();
-        let _ = published.wait_for(|s| s.windows_revision() > 0).await;
-    });
     let http = app.bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
     let addr = http.local_addr();
     println!("\n## Throughput of serialised calls over HTTP (an app of 8 windows, 200 calls per client)\n");

@@ -20,6 +20,7 @@ mod calls;
 mod http_client;
 mod memory;
 mod scale;
+mod ui_thread;
 mod window;
 
 use std::time::Duration;

@@ -15,17 +15,16 @@
 
 use std::hint::black_box;
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions, Severity, headless};
+use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions, Severity};
 use order_demo::OrderApp;
 use serde_json::json;
 
 use crate::http_client::{request, session};
 use crate::ms;
+use crate::ui_thread::UiThread;
 
 struct App {
     windows: usize,
@@ -158,24 +157,11 @@ fn demo_pass(editors: usize) -> (Duration, Duration) {
 /// windows: mean time and bytes.
 fn read_time(windows: usize) -> (Duration, usize) {
     let bridge = Bridge::builder().build();
-    let ctx = egui::Context::default();
-    ctx.add_plugin(bridge.plugin());
-    let stop = Arc::new(AtomicBool::new(false));
-    let ui = {
-        let (bridge, ctx, stop) = (bridge.clone(), ctx.clone(), Arc::clone(&stop));
-        std::thread::Builder::new()
-            .name("bench-ui".into())
-            .spawn(move || {
-                let mut app = App { windows, edits: 0, change: false };
-                headless::run(
-                    &ctx,
-                    headless::HeadlessOptions::default(),
-                    |_ui| declare(&bridge, &mut app),
-                    || !stop.load(Ordering::Acquire),
-                );
-            })
-            .unwrap()
-    };
+    let b = bridge.clone();
+    let ui = UiThread::start(&bridge, move || {
+        let mut app = App { windows, edits: 0, change: false };
+        move |_ui: &mut egui::Ui| declare(&b, &mut app)
+    });
     let http = bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
     let addr = http.local_addr();
     let (mut stream, sid) = session(addr);
@@ -192,9 +178,7 @@ fn read_time(windows: usize) -> (Duration, usize) {
     }
     let t = start.elapsed() / reads;
     drop(http);
-    stop.store(true, Ordering::Release);
-    ctx.request_repaint();
-    let _ = ui.join();
+    drop(ui);
     (t, bytes)
 }
 
