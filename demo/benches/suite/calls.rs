@@ -3,9 +3,8 @@
 //! with 1, 4 and 8 HTTP clients, each on its own window and all on one window (a small app of
 //! 8 windows with one `set` action each).
 
-use std::io::{BufRead as _, BufReader, Write as _};
+use std::io::{BufRead as _, Write as _};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use egui_mcp_bridge::testing::Agent;
@@ -14,11 +13,9 @@ use order_demo::OrderApp;
 use serde_json::{Value, json};
 
 use crate::http_client::{request, session};
+use crate::support::{DemoHttp, DemoStdio};
 use crate::ui_thread::UiThread;
 use crate::{ms, percentile};
-
-/// The demo binary.
-pub const DEMO: &str = env!("CARGO_BIN_EXE_order-demo");
 
 /// Calls per round-trip figure.
 const ROUND_TRIPS: u32 = 500;
@@ -133,45 +130,34 @@ fn in_process() -> Vec<Duration> {
     times
 }
 
-/// A line-delimited JSON-RPC client on the demo's stdio (the demo binary, headless).
+/// A line-delimited JSON-RPC client on the demo's stdio (the demo binary, headless, started by
+/// the tests' own launcher).
 pub struct StdioClient {
-    child: Child,
-    stdin: std::process::ChildStdin,
-    stdout: BufReader<std::process::ChildStdout>,
+    demo: DemoStdio,
     id: u64,
 }
 
 impl StdioClient {
     /// The demo process's id.
     pub fn pid(&self) -> u32 {
-        self.child.id()
+        self.demo.child.id()
     }
 
     pub fn start() -> Self {
-        let mut child = Command::new(DEMO)
-            .args(["--headless", "--stdio"])
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut s = Self { child, stdin, stdout, id: 0 };
+        let mut s = Self { demo: DemoStdio::start("warn"), id: 0 };
         s.request("initialize", &json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}));
-        writeln!(s.stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+        writeln!(s.demo.stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
         s
     }
 
     pub fn request(&mut self, method: &str, params: &Value) -> Value {
         self.id += 1;
-        writeln!(self.stdin, "{}", json!({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params}))
-            .unwrap();
-        self.stdin.flush().unwrap();
+        let d = &mut self.demo;
+        writeln!(d.stdin, "{}", json!({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params})).unwrap();
+        d.stdin.flush().unwrap();
         loop {
             let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the demo ended");
+            assert!(d.stdout.read_line(&mut line).unwrap() > 0, "the demo ended");
             let v: Value = serde_json::from_str(&line).unwrap();
             if v["id"] == self.id {
                 return v;
@@ -188,8 +174,8 @@ impl StdioClient {
 
 impl Drop for StdioClient {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let _ = self.demo.child.kill();
+        let _ = self.demo.child.wait();
     }
 }
 
@@ -200,31 +186,6 @@ fn over_stdio() -> Vec<Duration> {
     timed(|k| {
         demo.call(&tool, &edit(k));
     })
-}
-
-/// The demo binary serving HTTP headless on a free port; its address.
-pub fn demo_http(args: &[&str], env: &[(&str, &str)]) -> (Child, SocketAddr) {
-    let mut child = Command::new(DEMO)
-        .args(args)
-        .args(["--http", "127.0.0.1:0"])
-        .envs(env.iter().copied())
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut lines = stderr.lines();
-    let url = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|l| l.strip_prefix("MCP over streamable HTTP: ").map(str::to_owned))
-        .expect("the demo printed its URL");
-    // Keep draining stderr so that the demo never blocks on it.
-    std::thread::Builder::new().name("bench-demo-stderr".into()).spawn(move || lines.for_each(drop)).unwrap();
-    let host = url.trim_start_matches("http://").split('/').next().unwrap();
-    (child, host.parse().unwrap())
 }
 
 /// `tools/call` over a bench HTTP session; the structured result.
@@ -242,7 +203,9 @@ pub fn http_call(stream: &mut std::net::TcpStream, addr: SocketAddr, sid: &str, 
 }
 
 fn over_http() -> Vec<Duration> {
-    let (mut child, addr) = demo_http(&["--headless"], &[]);
+    let demo = DemoHttp::start(&[]);
+    let host = demo.url.trim_start_matches("http://").split('/').next().unwrap();
+    let addr: SocketAddr = host.parse().unwrap();
     let (mut stream, sid) = session(addr);
     let editor = http_call(&mut stream, addr, &sid, "app__new_order", &json!({}))["openedWindowIds"][0]
         .as_str()
@@ -252,8 +215,7 @@ fn over_http() -> Vec<Duration> {
     let times = timed(|k| {
         http_call(&mut stream, addr, &sid, &tool, &edit(k));
     });
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(demo);
     times
 }
 

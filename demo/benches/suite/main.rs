@@ -20,6 +20,8 @@ mod calls;
 mod http_client;
 mod memory;
 mod scale;
+#[path = "../../tests/support/mod.rs"]
+mod support;
 mod ui_thread;
 mod window;
 
