@@ -62,8 +62,9 @@ impl BridgeBuilder {
         self
     }
 
-    /// How the server accommodates clients that cannot read resources or refresh their tool
-    /// list (default [`Compat::Auto`]: by each client's `clientInfo.name`).
+    /// How the server accommodates clients as they are (default [`Compat::Auto`]: every
+    /// connection gets the bridge's state tool and dispatchers, results and instructions shaped
+    /// by each client's `clientInfo.name`; [`Compat::Off`]: the spec's bare floor).
     #[must_use]
     pub fn compat(mut self, compat: Compat) -> Self {
         self.policy.compat = compat;
@@ -74,11 +75,13 @@ impl BridgeBuilder {
     /// of the built-in table's.
     ///
     /// ```
-    /// use egui_mcp_bridge::{Bridge, ClientProfile, Compat};
+    /// use egui_mcp_bridge::{Bridge, ClientProfile, Compat, ResultView};
     ///
-    /// // An in-house agent that lists tools once: give it `app__call` and the tool list.
+    /// // An in-house agent whose model sees only `structuredContent`: results' text is just the
+    /// // message, and its instructions say to read the state through `app__read_windows`.
+    /// let ours = ClientProfile { label: "our-agent", reads_resources: false, sees: ResultView::Structured };
     /// let bridge = Bridge::builder()
-    ///     .client_profile("our-agent", ClientProfile { label: "our-agent", ..ClientProfile::FROZEN })
+    ///     .client_profile("our-agent", ours)
     ///     .compat(Compat::Auto) // the default: everyone else by the built-in table
     ///     .build();
     /// # drop(bridge);

@@ -115,7 +115,7 @@ impl Agent {
                 return AgentCall { ticket: Ticket { call: None, rx } };
             }
         };
-        AgentCall { ticket: self.core.hub.submit(tool, args) }
+        AgentCall { ticket: self.core.hub.submit_as(tool, args, None) }
     }
 
     /// Calls a tool and waits for its answer, as the server does for a client: at most the call

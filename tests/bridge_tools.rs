@@ -1,43 +1,45 @@
 //! The bridge's own tools for clients as they are: `app__read_windows` (the resource as a tool)
-//! and `app__call` (any tool by name, exactly as a direct call), chosen per connection by the
-//! client's profile.
+//! and the dispatchers `app__call_readonly`, `app__call`, `app__call_destructive` (any tool of
+//! their safety class by name, exactly as a direct call), on every connection whatever its
+//! client, unless the app chose `Compat::Off`.
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 mod common;
 
 use common::{BOTH, Client, Lifecycle, Note, Reply, Rig, operable};
-use egui_mcp_bridge::{Bridge, ClientProfile, Compat};
+use egui_mcp_bridge::{Bridge, ClientProfile, Compat, ResultView};
 use serde_json::{Value, json};
 
 fn names(tools: &[String]) -> Vec<&str> {
     tools.iter().map(String::as_str).filter(|t| t.starts_with("app__")).collect()
 }
 
-/// Which bridge tools each kind of client is given, on both lifecycles.
+const BRIDGE_TOOLS: [&str; 5] =
+    ["app__read_windows", "app__call_readonly", "app__call", "app__call_destructive", "app__lock"];
+
+/// Every connection gets the bridge's tools, whatever client it is and on both lifecycles:
+/// whether a client's model sees tools that appear mid-task is a race in every real client, so
+/// nothing may depend on it. The profile only shapes the instructions and results.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_profile_decides_which_bridge_tools_a_connection_gets() {
+async fn every_connection_gets_the_state_tool_and_the_dispatchers_whatever_its_client() {
     for lifecycle in BOTH {
         let rig = Rig::start();
-        let spec = rig.connect(lifecycle).await;
-        assert_eq!(names(&spec.tool_names().await), ["app__read_windows", "app__lock"], "{lifecycle:?}: baseline");
-        let desktop = rig.connect_as(lifecycle, "claude-ai").await;
-        assert_eq!(
-            names(&desktop.tool_names().await),
-            ["app__read_windows", "app__call", "app__lock"],
-            "{lifecycle:?}"
-        );
-        let code = rig.connect_as(lifecycle, "Claude-Code").await;
-        assert_eq!(names(&code.tool_names().await), ["app__read_windows", "app__lock"], "{lifecycle:?}");
-        // The frozen-list client's instructions tell it about the dispatcher; the others' do not.
-        if lifecycle == Lifecycle::Legacy {
-            let instructions = |c: &Client| c.service.peer_info().unwrap().instructions.clone().unwrap_or_default();
-            assert!(instructions(&desktop).contains("app__call {tool, arguments}"));
-            assert!(
-                instructions(&desktop).starts_with("You operate")
-                    && instructions(&desktop).contains("call app__read_windows")
-            );
-            assert!(!instructions(&code).contains("app__call") && !instructions(&spec).contains("app__call"));
+        for client in [None, Some("claude-ai"), Some("Claude-Code"), Some("copilot-cli"), Some("gemini-cli-mcp-client")]
+        {
+            let c = match client {
+                None => rig.connect(lifecycle).await,
+                Some(name) => rig.connect_as(lifecycle, name).await,
+            };
+            assert_eq!(names(&c.tool_names().await), BRIDGE_TOOLS, "{lifecycle:?} {client:?}");
+            if lifecycle == Lifecycle::Legacy {
+                let instructions = c.service.peer_info().unwrap().instructions.clone().unwrap_or_default();
+                assert!(instructions.contains("app__call {tool, arguments}"), "{client:?}: {instructions}");
+                assert!(instructions.contains("app__call_destructive"), "{client:?}");
+                // A client whose model cannot read resources is told to read through the tool.
+                let via_tool = instructions.contains("call app__read_windows");
+                assert_eq!(via_tool, matches!(client, Some("claude-ai" | "copilot-cli")), "{client:?}: {instructions}");
+            }
         }
     }
 }
@@ -45,24 +47,27 @@ async fn the_profile_decides_which_bridge_tools_a_connection_gets() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compat_on_off_and_app_overrides_win_over_the_table() {
     let on = Rig::start_with(Bridge::builder().compat(Compat::On));
-    let c = on.connect(Lifecycle::Legacy).await;
-    assert!(c.tool_names().await.contains(&"app__call".to_owned()), "compat on: every connection");
+    let c = on.connect_as(Lifecycle::Legacy, "claude-code").await;
+    assert_eq!(names(&c.tool_names().await), BRIDGE_TOOLS, "compat on");
+    let ok = c.call("main__set_name", json!({"name": "Ada"})).await;
+    assert_eq!(serde_json::from_str::<Value>(&ok.text).unwrap(), ok.body, "compat on: shaped as an unknown client");
     let off = Rig::start_with(Bridge::builder().compat(Compat::Off));
     let c = off.connect_as(Lifecycle::Legacy, "claude-ai").await;
-    assert_eq!(names(&c.tool_names().await), ["app__read_windows", "app__lock"], "compat off: none");
+    assert_eq!(names(&c.tool_names().await), ["app__read_windows", "app__lock"], "compat off: the spec's floor");
     let r = c.call("app__read_windows", json!({})).await;
     assert!(r.ok()["result"].get("tools").is_none(), "compat off: no tools in the state");
-    let overridden = Rig::start_with(Bridge::builder().client_profile("test-client", ClientProfile::FROZEN));
+    let ours = ClientProfile { label: "test", reads_resources: true, sees: ResultView::Structured };
+    let overridden = Rig::start_with(Bridge::builder().client_profile("test-client", ours));
     let c = overridden.connect(Lifecycle::Legacy).await;
-    assert!(c.tool_names().await.contains(&"app__call".to_owned()), "a per-name override");
-    let none = Rig::start_with(Bridge::builder().read_windows_tool(false).compat(Compat::On));
+    assert_eq!(c.call("main__set_name", json!({"name": "Ada"})).await.text, "name set", "a per-name override");
+    let none = Rig::start_with(Bridge::builder().read_windows_tool(false));
     let c = none.connect(Lifecycle::Legacy).await;
-    assert_eq!(names(&c.tool_names().await), ["app__call", "app__lock"], "the app turned the state tool off");
+    assert_eq!(names(&c.tool_names().await), BRIDGE_TOOLS[1..], "the app turned the state tool off");
     assert_eq!(c.call("app__read_windows", json!({})).await.code(), "action_not_available");
 }
 
 /// `app__read_windows` returns what `app://windows` holds, byte for byte, at every moment (an
-/// app-level modal included), and on frozen-list connections the callable tools too.
+/// app-level modal included), and the callable tools too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn read_windows_is_the_resource_as_a_tool_at_every_moment() {
     let rig = Rig::start();
@@ -78,7 +83,10 @@ async fn read_windows_is_the_resource_as_a_tool_at_every_moment() {
         };
         let r = spec.call("app__read_windows", json!({})).await;
         let inner = resource.strip_suffix('}').unwrap();
-        assert_eq!(r.text, format!("{{\"result\":{inner}}}}}"), "{moment}: the same bytes as the resource");
+        assert!(
+            r.text.starts_with(&format!("{{\"result\":{inner},\"tools\":[")),
+            "{moment}: the same bytes as the resource"
+        );
         assert!(!r.text.contains(common::SECRET), "masked as in the resource");
         let f = frozen.call("app__read_windows", json!({})).await;
         assert!(f.text.starts_with(&format!("{{\"result\":{inner},\"tools\":[")), "{moment}: {}", f.text);
@@ -86,9 +94,13 @@ async fn read_windows_is_the_resource_as_a_tool_at_every_moment() {
         let in_state: Vec<&str> =
             f.ok()["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
         let app_listed: Vec<&str> =
-            listed.iter().map(String::as_str).filter(|t| *t != "app__read_windows" && *t != "app__call").collect();
+            listed.iter().map(String::as_str).filter(|t| !BRIDGE_TOOLS[..4].contains(t)).collect();
         assert_eq!(in_state, app_listed, "{moment}: every callable tool, and only those");
         assert!(f.ok()["result"]["tools"][0]["inputSchema"]["type"] == "object");
+        for t in f.ok()["result"]["tools"].as_array().unwrap() {
+            let via = if t["name"] == "main__count" { "app__call_readonly" } else { "app__call" };
+            assert_eq!(t["via"], via, "{moment}: the dispatcher of its class: {t}");
+        }
         if moment == "open" {
             spec.call("app__lock", json!({})).await.ok();
             rig.until(|s| s.windows.iter().any(|w| w.modal && w.owner_id.is_none())).await;
@@ -105,7 +117,8 @@ async fn script(via_dispatcher: bool) -> (Vec<(bool, String)>, Vec<String>) {
     c.subscribe().await;
     let call = async |c: &Client, tool: &str, args: Value| -> Reply {
         if via_dispatcher {
-            c.call("app__call", json!({"tool": tool, "arguments": args})).await
+            let dispatcher = if tool == "main__count" { "app__call_readonly" } else { "app__call" };
+            c.call(dispatcher, json!({"tool": tool, "arguments": args})).await
         } else {
             c.call(tool, args).await
         }
@@ -201,9 +214,11 @@ async fn app_call_answers_exactly_as_the_direct_call() {
     assert_eq!(missing["fields"][0]["field"], "name", "the inner tool's parameter");
 }
 
-/// The dispatcher's own arguments are checked, and it reaches nothing a direct call could not.
+/// A dispatcher's own arguments are checked, it reaches nothing a direct call could not, and
+/// it calls only tools of its safety class, naming the right dispatcher for the others (so a
+/// client that approves calls on annotations approves a dispatched call as the direct one).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn app_call_refuses_bad_arguments_and_itself() {
+async fn dispatchers_refuse_bad_arguments_themselves_and_tools_of_another_class() {
     let rig = Rig::start();
     let c = rig.connect_as(Lifecycle::Legacy, "claude-ai").await;
     let r = c.call("app__call", json!({"arguments": {}})).await;
@@ -212,12 +227,31 @@ async fn app_call_refuses_bad_arguments_and_itself() {
     assert_eq!(r.body["fields"][0]["field"], "arguments");
     let r = c.call("app__call", json!({"tool": "app__call", "arguments": {"tool": "app__lock"}})).await;
     assert_eq!(r.code(), "action_not_available");
-    let r = c.call("app__call", json!({"tool": "app__read_windows"})).await;
-    assert_eq!(r.ok()["result"]["operableWindowIds"], c.read().await["operableWindowIds"]);
-    // A spec-baseline connection has no dispatcher: the name is an ordinary unknown tool.
-    let spec = rig.connect(Lifecycle::Legacy).await;
-    assert_eq!(spec.call("app__call", json!({"tool": "app__lock"})).await.code(), "action_not_available");
-    assert!(rig.state.lock().locks.is_empty(), "nothing was applied");
+    let r = c.call("app__call_destructive", json!({"tool": "app__call_readonly"})).await;
+    assert_eq!(r.code(), "action_not_available");
+    for dispatcher in ["app__call", "app__call_readonly", "app__call_destructive"] {
+        let r = c.call(dispatcher, json!({"tool": "app__read_windows"})).await;
+        assert_eq!(r.ok()["result"]["operableWindowIds"], c.read().await["operableWindowIds"], "{dispatcher}");
+    }
+    // The wrong class: refused before the app sees it, naming the dispatcher to use.
+    let r = c.call("app__call", json!({"tool": "main__count"})).await;
+    assert_eq!((r.code(), r.body["fields"][0]["field"].as_str()), ("validation_failed", Some("tool")));
+    assert!(
+        r.body["message"].as_str().unwrap().contains("read-only: call it through app__call_readonly"),
+        "{:?}",
+        r.body
+    );
+    let r = c.call("app__call_destructive", json!({"tool": "main__set_name", "arguments": {"name": "Eve"}})).await;
+    assert!(r.body["message"].as_str().unwrap().contains("through app__call"), "{:?}", r.body);
+    let r = c.call("app__call_readonly", json!({"tool": "app__lock"})).await;
+    assert!(r.body["message"].as_str().unwrap().contains("through app__call"), "{:?}", r.body);
+    assert_eq!(c.call("app__call_readonly", json!({"tool": "main__count"})).await.ok()["result"]["count"], 42);
+    // With Compat::Off there is no dispatcher: the name is an ordinary unknown tool.
+    let off = Rig::start_with(Bridge::builder().compat(Compat::Off));
+    let bare = off.connect(Lifecycle::Legacy).await;
+    assert_eq!(bare.call("app__call", json!({"tool": "app__lock"})).await.code(), "action_not_available");
+    assert!(rig.state.lock().locks.is_empty() && off.state.lock().locks.is_empty(), "nothing was applied");
+    assert!(!rig.state.lock().applied.iter().any(|a| a.starts_with("set_name")), "nothing was applied");
 }
 
 /// The text block of a result follows what the client shows its model: the whole JSON where
@@ -252,28 +286,31 @@ async fn the_text_block_is_the_whole_result_only_where_the_model_may_see_only_th
     }
 }
 
-/// A connection that calls through `app__call` cannot see a new dialog's parameters in its tool
-/// list: a result that made tools callable also holds `newToolSpecs`, each new tool's name,
-/// description and input schema (as `app__read_windows` lists them), so it needs no read to
-/// call them. Connections that re-list get the names only.
+/// Whatever a client does with its tool list, a result that made tools callable also holds
+/// `newToolSpecs`: each new tool's name, description, input schema and dispatcher (as
+/// `app__read_windows` lists them), so its model needs no read to call them. `Compat::Off`
+/// gives the names only.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn frozen_list_connections_get_the_new_tools_parameters_in_the_result() {
+async fn results_give_the_new_tools_parameters_and_their_dispatcher() {
     let rig = Rig::start();
-    let frozen = rig.connect_as(Lifecycle::Legacy, "claude-ai").await;
-    let live = rig.connect_as(Lifecycle::Legacy, "claude-code").await;
-    let open = frozen.call("app__call", json!({"tool": "main__open_dialog", "arguments": {}})).await;
+    let desktop = rig.connect_as(Lifecycle::Legacy, "claude-ai").await;
+    let code = rig.connect_as(Lifecycle::Modern, "claude-code").await;
+    let open = desktop.call("app__call", json!({"tool": "main__open_dialog", "arguments": {}})).await;
     let dialog = open.ok()["openedWindowIds"][0].as_str().unwrap().to_owned();
+    assert_eq!(open.ok()["openedWindowVersions"], json!({&dialog: 1}), "the opened window's own version");
     let names = open.ok()["newTools"].clone();
     assert_eq!(names, json!([format!("{dialog}__close"), format!("{dialog}__open_nested")]));
-    let in_state = frozen.call("app__read_windows", json!({})).await.ok()["result"]["tools"].clone();
+    let in_state = desktop.call("app__read_windows", json!({})).await.ok()["result"]["tools"].clone();
     let listed: Vec<&Value> =
         in_state.as_array().unwrap().iter().filter(|t| names.as_array().unwrap().contains(&t["name"])).collect();
     assert_eq!(open.ok()["newToolSpecs"], json!(listed), "the same entries as app__read_windows lists");
     assert!(open.ok()["newToolSpecs"][0]["inputSchema"]["type"] == "object");
-    let direct = frozen.call(&format!("{dialog}__open_nested"), json!({})).await;
-    assert!(direct.ok()["newToolSpecs"].is_array(), "a direct call on that connection too: {:?}", direct.body);
-    let nested = direct.ok()["openedWindowIds"][0].as_str().unwrap().to_owned();
-    let closed = live.call(&format!("{nested}__close"), json!({})).await;
-    assert!(closed.ok().get("newTools").is_some(), "{:?}", closed.body);
-    assert!(closed.ok().get("newToolSpecs").is_none(), "a connection that re-lists gets names only");
+    assert_eq!(open.ok()["newToolSpecs"][0]["via"], "app__call");
+    let direct = code.call(&format!("{dialog}__open_nested"), json!({})).await;
+    assert!(direct.ok()["newToolSpecs"].is_array(), "a direct call, a client that re-lists: {:?}", direct.body);
+    let off = Rig::start_with(Bridge::builder().compat(Compat::Off));
+    let bare = off.connect(Lifecycle::Legacy).await;
+    let open = bare.call("main__open_dialog", json!({})).await;
+    assert!(open.ok().get("newTools").is_some(), "{:?}", open.body);
+    assert!(open.ok().get("newToolSpecs").is_none(), "compat off: names only");
 }

@@ -295,3 +295,18 @@ fn a_never_initialised_session_is_evicted() {
     assert_eq!(status, 404, "the half-open session is still there");
     assert_eq!(ping(addr, &host, &fine), 200, "an initialised one stays");
 }
+
+/// A session `DELETE` is answered `200 OK`, as the SDKs expect (the Python SDK warned "Session
+/// termination failed: 202" at the end of every session), and the session is gone after it.
+#[test]
+fn a_session_delete_is_answered_ok_and_ends_the_session() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let http = serve(&rig, None, &rt);
+    let addr = http.local_addr();
+    let host = format!("127.0.0.1:{}", addr.port());
+    let session = init_session(addr, &host, true);
+    let deleted = request(addr, "DELETE", &host, &[("Mcp-Session-Id", &session)], "");
+    assert_eq!(deleted.status, 200, "{}", deleted.head);
+    assert_eq!(ping(addr, &host, &session), 404, "the session is gone");
+}

@@ -1,5 +1,7 @@
-//! Notification fan-out under a client that stops reading: nobody else waits for it, its
-//! notifications coalesce while it is paused, and it is not pruned while alive.
+//! Notifications: the ones a call caused come before its result on the calling connection, none
+//! is sent for a change that did not happen (the first frame after a handshake included), and
+//! the fan-out under a client that stops reading: nobody else waits for it, its notifications
+//! coalesce while it is paused, and it is not pruned while alive.
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
@@ -8,6 +10,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Lifecycle, Note, Rig, WAIT};
+use egui_mcp_bridge::Bridge;
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
 
 /// A stdio-like client over a small pipe, speaking raw JSON-RPC so that the test decides when
@@ -34,13 +37,78 @@ impl RawClient {
 
     /// Reads until the response with this id (notifications before it are skipped).
     async fn response(&mut self, id: u32) -> String {
+        self.until_response(id).await.1
+    }
+
+    /// Reads until the response with this id: the methods of the notifications before it, and
+    /// the response.
+    async fn until_response(&mut self, id: u32) -> (Vec<String>, String) {
+        let mut before = Vec::new();
         loop {
             let line = self.line(WAIT).await.expect("a response in time");
             if line.contains(&format!("\"id\":{id}")) {
-                return line;
+                return (before, line);
             }
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+            before.push(v["method"].as_str().unwrap_or("(not a notification)").to_owned());
         }
     }
+
+    fn connect(bridge: &egui_mcp_bridge::Bridge, pipe: usize) -> Self {
+        let (server_io, client_io) = tokio::io::duplex(pipe);
+        let serving = bridge.serve_io("duplex", server_io).expect("serve");
+        let (read, writer) = tokio::io::split(client_io);
+        RawClient { reader: BufReader::new(read), writer, _serving: serving }
+    }
+
+    async fn handshake(&mut self, name: &str) {
+        let init = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"{name}","version":"0"}}}}}}"#
+        );
+        self.send(&init).await;
+        self.response(1).await;
+        self.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
+        self.send(r#"{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"app://windows"}}"#).await;
+        self.response(2).await;
+    }
+
+    async fn call(&mut self, id: u32, tool: &str, args: &str) -> (Vec<String>, String) {
+        self.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args}}}}}"#
+        ))
+        .await;
+        self.until_response(id).await
+    }
+}
+
+const UPDATED: &str = "notifications/resources/updated";
+const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
+
+/// On the calling connection, the `resources/updated` and `tools/list_changed` a call caused
+/// are written before its result, so a client that re-lists can do so before its model's next
+/// request; a call that changed no tool causes no `tools/list_changed`. A client that connected
+/// before the app's first frame is not told the first frame is a change: it had listed nothing
+/// before it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_calls_notifications_come_before_its_result_and_only_for_real_changes() {
+    let (rig, mut c) = Rig::start_after(Bridge::builder(), |bridge| RawClient::connect(bridge, 1 << 20));
+    c.handshake("early").await; // answered before the first frame, or just after it
+    c.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#).await;
+    let (before_list, _) = c.until_response(3).await;
+    assert!(!before_list.contains(&TOOLS_CHANGED.to_owned()), "{before_list:?}");
+
+    let (before, result) = c.call(4, "main__set_name", r#"{"name":"Ada"}"#).await;
+    assert!(result.contains("name set"), "{result}");
+    assert_eq!(before, [UPDATED], "the window changed, the tools did not (nor did the first frame change them)");
+
+    let (before, result) = c.call(5, "main__open_dialog", "{}").await;
+    assert!(result.contains("openedWindowIds"), "{result}");
+    assert!(before.contains(&UPDATED.to_owned()) && before.contains(&TOOLS_CHANGED.to_owned()), "{before:?}");
+
+    let (before, result) = c.call(6, "app__call", r#"{"tool":"app__lock"}"#).await;
+    assert!(result.contains("openedWindowIds"), "{result}");
+    assert!(before.contains(&TOOLS_CHANGED.to_owned()), "through the dispatcher too: {before:?}");
+    drop(rig);
 }
 
 /// Waits at most `bound` for the client's next `resources/updated` (other notes skipped).
@@ -51,15 +119,8 @@ async fn updated_within(client: &mut common::Client, bound: Duration) -> Result<
 
 async fn paused_client(rig: &Rig) -> RawClient {
     // 1 KiB of pipe: a dozen notifications fill it.
-    let (server_io, client_io) = tokio::io::duplex(1024);
-    let serving = rig.bridge.serve_io("duplex", server_io).expect("serve");
-    let (read, writer) = tokio::io::split(client_io);
-    let mut c = RawClient { reader: BufReader::new(read), writer, _serving: serving };
-    c.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"paused","version":"0"}}}"#).await;
-    c.response(1).await;
-    c.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
-    c.send(r#"{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"app://windows"}}"#).await;
-    c.response(2).await;
+    let mut c = RawClient::connect(&rig.bridge, 1024);
+    c.handshake("paused").await;
     c
 }
 

@@ -182,13 +182,14 @@ fn tool_entries_stay_lean() {
     let total: usize = sizes.iter().map(|(_, n)| n).sum();
     let average = total / sizes.len();
     eprintln!("{} tools, {total} bytes, {average} bytes on average: {sizes:?}", sizes.len());
-    // Measured 2026-12-01: about 335 bytes on average (every write carries `expectedVersion`,
-    // every tool the one bare output schema and the hints MCP's defaults would get wrong,
-    // titles without the window's).
+    // Measured 2026-12-01: about 438 bytes on average (every write carries `expectedVersion`
+    // with a short description, every tool the one bare output schema and `openWorldHint:
+    // false` besides the hints MCP's defaults would get wrong, titles without the window's;
+    // the three dispatchers about 530 each). Before issue 15: 335.
     // These bounds catch regressions such as schemars noise or a verbose schema.
-    assert!(average <= 340, "tool entries average {average} bytes: {sizes:?}");
+    assert!(average <= 445, "tool entries average {average} bytes: {sizes:?}");
     let close = sizes.iter().find(|(n, _)| *n == format!("{editor}__close")).unwrap().1;
-    assert!(close <= 280, "a parameterless tool costs {close} bytes");
+    assert!(close <= 370, "a parameterless tool costs {close} bytes");
     let (err, r) = f.call(&format!("{editor}__edit_field"), json!({"field": "address", "value": "2 Main Street"}));
     assert!(!err);
     assert!(r.to_string().len() <= 80, "a success result is one short object: {r}");

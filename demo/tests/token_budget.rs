@@ -3,11 +3,12 @@
 //! regression guard counts bytes and calls, never time.
 //!
 //! The lean agent: initialize, list tools, read the state, open the first draft, add an item,
-//! submit with the four fields, confirm, authorize. It lists again only when a tool it needs
-//! has parameters it has not seen (and its client can re-list): after opening the editor, after
-//! submit and after confirm. Run as three clients: Codex (its list never changes: it calls the
-//! editor's and dialogs' tools through `app__call`, their parameters from `newToolSpecs`),
-//! Claude Code (re-lists; its model sees `structuredContent`) and one of unknown name.
+//! submit with the four fields, confirm, authorize. Tools missing from its list go through the
+//! dispatcher each result's `newToolSpecs` names (`via`), their parameters from the same specs.
+//! Run as three clients: Codex (its list never changes), Claude Code (its host re-lists after
+//! each `tools/list_changed`, which every call that made tools callable causes; its model sees
+//! `structuredContent`) and one of unknown name (re-lists too; each result's text is the whole
+//! JSON).
 #![allow(clippy::unwrap_used, reason = "tests")]
 #![allow(clippy::print_stdout, reason = "the test prints its figures")]
 
@@ -19,11 +20,13 @@ use serde_json::{Value, json};
 
 struct Lean {
     demo: support::DemoStdio,
-    /// Its client cannot refresh its tool list: tools it lacks go through `app__call`, their
-    /// parameters learnt from results' `newToolSpecs`.
+    /// Its client never re-lists (Codex); otherwise its host re-lists after every call that
+    /// made tools callable (on the `tools/list_changed` that comes before the result).
     frozen: bool,
     /// Every tool it has seen the parameters of, from listings and `newToolSpecs`.
     known: std::collections::HashMap<String, Value>,
+    /// The dispatcher of each tool, from `newToolSpecs`.
+    via: std::collections::HashMap<String, String>,
     /// The tool list its host holds (what goes into the model's context every turn).
     listed: Vec<Value>,
     next_id: u64,
@@ -66,11 +69,7 @@ impl Lean {
 
     #[expect(clippy::needless_pass_by_value, reason = "callers build the arguments in place with json!")]
     fn call(&mut self, name: &str, arguments: Value) -> Value {
-        if !self.known.contains_key(name) {
-            assert!(!self.frozen, "a frozen-list client cannot learn {name}'s parameters by listing");
-            self.list_tools(); // the agent has not seen this tool's parameters
-        }
-        let schema = &self.known[name];
+        let schema = self.known.get(name).unwrap_or_else(|| panic!("{name}'s parameters are unknown"));
         for arg in arguments.as_object().unwrap().keys() {
             assert!(schema["properties"].get(arg).is_some(), "{name} has no parameter {arg}: {schema}");
         }
@@ -78,16 +77,18 @@ impl Lean {
         let r = if direct {
             self.request("tools/call", json!({"name": name, "arguments": arguments}))
         } else {
-            assert!(self.frozen, "{name} is not listed");
-            self.request(
-                "tools/call",
-                json!({"name": "app__call", "arguments": {"tool": name, "arguments": arguments}}),
-            )
+            let dispatcher = self.via.get(name).map_or("app__call", String::as_str).to_owned();
+            self.request("tools/call", json!({"name": dispatcher, "arguments": {"tool": name, "arguments": arguments}}))
         };
         assert_ne!(r["isError"], true, "{name}: {r}");
         let result = r["structuredContent"].clone();
         for spec in result["newToolSpecs"].as_array().into_iter().flatten() {
-            self.known.insert(spec["name"].as_str().unwrap().to_owned(), spec["inputSchema"].clone());
+            let tool = spec["name"].as_str().unwrap().to_owned();
+            self.known.insert(tool.clone(), spec["inputSchema"].clone());
+            self.via.insert(tool, spec["via"].as_str().unwrap().to_owned());
+        }
+        if !self.frozen && result["newTools"].as_array().is_some_and(|t| !t.is_empty()) {
+            self.list_tools(); // its host re-lists on the `tools/list_changed`
         }
         result
     }
@@ -118,6 +119,7 @@ fn standard_task(client: &str, frozen: bool) -> Figures {
         demo: support::DemoStdio::start("warn"),
         frozen,
         known: std::collections::HashMap::new(),
+        via: std::collections::HashMap::new(),
         listed: Vec::new(),
         next_id: 0,
         calls: 0,
@@ -136,9 +138,6 @@ fn standard_task(client: &str, frozen: bool) -> Figures {
     let draft = orders["blocks"][0]["rows"].as_array().unwrap().iter().find(|r| r[2] == "Draft").unwrap()[0].clone();
     let opened = a.call("orders__open_order", json!({"order": draft}));
     let editor = opened["openedWindowIds"][0].as_str().unwrap().to_owned();
-    if !frozen {
-        a.list_tools(); // its host re-lists; the agent has not seen the editor's parameters
-    }
     // With one editor open: what its host lists (a frozen host: still the first list).
     let list_bytes = serde_json::to_string(&a.listed).unwrap().len();
     let model_list_bytes = a
@@ -150,7 +149,7 @@ fn standard_task(client: &str, frozen: bool) -> Figures {
                 .len()
         })
         .sum::<usize>();
-    let v = 1; // a window just opened is at its first version
+    let v = opened["openedWindowVersions"][&editor].as_u64().unwrap();
     let r = a.call(
         &format!("{editor}__add_item"),
         json!({"product": "Green tea", "quantity": 2, "unitPrice": 4.5, "expectedVersion": v}),
@@ -178,43 +177,44 @@ fn standard_task(client: &str, frozen: bool) -> Figures {
 
 // Regression guards, at the figures measured on 2026-12-01 (the note above each says which).
 // They count bytes and calls, never time. Issue 10's targets (≤ 12 calls, ≤ 10,240 bytes
-// received, ≤ 2,560 bytes of tool list with one editor open) hold for a client that cannot
-// refresh its tool list, most of the clients people run; a client that re-lists pays for its
-// listings (PERFORMANCE.md says why they cannot shrink that far with every tool entry keeping
-// §12.3's output schema and §5.2/§5.6's title, description and annotations).
+// received, ≤ 2,560 bytes of tool list with one editor open) held for a frozen-list client
+// before issue 15 made every connection robust by default: three dispatchers (one per safety
+// class, so clients approve a dispatched call as the direct one), `openWorldHint: false` and an
+// `expectedVersion` description on every entry (for clients that drop the instructions), and
+// `newToolSpecs` in every result that made tools callable. Those cost about 1.5 KB per listing
+// and 30 % more for the whole task; they are what lets every real client finish it.
 
 /// Codex: its model reads the resource and sees `structuredContent`, but its tool list never
-/// changes mid-task. The editor's and the dialogs' tools go through `app__call`, their
-/// parameters from each result's `newToolSpecs`; it never re-lists. Measured: 8 calls,
-/// 10,102 bytes; its list 2,268 bytes (1,562 for the model).
+/// changes mid-task. The editor's and the dialogs' tools go through the dispatchers, their
+/// parameters from each result's `newToolSpecs`; it never re-lists. Measured: 8 calls, 12,897
+/// bytes; its list 3,786 bytes (2,674 for the model). Before issue 15: 10,102 and 2,268.
 #[test]
 fn the_standard_task_for_a_frozen_list_client() {
     let f = standard_task("codex-mcp-client", true);
     assert!(f.calls <= 12, "{} calls", f.calls);
-    assert!(f.received <= 10_240, "{} bytes received", f.received);
-    assert!(f.list_bytes <= 2_560, "the tool list with one editor open is {} bytes", f.list_bytes);
+    assert!(f.received <= 13_100, "{} bytes received", f.received);
+    assert!(f.list_bytes <= 3_850, "the tool list with one editor open is {} bytes", f.list_bytes);
 }
 
-/// Claude Code: its model reads the resource, its host re-lists on `list_changed`, and it sees
-/// `structuredContent` on success, so each result's text is just its message (§12.3). The
-/// agent lists when it needs a tool whose parameters it has not seen: after opening the editor,
-/// after submit (Confirm order) and after confirm (Authorize payment). Measured: 11 calls,
-/// 15,419 bytes; the list 4,019 bytes, 2,783 of them for the model.
+/// Claude Code: its model reads the resource, its host re-lists on every `list_changed`, and
+/// it sees `structuredContent` on success, so each result's text is just its message (§12.3).
+/// Measured: 12 calls, 33,206 bytes (four re-listings of about 6.6 KB: after open, submit,
+/// confirm and authorize); the list 6,600 bytes, 4,732 of them for the model.
 #[test]
 fn the_standard_task_for_a_client_that_relists() {
     let f = standard_task("claude-code", false);
     assert!(f.calls <= 12, "{} calls", f.calls);
-    assert!(f.received <= 15_650, "{} bytes received", f.received);
-    assert!(f.list_bytes <= 4_100, "the tool list with one editor open is {} bytes", f.list_bytes);
-    assert!(f.model_list_bytes <= 2_850, "the model's part of that list is {} bytes", f.model_list_bytes);
+    assert!(f.received <= 33_500, "{} bytes received", f.received);
+    assert!(f.list_bytes <= 6_700, "the tool list with one editor open is {} bytes", f.list_bytes);
+    assert!(f.model_list_bytes <= 4_800, "the model's part of that list is {} bytes", f.model_list_bytes);
 }
 
 /// A client of unknown name: as Claude Code, but each result's text is the whole JSON again
-/// (its model may see only the text). Measured: 11 calls, 16,032 bytes.
+/// (its model may see only the text). Measured: 12 calls, 38,255 bytes.
 #[test]
 fn the_standard_task_for_an_unknown_client() {
     let f = standard_task("lean-agent", false);
     assert!(f.calls <= 12, "{} calls", f.calls);
-    assert!(f.received <= 16_250, "{} bytes received", f.received);
-    assert!(f.list_bytes <= 4_100, "the tool list with one editor open is {} bytes", f.list_bytes);
+    assert!(f.received <= 38_500, "{} bytes received", f.received);
+    assert!(f.list_bytes <= 6_700, "the tool list with one editor open is {} bytes", f.list_bytes);
 }

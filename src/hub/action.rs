@@ -9,8 +9,8 @@ use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
 /// MCP tool annotations (§5.6). MCP's defaults are pessimistic (destructive, open-world); the
-/// bridge states `destructiveHint` on every tool that writes, the others where they differ
-/// from the default (`openWorldHint` only when true: the default already says "may").
+/// bridge states `destructiveHint` on every tool that writes, `openWorldHint` on every tool,
+/// and the others where they differ from the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Hints {
     /// Changes no state: the bridge neither adds nor checks `expectedVersion`.
@@ -21,6 +21,52 @@ pub struct Hints {
     pub idempotent: bool,
     /// Talks to the world outside the app.
     pub open_world: bool,
+}
+
+/// How dangerous a tool is, as clients decide whether to ask their user before a call: each
+/// class has its own dispatcher (`app__call_readonly`, `app__call`, `app__call_destructive`),
+/// annotated as the tools it calls are, so a client approves a call through a dispatcher
+/// exactly as it would the direct call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SafetyClass {
+    /// Changes nothing.
+    ReadOnly,
+    /// Changes state, but nothing irreversible.
+    Write,
+    /// Irreversible (delete, pay).
+    Destructive,
+}
+
+impl SafetyClass {
+    /// The class of a tool with these hints.
+    pub fn of(hints: Hints) -> Self {
+        if hints.read_only {
+            Self::ReadOnly
+        } else if hints.destructive {
+            Self::Destructive
+        } else {
+            Self::Write
+        }
+    }
+
+    /// The action of this class's dispatcher (`app__{action}`).
+    pub fn dispatcher_action(self) -> &'static str {
+        use crate::protocol::{CALL_ACTION, CALL_DESTRUCTIVE_ACTION, CALL_READONLY_ACTION};
+        match self {
+            Self::ReadOnly => CALL_READONLY_ACTION,
+            Self::Write => CALL_ACTION,
+            Self::Destructive => CALL_DESTRUCTIVE_ACTION,
+        }
+    }
+
+    /// Its name in an error message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::ReadOnly => "read-only",
+            Self::Write => "a write that is not destructive",
+            Self::Destructive => "destructive",
+        }
+    }
 }
 
 /// The human-facing declaration of one action. Cheap to build every frame from literals.
@@ -82,6 +128,10 @@ impl ActionSpec {
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}
 
+/// What `expectedVersion` is, in every write's schema: what a model must know stands in the
+/// tools too, for clients that drop the instructions (Copilot CLI by default).
+const EXPECTED_VERSION_DOC: &str = "Window version you last saw (stale_state if it changed)";
+
 type SchemaCache = Mutex<HashMap<(TypeId, bool, bool), Arc<Map<String, Value>>>>;
 static SCHEMAS: LazyLock<SchemaCache> = LazyLock::new(Mutex::default);
 
@@ -112,7 +162,7 @@ pub(crate) fn input_schema_for<A: schemars::JsonSchema + 'static>(
     if with_version {
         let props = obj.entry("properties").or_insert_with(|| json!({}));
         if let Value::Object(props) = props {
-            props.insert("expectedVersion".into(), json!({"type": "integer"}));
+            props.insert("expectedVersion".into(), json!({"type": "integer", "description": EXPECTED_VERSION_DOC}));
         }
     }
     let schema = Arc::new(obj);
@@ -179,7 +229,8 @@ mod tests {
         assert_eq!(s["properties"]["expectedVersion"]["type"], "integer");
         assert_eq!(s["required"], json!(["product", "quantity"]));
         assert_eq!(s["properties"]["limit"], json!({"type": "integer", "minimum": 0}), "optional: no null, no format");
-        assert_eq!(s["properties"]["expectedVersion"], json!({"type": "integer"}));
+        assert_eq!(s["properties"]["expectedVersion"]["type"], "integer");
+        assert!(s["properties"]["expectedVersion"]["description"].as_str().is_some_and(|d| d.contains("version")));
         assert!(s.get("additionalProperties").is_none() && s.get("description").is_none(), "{s:?}");
         let ro = input_schema_for::<Args>(false, false);
         assert!(ro["properties"].get("expectedVersion").is_none(), "read-only actions carry no version");

@@ -8,6 +8,7 @@ use parking_lot::Mutex;
 use serde_json::{Map, Value};
 use tokio::sync::oneshot;
 
+use super::SafetyClass;
 use super::activity::ActivityLog;
 use crate::protocol::{APP_TARGET, ToolError, ToolResult};
 
@@ -58,6 +59,8 @@ pub struct PendingCall {
     pub expected_version: Option<u64>,
     /// Past this instant the UI must not apply the call.
     pub deadline: Instant,
+    /// Made through a dispatcher: the tool must be of this class.
+    pub class: Option<SafetyClass>,
     state: AtomicU8,
     reply: Mutex<Option<oneshot::Sender<Outcome>>>,
     activity: Option<Arc<ActivityLog>>,
@@ -79,10 +82,18 @@ impl PendingCall {
             args: Value::Object(args),
             expected_version,
             deadline,
+            class: None,
             state: AtomicU8::new(PENDING),
             reply: Mutex::new(Some(reply)),
             activity,
         }
+    }
+
+    /// The call made through the dispatcher of `class` (none: directly).
+    #[must_use]
+    pub(crate) fn through(mut self, class: Option<SafetyClass>) -> Self {
+        self.class = class;
+        self
     }
 
     /// The tool name this call was made with.

@@ -30,7 +30,7 @@ mod snapshot;
 mod ui_core;
 
 pub(crate) use action::input_schema_for;
-pub use action::{ActionSpec, Hints, NoArgs};
+pub use action::{ActionSpec, Hints, NoArgs, SafetyClass};
 pub(crate) use activity::ActivityLog;
 pub use activity::{ACTIVITY_CAPACITY, ActivityRecord};
 pub(crate) use args::parse_args;
@@ -180,7 +180,9 @@ impl Hub {
 
     /// Queues a call for the UI thread without waiting for it. The ticket yields the outcome;
     /// errors that need no UI (a malformed name, a closed window) come at once.
-    pub fn submit(&self, tool: &str, mut args: Map<String, Value>) -> Ticket {
+    /// Through a dispatcher (`class`), the tool must be of that class, checked where every other
+    /// rule is, against the state the call is applied to.
+    pub fn submit_as(&self, tool: &str, mut args: Map<String, Value>, class: Option<SafetyClass>) -> Ticket {
         let (tx, rx) = tokio::sync::oneshot::channel();
         if tool.len() > MAX_TOOL_NAME {
             let _ = tx.send(Err(ToolError::new(
@@ -207,15 +209,18 @@ impl Hub {
                 }
             }
         };
-        let call = Arc::new(PendingCall::new(
-            CallTarget::parse(window),
-            action.to_owned(),
-            args,
-            expected_version,
-            Instant::now() + self.config.call_timeout,
-            tx,
-            Some(Arc::clone(&self.activity)),
-        ));
+        let call = Arc::new(
+            PendingCall::new(
+                CallTarget::parse(window),
+                action.to_owned(),
+                args,
+                expected_version,
+                Instant::now() + self.config.call_timeout,
+                tx,
+                Some(Arc::clone(&self.activity)),
+            )
+            .through(class),
+        );
         // Fail fast on what the latest snapshot already rules out; the UI re-validates anyway.
         // Arguments are bounded here, before anything holds them longer than this call.
         let snapshot = self.snapshot();
@@ -241,6 +246,12 @@ impl Hub {
     /// Dropping the future (the client left, its request was cancelled) cancels a call the UI
     /// has not taken yet: it is then never applied.
     pub async fn call(&self, tool: &str, args: Map<String, Value>) -> Outcome {
+        self.call_as(tool, args, None).await
+    }
+
+    /// [`Hub::call`] through the dispatcher of `class`: a tool of another class is refused
+    /// with `validation_failed` naming `tool` and the dispatcher to use.
+    pub async fn call_as(&self, tool: &str, args: Map<String, Value>, class: Option<SafetyClass>) -> Outcome {
         /// Cancels the call if the future is dropped before the UI took it.
         struct CancelOnDrop(Option<Arc<PendingCall>>);
         impl Drop for CancelOnDrop {
@@ -254,7 +265,7 @@ impl Hub {
             }
         }
         let budget = self.config.call_timeout;
-        let Ticket { call, mut rx } = self.submit(tool, args);
+        let Ticket { call, mut rx } = self.submit_as(tool, args, class);
         let _guard = CancelOnDrop(call.clone());
         if let Ok(outcome) = tokio::time::timeout(budget, &mut rx).await {
             return outcome.unwrap_or_else(|_| Err(shutting_down()));

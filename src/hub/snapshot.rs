@@ -126,7 +126,8 @@ impl Snapshot {
     }
 
     /// Whether this call may be applied to this state: the window exists and is operable,
-    /// the action is listed, and `expectedVersion` (for non-read-only actions) is current.
+    /// the action is listed, of the class of the dispatcher it came through (if any), and
+    /// `expectedVersion` (for non-read-only actions) is current.
     pub(crate) fn validate(&self, call: &PendingCall) -> Result<(), ToolError> {
         let win = match &call.target {
             CallTarget::App => None,
@@ -138,6 +139,14 @@ impl Snapshot {
         let name = call.tool_name();
         let tool =
             self.tool(&name).ok_or_else(|| ToolError::action_not_available(call.target.as_str(), &call.action))?;
+        let class = super::SafetyClass::of(tool.hints);
+        if call.class.is_some_and(|through| through != class) {
+            let dispatcher = crate::protocol::tool_name(crate::protocol::APP_TARGET, class.dispatcher_action());
+            return Err(ToolError::invalid_field(
+                "tool",
+                format!("{name} is {}: call it through {dispatcher}", class.describe()),
+            ));
+        }
         if let (Some(win), Some(expected), false) = (win, call.expected_version, tool.hints.read_only)
             && expected != win.version
         {

@@ -14,12 +14,18 @@ pub const APP_TARGET: &str = "app";
 /// The action of the bridge's own read-only state tool, `app__read_windows`.
 pub const READ_WINDOWS_ACTION: &str = "read_windows";
 
-/// The action of the bridge's dispatcher, `app__call`.
+/// The action of the bridge's dispatcher for writes that are not destructive, `app__call`.
 pub const CALL_ACTION: &str = "call";
+
+/// The action of the bridge's dispatcher for destructive tools, `app__call_destructive`.
+pub const CALL_DESTRUCTIVE_ACTION: &str = "call_destructive";
+
+/// The action of the bridge's dispatcher for read-only tools, `app__call_readonly`.
+pub const CALL_READONLY_ACTION: &str = "call_readonly";
 
 /// App-level action names that the bridge's own tools take: an app cannot declare them.
 pub fn is_reserved_app_action(action: &str) -> bool {
-    action == READ_WINDOWS_ACTION || action == CALL_ACTION
+    [READ_WINDOWS_ACTION, CALL_ACTION, CALL_DESTRUCTIVE_ACTION, CALL_READONLY_ACTION].contains(&action)
 }
 
 /// Whether `s` can stand on either side of the `__` in a tool name: only `[A-Za-z0-9_-]`,

@@ -13,8 +13,8 @@ mod windows;
 
 pub use error::{ErrorCode, FieldError, ToolError};
 pub use handles::{
-    APP_TARGET, CALL_ACTION, HandleRegistry, READ_WINDOWS_ACTION, is_name_safe, is_reserved_app_action,
-    split_tool_name, tool_name,
+    APP_TARGET, CALL_ACTION, CALL_DESTRUCTIVE_ACTION, CALL_READONLY_ACTION, HandleRegistry, READ_WINDOWS_ACTION,
+    is_name_safe, is_reserved_app_action, split_tool_name, tool_name,
 };
 pub use result::ToolResult;
 pub use windows::{Block, FieldItem, MASK, Severity, Window, WindowsState, masked};

@@ -1,5 +1,7 @@
 //! The success object of a tool call (§5.4).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -15,12 +17,20 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opened_window_ids: Vec<String>,
 
+    /// Each opened window's version, by id (an extension of §5.4): `version` is the called
+    /// window's, so the first write to a window the call opened carries this one as
+    /// `expectedVersion`, without a read.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub opened_window_versions: BTreeMap<String, u64>,
+
     /// The tool's own structured result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
 
-    /// The target window's version after the call (an extension of §5.4): the next write can
-    /// carry it as `expectedVersion` without re-reading `app://windows`.
+    /// The called window's version after the call (an extension of §5.4; none for `app__…`
+    /// tools): the next write to that window can carry it as `expectedVersion` without
+    /// re-reading `app://windows`. Windows the call opened have theirs in
+    /// `opened_window_versions`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<u64>,
 

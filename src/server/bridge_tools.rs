@@ -2,14 +2,22 @@
 //!
 //! - `app__read_windows`: read-only, listed on every connection at every moment (an app-level
 //!   modal included: reading operates nothing). Its `result` is `app://windows` as it is now,
-//!   the same snapshot and, for `operableWindowIds` and `windows`, the same bytes; on
-//!   connections that cannot refresh their tool list, also `tools`: every callable tool's name,
-//!   description and input schema.
-//! - `app__call { tool, arguments? }`: listed only on connections whose client cannot refresh
-//!   its tool list. It calls `tool` through exactly the path a direct call takes
-//!   ([`crate::Hub::call`]: the same queue, the same validation on the UI thread, the same
-//!   result, notifications and activity record), so it never reaches what a direct call could
-//!   not reach at that moment.
+//!   the same snapshot and, for `operableWindowIds` and `windows`, the same bytes; unless the
+//!   app chose `Compat::Off`, also `tools`: every callable tool's name, description, input
+//!   schema and the dispatcher that calls it (`via`).
+//! - The dispatchers, one per safety class, `{tool, arguments?}` each: `app__call_readonly`
+//!   (read-only tools), `app__call` (writes that are not destructive) and
+//!   `app__call_destructive`. Each is annotated as the tools it calls are, so a client that
+//!   approves calls on annotations (Codex runs read-only tools, and tools neither destructive
+//!   nor open-world, without asking) approves a call through a dispatcher exactly as the direct
+//!   call, and refuses a tool of another class naming the right dispatcher. A call goes
+//!   through exactly the path a direct call takes ([`crate::hub::Hub::call_as`]: the same queue,
+//!   the same validation on the UI thread, the same result, notifications and activity
+//!   record), so it never reaches what a direct call could not reach at that moment.
+//!
+//! Why every client gets them: whether a client's model sees tools that appear mid-task (a
+//! dialog's) is a race in every client program tried (new names a request late, an
+//! asynchronous refresh, or never); only the dispatcher path finished the task in all of them.
 
 use std::sync::{Arc, LazyLock};
 
@@ -17,28 +25,42 @@ use rmcp::model::{CallToolResult, JsonObject, Tool};
 use serde_json::{Map, Value, json};
 
 use super::{ResultView, ServerShared, to_mcp_tool};
-use crate::hub::{Hints, Outcome, ToolSpec};
-use crate::protocol::{CALL_ACTION, ErrorCode, READ_WINDOWS_ACTION, ToolError, tool_name};
+use crate::hub::{Hints, Outcome, SafetyClass, ToolSpec};
+use crate::protocol::{APP_TARGET, ErrorCode, READ_WINDOWS_ACTION, ToolError, tool_name};
 
 /// `app__read_windows`.
-pub static READ_WINDOWS: LazyLock<String> =
-    LazyLock::new(|| tool_name(crate::protocol::APP_TARGET, READ_WINDOWS_ACTION));
-/// `app__call`.
-pub static CALL: LazyLock<String> = LazyLock::new(|| tool_name(crate::protocol::APP_TARGET, CALL_ACTION));
+pub static READ_WINDOWS: LazyLock<String> = LazyLock::new(|| tool_name(APP_TARGET, READ_WINDOWS_ACTION));
+
+/// The safety classes, in the order their dispatchers are listed.
+pub const CLASSES: [SafetyClass; 3] = [SafetyClass::ReadOnly, SafetyClass::Write, SafetyClass::Destructive];
+
+/// The dispatcher of a class: `app__call_readonly`, `app__call`, `app__call_destructive`.
+pub fn dispatcher(class: SafetyClass) -> &'static str {
+    static NAMES: LazyLock<[String; 3]> =
+        LazyLock::new(|| CLASSES.map(|c| tool_name(APP_TARGET, c.dispatcher_action())));
+    let i = CLASSES.iter().position(|c| *c == class).unwrap_or_default();
+    &NAMES[i]
+}
+
+/// The class whose dispatcher has this name.
+pub fn dispatcher_class(name: &str) -> Option<SafetyClass> {
+    CLASSES.into_iter().find(|c| dispatcher(*c) == name)
+}
 
 fn schema(v: Value) -> Arc<JsonObject> {
     Arc::new(rmcp::model::object(v))
 }
 
 /// The entry of `app__read_windows`; `with_tools` on connections that get the tool list in it.
+/// Its description says what a model must know even where the client drops the instructions.
 pub fn read_windows_tool(with_tools: bool) -> Tool {
     static PLAIN: LazyLock<Tool> = LazyLock::new(|| entry(false));
     static WITH_TOOLS: LazyLock<Tool> = LazyLock::new(|| entry(true));
     fn entry(with_tools: bool) -> Tool {
         let description = if with_tools {
-            "Every window now, as app://windows (operableWindowIds, windows), plus tools: each callable tool with its inputSchema. Read it first and after each change."
+            "Read this first and after each change: every window (operableWindowIds: the only ones you may operate; each window's version: pass it as expectedVersion when writing) and tools: every tool callable now, with its inputSchema and the app__call… dispatcher to call it through (via) if your tool list lacks it."
         } else {
-            "Every window now, as app://windows (operableWindowIds, windows). Read it first and after each change."
+            "Read this first and after each change: every window (operableWindowIds: the only ones you may operate; each window's version: pass it as expectedVersion when writing)."
         };
         to_mcp_tool(&ToolSpec {
             name: READ_WINDOWS.clone(),
@@ -51,25 +73,37 @@ pub fn read_windows_tool(with_tools: bool) -> Tool {
     if with_tools { WITH_TOOLS.clone() } else { PLAIN.clone() }
 }
 
-/// The entry of `app__call`.
-pub fn call_tool() -> Tool {
-    static TOOL: LazyLock<Tool> = LazyLock::new(|| {
+/// The entries of the three dispatchers, each annotated as the tools of its class.
+pub fn call_tools() -> [Tool; 3] {
+    static TOOLS: LazyLock<[Tool; 3]> = LazyLock::new(|| CLASSES.map(entry));
+    fn entry(class: SafetyClass) -> Tool {
+        let (title, which, hints) = match class {
+            SafetyClass::ReadOnly => {
+                ("Call a read-only tool", "a read-only tool", Hints { read_only: true, ..Hints::default() })
+            }
+            SafetyClass::Write => ("Call a tool", "a non-destructive tool", Hints::default()),
+            SafetyClass::Destructive => {
+                ("Call a destructive tool", "a destructive tool", Hints { destructive: true, ..Hints::default() })
+            }
+        };
         to_mcp_tool(&ToolSpec {
-            name: CALL.clone(),
-            title: "Call a tool".to_owned(),
-            description: "Call any tool by name, also one your list lacks (a result's newTools, app__read_windows' tools): the same checks, result and errors as a direct call.".to_owned(),
+            name: dispatcher(class).to_owned(),
+            title: title.to_owned(),
+            description: format!(
+                "Calls {which} by name, also one missing from your list (a dialog's; its via in newToolSpecs or app__read_windows' tools names the dispatcher). A direct call's checks and errors."
+            ),
             input_schema: schema(json!({
                 "type": "object",
                 "properties": {
-                    "tool": {"type": "string", "description": "Such as orders__open_order"},
-                    "arguments": {"type": "object"}
+                    "tool": {"type": "string"},
+                    "arguments": {"type": "object", "description": "The tool's own, expectedVersion included"}
                 },
                 "required": ["tool"]
             })),
-            hints: Hints { destructive: true, ..Hints::default() },
+            hints,
         })
-    });
-    TOOL.clone()
+    }
+    TOOLS.clone()
 }
 
 /// `app__read_windows`' result: `{"result": {operableWindowIds, windows, tools?}}`.
@@ -83,11 +117,11 @@ pub async fn read_windows(shared: &ServerShared, with_tools: bool, sees: ResultV
     super::handler::wrap_result(json!({ "result": state }), false, sees)
 }
 
-/// Why `app__call`'s own arguments are unusable, naming the parameter; `None` when they are fine.
-fn parse_dispatch(args: &Map<String, Value>) -> Result<(&str, Map<String, Value>), ToolError> {
+/// Why a dispatcher's own arguments are unusable, naming the parameter.
+fn parse_dispatch<'a>(me: &str, args: &'a Map<String, Value>) -> Result<(&'a str, Map<String, Value>), ToolError> {
     if let Some(unknown) = args.keys().find(|k| *k != "tool" && *k != "arguments") {
         let key: String = unknown.chars().take(64).collect();
-        return Err(ToolError::invalid_field(key, "is not a parameter of app__call (tool, arguments)"));
+        return Err(ToolError::invalid_field(key, format!("is not a parameter of {me} (tool, arguments)")));
     }
     let tool = match args.get("tool") {
         Some(Value::String(t)) if !t.is_empty() => t.as_str(),
@@ -101,31 +135,36 @@ fn parse_dispatch(args: &Map<String, Value>) -> Result<(&str, Map<String, Value>
     Ok((tool, arguments))
 }
 
-/// What `app__call` does with its arguments: the inner tool's own outcome.
+/// What a dispatcher does with its arguments: the inner tool's own outcome.
 pub enum Dispatch {
-    /// The call went the direct way; this is its outcome.
-    Outcome(String, Outcome),
+    /// The call went the direct way; this is its outcome (boxed: a result is large).
+    Outcome(String, Box<Outcome>),
     /// The inner tool is `app__read_windows`.
     ReadWindows,
 }
 
-/// Runs `app__call`: the inner call goes through [`crate::Hub::call`], exactly as a direct one
-/// (`app__read_windows` included when the app turned it off: then it is no tool at all).
-pub async fn dispatch(shared: &ServerShared, args: &Map<String, Value>) -> Dispatch {
-    let (tool, arguments) = match parse_dispatch(args) {
+/// Runs a dispatcher of `class`: the inner call goes through [`crate::hub::Hub::call_as`],
+/// exactly as a direct one, and is refused if the tool is of another class
+/// (`app__read_windows` is served through any of them: reading changes nothing).
+pub async fn dispatch(shared: &ServerShared, class: SafetyClass, args: &Map<String, Value>) -> Dispatch {
+    let me = dispatcher(class);
+    let (tool, arguments) = match parse_dispatch(me, args) {
         Ok(x) => x,
-        Err(e) => return Dispatch::Outcome(CALL.clone(), Err(e)),
+        Err(e) => return Dispatch::Outcome(me.to_owned(), Box::new(Err(e))),
     };
     if tool == READ_WINDOWS.as_str() && !shared.policy.no_read_windows {
         return Dispatch::ReadWindows;
     }
-    if tool == CALL.as_str() {
-        let e = ToolError::new(ErrorCode::ActionNotAvailable, "app__call cannot call app__call; name the tool itself");
-        return Dispatch::Outcome(CALL.clone(), Err(e));
+    if dispatcher_class(tool).is_some() {
+        let e = ToolError::new(
+            ErrorCode::ActionNotAvailable,
+            format!("{me} cannot call a dispatcher; name the tool itself"),
+        );
+        return Dispatch::Outcome(me.to_owned(), Box::new(Err(e)));
     }
     shared.hub.first_frame().await;
-    let outcome = shared.hub.call(tool, arguments).await;
-    Dispatch::Outcome(tool.to_owned(), outcome)
+    let outcome = shared.hub.call_as(tool, arguments, Some(class)).await;
+    Dispatch::Outcome(tool.to_owned(), Box::new(outcome))
 }
 
 #[cfg(test)]
@@ -136,7 +175,7 @@ mod tests {
     fn dispatch_arguments_are_checked_naming_the_parameter() {
         let field = |v: Value| {
             let Value::Object(o) = v else { unreachable!() };
-            parse_dispatch(&o).err().map(|e| e.fields.unwrap_or_default()[0].field.clone())
+            parse_dispatch("app__call", &o).err().map(|e| e.fields.unwrap_or_default()[0].field.clone())
         };
         assert_eq!(field(json!({})), Some("tool".into()));
         assert_eq!(field(json!({"tool": 3})), Some("tool".into()));

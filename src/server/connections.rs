@@ -3,37 +3,78 @@
 //! rmcp has no broadcast: each legacy session's `Peer` is registered at `initialize` with its
 //! own subscription flag, and each 2026-07-28 `subscriptions/listen` stream registers its sink.
 //!
-//! Notifications carry no data, only "changed", so they coalesce: a broadcast sets a
-//! connection's pending bits (`resources/updated`, `tools/list_changed`) and wakes that
-//! connection's own delivery task, and never waits for any peer. A peer that stops reading
-//! blocks only its own task; the changes meanwhile fold into the pending bits, so when it reads
-//! again it catches up with at most one of each. The backlog per connection is those two bits.
-//! Only a closed peer is pruned (its send fails, or its transport reports closed).
+//! Notifications carry no data, only "changed", so each connection keeps just the revisions
+//! (windows, tools) it was last told about. A publish wakes every connection's own delivery
+//! task, which compares the latest snapshot's revisions with its own and sends what differs;
+//! it never waits for any peer. A peer that stops reading blocks only its own task; changes
+//! meanwhile fold into one comparison, so when it reads again it catches up with at most one of
+//! each. Only a closed peer is pruned (its send fails, or its transport reports closed).
+//!
+//! The connection that made a call is also brought up to date by the call itself
+//! ([`Connections::flush`]) before its result is written, so a client that re-lists on
+//! `tools/list_changed` can do so before its model's next request. Both paths hold the
+//! connection's own lock while sending, so nothing is sent twice.
+//!
+//! The first published state is no change: nobody could have read or listed anything before it
+//! (reads and listings wait for it), so it notifies nobody.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use parking_lot::Mutex;
 use rmcp::RoleServer;
 use rmcp::model::ResourceUpdatedNotificationParam;
 use rmcp::service::{Peer, SubscriptionSink};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, watch};
 
 use super::WINDOWS_URI;
+use crate::hub::Snapshot;
 
 const WINDOWS: u8 = 1;
 const TOOLS: u8 = 2;
 
-/// One connection's delivery state, shared by the registry and its delivery task.
-#[derive(Default)]
+/// The revisions of the windows and of the tool list a connection was last told about.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Revisions {
+    windows: u64,
+    tools: u64,
+}
+
+impl Revisions {
+    fn of(snapshot: &Snapshot) -> Self {
+        Self { windows: snapshot.windows_revision, tools: snapshot.tools_revision }
+    }
+
+    /// What to tell a connection that was last told `self`, now that the state is at `now`.
+    /// Revision 0 is the state before the first publish: moving on from it is no change.
+    fn bits_to(self, now: Self) -> u8 {
+        let changed = |was: u64, is: u64| was != 0 && was != is;
+        (u8::from(changed(self.windows, now.windows)) * WINDOWS) | (u8::from(changed(self.tools, now.tools)) * TOOLS)
+    }
+}
+
+/// One connection's delivery state, shared by the registry, its delivery task and its calls.
 struct Target {
-    pending: AtomicU8,
+    destination: Destination,
+    /// What the connection was last told; held while sending, so that sends never overlap.
+    told: tokio::sync::Mutex<Revisions>,
     /// Legacy sessions: whether `resources/subscribe` was called for `app://windows`.
     /// Listeners: always true (their sink enforces the filter they asked for).
     subscribed: AtomicBool,
     closed: AtomicBool,
     wake: Notify,
+}
+
+impl Target {
+    /// Tells the connection what changed since it was last told; false once the peer is gone.
+    async fn catch_up(&self, now: &watch::Receiver<Arc<Snapshot>>) -> bool {
+        let mut told = self.told.lock().await;
+        let now = Revisions::of(&now.borrow());
+        let bits = told.bits_to(now);
+        *told = now;
+        bits == 0 || self.destination.deliver(bits, self.subscribed.load(Ordering::Acquire)).await
+    }
 }
 
 enum Destination {
@@ -68,13 +109,18 @@ impl Destination {
 }
 
 /// The registry of sessions and listeners.
-#[derive(Default)]
 pub(crate) struct Connections {
     next_id: AtomicU64,
     targets: Arc<Mutex<HashMap<u64, Arc<Target>>>>,
+    /// The latest published snapshot.
+    state: watch::Receiver<Arc<Snapshot>>,
 }
 
 impl Connections {
+    pub fn new(state: watch::Receiver<Arc<Snapshot>>) -> Self {
+        Self { next_id: AtomicU64::new(0), targets: Arc::default(), state }
+    }
+
     /// Registers a legacy session (call inside the server's runtime).
     pub fn add_session(&self, peer: Peer<RoleServer>) -> u64 {
         self.add(Destination::Session(peer), false)
@@ -87,17 +133,22 @@ impl Connections {
 
     fn add(&self, destination: Destination, subscribed: bool) -> u64 {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let target = Arc::new(Target { subscribed: AtomicBool::new(subscribed), ..Target::default() });
+        let target = Arc::new(Target {
+            destination,
+            told: tokio::sync::Mutex::new(Revisions::of(&self.state.borrow())),
+            subscribed: AtomicBool::new(subscribed),
+            closed: AtomicBool::new(false),
+            wake: Notify::new(),
+        });
         self.targets.lock().insert(id, Arc::clone(&target));
-        let registry = Arc::clone(&self.targets);
+        let (registry, state) = (Arc::clone(&self.targets), self.state.clone());
         tokio::spawn(async move {
             loop {
                 target.wake.notified().await;
                 if target.closed.load(Ordering::Acquire) {
                     break;
                 }
-                let bits = target.pending.swap(0, Ordering::AcqRel);
-                if bits != 0 && !destination.deliver(bits, target.subscribed.load(Ordering::Acquire)).await {
+                if !target.catch_up(&state).await {
                     tracing::debug!(connection = id, "pruning a closed connection");
                     break;
                 }
@@ -121,16 +172,23 @@ impl Connections {
         }
     }
 
-    /// Marks `resources/updated` (for subscribers) and/or `tools/list_changed` (for everyone)
-    /// as pending on every connection, and wakes their delivery. Never waits on a peer.
-    pub fn broadcast(&self, windows_changed: bool, tools_changed: bool) {
-        let bits = (u8::from(windows_changed) * WINDOWS) | (u8::from(tools_changed) * TOOLS);
-        if bits == 0 {
-            return;
-        }
+    /// Wakes every connection's delivery after a publish. Never waits on a peer.
+    pub fn broadcast(&self) {
         for t in self.targets.lock().values() {
-            t.pending.fetch_or(bits, Ordering::AcqRel);
             t.wake.notify_one();
+        }
+    }
+
+    /// Tells these connections what changed, now, and returns once it is handed to their
+    /// transports: a call's result comes after the notifications it caused.
+    pub async fn flush(&self, ids: impl IntoIterator<Item = u64>) {
+        let targets: Vec<Arc<Target>> = {
+            let all = self.targets.lock();
+            ids.into_iter().filter_map(|id| all.get(&id).cloned()).collect()
+        };
+        for t in targets {
+            // A closed peer is pruned by its own delivery task.
+            let _ = t.catch_up(&self.state).await;
         }
     }
 }

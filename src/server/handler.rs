@@ -12,7 +12,7 @@ use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::bridge_tools::{self, CALL, Dispatch, READ_WINDOWS};
+use super::bridge_tools::{self, Dispatch, READ_WINDOWS};
 use super::serving::Serving;
 use super::{ClientProfile, ResultView, ServerShared, WINDOWS_URI};
 use crate::hub::Outcome;
@@ -28,11 +28,19 @@ pub(crate) struct BridgeHandler {
     profile: Arc<OnceLock<ClientProfile>>,
     /// The transport's stop state: calls are refused once it stops, and counted until answered.
     serving: Arc<Serving>,
+    /// This connection's `subscriptions/listen` streams (2026-07-28), while open.
+    listeners: Arc<parking_lot::Mutex<Vec<u64>>>,
 }
 
 impl BridgeHandler {
     pub fn new(shared: Arc<ServerShared>, serving: Arc<Serving>) -> Self {
-        Self { shared, session: Arc::new(OnceLock::new()), profile: Arc::new(OnceLock::new()), serving }
+        Self {
+            shared,
+            session: Arc::new(OnceLock::new()),
+            profile: Arc::new(OnceLock::new()),
+            serving,
+            listeners: Arc::default(),
+        }
     }
 
     /// The connection's profile; chosen (and logged) the first time a client name is known.
@@ -42,7 +50,6 @@ impl BridgeHandler {
             tracing::debug!(
                 client = client_name.map_or("(none)", |n| n.get(..n.len().min(64)).unwrap_or("(long)")),
                 profile = profile.label,
-                frozen_list = self.shared.policy.frozen_accommodations(&profile),
                 "client profile chosen"
             );
             profile
@@ -56,17 +63,31 @@ impl BridgeHandler {
         self.profile(context.client_info().as_ref().map(|i| i.name.as_str()))
     }
 
-    /// Whether this connection gets `app__call` and the tool list in `app__read_windows`.
-    fn frozen(&self, context: &RequestContext<RoleServer>) -> bool {
-        self.shared.policy.frozen_accommodations(&self.profile_of(context))
+    /// The bridge's own tools on this connection: `app__read_windows` (unless the app turned it
+    /// off) and, unless the app chose `Compat::Off`, the three dispatchers.
+    fn bridge_tools(&self) -> impl Iterator<Item = Tool> {
+        let read = (!self.shared.policy.no_read_windows)
+            .then(|| bridge_tools::read_windows_tool(self.shared.policy.accommodations()));
+        let calls = self.shared.policy.accommodations().then(bridge_tools::call_tools);
+        read.into_iter().chain(calls.into_iter().flatten())
     }
 
-    /// The bridge's own tools on this connection.
-    fn bridge_tools(&self, frozen: bool) -> impl Iterator<Item = Tool> {
-        let read = (!self.shared.policy.no_read_windows).then(|| bridge_tools::read_windows_tool(frozen));
-        read.into_iter().chain(frozen.then(bridge_tools::call_tool))
+    /// Tells this connection what the call changed before its result is written (bounded: a
+    /// client that does not read gets its result no later for it).
+    async fn notify_before_result(&self) {
+        let ids: Vec<u64> =
+            self.session.get().copied().into_iter().chain(self.listeners.lock().iter().copied()).collect();
+        if ids.is_empty() {
+            return;
+        }
+        if tokio::time::timeout(NOTIFY_BEFORE_RESULT, self.shared.connections.flush(ids)).await.is_err() {
+            tracing::debug!("the client is not reading its notifications; the result goes out without them");
+        }
     }
 }
+
+/// The longest a result waits for the notifications its call caused to be written.
+const NOTIFY_BEFORE_RESULT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The single resource's listing entry.
 fn windows_resource() -> Resource {
@@ -203,7 +224,9 @@ impl ServerHandler for BridgeHandler {
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let id = self.shared.connections.add_listener(context.sink().clone());
+        self.listeners.lock().push(id);
         context.cancelled().await;
+        self.listeners.lock().retain(|l| *l != id);
         self.shared.connections.remove(id);
         Ok(())
     }
@@ -214,14 +237,13 @@ impl ServerHandler for BridgeHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         self.shared.hub.first_frame().await;
-        let frozen = self.frozen(&context);
+        self.profile_of(&context);
         let app = self.shared.tools();
-        Ok(ListToolsResult::with_all_items(self.bridge_tools(frozen).chain(app.iter().cloned()).collect()))
+        Ok(ListToolsResult::with_all_items(self.bridge_tools().chain(app.iter().cloned()).collect()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let frozen = self.profile.get().is_some_and(|p| self.shared.policy.frozen_accommodations(p));
-        self.bridge_tools(frozen)
+        self.bridge_tools()
             .find(|t| t.name == name)
             .or_else(|| self.shared.tools().iter().find(|t| t.name == name).cloned())
     }
@@ -235,21 +257,21 @@ impl ServerHandler for BridgeHandler {
         let Some(_under_way) = self.serving.begin() else {
             return Err(ErrorData::internal_error("The server is stopping; the call was not made", None));
         };
-        let frozen = self.frozen(&context);
+        let accommodations = self.shared.policy.accommodations();
+        let sees = self.profile_of(&context).sees;
         let args = request.arguments.unwrap_or_default();
         let name = request.name.as_ref();
         if name == READ_WINDOWS.as_str() && !self.shared.policy.no_read_windows {
             tracing::debug!(tool = name, "state read");
-            return Ok(bridge_tools::read_windows(&self.shared, frozen, self.profile_of(&context).sees).await.into());
+            return Ok(bridge_tools::read_windows(&self.shared, accommodations, sees).await.into());
         }
-        let (tool, outcome) = if name == CALL.as_str() && frozen {
-            match bridge_tools::dispatch(&self.shared, &args).await {
+        let dispatcher = bridge_tools::dispatcher_class(name).filter(|_| accommodations);
+        let (tool, outcome) = if let Some(class) = dispatcher {
+            match bridge_tools::dispatch(&self.shared, class, &args).await {
                 Dispatch::ReadWindows => {
-                    return Ok(bridge_tools::read_windows(&self.shared, frozen, self.profile_of(&context).sees)
-                        .await
-                        .into());
+                    return Ok(bridge_tools::read_windows(&self.shared, accommodations, sees).await.into());
                 }
-                Dispatch::Outcome(tool, outcome) => (tool, outcome),
+                Dispatch::Outcome(tool, outcome) => (tool, *outcome),
             }
         } else {
             self.shared.hub.first_frame().await;
@@ -264,12 +286,13 @@ impl ServerHandler for BridgeHandler {
         } else {
             tracing::info!(tool, via = via.as_deref(), "tool call done");
         }
-        // A connection that calls through `app__call` cannot see the new tools' parameters in
-        // its tool list: the result carries them.
+        // Whether or not the client's model will see new tools in its list, the result names
+        // them with their parameters and the dispatcher that calls them.
         let specs = match &outcome {
-            Ok(r) if frozen && !r.new_tools.is_empty() => Some(self.shared.tool_specs(&r.new_tools)),
+            Ok(r) if accommodations && !r.new_tools.is_empty() => Some(self.shared.tool_specs(&r.new_tools)),
             _ => None,
         };
-        Ok(call_result(&outcome, self.profile_of(&context).sees, specs).into())
+        self.notify_before_result().await;
+        Ok(call_result(&outcome, sees, specs).into())
     }
 }

@@ -169,7 +169,8 @@ pub(crate) fn serve(
     let mut router = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&serving), count_requests))
-        .layer(axum::middleware::from_fn(lenient_protocol_version));
+        .layer(axum::middleware::from_fn(lenient_protocol_version))
+        .layer(axum::middleware::from_fn(session_end_answered_ok));
     if let Some(token) = options.token.clone() {
         router = router.layer(axum::middleware::from_fn_with_state(Arc::<str>::from(token), require_token));
     }
@@ -192,6 +193,18 @@ pub(crate) fn serve(
         serving.mark_closed();
     });
     Ok(HttpHandle { local_addr, serving })
+}
+
+/// A session `DELETE` answered `200 OK`, as the SDKs expect (rmcp answers `202 Accepted`, on
+/// which the official Python SDK warns "Session termination failed: 202" at the end of every
+/// session): the session is closed by then, so the request is done, not merely accepted.
+async fn session_end_answered_ok(request: Request, next: Next) -> Response {
+    let delete = request.method() == Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::OK;
+    }
+    response
 }
 
 /// Counts each POST until its response is sent, so that a stop answers it first; refuses new

@@ -30,8 +30,9 @@ const INSTRUCTIONS_HEAD_CHARS: usize = 512;
 pub struct InstructionsFor {
     /// The client's model can read resources itself.
     pub reads_resources: bool,
-    /// The connection has `app__call` and the tool list inside `app__read_windows`.
-    pub frozen_list: bool,
+    /// The connection has the dispatchers (`app__call…`) and the tool list inside
+    /// `app__read_windows` (every connection, unless the app chose `Compat::Off`).
+    pub dispatchers: bool,
     /// The `app__read_windows` tool is served.
     pub read_windows_tool: bool,
 }
@@ -51,13 +52,13 @@ fn read_first(v: InstructionsFor) -> &'static str {
     }
 }
 
-const AUTHORITY: &str = "operableWindowIds is the sole authority: operate only those windows, only with listed tools {winId}__{action}. Writes take expectedVersion = the window's version you read; the user may act at the same time: on stale_state re-read, then decide. ";
+const AUTHORITY: &str = "operableWindowIds is the sole authority: operate only those windows, only with listed tools {winId}__{action}. Writes take expectedVersion = the window's version you read; the user may act at the same time: on stale_state re-read. ";
 
-const FROZEN_HEAD: &str = "Your tool list may not update: call a tool it lacks via app__call {tool, arguments}. ";
+const DISPATCH_HEAD: &str = "Tools missing from your list (a dialog's): call via app__call {tool, arguments}, or app__call_destructive for destructive ones. ";
 
-const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks (text, fields, tables, lists, notices, media). Call a window's focus action, if any, before acting on it. After resources/updated or tools/list_changed, re-read the state before deciding. Errors: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: what is wrong per parameter; correct, retry), blocked_by_modal (blockingWindowId: handle that dialog first), window_not_found, action_not_available, action_timeout (not applied). Large data: a window's read-only tool returns it in result. Success: {message, openedWindowIds?, result?, version?, newTools?}: version is the window's version after the call (the next expectedVersion); newTools, the tools it made callable. ";
+const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks. Call a window's focus action, if any, before acting on it. After resources/updated or tools/list_changed, re-read the state before deciding. Errors: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: what is wrong per parameter; correct, retry), blocked_by_modal (blockingWindowId: handle that dialog first), window_not_found, action_not_available, action_timeout (not applied). Large data: a window's read-only tool returns it in result. Success: {message, version?, openedWindowIds?, openedWindowVersions?, result?, newTools?}: version is the called window's version after the call (the next expectedVersion), openedWindowVersions each opened window's; newTools, tools it made callable. ";
 
-const FROZEN_BODY: &str = "app__read_windows also lists tools (each callable one with its inputSchema), and a result's newToolSpecs give its newTools' inputSchema; call them via app__call: same checks, results and errors as a direct call.";
+const DISPATCH_BODY: &str = "app__read_windows' tools and results' newToolSpecs give each tool's inputSchema and via (its dispatcher, app__call_readonly for read-only ones); a dispatched call has a direct call's checks, results and errors.";
 
 const LIVE_BODY: &str = "New tools join your tool list (re-list if yours lacks them).";
 
@@ -68,11 +69,11 @@ pub fn instructions(v: InstructionsFor, app_notes: Option<&str>) -> String {
     text.push_str(OPENING);
     text.push_str(read_first(v));
     text.push_str(AUTHORITY);
-    if v.frozen_list {
-        text.push_str(FROZEN_HEAD);
+    if v.dispatchers {
+        text.push_str(DISPATCH_HEAD);
     }
     text.push_str(BODY);
-    text.push_str(if v.frozen_list { FROZEN_BODY } else { LIVE_BODY });
+    text.push_str(if v.dispatchers { DISPATCH_BODY } else { LIVE_BODY });
     let Some(notes) = app_notes.map(str::trim).filter(|n| !n.is_empty()) else { return text };
     text.push_str("\n\nAbout this application: ");
     let room = INSTRUCTIONS_MAX_BYTES.saturating_sub(text.len());
@@ -107,7 +108,7 @@ mod tests {
     fn all_variants() -> impl Iterator<Item = InstructionsFor> {
         (0..8u8).map(|bits| InstructionsFor {
             reads_resources: bits & 1 != 0,
-            frozen_list: bits & 2 != 0,
+            dispatchers: bits & 2 != 0,
             read_windows_tool: bits & 4 != 0,
         })
     }
@@ -131,7 +132,8 @@ mod tests {
         "validation_failed (fields",
         "blocked_by_modal (blockingWindowId",
         "Large data",
-        "version is the window's version after the call",
+        "version is the called window's version after the call",
+        "openedWindowVersions",
         "newTools",
     ];
 
@@ -146,7 +148,7 @@ mod tests {
                 assert!(text.contains(rule), "{v:?} lacks {rule:?}");
             }
             assert!(text.ends_with(NOTES), "{v:?}: the app notes are whole");
-            if v.frozen_list {
+            if v.dispatchers {
                 assert!(text.contains("app__call"), "{v:?}");
             }
         }
@@ -169,8 +171,9 @@ mod tests {
             ] {
                 assert!(head.contains(must), "{v:?}: the head lacks {must:?}: {head}");
             }
-            if v.frozen_list {
+            if v.dispatchers {
                 assert!(head.contains("app__call {tool, arguments}"), "{v:?}: {head}");
+                assert!(head.contains("app__call_destructive"), "{v:?}: {head}");
             }
         }
     }
@@ -178,7 +181,7 @@ mod tests {
     #[test]
     fn notes_too_long_are_cut_at_a_character_boundary() {
         let notes = "é".repeat(2000);
-        let v = InstructionsFor { reads_resources: false, frozen_list: true, read_windows_tool: true };
+        let v = InstructionsFor { reads_resources: false, dispatchers: true, read_windows_tool: true };
         let text = instructions(v, Some(&notes));
         assert!(text.len() <= INSTRUCTIONS_MAX_BYTES && text.ends_with("..."), "{}", text.len());
     }

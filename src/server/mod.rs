@@ -67,7 +67,8 @@ struct ToolsCache {
     revision: u64,
     /// As MCP tool entries, for `tools/list`.
     entries: Arc<Vec<Tool>>,
-    /// As `app__read_windows` lists them: name, description, inputSchema (made on first use).
+    /// As `app__read_windows` lists them: name, description, inputSchema and the dispatcher
+    /// that calls it (made on first use).
     compact: Option<Arc<serde_json::Value>>,
 }
 
@@ -97,7 +98,10 @@ impl ServerShared {
                 snapshot
                     .tools
                     .iter()
-                    .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema}))
+                    .map(|t| {
+                        let via = bridge_tools::dispatcher(crate::hub::SafetyClass::of(t.hints));
+                        json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema, "via": via})
+                    })
                     .collect(),
             ))
         });
@@ -124,7 +128,7 @@ impl ServerShared {
     fn instructions_for(&self, profile: &ClientProfile) -> String {
         let v = InstructionsFor {
             reads_resources: profile.reads_resources,
-            frozen_list: self.policy.frozen_accommodations(profile),
+            dispatchers: self.policy.accommodations(),
             read_windows_tool: !self.policy.no_read_windows,
         };
         instructions(v, self.hub.config().instructions.as_deref())
@@ -144,18 +148,17 @@ fn output_schema() -> Arc<rmcp::model::JsonObject> {
 }
 
 /// The MCP tool entry: name, title and description (§5.2), the input schema, the shared output
-/// schema (§12.3), and annotations (§5.6) on every tool, stating only what MCP's defaults
-/// would get wrong (an agent pays for every byte of every listing):
+/// schema (§12.3), and annotations (§5.6) on every tool, stating what MCP's defaults would get
+/// wrong, for clients approve calls on them (Codex runs a tool without asking only when it is
+/// read-only, or neither destructive nor open-world):
 ///
 /// - a read-only tool: `readOnlyHint: true` (MCP gives `destructiveHint` and `idempotentHint`
 ///   meaning only when it is false);
 /// - any other tool: `destructiveHint`, true or false (the default, true, would make every
 ///   write look dangerous), and `idempotentHint: true` when it is (the default is false);
-/// - `openWorldHint` only for a tool the app marks as reaching outside it. Why not `false` on
-///   every other tool, as §5.6's "attach MCP's standard annotations" would have it: it is 22
-///   bytes on every entry of every listing, and leaving it out gives MCP's default, "may
-///   interact with an open world", which makes an agent more careful, never less. §5.6 asks
-///   to mark `destructiveHint` and `idempotentHint` correctly above all; both always are.
+/// - `openWorldHint` on every tool: `false` unless the app marks the action as reaching outside
+///   it. MCP's default, true, would make every action of a local app look like one that talks
+///   to the world, and clients ask the person before each.
 fn to_mcp_tool(spec: &ToolSpec) -> Tool {
     let h = spec.hints;
     let mut annotations = ToolAnnotations::new();
@@ -167,9 +170,7 @@ fn to_mcp_tool(spec: &ToolSpec) -> Tool {
             annotations = annotations.idempotent(true);
         }
     }
-    if h.open_world {
-        annotations = annotations.open_world(true);
-    }
+    annotations = annotations.open_world(h.open_world);
     Tool::new(spec.name.clone(), spec.description.clone(), Arc::clone(&spec.input_schema))
         .with_title(spec.title.clone())
         .with_raw_output_schema(output_schema())
@@ -231,13 +232,9 @@ impl McpServer {
                 .build(),
         )
         .with_server_info(Implementation::new(config.app_name.clone(), config.app_version.clone()));
-        let mut shared = ServerShared {
-            hub,
-            info,
-            policy,
-            connections: Connections::default(),
-            tools_cache: Mutex::new(ToolsCache::default()),
-        };
+        let connections = Connections::new(hub.watch());
+        let mut shared =
+            ServerShared { hub, info, policy, connections, tools_cache: Mutex::new(ToolsCache::default()) };
         let unknown = shared.policy.profile_for(None);
         shared.info.instructions = Some(shared.instructions_for(&unknown));
         let shared = Arc::new(shared);
@@ -326,23 +323,18 @@ fn init_failure(e: &rmcp::service::ServerInitializeError) -> &'static str {
     }
 }
 
-/// Turns each publish into notifications, coalescing bursts (only the latest state counts).
-/// Each connection delivers on its own task, so no peer can hold this loop up.
+/// Wakes every connection's delivery after each publish that changed the windows or the tool
+/// list (each connection then compares revisions itself). Each connection delivers on its own
+/// task, so no peer can hold this loop up.
 async fn fan_out(shared: Arc<ServerShared>) {
     let mut rx = shared.hub.watch();
-    let (mut windows_rev, mut tools_rev) = {
-        let s = rx.borrow_and_update();
-        (s.windows_revision, s.tools_revision)
-    };
+    let revisions = |s: &Snapshot| (s.windows_revision, s.tools_revision);
+    let mut last = revisions(&rx.borrow_and_update());
     while rx.changed().await.is_ok() {
-        let (w, t) = {
-            let s = rx.borrow_and_update();
-            (s.windows_revision, s.tools_revision)
-        };
-        let (windows_changed, tools_changed) = (w != windows_rev, t != tools_rev);
-        (windows_rev, tools_rev) = (w, t);
-        if windows_changed || tools_changed {
-            shared.connections.broadcast(windows_changed, tools_changed);
+        let now = revisions(&rx.borrow_and_update());
+        if now != last {
+            last = now;
+            shared.connections.broadcast();
         }
     }
 }
@@ -366,11 +358,15 @@ mod tests {
     #[test]
     fn every_entry_declares_the_output_schema_and_annotations_state_what_defaults_get_wrong() {
         let read = entry(Hints { read_only: true, idempotent: true, ..Hints::default() });
-        assert_eq!(read["annotations"], json!({"readOnlyHint": true}));
+        assert_eq!(read["annotations"], json!({"readOnlyHint": true, "openWorldHint": false}));
         let write = entry(Hints::default());
-        assert_eq!(write["annotations"], json!({"destructiveHint": false}));
+        assert_eq!(write["annotations"], json!({"destructiveHint": false, "openWorldHint": false}));
         let delete = entry(Hints { destructive: true, ..Hints::default() });
-        assert_eq!(delete["annotations"], json!({"destructiveHint": true}), "stated although it is the default");
+        assert_eq!(
+            delete["annotations"],
+            json!({"destructiveHint": true, "openWorldHint": false}),
+            "stated although it is the default"
+        );
         let retry = entry(Hints { idempotent: true, open_world: true, ..Hints::default() });
         assert_eq!(
             retry["annotations"],

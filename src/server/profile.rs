@@ -1,18 +1,24 @@
-//! Client profiles: what a connection's client can do, so the bridge can meet it where it is.
+//! Client profiles: what differs per client in how its model sees the bridge.
 //!
 //! The protocol assumes a client whose model reads `app://windows` on its own and whose tool
-//! list follows `tools/list_changed` mid-task. Most clients people run do neither. A profile
-//! records what one client does; the server picks one per connection from `clientInfo.name`
-//! (case-insensitive) at `initialize`. Unknown clients get [`ClientProfile::BASELINE`], the
-//! spec's behaviour. Accommodations only ever add to the baseline:
+//! list follows `tools/list_changed` mid-task. Run against the real client programs, "follows
+//! the list" proved a race (new tools reach the model a request late, or after an asynchronous
+//! refresh, or never), so nothing depends on it any more: every connection gets the bridge's
+//! own tools (`app__read_windows`, the dispatchers, `newTools` and `newToolSpecs` in results),
+//! whatever the client's name or lifecycle, unless the app chose [`Compat::Off`]. A profile
+//! keeps only what really differs per client:
 //!
-//! - every connection gets the read-only `app__read_windows` (the resource as a tool);
-//! - a connection whose client cannot refresh its tool list mid-task also gets the dispatcher
-//!   `app__call`, the callable tools inside `app__read_windows`, and instructions that say so.
+//! - which part of a result its model sees ([`ResultView`]), so the text block carries the
+//!   JSON where the model sees only text and just the message where it sees
+//!   `structuredContent`;
+//! - whether its model can read resources itself, which only changes how the instructions say
+//!   to read the state.
 //!
-//! The table's facts and their sources are in the project's notes on client behaviour
-//! (`notes/mcp-client-behaviour.md`); re-check a client's current release before relying on a
-//! row, and override a row with [`crate::BridgeBuilder::client_profile`].
+//! The server picks one per connection from `clientInfo.name` (case-insensitive), sent at
+//! `initialize` or, on the 2026-07-28 lifecycle, in each request's `_meta`. Unknown clients get
+//! [`ClientProfile::BASELINE`]. The table records what each client program was seen to do
+//! (2026-12-01, versions in the README's Clients table); override a row with
+//! [`crate::BridgeBuilder::client_profile`].
 
 /// Which part of a tool result a client shows its model. Every result carries
 /// `structuredContent`; the one text block is the same JSON (one line) for errors and for
@@ -31,44 +37,24 @@ pub enum ResultView {
     StructuredThenTextOnError,
 }
 
-/// What one MCP client can do, as far as the bridge needs to know.
+/// What differs per MCP client, as far as the bridge needs to know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ClientProfile {
     /// A short name for logs, such as `claude-code`.
     pub label: &'static str,
     /// Its model can read a resource on its own (not only a person attaching it).
     pub reads_resources: bool,
-    /// It re-fetches `tools/list` on `tools/list_changed` within the running task, so tools
-    /// that appear mid-task (a dialog's) reach the model.
-    pub refreshes_tools: bool,
     /// Which part of a result its model sees.
     pub sees: ResultView,
-    /// How many bytes of the instructions it keeps (`None`: all, as far as is known). The
-    /// bridge keeps every profile's instructions within [`super::INSTRUCTIONS_MAX_BYTES`].
-    pub instructions_kept: Option<usize>,
 }
 
 impl ClientProfile {
-    /// The spec's client: reads resources, refreshes its tool list, sees both parts.
-    pub const BASELINE: Self = Self {
-        label: "baseline",
-        reads_resources: true,
-        refreshes_tools: true,
-        sees: ResultView::Both,
-        instructions_kept: None,
-    };
+    /// A client of unknown name: it may read resources, and it may see either part of a
+    /// result, so the text block carries the whole JSON.
+    pub const BASELINE: Self = Self { label: "baseline", reads_resources: true, sees: ResultView::Both };
 
-    /// A profile that needs every accommodation (what `--compat on` gives every connection).
-    pub const FROZEN: Self = Self {
-        label: "frozen-list",
-        reads_resources: false,
-        refreshes_tools: false,
-        sees: ResultView::Both,
-        instructions_kept: None,
-    };
-
-    const fn new(label: &'static str, reads: bool, refreshes: bool, sees: ResultView, kept: Option<usize>) -> Self {
-        Self { label, reads_resources: reads, refreshes_tools: refreshes, sees, instructions_kept: kept }
+    const fn new(label: &'static str, reads: bool, sees: ResultView) -> Self {
+        Self { label, reads_resources: reads, sees }
     }
 
     /// The profile of a client that sends this `clientInfo.name` (case-insensitive), if known.
@@ -80,35 +66,38 @@ impl ClientProfile {
 
 use ResultView::{Both, Structured, StructuredThenTextOnError, Text};
 
-/// Known clients by the `clientInfo.name` values they send. "Cannot refresh" includes clients
-/// that refresh only at the next user message or reply (VS Code, goose) or only when idle
-/// (Cline): a dialog opened mid-task is out of their reach. Clients whose behaviour no source
-/// settles (Cursor, Zed, Windsurf) get the accommodations: they cost such a client one tool.
+/// Known clients by the `clientInfo.name` values they send. The first seven rows were observed
+/// with the real programs (what their models are shown); the rest come from their docs.
 #[rustfmt::skip]
 const KNOWN: &[(&[&str], ClientProfile)] = &[
-    (&["claude-ai"], ClientProfile::new("claude-desktop", false, false, Text, None)),
-    (&["claude-code"], ClientProfile::new("claude-code", true, true, StructuredThenTextOnError, Some(2048))),
-    (&["codex-mcp-client", "codex"], ClientProfile::new("codex", true, false, Structured, Some(512))),
-    (&["chatgpt"], ClientProfile::new("chatgpt", false, false, Structured, None)),
-    (&["visual studio code", "visual-studio-code"], ClientProfile::new("vscode", false, false, Both, None)),
-    (&["cursor-vscode"], ClientProfile::new("cursor", false, false, Both, None)),
-    (&["gemini-cli-mcp-client"], ClientProfile::new("gemini-cli", true, true, Text, None)),
-    (&["goose"], ClientProfile::new("goose", true, false, Both, None)),
-    (&["cline"], ClientProfile::new("cline", false, false, Both, None)),
-    (&["continue-cli-client"], ClientProfile::new("continue", false, false, Text, None)),
-    (&["zed"], ClientProfile::new("zed", false, false, Both, None)),
-    (&["windsurf-client", "windsurf"], ClientProfile::new("windsurf", false, false, Both, None)),
+    (&["claude-code"], ClientProfile::new("claude-code", true, StructuredThenTextOnError)),
+    (&["codex-mcp-client", "codex"], ClientProfile::new("codex", true, Structured)),
+    (&["gemini-cli-mcp-client"], ClientProfile::new("gemini-cli", true, Text)),
+    (&["copilot-cli"], ClientProfile::new("copilot-cli", false, Text)),
+    (&["opencode"], ClientProfile::new("opencode", false, Text)),
+    (&["continue-cli-client"], ClientProfile::new("continue", false, Text)),
+    (&["fast-agent-mcp"], ClientProfile::new("fast-agent", false, Both)),
+    (&["claude-ai"], ClientProfile::new("claude-desktop", false, Text)),
+    (&["chatgpt"], ClientProfile::new("chatgpt", false, Structured)),
+    (&["visual studio code", "visual-studio-code"], ClientProfile::new("vscode", false, Both)),
+    (&["cursor-vscode"], ClientProfile::new("cursor", false, Both)),
+    (&["goose"], ClientProfile::new("goose", true, Both)),
+    (&["cline"], ClientProfile::new("cline", false, Both)),
+    (&["zed"], ClientProfile::new("zed", false, Both)),
+    (&["windsurf-client", "windsurf"], ClientProfile::new("windsurf", false, Both)),
 ];
 
 /// How the bridge accommodates clients (the demo's `--compat`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Compat {
-    /// By the client's profile (the default).
+    /// Every connection gets the bridge's own tools; results and instructions are shaped by
+    /// the client's profile (the default).
     #[default]
     Auto,
-    /// Every connection gets `app__call` and the tool list inside `app__read_windows`.
+    /// The same tools, and every connection shaped as a client of unknown name.
     On,
-    /// No connection gets either (`app__read_windows` stays, without `tools`).
+    /// The spec's bare floor: no dispatcher, no tool list in `app__read_windows`, no
+    /// `newToolSpecs` (`app__read_windows` stays).
     Off,
 }
 
@@ -144,6 +133,9 @@ impl ClientPolicy {
         if let Some(p) = self.all {
             return p;
         }
+        if self.compat == Compat::On {
+            return ClientProfile::BASELINE;
+        }
         let Some(name) = client_name else { return ClientProfile::BASELINE };
         self.overrides
             .iter()
@@ -153,13 +145,10 @@ impl ClientPolicy {
             .unwrap_or(ClientProfile::BASELINE)
     }
 
-    /// Whether a connection with this profile gets the dispatcher and the tool list in state.
-    pub fn frozen_accommodations(&self, profile: &ClientProfile) -> bool {
-        match self.compat {
-            Compat::On => true,
-            Compat::Off => false,
-            Compat::Auto => !profile.refreshes_tools,
-        }
+    /// Whether connections get the dispatchers, the tool list in `app__read_windows` and
+    /// `newToolSpecs`: every connection does, unless the app chose [`Compat::Off`].
+    pub fn accommodations(&self) -> bool {
+        self.compat != Compat::Off
     }
 }
 
@@ -175,20 +164,34 @@ mod tests {
         assert_eq!(p.profile_for(Some("Visual Studio Code")).label, "vscode");
         assert_eq!(p.profile_for(Some("mcp")), ClientProfile::BASELINE);
         assert_eq!(p.profile_for(None), ClientProfile::BASELINE);
-        assert!(!p.frozen_accommodations(&ClientProfile::BASELINE));
-        assert!(p.frozen_accommodations(&p.profile_for(Some("claude-ai"))));
+        assert!(p.accommodations(), "every connection gets the bridge's tools by default");
+    }
+
+    #[test]
+    fn the_names_the_real_clients_send_pick_what_their_models_see() {
+        let p = ClientPolicy::default();
+        let sees = |name: &str| p.profile_for(Some(name)).sees;
+        assert_eq!(sees("claude-code"), StructuredThenTextOnError);
+        assert_eq!(sees("codex-mcp-client"), Structured);
+        for text_only in ["gemini-cli-mcp-client", "copilot-cli", "opencode", "continue-cli-client"] {
+            assert_eq!(sees(text_only), Text, "{text_only}");
+        }
+        assert_eq!(p.profile_for(Some("fast-agent-mcp")).label, "fast-agent");
     }
 
     #[test]
     fn the_app_overrides_per_name_or_for_all_and_compat_overrides_the_profile() {
-        let mut p = ClientPolicy { overrides: vec![("mcp".into(), ClientProfile::FROZEN)], ..ClientPolicy::default() };
-        assert_eq!(p.profile_for(Some("MCP")), ClientProfile::FROZEN);
+        let ours = ClientProfile { label: "ours", reads_resources: false, sees: Structured };
+        let mut p = ClientPolicy { overrides: vec![("mcp".into(), ours)], ..ClientPolicy::default() };
+        assert_eq!(p.profile_for(Some("MCP")), ours);
         p.all = Some(ClientProfile::BASELINE);
         assert_eq!(p.profile_for(Some("claude-ai")), ClientProfile::BASELINE);
+        p.all = None;
         p.compat = Compat::On;
-        assert!(p.frozen_accommodations(&ClientProfile::BASELINE));
+        assert_eq!(p.profile_for(Some("claude-ai")), ClientProfile::BASELINE, "on: every client alike");
+        assert!(p.accommodations());
         p.compat = Compat::Off;
-        assert!(!p.frozen_accommodations(&ClientProfile::FROZEN));
+        assert!(!p.accommodations());
         assert_eq!("on".parse::<Compat>(), Ok(Compat::On));
         assert!("maybe".parse::<Compat>().is_err());
     }

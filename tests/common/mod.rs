@@ -184,7 +184,14 @@ impl Rig {
     }
 
     pub fn start_with(builder: egui_mcp_bridge::BridgeBuilder) -> Self {
+        Self::start_after(builder, |_| ()).0
+    }
+
+    /// Runs `before` on the bridge before the UI thread starts (so before the first frame),
+    /// then starts the app.
+    pub fn start_after<T>(builder: egui_mcp_bridge::BridgeBuilder, before: impl FnOnce(&Bridge) -> T) -> (Self, T) {
         let bridge = builder.build();
+        let early = before(&bridge);
         let state = Arc::new(Mutex::new(TestState { notes_open: true, ..TestState::default() }));
         let ctx = egui::Context::default();
         ctx.add_plugin(bridge.plugin());
@@ -203,7 +210,7 @@ impl Rig {
                 })
                 .expect("spawn the UI thread")
         };
-        Self { bridge, state, ctx, stop, thread: Some(thread) }
+        (Self { bridge, state, ctx, stop, thread: Some(thread) }, early)
     }
 
     /// Changes the app "as the person" (not through input events), then wakes the UI.

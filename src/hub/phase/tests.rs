@@ -98,11 +98,13 @@ fn a_call_is_applied_settled_then_answered_after_the_publish() {
     assert!(rx.try_recv().is_err(), "not answered before its state is published");
     assert!(slot.is_settling());
     assert_eq!(slot.after_pass(P), AfterPass::Nothing, "the next pass applies nothing");
-    let after = snapshot(&[("w", 2), ("d", 1)], &["w__go", "d__ok"]);
+    let after = snapshot(&[("w", 2), ("d", 3)], &["w__go", "d__ok"]);
     slot.finish(&after);
     let r = answer(&mut rx).expect("success");
     assert_eq!(r.version, Some(2), "the version the window has now");
     assert_eq!(r.opened_window_ids, ["d"]);
+    let opened: Vec<_> = r.opened_window_versions.iter().map(|(id, v)| (id.as_str(), *v)).collect();
+    assert_eq!(opened, [("d", 3)], "each opened window's own version, not the called window's");
     assert_eq!(r.new_tools, ["d__ok"]);
     assert!(!slot.is_busy());
 }
