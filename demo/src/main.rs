@@ -25,9 +25,10 @@ USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH] [--headless] [--na
   --native-windows  every window, dialogs included, in an OS window of its own (without
                   it, a window's Own window button moves that one out and back); the same
                   ids, tools and behaviour either way
-  --compat MODE   how clients that cannot read resources or refresh their tool list are met:
-                  auto (default: by the client's name), on (every connection gets app__call
-                  and the tool list in app__read_windows), off (none does)
+  --compat MODE   how clients are met: auto (default: every connection gets app__read_windows
+                  with the tool list, the dispatchers app__call_readonly, app__call and
+                  app__call_destructive, and newToolSpecs; results shaped by the client's
+                  name), on (the same, every client shaped alike), off (the spec's bare floor)
   -h, --help      show this help
 
 With neither --stdio nor --http: stdio when standard input is a pipe (an MCP client started

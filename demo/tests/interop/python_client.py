@@ -231,7 +231,8 @@ async def lock_report(kind, where):
         assert window(state, lock)["modal"] is True and window(state, lock)["ownerId"] is None
         names = [x.name for x in (await s.list_tools()).tools]
         # Besides unlock, only the bridge's read-only state tool (DEMO.md).
-        assert sorted(names) == ["app__read_windows", f"{lock}__unlock"], names
+        dispatchers = ["app__call", "app__call_destructive", "app__call_readonly"]
+        assert sorted(names) == sorted(["app__read_windows", *dispatchers, f"{lock}__unlock"]), names
         err, body = await call(s, "orders__load_orders", {})
         assert err and body["code"] == "blocked_by_modal" and body["blockingWindowId"] == lock, body
         err, body = await call(s, f"{lock}__unlock", {"pin": "0000"})

@@ -28,7 +28,7 @@ const relist = async () => {
 };
 await relist();
 assert(tools.has("app__read_windows") && tools.has("orders__open_order"), [...tools].join(","));
-assert(!tools.has("app__call"), "Gemini CLI refreshes its tool list: no dispatcher");
+assert(tools.has("app__call") && tools.has("app__call_destructive"), "every connection gets the dispatchers");
 
 /** Calls a tool through the SDK and returns what Gemini's model reads: the text, parsed. */
 const call = async (name, args) => {

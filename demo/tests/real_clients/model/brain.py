@@ -1,0 +1,367 @@
+"""The scripted model's mind: one policy shared by every provider API.
+
+It decides each step only from what the client sent in that one request: the task (the user's
+prompt), the tools the client offers its model now, and the conversation so far (each earlier
+tool call with the result text exactly as the client rendered it). It never asks the app.
+
+A provider adapter (``adapters/*.py``) turns a request of its API into an ``Observation`` and
+the ``Action`` returned here into that API's response. The tool names the brain thinks in are
+the bridge's (``orders__open_order``); ``Observation.resolve`` maps them to the client's own
+(``mcp__order-demo__orders__open_order``, ``mcp_order-demo_orders__open_order``, ...).
+
+The policy is what a careful model does with this bridge: read the state, open a draft order,
+fill four fields with ``edit_field`` carrying the version each result gives, add an item,
+submit, confirm, authorize; lock then unlock for the second task. A tool the client does not
+offer is called through the bridge's dispatcher for its safety class. Errors lead to a re-read
+and a retry, a bounded number of times; then it gives up with a final answer starting
+``FAILED``, which the runner reports.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+# Tasks, recognised from the user's prompt.
+ORDER_TASK = "order"
+LOCK_TASK = "lock"
+
+ORDER_PROMPT = (
+    "Use the order-demo MCP server's tools. Open a draft order from the Orders window, set its "
+    "recipient to Grace Hopper, address to 1 Main Street, amount to 215.3 and currency to USD, "
+    "add 2 x Green tea at 4.5, submit it, confirm it and authorize the payment with password "
+    "1234. Say DONE when the order is submitted."
+)
+LOCK_PROMPT = (
+    "Use the order-demo MCP server's tools. Lock the session, then unlock it with PIN 1234. "
+    "Say DONE when it is unlocked."
+)
+
+EDITS = [("recipient", "Grace Hopper"), ("address", "1 Main Street"), ("amount", 215.3), ("currency", "USD")]
+
+READ = "app__read_windows"
+# The bridge's dispatchers, by the safety class of the tool they call.
+DISPATCHERS = ["app__call", "app__call_destructive", "app__call_readonly"]
+MAX_FAILURES = 6
+
+
+def task_of(prompt: str) -> str | None:
+    if "Lock the session" in prompt:
+        return LOCK_TASK
+    if "Open a draft order" in prompt:
+        return ORDER_TASK
+    return None
+
+
+@dataclass
+class Step:
+    """One earlier tool call of the conversation, as the client sent it back."""
+
+    name: str  # the client's tool name
+    args: dict[str, Any]
+    result_text: str  # the result as the client rendered it for its model
+    is_error: bool | None = None  # when the client's API marks errors
+
+
+@dataclass
+class Observation:
+    prompt: str  # the user's task text (all user text joined)
+    offered: list[str]  # tool names the client offers its model in this request
+    history: list[Step] = field(default_factory=list)
+    system: str = ""  # instructions / system text as sent (for the record)
+    # Tools the client knows but defers behind a loader (Claude Code's ToolSearch).
+    deferred: list[str] = field(default_factory=list)
+    loader: str | None = None  # the client's name of that loader tool, when offered
+
+    def resolve(self, ours: str, names: list[str] | None = None) -> str | None:
+        """The client's name for one of our tools among ``names`` (default: offered)."""
+        for n in self.offered if names is None else names:
+            if n == ours:
+                return n
+            if n.endswith(ours) and n[-len(ours) - 1] in "_-.":
+                return n
+        return None
+
+    def ours(self, client_name: str) -> str:
+        """Our tool name for a client's name: what follows the server's name (``order-demo``)
+        and the client's separator, else the name itself."""
+        m = re.search(r"order[-_]demo[-_.]+", client_name)
+        return client_name[m.end():] if m else client_name
+
+
+@dataclass
+class Action:
+    """Either a tool call (in the client's names) or a final text answer."""
+
+    tool: str | None = None
+    args: dict[str, Any] | None = None
+    text: str | None = None
+
+    @staticmethod
+    def call(tool: str, args: dict[str, Any]) -> "Action":
+        return Action(tool=tool, args=args)
+
+    @staticmethod
+    def say(text: str) -> "Action":
+        return Action(text=text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading results as clients render them
+
+
+def _objects(value: Any, depth: int = 0):
+    """Every JSON object reachable from a decoded value, strings parsed again (escaped forms)."""
+    if depth > 6:
+        return
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from _objects(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _objects(v, depth + 1)
+    elif isinstance(value, str):
+        yield from _objects_in_text(value, depth + 1)
+
+
+def _objects_in_text(text: str, depth: int = 0):
+    dec = json.JSONDecoder()
+    i = 0
+    while True:
+        starts = [p for p in (text.find("{", i), text.find("[", i)) if p >= 0]
+        if not starts:
+            return
+        i = min(starts)
+        try:
+            value, end = dec.raw_decode(text, i)
+        except ValueError:
+            i += 1
+            continue
+        yield from _objects(value, depth)
+        i = end
+
+
+KEYS = {"message", "code", "result", "openedWindowIds", "operableWindowIds", "version", "newTools"}
+
+
+def parse_result(text: str) -> dict[str, Any] | None:
+    """The bridge's result object inside a client's rendering of it; None when there is none
+    (every client tried shows its model the result's JSON, so text alone is the client's own
+    words: a refusal such as Codex's "requires approval", never a result of the app)."""
+    for obj in _objects_in_text(text):
+        if KEYS & obj.keys() and ("message" in obj or "code" in obj or "result" in obj or "operableWindowIds" in obj):
+            return obj
+    return None
+
+
+def is_error(step: Step, parsed: dict[str, Any]) -> bool:
+    if "code" in parsed and isinstance(parsed.get("code"), str):
+        return True
+    return bool(step.is_error)
+
+
+def state_in(parsed: dict[str, Any]) -> dict[str, Any] | None:
+    """The windows state inside a read's result (`app__read_windows` → {"result": state})."""
+    for obj in (parsed.get("result"), parsed):
+        if isinstance(obj, dict) and "operableWindowIds" in obj and "windows" in obj:
+            return obj
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The policy
+
+
+@dataclass
+class Known:
+    """What the conversation so far tells."""
+
+    state: dict[str, Any] | None = None
+    editor: str | None = None
+    version: int | None = None  # the editor's version, as the last result gave it
+    edited: set[str] = field(default_factory=set)
+    added: bool = False
+    confirm: str | None = None
+    authorize: str | None = None
+    submitted: bool = False
+    lock: str | None = None
+    unlocked: bool = False
+    failures: int = 0
+    last_error: str | None = None
+    via: dict[str, str] = field(default_factory=dict)  # tool -> dispatcher the bridge named
+    specs: dict[str, dict] = field(default_factory=dict)  # tool -> spec (newToolSpecs / tools)
+    new_tools: set[str] = field(default_factory=set)
+    stale_reads: int = 0  # reads in a row that changed nothing
+
+
+def _window_version(state: dict[str, Any], win: str) -> int | None:
+    for w in state.get("windows", []):
+        if w.get("id") == win:
+            return w.get("version")
+    return None
+
+
+def learn(obs: Observation) -> Known:
+    k = Known()
+    for step in obs.history:
+        inner_name = obs.ours(step.name)
+        args = step.args or {}
+        if inner_name in DISPATCHERS:
+            inner_name = str(args.get("tool", ""))
+            args = args.get("arguments") or {}
+        if not re.fullmatch(r"[\w-]+__\w+", inner_name):
+            continue  # the client's own tools (a loader such as ToolSearch)
+        p = parse_result(step.result_text)
+        if p is None:
+            k.failures += 1
+            k.last_error = "not a result of the app: " + step.result_text[:80]
+            continue
+        if is_error(step, p):
+            k.failures += 1
+            k.last_error = p.get("code") or "error"
+            if p.get("code") == "stale_state" and isinstance(p.get("currentVersion"), int):
+                k.version = p["currentVersion"]
+            # A dispatcher of the wrong class names the right one.
+            m = re.search(r"(app__call\w*)", str(p.get("message", "")))
+            if m and m.group(1) != obs.ours(step.name):
+                k.via[inner_name] = m.group(1)
+            continue
+        k.last_error = None
+        for spec in p.get("newToolSpecs") or []:
+            if isinstance(spec, dict) and "name" in spec:
+                k.specs[spec["name"]] = spec
+        for t in p.get("newTools") or []:
+            k.new_tools.add(t)
+        state = state_in(p)
+        if state is not None:
+            k.state = state
+            for spec in state.get("tools") or []:
+                if isinstance(spec, dict) and "name" in spec:
+                    k.specs[spec["name"]] = spec
+            if k.editor:
+                v = _window_version(state, k.editor)
+                if v is not None:
+                    k.version = v
+            continue
+        action = inner_name.rsplit("__", 1)[-1]
+        opened = p.get("openedWindowIds") or []
+        if action == "open_order" and opened:
+            k.editor = opened[0]
+            versions = p.get("openedWindowVersions") or {}
+            k.version = versions.get(k.editor) if isinstance(versions, dict) else None
+            if k.version is None:
+                k.version = 1  # a window just opened is at its first version
+        elif k.editor and inner_name.startswith(k.editor + "__"):
+            if isinstance(p.get("version"), int):
+                k.version = p["version"]
+            if action == "edit_field":
+                k.edited.add(str(args.get("field")))
+            elif action == "add_item":
+                k.added = True
+            elif action == "submit" and opened:
+                k.confirm = opened[0]
+        elif action == "confirm" and opened:
+            k.authorize = opened[0]
+        elif action == "authorize":
+            k.submitted = True
+        elif inner_name == "app__lock" and opened:
+            k.lock = opened[0]
+        elif action == "unlock":
+            k.unlocked = True
+    return k
+
+
+def _dispatcher_for(k: Known, tool: str) -> str:
+    if tool in k.via:
+        return k.via[tool]
+    spec = k.specs.get(tool) or {}
+    if isinstance(spec.get("via"), str):
+        return spec["via"]
+    return "app__call"
+
+
+def call(obs: Observation, k: Known, tool: str, args: dict[str, Any]) -> Action:
+    """Calls one of our tools: directly when offered, else through a dispatcher, else loads it."""
+    direct = obs.resolve(tool)
+    if direct:
+        return Action.call(direct, args)
+    wanted = _dispatcher_for(k, tool) if tool != READ else READ
+    for d in [wanted] + [d for d in DISPATCHERS if d != wanted]:
+        name = obs.resolve(d)
+        if name and tool != READ:
+            return Action.call(name, {"tool": tool, "arguments": args})
+        if name and tool == READ:
+            return Action.call(name, {})
+    # Deferred behind a loader: load the state tool and every dispatcher in one go.
+    if obs.loader:
+        want = [READ, tool] + DISPATCHERS
+        names = [n for n in (obs.resolve(w, obs.deferred) for w in want) if n]
+        if names:
+            return Action.call(obs.loader, {"query": "select:" + ",".join(dict.fromkeys(names)), "max_results": 10})
+    return Action.say(f"FAILED: no way to call {tool}: offered {obs.offered}")
+
+
+def decide(obs: Observation) -> Action:
+    task = task_of(obs.prompt)
+    if task is None:
+        return Action.say("FAILED: unknown task")
+    k = learn(obs)
+    if k.failures > MAX_FAILURES:
+        return Action.say(f"FAILED: {k.failures} errors, the last {k.last_error}")
+    if len(obs.history) > 40:
+        return Action.say("FAILED: too many steps")
+    if k.last_error and k.last_error not in ("", None):
+        # After an error: read the state again before deciding.
+        return call(obs, k, READ, {})
+    if task == LOCK_TASK:
+        if k.unlocked:
+            return Action.say("DONE: locked and unlocked")
+        if k.lock:
+            return call(obs, k, f"{k.lock}__unlock", {"pin": "1234"})
+        return call(obs, k, "app__lock", {})
+    # The order task.
+    if k.submitted:
+        return Action.say("DONE: the order is submitted")
+    if k.authorize:
+        return call(obs, k, f"{k.authorize}__authorize", {"password": "1234"})
+    if k.confirm:
+        return call(obs, k, f"{k.confirm}__confirm", {})
+    if k.editor is None:
+        if k.state is None:
+            return call(obs, k, READ, {})
+        draft = _draft(k.state)
+        if draft is None:
+            return Action.say("FAILED: no draft order in the Orders window")
+        return call(obs, k, "orders__open_order", {"order": draft})
+    if k.version is None:
+        return call(obs, k, READ, {})
+    v = {"expectedVersion": k.version}
+    for f, value in EDITS:
+        if f not in k.edited:
+            return call(obs, k, f"{k.editor}__edit_field", {"field": f, "value": value, **v})
+    if not k.added:
+        return call(obs, k, f"{k.editor}__add_item", {"product": "Green tea", "quantity": 2, "unitPrice": 4.5, **v})
+    return call(obs, k, f"{k.editor}__submit", v)
+
+
+def _draft(state: dict[str, Any]) -> str | None:
+    for w in state.get("windows", []):
+        if w.get("id") != "orders":
+            continue
+        for b in w.get("blocks", []):
+            if b.get("type") == "table":
+                for row in b.get("rows", []):
+                    if isinstance(row, list) and len(row) > 2 and row[2] == "Draft":
+                        return row[0]
+    return None
+
+
+def describe(action: Action) -> str:
+    """One line for the turn log: ``call NAME ARGS`` or ``say TEXT``. Secrets are not masked:
+    the only ones here are the demo's published password and PIN."""
+    if action.tool is not None:
+        return f"call {action.tool} {json.dumps(action.args, separators=(',', ':'))}"
+    return f"say {action.text}"
