@@ -20,7 +20,7 @@ mod calls;
 mod http_client;
 mod memory;
 mod scale;
-#[path = "../../tests/support/mod.rs"]
+#[path = "../../tests/it/support/mod.rs"]
 mod support;
 mod ui_thread;
 mod window;

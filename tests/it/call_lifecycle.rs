@@ -2,7 +2,7 @@
 //! user-first rule, precise codes for calls the UI never claims, and timeouts that are never
 //! applied afterwards (DESIGN.md invariants 5–7).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
-mod support;
+use crate::support;
 
 use order_demo::OrderApp;
 use serde_json::json;

@@ -1,7 +1,7 @@
 //! Calls are served while the window is hidden: eframe then runs only `App::logic` (no egui
 //! pass, no plugin hooks), which is simulated here with `Context::run_logic`.
 
-mod common;
+use crate::common;
 
 use common::{TestState, declare};
 use egui_mcp_bridge::testing::Agent;

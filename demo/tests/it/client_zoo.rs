@@ -21,7 +21,7 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 #![allow(clippy::print_stdout, reason = "each agent prints its transcript")]
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeSet, HashMap};
 use std::process::Stdio;

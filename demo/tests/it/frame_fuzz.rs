@@ -2,11 +2,11 @@
 //! panics, keeps answering, and its stdout carries JSON-RPC only.
 //!
 //! `FUZZ_FRAMES` sets the number of frames per transport (2,000 by default here); the long run
-//! of SECURITY.md is `FUZZ_FRAMES=1000000 cargo test --release -p order-demo --test frame_fuzz`.
+//! of SECURITY.md is `FUZZ_FRAMES=1000000 cargo test --release -p order-demo --test it frame_fuzz`.
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
-mod support;
+use crate::support;
 
 use std::fmt::Write as _;
 use std::io::{BufRead as _, Read as _, Write as _};

@@ -2,7 +2,7 @@
 //! Python SDK (`mcp` 2.3.0, see `tests/interop/python_client.py`), over stdio and over HTTP.
 //! The venv is made under the target directory on first use.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

