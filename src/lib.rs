@@ -35,7 +35,7 @@ pub use plugin::{BridgePlugin, CallsWhileHidden, STALLED_AFTER, headless};
 pub use protocol::{Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState};
 pub use server::{ClientProfile, Compat, INSTRUCTIONS_MAX_BYTES, ResultView, ServeHandle};
 #[cfg(feature = "http")]
-pub use server::{HttpHandle, HttpOptions, SESSION_IDLE};
+pub use server::{Held, HttpHandle, HttpOptions, SESSION_IDLE};
 
 /// The `schemars` this crate derives input schemas with: `derive(JsonSchema)` on argument
 /// types must come from this major version. Without a direct dependency on it, name this one:
@@ -54,9 +54,23 @@ pub use schemars;
 /// The `serde_json` of [`ToolResult::with_result`] and custom blocks.
 pub use serde_json;
 
-/// The log directive that keeps rmcp's own logging to warnings and errors. rmcp logs whole
-/// requests at `debug` and whole notifications at `info`, arguments included, so a password an
-/// agent sends would reach your log at those levels. Add it after your `RUST_LOG` filter:
-/// `EnvFilter::from_default_env().add_directive(egui_mcp_bridge::QUIET_RMCP.parse()?)`.
-/// The bridge's own log lines never carry what a client sent.
-pub const QUIET_RMCP: &str = "rmcp=warn";
+/// Whether a log event or span may be recorded, whatever the app's filter says: everything but
+/// rmcp's own, below `ERROR`. rmcp logs whole requests and responses at `debug` and `trace`
+/// (arguments included: a password an agent sends), and client-chosen request ids at `warn`; a
+/// directive such as `RUST_LOG=rmcp::service=trace` would override a less specific
+/// `rmcp=warn`, so a filter directive cannot keep them out, a global filter can. The bridge's
+/// own log lines never carry an argument a client sent, and clip the strings a client chose.
+/// Add it to your subscriber as a global filter (one line; the demo does the same):
+///
+/// ```no_run
+/// use tracing_subscriber::prelude::*;
+///
+/// tracing_subscriber::registry()
+///     .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+///     .with(tracing_subscriber::filter::filter_fn(egui_mcp_bridge::log_filter))
+///     .init();
+/// ```
+pub fn log_filter(metadata: &tracing::Metadata<'_>) -> bool {
+    let rmcp = metadata.target() == "rmcp" || metadata.target().starts_with("rmcp::");
+    !rmcp || *metadata.level() == tracing::Level::ERROR
+}

@@ -121,15 +121,17 @@ fn start_http(
     Ok(handle)
 }
 
-/// Logs go to stderr (stdout is MCP's). rmcp logs whole requests at debug level and whole
-/// notifications at info, arguments included: whatever `RUST_LOG` says, rmcp logs only warnings
-/// and errors ([`egui_mcp_bridge::QUIET_RMCP`]), so no password or card number an agent sends
-/// reaches a log line.
+/// Logs go to stderr (stdout is MCP's). Whatever `RUST_LOG` says, rmcp's own logging below
+/// errors is dropped ([`egui_mcp_bridge::log_filter`]): it logs whole requests, arguments
+/// included, so no password or card number an agent sends reaches a log line.
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| "info".into())
-        .add_directive(egui_mcp_bridge::QUIET_RMCP.parse().unwrap_or_default());
-    tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_env_filter(filter).init();
+    use tracing_subscriber::prelude::*;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr).with_ansi(false))
+        .with(filter)
+        .with(tracing_subscriber::filter::filter_fn(egui_mcp_bridge::log_filter))
+        .init();
 }
 
 fn has_display() -> bool {

@@ -107,7 +107,18 @@ pub fn call_tools() -> [Tool; 3] {
 }
 
 /// `app__read_windows`' result: `{"result": {operableWindowIds, windows, tools?}}`.
-pub async fn read_windows(shared: &ServerShared, with_tools: bool, sees: ResultView) -> CallToolResult {
+pub async fn read_windows(
+    shared: &ServerShared,
+    with_tools: bool,
+    sees: ResultView,
+    args: &Map<String, Value>,
+) -> CallToolResult {
+    // It takes no arguments, and says so as every other tool does about one it does not take.
+    if let Some(unknown) = args.keys().next() {
+        let key: String = unknown.chars().take(64).collect();
+        let e = ToolError::invalid_field(key, format!("is not a parameter of {} (it takes none)", *READ_WINDOWS));
+        return super::handler::wrap_result(serde_json::to_value(e).unwrap_or_default(), true, sees);
+    }
     shared.hub.first_frame().await;
     let snapshot = shared.hub.snapshot();
     let mut state = snapshot.state_value().clone();
@@ -139,8 +150,8 @@ fn parse_dispatch<'a>(me: &str, args: &'a Map<String, Value>) -> Result<(&'a str
 pub enum Dispatch {
     /// The call went the direct way; this is its outcome (boxed: a result is large).
     Outcome(String, Box<Outcome>),
-    /// The inner tool is `app__read_windows`.
-    ReadWindows,
+    /// The inner tool is `app__read_windows`, with these arguments.
+    ReadWindows(Map<String, Value>),
 }
 
 /// Runs a dispatcher of `class`: the inner call goes through [`crate::hub::Hub::call_as`],
@@ -153,7 +164,7 @@ pub async fn dispatch(shared: &ServerShared, class: SafetyClass, args: &Map<Stri
         Err(e) => return Dispatch::Outcome(me.to_owned(), Box::new(Err(e))),
     };
     if tool == READ_WINDOWS.as_str() && !shared.policy.no_read_windows {
-        return Dispatch::ReadWindows;
+        return Dispatch::ReadWindows(arguments);
     }
     if dispatcher_class(tool).is_some() {
         let e = ToolError::new(

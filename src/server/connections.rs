@@ -15,6 +15,11 @@
 //! `tools/list_changed` can do so before its model's next request. Both paths hold the
 //! connection's own lock while sending, so nothing is sent twice.
 //!
+//! A legacy session whose transport closed (its client deleted it, it was evicted or expired) is
+//! pruned within [`PRUNE_EVERY`] by [`Connections::prune_closed`], so that nothing of it stays
+//! (before, a session that closed while nothing changed kept its delivery task and peer for
+//! the life of the server). A listener is removed when its stream ends.
+//!
 //! The first published state is no change: nobody could have read or listed anything before it
 //! (reads and listings wait for it), so it notifies nobody.
 
@@ -33,6 +38,9 @@ use crate::hub::Snapshot;
 
 const WINDOWS: u8 = 1;
 const TOOLS: u8 = 2;
+
+/// How often closed sessions are looked for.
+pub const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The revisions of the windows and of the tool list a connection was last told about.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -170,6 +178,23 @@ impl Connections {
             t.closed.store(true, Ordering::Release);
             t.wake.notify_one();
         }
+    }
+
+    /// Removes the sessions whose transport has closed, and ends their delivery tasks.
+    pub fn prune_closed(&self) {
+        self.targets.lock().retain(|_, t| {
+            let closed = matches!(&t.destination, Destination::Session(peer) if peer.is_transport_closed());
+            if closed {
+                t.closed.store(true, Ordering::Release);
+                t.wake.notify_one();
+            }
+            !closed
+        });
+    }
+
+    /// How many connections are registered (sessions and listeners).
+    pub fn len(&self) -> usize {
+        self.targets.lock().len()
     }
 
     /// Wakes every connection's delivery after a publish. Never waits on a peer.

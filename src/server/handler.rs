@@ -178,8 +178,11 @@ impl ServerHandler for BridgeHandler {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         if request.uri != WINDOWS_URI {
+            // A client's string, echoed clipped: it may be megabytes long.
+            let uri: String = request.uri.chars().take(64).collect();
+            let more = if uri.len() < request.uri.len() { "…" } else { "" };
             return Err(ErrorData::resource_not_found(
-                format!("Unknown resource {}; the only one is {WINDOWS_URI}", request.uri),
+                format!("Unknown resource {uri}{more}; the only one is {WINDOWS_URI}"),
                 None,
             ));
         }
@@ -263,13 +266,13 @@ impl ServerHandler for BridgeHandler {
         let name = request.name.as_ref();
         if name == READ_WINDOWS.as_str() && !self.shared.policy.no_read_windows {
             tracing::debug!(tool = name, "state read");
-            return Ok(bridge_tools::read_windows(&self.shared, accommodations, sees).await.into());
+            return Ok(bridge_tools::read_windows(&self.shared, accommodations, sees, &args).await.into());
         }
         let dispatcher = bridge_tools::dispatcher_class(name).filter(|_| accommodations);
         let (tool, outcome) = if let Some(class) = dispatcher {
             match bridge_tools::dispatch(&self.shared, class, &args).await {
-                Dispatch::ReadWindows => {
-                    return Ok(bridge_tools::read_windows(&self.shared, accommodations, sees).await.into());
+                Dispatch::ReadWindows(inner) => {
+                    return Ok(bridge_tools::read_windows(&self.shared, accommodations, sees, &inner).await.into());
                 }
                 Dispatch::Outcome(tool, outcome) => (tool, *outcome),
             }

@@ -85,14 +85,36 @@ impl HttpOptions {
 /// A running HTTP endpoint. Dropping it stops serving, as [`stop`](Self::stop) does: keep it
 /// for as long as the app should be reachable (not `serve_http(..)?.local_addr()` alone, which
 /// drops it at once).
-#[derive(Debug)]
 #[must_use = "dropping the handle stops serving"]
 pub struct HttpHandle {
     local_addr: SocketAddr,
     serving: Arc<Serving>,
+    sessions: Arc<super::sessions::BoundedSessions>,
+    shared: Arc<ServerShared>,
+}
+
+impl std::fmt::Debug for HttpHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpHandle").field("local_addr", &self.local_addr).finish_non_exhaustive()
+    }
+}
+
+/// What the server holds for its clients now (see [`HttpHandle::held`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Held {
+    /// HTTP sessions of this endpoint: live, or closed and not yet released.
+    pub sessions: usize,
+    /// Connections registered for notifications, over every transport of the app.
+    pub connections: usize,
 }
 
 impl HttpHandle {
+    /// What the server holds for its clients now: a session's memory is released when it ends,
+    /// whichever way (deleted, evicted, expired), within a few seconds.
+    pub async fn held(&self) -> Held {
+        Held { sessions: self.sessions.held().await, connections: self.shared.connections.len() }
+    }
+
     /// The bound address (the port it picked, with port 0).
     pub fn local_addr(&self) -> SocketAddr {
         self.local_addr
@@ -158,6 +180,7 @@ pub(crate) fn serve(
         .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
         .with_sse_keep_alive(Some(Duration::from_secs(15)));
     let sessions = super::sessions::BoundedSessions::new(&options, runtime);
+    let handle_sessions = Arc::clone(&sessions);
     let serving = Serving::new();
     let (factory_shared, factory_serving) = (Arc::clone(shared), Arc::clone(&serving));
     // The factory runs per session and for some per-request work: keep it cheap and pure.
@@ -192,7 +215,7 @@ pub(crate) fn serve(
         tracing::info!(url = %format!("http://{local_addr}/mcp"), "stopped serving MCP over HTTP");
         serving.mark_closed();
     });
-    Ok(HttpHandle { local_addr, serving })
+    Ok(HttpHandle { local_addr, serving, sessions: handle_sessions, shared: Arc::clone(shared) })
 }
 
 /// A session `DELETE` answered `200 OK`, as the SDKs expect (rmcp answers `202 Accepted`, on

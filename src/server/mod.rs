@@ -29,7 +29,7 @@ mod sessions;
 mod stdio;
 
 #[cfg(feature = "http")]
-pub use http::{HttpHandle, HttpOptions, SESSION_IDLE};
+pub use http::{Held, HttpHandle, HttpOptions, SESSION_IDLE};
 pub use instructions::INSTRUCTIONS_MAX_BYTES;
 pub(crate) use instructions::{InstructionsFor, instructions};
 pub(crate) use profile::ClientPolicy;
@@ -324,17 +324,28 @@ fn init_failure(e: &rmcp::service::ServerInitializeError) -> &'static str {
 }
 
 /// Wakes every connection's delivery after each publish that changed the windows or the tool
-/// list (each connection then compares revisions itself). Each connection delivers on its own
-/// task, so no peer can hold this loop up.
+/// list (each connection then compares revisions itself), and prunes closed sessions every
+/// [`connections::PRUNE_EVERY`]. Each connection delivers on its own task, so no peer can hold
+/// this loop up.
 async fn fan_out(shared: Arc<ServerShared>) {
     let mut rx = shared.hub.watch();
     let revisions = |s: &Snapshot| (s.windows_revision, s.tools_revision);
     let mut last = revisions(&rx.borrow_and_update());
-    while rx.changed().await.is_ok() {
-        let now = revisions(&rx.borrow_and_update());
-        if now != last {
-            last = now;
-            shared.connections.broadcast();
+    let mut prune = tokio::time::interval(connections::PRUNE_EVERY);
+    prune.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            changed = rx.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                let now = revisions(&rx.borrow_and_update());
+                if now != last {
+                    last = now;
+                    shared.connections.broadcast();
+                }
+            }
+            _ = prune.tick() => shared.connections.prune_closed(),
         }
     }
 }

@@ -3,7 +3,9 @@
 //! - At most [`HttpOptions::max_sessions`] live at once: a new `initialize` beyond the cap
 //!   closes the session idle the longest (no request, message or stream opened).
 //! - A session that never sent `notifications/initialized` is closed after twice the header
-//!   timeout; one idle for [`HttpOptions::session_idle`] is closed by rmcp itself.
+//!   timeout; one that made no request for [`HttpOptions::session_idle`] is closed here (rmcp
+//!   ends its worker then, but keeps its entry until the session is closed: that was a leak of
+//!   every expired session).
 //!
 //! An evicted client gets the protocol's answer to an unknown session (HTTP 404, "Session not
 //! found") and can initialise again.
@@ -34,6 +36,7 @@ pub(crate) struct BoundedSessions {
     tracked: Mutex<HashMap<SessionId, Tracked>>,
     max: usize,
     init_deadline: Duration,
+    idle: Duration,
 }
 
 impl BoundedSessions {
@@ -46,6 +49,7 @@ impl BoundedSessions {
             tracked: Mutex::new(HashMap::new()),
             max: options.max_sessions.max(1),
             init_deadline: options.header_timeout * 2,
+            idle: options.session_idle,
         });
         let sweep_every = (options.header_timeout / 2).clamp(Duration::from_millis(100), Duration::from_secs(10));
         runtime.spawn(sweep(Arc::downgrade(&this), sweep_every));
@@ -56,6 +60,12 @@ impl BoundedSessions {
         if let Some(t) = self.tracked.lock().get_mut(id) {
             t.last_used = Instant::now();
         }
+    }
+
+    /// The sessions held: tracked here, or still in rmcp's map.
+    pub async fn held(&self) -> usize {
+        let tracked = self.tracked.lock().len();
+        tracked.max(self.inner.sessions.read().await.len())
     }
 
     /// Closes every session (a stop): their notification streams end.
@@ -86,6 +96,14 @@ async fn sweep(this: Weak<BoundedSessions>, every: Duration) {
             .map(|(id, _)| Arc::clone(id))
             .collect();
         this.evict(stale, "never initialised").await;
+        let expired: Vec<SessionId> = this
+            .tracked
+            .lock()
+            .iter()
+            .filter(|(_, t)| t.last_used.elapsed() > this.idle)
+            .map(|(id, _)| Arc::clone(id))
+            .collect();
+        this.evict(expired, "idle past the session idle time").await;
         let ids: Vec<SessionId> = this.tracked.lock().keys().cloned().collect();
         for id in ids {
             if !this.inner.has_session(&id).await.unwrap_or(false) {

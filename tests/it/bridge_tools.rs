@@ -233,6 +233,13 @@ async fn dispatchers_refuse_bad_arguments_themselves_and_tools_of_another_class(
         let r = c.call(dispatcher, json!({"tool": "app__read_windows"})).await;
         assert_eq!(r.ok()["result"]["operableWindowIds"], c.read().await["operableWindowIds"], "{dispatcher}");
     }
+    // app__read_windows takes no arguments and says so, as every other tool does.
+    for r in [
+        c.call("app__read_windows", json!({"verbose": true})).await,
+        c.call("app__call_readonly", json!({"tool": "app__read_windows", "arguments": {"verbose": true}})).await,
+    ] {
+        assert_eq!((r.code(), r.body["fields"][0]["field"].as_str()), ("validation_failed", Some("verbose")));
+    }
     // The wrong class: refused before the app sees it, naming the dispatcher to use.
     let r = c.call("app__call", json!({"tool": "main__count"})).await;
     assert_eq!((r.code(), r.body["fields"][0]["field"].as_str()), ("validation_failed", Some("tool")));

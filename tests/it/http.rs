@@ -310,3 +310,45 @@ fn a_session_delete_is_answered_ok_and_ends_the_session() {
     assert_eq!(deleted.status, 200, "{}", deleted.head);
     assert_eq!(ping(addr, &host, &session), 404, "the session is gone");
 }
+
+/// Sessions created and ended every way (deleted, evicted beyond the cap, never initialised,
+/// idle past the idle time) leave nothing behind: the endpoint holds no session and the server
+/// no connection once they are gone. Before, each kept about 11 KB for good (rmcp keeps an
+/// expired session's entry until it is closed, and a closed session's notification task waited
+/// for a change that might never come).
+#[test]
+fn ten_thousand_sessions_ended_every_way_leave_nothing_held() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let options = HttpOptions {
+        max_sessions: 64,
+        session_idle: Duration::from_secs(1),
+        header_timeout: Duration::from_millis(500),
+        ..HttpOptions::default()
+    };
+    let http = serve_with(&rig, options, &rt);
+    let addr = http.local_addr();
+    let host = format!("127.0.0.1:{}", addr.port());
+    for k in 0..10_000 {
+        match k % 3 {
+            0 => {
+                let s = init_session(addr, &host, true);
+                assert_eq!(request(addr, "DELETE", &host, &[("Mcp-Session-Id", &s)], "").status, 200);
+            }
+            1 => drop(init_session(addr, &host, true)), // evicted beyond the cap, or expires
+            _ => drop(init_session(addr, &host, false)), // never initialised
+        }
+    }
+    let during = rt.block_on(http.held());
+    assert!(during.sessions <= 64, "the cap holds: {during:?}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let mut held = during;
+    while std::time::Instant::now() < deadline {
+        held = rt.block_on(http.held());
+        if held == egui_mcp_bridge::Held::default() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200)); // the sweeps run every 250 ms and 2 s
+    }
+    assert_eq!(held, egui_mcp_bridge::Held::default(), "sessions or connections left behind (at most 64 during)");
+}

@@ -1,6 +1,7 @@
 //! The demo binary over stdio, spoken to line by line: stdout carries JSON-RPC only, and the
-//! secrets an agent types (a card number, the payment password) reach no log line even at
-//! `RUST_LOG=trace`.
+//! secrets an agent types (a card number, the payment password, the PIN, a password inside a
+//! dispatcher's arguments) reach no log line at any `RUST_LOG`, a more specific rmcp directive
+//! included.
 
 use crate::support;
 
@@ -12,11 +13,24 @@ use serde_json::{Value, json};
 const CARD: &str = "5105-1051-0510-5100";
 const PASSWORD: &str = "1234";
 const WRONG_PASSWORD: &str = "pw-in-no-log-0815";
+const DISPATCHED_PASSWORD: &str = "pw-via-dispatcher-2203";
+const WRONG_PIN: &str = "pin-in-no-log-4711";
+
+/// The filters under which secrets must stay out of the log: the broadest, and the rmcp
+/// directives more specific than any pin an app could add (`rmcp::service=trace` logged every
+/// argument before `log_filter`).
+const FILTERS: [&str; 5] = ["trace", "debug", "rmcp=trace", "rmcp::service=trace", "egui_mcp_bridge=trace"];
 
 #[test]
-fn stdout_is_json_rpc_only_and_secrets_are_never_logged() {
+fn stdout_is_json_rpc_only_and_secrets_are_never_logged_at_any_filter() {
+    for filter in FILTERS {
+        secrets_under(filter);
+    }
+}
+
+fn secrets_under(filter: &str) {
     let support::DemoStdio { child: mut demo, mut stdin, mut stdout, stderr: stderr_reader } =
-        support::DemoStdio::start("trace");
+        support::DemoStdio::start(filter);
 
     let mut next_id = 0;
     let mut all_stdout = Vec::new();
@@ -54,17 +68,27 @@ fn stdout_is_json_rpc_only_and_secrets_are_never_logged() {
     let authorize = confirmed["openedWindowIds"][0].as_str().expect("authorize").to_owned();
     let wrong = call(&mut request, &format!("{authorize}__authorize"), json!({"password": WRONG_PASSWORD}));
     assert_eq!(wrong["code"], "validation_failed", "{wrong}");
+    let tool = format!("{authorize}__authorize");
+    let dispatched = json!({"tool": tool, "arguments": {"password": DISPATCHED_PASSWORD}});
+    let wrong = call(&mut request, "app__call_destructive", dispatched);
+    assert_eq!(wrong["fields"][0]["field"], "password", "{wrong}");
     let done = call(&mut request, &format!("{authorize}__authorize"), json!({"password": PASSWORD}));
     assert!(done["message"].as_str().is_some_and(|m| m.contains("submitted")), "{done}");
     let state = request("resources/read", json!({"uri": "app://windows"}));
+    let locked = call(&mut request, "app__lock", json!({}));
+    let lock = locked["openedWindowIds"][0].as_str().expect("lock").to_owned();
+    let wrong = call(&mut request, &format!("{lock}__unlock"), json!({"pin": WRONG_PIN}));
+    assert_eq!(wrong["fields"][0]["field"], "pin", "{wrong}");
 
     drop(stdin); // the client goes away: the demo exits
     let status = demo.wait().expect("the demo exits when stdin closes");
     assert!(status.success(), "{status}");
     let logs = stderr_reader.join().expect("stderr text");
-    assert!(logs.contains("TRACE") || logs.contains("DEBUG"), "trace logging was on:\n{logs}");
-    for secret in [CARD, WRONG_PASSWORD] {
-        assert!(!logs.contains(secret), "{secret} reached a log line:\n{logs}");
+    if !filter.starts_with("rmcp") {
+        assert!(logs.contains("TRACE") || logs.contains("DEBUG"), "{filter}: verbose logging was on:\n{logs}");
+    }
+    for secret in [CARD, WRONG_PASSWORD, DISPATCHED_PASSWORD, WRONG_PIN] {
+        assert!(!logs.contains(secret), "RUST_LOG={filter}: {secret} reached a log line:\n{logs}");
         assert!(!all_stdout.iter().any(|l| l.contains(secret)), "{secret} was sent to the client");
     }
     assert!(!state.to_string().contains(CARD));
