@@ -1,7 +1,10 @@
 //! HTTP sessions, bounded: rmcp's `LocalSessionManager` behind a cap and two evictions.
 //!
 //! - At most [`HttpOptions::max_sessions`] live at once: a new `initialize` beyond the cap
-//!   closes the session idle the longest (no request, message or stream opened).
+//!   closes one session, chosen so that a flood of new sessions (a local process opening them
+//!   as fast as it can) cannot take a session that is in use: first one that never finished
+//!   initialising, then one that never made a request after it, and only then the one idle the
+//!   longest (no request, message or stream opened); the oldest first within each kind.
 //! - A session that never sent `notifications/initialized` is closed after twice the header
 //!   timeout; one that made no request for [`HttpOptions::session_idle`] is closed here (rmcp
 //!   ends its worker then, but keeps its entry until the session is closed: that was a leak of
@@ -28,6 +31,15 @@ struct Tracked {
     created: Instant,
     last_used: Instant,
     initialized: bool,
+    /// It made a request after initialising (a call, a read, a listing, a ping).
+    used: bool,
+}
+
+impl Tracked {
+    /// The order in which sessions are evicted beyond the cap: the smallest first.
+    fn eviction_rank(&self) -> (bool, bool, Instant) {
+        (self.initialized, self.used, self.last_used)
+    }
 }
 
 /// The session manager the HTTP transport uses.
@@ -121,14 +133,16 @@ impl SessionManager for BoundedSessions {
         let over: Vec<SessionId> = {
             let tracked = self.tracked.lock();
             let mut by_idle: Vec<(&SessionId, &Tracked)> = tracked.iter().collect();
-            by_idle.sort_by_key(|(_, t)| t.last_used);
+            by_idle.sort_by_key(|(_, t)| t.eviction_rank());
             let excess = (tracked.len() + 1).saturating_sub(self.max);
             by_idle.into_iter().take(excess).map(|(id, _)| Arc::clone(id)).collect()
         };
-        self.evict(over, "session cap reached; idle the longest").await;
+        self.evict(over, "session cap reached; unused or idle the longest").await;
         let (id, transport) = self.inner.create_session().await?;
         let now = Instant::now();
-        self.tracked.lock().insert(Arc::clone(&id), Tracked { created: now, last_used: now, initialized: false });
+        self.tracked
+            .lock()
+            .insert(Arc::clone(&id), Tracked { created: now, last_used: now, initialized: false, used: false });
         Ok((id, transport))
     }
 
@@ -155,6 +169,9 @@ impl SessionManager for BoundedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        if let Some(t) = self.tracked.lock().get_mut(id) {
+            t.used |= t.initialized;
+        }
         self.touch(id);
         self.inner.create_stream(id, message).await
     }

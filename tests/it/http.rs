@@ -352,3 +352,57 @@ fn ten_thousand_sessions_ended_every_way_leave_nothing_held() {
     }
     assert_eq!(held, egui_mcp_bridge::Held::default(), "sessions or connections left behind (at most 64 during)");
 }
+
+/// Without a token, a local process that opens sessions as fast as it can (here for 30 s) cannot
+/// take the session of a client that is using its own: beyond the cap, sessions that never
+/// finished initialising go first, then those that never made a request, and only then the one
+/// idle the longest. Before, the idlest went first, and a flood evicted everyone (29 of 30 calls
+/// of a well-behaved client got 404 in the issue's probe).
+#[test]
+fn a_flood_of_new_sessions_never_evicts_a_session_in_use() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    const FLOOD_FOR: Duration = Duration::from_secs(30);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let http = serve(&rig, None, &rt);
+    let addr = http.local_addr();
+    let host = format!("127.0.0.1:{}", addr.port());
+    let mine = init_session(addr, &host, true);
+    let stop = Arc::new(AtomicBool::new(false));
+    let opened = Arc::new(AtomicUsize::new(0));
+    let flood = {
+        let (stop, opened, host) = (Arc::clone(&stop), Arc::clone(&opened), host.clone());
+        std::thread::Builder::new()
+            .name("session-flood".into())
+            .spawn(move || {
+                while !stop.load(Ordering::Acquire) {
+                    let k = opened.fetch_add(1, Ordering::AcqRel);
+                    drop(init_session(addr, &host, k % 2 == 0));
+                }
+            })
+            .unwrap()
+    };
+    let call = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"main__count","arguments":{}}}"#;
+    let started = std::time::Instant::now();
+    let mut calls = 0;
+    while started.elapsed() < FLOOD_FOR {
+        let r = post(addr, &host, &[("Mcp-Session-Id", &mine)], call);
+        assert_eq!(
+            r.status,
+            200,
+            "call {calls} after {:?} of flood ({} sessions opened): {}",
+            started.elapsed(),
+            opened.load(Ordering::Acquire),
+            r.head
+        );
+        assert_eq!(message(&r.body)["result"]["structuredContent"]["result"]["count"], 42, "{}", r.body);
+        calls += 1;
+        std::thread::sleep(Duration::from_millis(100)); // a client that thinks between calls
+    }
+    stop.store(true, Ordering::Release);
+    flood.join().unwrap();
+    let opened = opened.load(Ordering::Acquire);
+    assert!(opened > 640, "the flood opened {opened} sessions: ten times the cap, or it was no flood");
+    eprintln!("{calls} calls, all answered, while a flood opened {opened} sessions");
+}
