@@ -8,12 +8,12 @@
 //!   `exclusiveMaximum`/`exclusiveMinimum` (from `#[schemars(length(..), range(..))]` on the
 //!   argument type) are enforced.
 //!
-//! A violation is `validation_failed` naming the parameter and saying what is expected; it never
-//! repeats the value.
+//! Violations are one `validation_failed` naming every parameter that breaks a bound, each with
+//! what is expected; it never repeats a value.
 
 use serde_json::{Map, Value};
 
-use crate::protocol::ToolError;
+use crate::protocol::{FieldError, ToolError};
 
 /// The default for [`BridgeBuilder::max_string_chars`](crate::BridgeBuilder::max_string_chars).
 pub const DEFAULT_MAX_STRING_CHARS: usize = 10_000;
@@ -31,58 +31,60 @@ fn bound(schema: &Value, key: &str) -> Option<f64> {
     schema.get(key).and_then(Value::as_f64)
 }
 
-/// Checks `args` against the bounds of `schema` (an object schema) and the string limit.
+/// Checks `args` against the bounds of `schema` (an object schema) and the string limit; the
+/// error names every parameter that breaks one.
 pub fn check_arguments(
     schema: &Map<String, Value>,
     args: &Map<String, Value>,
     max_string: usize,
 ) -> Result<(), ToolError> {
     let properties = schema.get("properties").and_then(Value::as_object);
-    for (name, value) in args {
-        let param: String = name.chars().take(64).collect();
-        if name.chars().count() > 64 {
-            return Err(ToolError::invalid_field(param, "is not a parameter of this tool (names are short)"));
-        }
-        let prop = properties.and_then(|p| p.get(name));
-        let max_len = prop.and_then(|p| p.get("maxLength")).and_then(Value::as_u64).map_or(max_string, |m| m as usize);
-        match value {
-            Value::String(s) => {
-                let chars = s.chars().count();
-                if chars > max_len {
-                    return Err(ToolError::invalid_field(param, format!("must be at most {max_len} characters")));
-                }
-                if let Some(min) = prop.and_then(|p| p.get("minLength")).and_then(Value::as_u64)
-                    && (chars as u64) < min
-                {
-                    return Err(ToolError::invalid_field(param, format!("must be at least {min} characters")));
-                }
-            }
-            Value::Number(n) => {
-                let (Some(x), Some(prop)) = (n.as_f64(), prop) else { continue };
-                let broken = if let Some(max) = bound(prop, "maximum").filter(|m| x > *m) {
-                    Some(format!("must be at most {max}"))
-                } else if let Some(min) = bound(prop, "minimum").filter(|m| x < *m) {
-                    Some(format!("must be at least {min}"))
-                } else if let Some(max) = bound(prop, "exclusiveMaximum").filter(|m| x >= *m) {
-                    Some(format!("must be less than {max}"))
-                } else {
-                    bound(prop, "exclusiveMinimum").filter(|m| x <= *m).map(|min| format!("must be more than {min}"))
-                };
-                if let Some(expected) = broken {
-                    return Err(ToolError::invalid_field(param, expected));
-                }
-            }
-            other => {
-                if longest_string(other) > max_string {
-                    return Err(ToolError::invalid_field(
-                        param,
-                        format!("holds a string over {max_string} characters"),
-                    ));
-                }
-            }
+    let broken: Vec<FieldError> = args
+        .iter()
+        .filter_map(|(name, value)| {
+            let param: String = name.chars().take(64).collect();
+            check_one(name, value, properties.and_then(|p| p.get(name)), max_string).map(|e| FieldError::new(param, e))
+        })
+        .collect();
+    match broken.as_slice() {
+        [] => Ok(()),
+        [one] => Err(ToolError::invalid_field(one.field.clone(), one.error.clone())),
+        many => {
+            let names: Vec<&str> = many.iter().map(|f| f.field.as_str()).collect();
+            Err(ToolError::validation(format!("Rejected: {} are invalid", names.join(", ")), broken))
         }
     }
-    Ok(())
+}
+
+/// What one argument breaks, if anything.
+fn check_one(name: &str, value: &Value, prop: Option<&Value>, max_string: usize) -> Option<String> {
+    if name.chars().count() > 64 {
+        return Some("is not a parameter of this tool (names are short)".to_owned());
+    }
+    let max_len = prop.and_then(|p| p.get("maxLength")).and_then(Value::as_u64).map_or(max_string, |m| m as usize);
+    match value {
+        Value::String(s) => {
+            let chars = s.chars().count();
+            if chars > max_len {
+                return Some(format!("must be at most {max_len} characters"));
+            }
+            let min = prop.and_then(|p| p.get("minLength")).and_then(Value::as_u64);
+            min.filter(|min| (chars as u64) < *min).map(|min| format!("must be at least {min} characters"))
+        }
+        Value::Number(n) => {
+            let (x, prop) = (n.as_f64()?, prop?);
+            if let Some(max) = bound(prop, "maximum").filter(|m| x > *m) {
+                Some(format!("must be at most {max}"))
+            } else if let Some(min) = bound(prop, "minimum").filter(|m| x < *m) {
+                Some(format!("must be at least {min}"))
+            } else if let Some(max) = bound(prop, "exclusiveMaximum").filter(|m| x >= *m) {
+                Some(format!("must be less than {max}"))
+            } else {
+                bound(prop, "exclusiveMinimum").filter(|m| x <= *m).map(|min| format!("must be more than {min}"))
+            }
+        }
+        other => (longest_string(other) > max_string).then(|| format!("holds a string over {max_string} characters")),
+    }
 }
 
 #[cfg(test)]
@@ -113,7 +115,14 @@ mod tests {
         assert_eq!(check(schema.clone(), json!({"name": ""})).unwrap().0, "name");
         assert_eq!(check(schema.clone(), json!({"x": "s".repeat(11)})).unwrap().1, "must be at most 10 characters");
         assert_eq!(check(schema.clone(), json!({"x": [{"deep": "s".repeat(11)}]})).unwrap().0, "x");
-        let e = check(schema, json!({"x": "secret-but-long"})).unwrap();
+        let e = check(schema.clone(), json!({"x": "secret-but-long"})).unwrap();
         assert!(!e.1.contains("secret"), "the value is never repeated: {e:?}");
+        // Every broken parameter at once, in one error.
+        let (Value::Object(s), Value::Object(a)) = (schema, json!({"q": 0, "name": "", "x": "ok"})) else {
+            unreachable!()
+        };
+        let e = check_arguments(&s, &a, 10).unwrap_err();
+        let named: Vec<String> = e.fields.unwrap_or_default().into_iter().map(|f| f.field).collect();
+        assert_eq!(named, ["q", "name"], "{}", e.message);
     }
 }

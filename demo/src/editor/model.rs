@@ -245,28 +245,35 @@ impl Editor {
             (EditableField::Amount, "amount", args.amount.map(Value::from)),
             (EditableField::Currency, "currency", args.currency.map(Value::from)),
         ];
-        // Every given value is checked before any is applied: a rejected submit changes nothing.
+        // Every given value is checked, and the whole order as it would be with the valid ones,
+        // before anything is applied: a rejected submit names every invalid field at once (the
+        // given values' and the order's), shows them in the editor, and changes nothing else.
         let mut checked = Vec::new();
-        let mut rejected = Vec::new();
+        let mut errors = Vec::new();
         for (field, param, value) in given {
             if let Some(value) = value {
                 match check_field(field, &value, param) {
                     Ok(c) => checked.push((field, c)),
-                    Err(e) => rejected.extend(e.fields.unwrap_or_default()),
+                    Err(e) => errors.extend(e.fields.unwrap_or_default()),
                 }
             }
         }
-        if !rejected.is_empty() {
-            return Err(ToolError::validation("Submission rejected: invalid values given", rejected));
-        }
-        for (field, value) in checked {
-            self.apply_field(field, value);
-        }
-        let mut errors = Vec::new();
-        if self.draft.recipient.trim().is_empty() {
+        let named = |errors: &[FieldError], f: &str| errors.iter().any(|e| e.field == f);
+        let given_text = |f: EditableField| {
+            checked.iter().find_map(|(g, c)| match c {
+                Checked::Text(t) if *g == f => Some(t.as_str()),
+                _ => None,
+            })
+        };
+        let recipient = given_text(EditableField::Recipient).unwrap_or(&self.draft.recipient);
+        let amount = checked
+            .iter()
+            .find_map(|(_, c)| if let Checked::Amount(a) = c { Some(*a) } else { None })
+            .unwrap_or(self.draft.amount);
+        if !named(&errors, "recipient") && recipient.trim().is_empty() {
             errors.push(FieldError::new("recipient", "Cannot be empty"));
         }
-        if self.draft.amount.is_nan() || self.draft.amount <= 0.0 {
+        if !named(&errors, "amount") && (amount.is_nan() || amount <= 0.0) {
             errors.push(FieldError::new("amount", "Must be greater than 0"));
         }
         if self.draft.items.is_empty() {
@@ -279,6 +286,9 @@ impl Editor {
                 format!("Submission rejected: {n} field{} invalid", if n == 1 { " is" } else { "s are" }),
                 errors,
             ));
+        }
+        for (field, value) in checked {
+            self.apply_field(field, value);
         }
         self.dialogs.push(Dialog::Confirm { id: ids.next("confirm") });
         Ok(ToolResult::message("Submitted for confirmation; the Confirm order dialog is open"))

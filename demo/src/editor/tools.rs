@@ -43,7 +43,10 @@ pub struct RemoveItemArgs {
     pub row: usize,
 }
 
-/// `submit` arguments: values to apply before validating (named as the fields they set).
+/// `submit` arguments: values to apply before validating (named as the fields they set). The
+/// amount's rule (more than 0 to submit, at most $1,000,000.00 in whole cents) is the order's
+/// own, checked with the rest of the order, so that one answer names every invalid field; a
+/// schema bound would reject it alone, before the order is looked at, and said ≥ 0 besides.
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubmitArgs {
@@ -51,7 +54,6 @@ pub struct SubmitArgs {
     pub recipient: Option<String>,
     #[schemars(length(max = 200))]
     pub address: Option<String>,
-    #[schemars(range(min = 0, max = 1_000_000))]
     pub amount: Option<f64>,
     #[schemars(length(max = 3))]
     pub currency: Option<String>,

@@ -24,3 +24,4 @@ mod person_and_agent;
 mod real_clients;
 mod stdio_hygiene;
 mod token_budget;
+mod validation;

@@ -66,6 +66,21 @@ fn submit_is_all_or_nothing_and_opens_confirm() {
     assert!(matches!(e.dialogs.as_slice(), [Dialog::Confirm { .. }]));
 }
 
+/// One rejected submit names every invalid field, the given values' and the order's, and the
+/// editor shows each (issue 17's probe: `submit {"amount": -5}` on a new order named only
+/// `amount`).
+#[test]
+fn a_rejected_submit_names_every_invalid_field_at_once() {
+    let mut e = Editor::new_order(1);
+    let mut ids = IdGen::default();
+    let err = e.submit(SubmitArgs { amount: Some(-5.0), ..SubmitArgs::default() }, &mut ids).unwrap_err();
+    let named: Vec<String> = err.fields.unwrap().into_iter().map(|f| f.field).collect();
+    assert_eq!(named, ["amount", "recipient", "items"]);
+    let shown: Vec<&str> = e.errors.iter().map(|f| f.field.as_str()).collect();
+    assert_eq!(shown, ["amount", "recipient", "items"], "the editor shows the same errors");
+    assert!(e.dialogs.is_empty() && e.draft.amount == 0.0, "nothing applied");
+}
+
 #[test]
 fn confirm_then_authorize_saves_the_order_and_closes_the_stack() {
     let (mut e, mut orders) = draft_editor();
