@@ -12,8 +12,8 @@ use order_demo::OrderApp;
 const USAGE: &str = "\
 order-demo: a multi-window order editor that MCP agents can read and operate.
 
-USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH] [--headless] [--native-windows]
-                  [--compat auto|on|off]
+USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token] [--headless]
+                  [--native-windows] [--compat auto|on|off]
 
   --stdio         serve MCP over stdin/stdout
   --http ADDR     serve MCP over streamable HTTP at http://ADDR/mcp (port 0: any free port;
@@ -21,6 +21,9 @@ USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH] [--headless] [--na
   --token-file P  require `Authorization: Bearer TOKEN` on HTTP, TOKEN being the first line of
                   file P (or set ORDER_DEMO_TOKEN; `--token TOKEN` works too, but other users
                   can read it in the process list)
+  --no-token      serve HTTP on a loopback address without a token (any local process can then
+                  call the app). By default HTTP requires a token generated for this run and
+                  written to a file only you can read, whose path is printed (never the token)
   --headless      run the same UI without a window (the default when there is no display)
   --native-windows  every window, dialogs included, in an OS window of its own (without
                   it, a window's Own window button moves that one out and back); the same
@@ -45,6 +48,7 @@ struct Options {
     stdio: bool,
     http: Option<std::net::SocketAddr>,
     token: Option<String>,
+    no_token: bool,
     headless: bool,
     native_windows: bool,
     compat: Compat,
@@ -81,12 +85,60 @@ fn parse_args() -> Result<Options, String> {
                 }
                 o.token = Some(token);
             }
+            "--no-token" => o.no_token = true,
             "--compat" => o.compat = args.next().ok_or("--compat needs auto, on or off")?.parse()?,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
+    if o.no_token && o.token.is_some() {
+        return Err("--no-token and a token (--token-file, --token, ORDER_DEMO_TOKEN) exclude each other".into());
+    }
+    if o.no_token && o.http.is_some_and(|a| !a.ip().is_loopback()) {
+        return Err("--no-token serves only a loopback address: other machines would reach the app".into());
+    }
     Ok(o)
+}
+
+/// The HTTP token of this run, in a file only the user can read, removed when the demo ends
+/// normally (its window closed, its stdio client gone); one a kill or Ctrl-C leaves behind is in
+/// the user's runtime directory, which the system clears at logout.
+struct TokenFile {
+    path: std::path::PathBuf,
+    token: String,
+}
+
+impl TokenFile {
+    /// 32 random bytes from the operating system, as hex, written to
+    /// `$XDG_RUNTIME_DIR/order-demo-<pid>.token` (else the temporary directory), mode 0600.
+    fn generate() -> std::io::Result<Self> {
+        use std::io::{Read as _, Write as _};
+        let mut bytes = [0u8; 32];
+        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+        let token = bytes.iter().fold(String::with_capacity(64), |mut hex, b| {
+            use std::fmt::Write as _;
+            let _ = write!(hex, "{b:02x}");
+            hex
+        });
+        let dir = std::env::var_os("XDG_RUNTIME_DIR")
+            .map(std::path::PathBuf::from)
+            .filter(|d| d.is_dir())
+            .unwrap_or_else(std::env::temp_dir);
+        let path = dir.join(format!("order-demo-{}.token", std::process::id()));
+        let mut open = std::fs::OpenOptions::new();
+        open.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
+        let mut file = open.open(&path)?;
+        writeln!(file, "{token}")?;
+        Ok(Self { path, token })
+    }
+}
+
+impl Drop for TokenFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
 }
 
 /// Serves HTTP and prints how to connect; returns the endpoint's URL.
@@ -94,8 +146,10 @@ fn start_http(
     bridge: &Bridge,
     addr: std::net::SocketAddr,
     token: Option<&String>,
+    generated: Option<&TokenFile>,
     fallback: bool,
 ) -> std::io::Result<HttpHandle> {
+    let token = token.or(generated.map(|g| &g.token));
     let options = HttpOptions { token: token.cloned(), ..HttpOptions::default() };
     let handle = match bridge.serve_http(addr, options.clone()) {
         Err(e) if fallback && e.kind() == std::io::ErrorKind::AddrInUse => {
@@ -105,15 +159,25 @@ fn start_http(
     };
     let url = handle.url();
     eprintln!("MCP over streamable HTTP: {url}");
-    // How to connect (DEMO.md). The token itself is never printed: a person at a terminal sees
-    // where it goes, as the variable that holds it.
-    let (header_flag, headers) = if token.is_some() {
-        (
+    // How to connect (docs/demo.md). The token itself is never printed: a person at a terminal
+    // sees where it is, the file or the variable that holds it.
+    let (header_flag, headers) = match (generated, token) {
+        (Some(file), _) => {
+            let path = file.path.display();
+            eprintln!("  Token file:    {path} (send its first line as Authorization: Bearer <token>)");
+            (
+                format!(" --header \"Authorization: Bearer $(cat {path})\""),
+                format!(r#","headers":{{"Authorization":"Bearer <the token in {path}>"}}"#),
+            )
+        }
+        (None, Some(_)) => (
             " --header \"Authorization: Bearer $ORDER_DEMO_TOKEN\"".to_owned(),
             r#","headers":{"Authorization":"Bearer <your token>"}"#.to_owned(),
-        )
-    } else {
-        (String::new(), String::new())
+        ),
+        (None, None) => {
+            eprintln!("  No token (--no-token): any process on this machine can call the app.");
+            (String::new(), String::new())
+        }
     };
     eprintln!(
         "  Claude Code:   claude mcp add --transport http order-demo {url}{header_flag}\n  Client config: {{\"mcpServers\":{{\"order-demo\":{{\"type\":\"http\",\"url\":\"{url}\"{headers}}}}}}}"
@@ -169,8 +233,19 @@ fn main() -> ExitCode {
     let mut endpoints = Vec::new();
     // Serving stops when a handle is dropped: they live until `main` returns.
     let mut _http = None;
+    // HTTP requires a token unless one was given or the person opted out (loopback only).
+    let generated = match (&http, &options.token, options.no_token) {
+        (Some(_), None, false) => match TokenFile::generate() {
+            Ok(t) => Some(t),
+            Err(e) => {
+                tracing::error!(error = %e, "could not write the HTTP token file; give one with --token-file");
+                return ExitCode::FAILURE;
+            }
+        },
+        _ => None,
+    };
     if let Some((addr, fallback)) = http {
-        match start_http(&bridge, addr, options.token.as_ref(), fallback) {
+        match start_http(&bridge, addr, options.token.as_ref(), generated.as_ref(), fallback) {
             Ok(handle) => {
                 endpoints.push(handle.url());
                 _http = Some(handle);

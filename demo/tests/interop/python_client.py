@@ -37,6 +37,7 @@ import anyio
 import mcp_types as t
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 try:
     from mcp.shared.exceptions import MCPDeprecationWarning
@@ -64,9 +65,12 @@ def client_target(kind, where):
 
 
 @asynccontextmanager
-async def session(kind, where, handler=None):
-    """An initialized legacy ClientSession over stdio or streamable HTTP."""
-    transport = stdio_client(server(where)) if kind == "stdio" else streamable_http_client(where)
+async def session(kind, where, handler=None, headers=None):
+    """An initialized legacy ClientSession over stdio or streamable HTTP (with these headers)."""
+    if kind == "stdio":
+        transport = stdio_client(server(where))
+    else:
+        transport = streamable_http_client(where, http_client=create_mcp_http_client(headers=headers) if headers else None)
     async with transport as streams:
         async with ClientSession(streams[0], streams[1], message_handler=handler) as s:
             yield s, await s.initialize()
@@ -360,7 +364,7 @@ async def both_transports(kind, where):
     operations serialised across them (§10.1)."""
     assert kind == "stdio", "both_transports starts the binary itself"
     on_stdio, stdio_events = watcher()
-    params = StdioServerParameters(command=where, args=["--headless", "--stdio", "--http", "127.0.0.1:0"], env={"RUST_LOG": "warn"})
+    params = StdioServerParameters(command=where, args=["--headless", "--stdio", "--http", "127.0.0.1:0", "--no-token"], env={"RUST_LOG": "warn"})
     with tempfile.TemporaryFile(mode="w+") as errlog:
         async with stdio_client(params, errlog=errlog) as streams:
             async with ClientSession(streams[0], streams[1], message_handler=on_stdio) as s:
@@ -394,7 +398,22 @@ async def terminal(kind, where):
         text = "".join(lines)
         assert url, f"no URL on stderr:\n{text}"
         assert "no display found" in text and "Client config:" in text and "claude mcp add --transport http" in text, text
-        async with session("http", url) as (s, init):
+        # HTTP needs a token by default: generated for this run, in a file only the user can
+        # read, whose path (never the token) is printed.
+        m = re.search(r"Token file: +(\S+)", text)
+        assert m, f"no token file named:\n{text}"
+        path = m.group(1)
+        assert os.stat(path).st_mode & 0o077 == 0, "the token file is readable by others"
+        token = open(path).readline().strip()
+        assert len(token) >= 32 and token not in text, "the token itself was printed"
+        served = False
+        try:
+            async with session("http", url) as (s, init):
+                served = True
+        except BaseException:  # refused: the client cannot initialise without the token
+            pass
+        assert not served, "served without the token"
+        async with session("http", url, headers={"Authorization": f"Bearer {token}"}) as (s, init):
             assert init.server_info.name == "order-demo"
             assert "orders__load_orders" in [x.name for x in (await s.list_tools()).tools]
     finally:

@@ -96,9 +96,10 @@ pub struct DemoHttp {
 }
 
 impl DemoHttp {
-    /// The demo, headless, serving HTTP on a free port, with these extra arguments.
+    /// The demo, headless, serving HTTP on a free port without a token (`--no-token`: the
+    /// clients these tests drive send none), with these extra arguments.
     pub fn start(extra: &[&str]) -> Self {
-        let mut args = vec!["--headless", "--http", "127.0.0.1:0"];
+        let mut args = vec!["--headless", "--http", "127.0.0.1:0", "--no-token"];
         args.extend_from_slice(extra);
         Self::spawn(&args, &[])
     }
