@@ -42,7 +42,8 @@ fn main() {
             })
             .unwrap()
     };
-    let serving = bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
+    let serving =
+        bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default().without_token()).unwrap();
     let addr = serving.local_addr();
     let (mut stream, session) = common::session(addr);
     let n = 200;

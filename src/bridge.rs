@@ -273,13 +273,15 @@ impl Bridge {
     }
 
     /// Serves MCP over streamable HTTP at `http://{addr}/mcp`; see [`HttpOptions`]. Binds at
-    /// once (port 0 picks a free port: [`HttpHandle::local_addr`]). Bind a loopback address
-    /// unless other machines must reach the app, and then set a token. Serving stops when the
-    /// handle is stopped or dropped.
+    /// once (port 0 picks a free port: [`HttpHandle::local_addr`]). Every request needs a
+    /// bearer token: the options' own, or one generated into [`HttpHandle::token_file`];
+    /// [`HttpOptions::without_token`] opts out on loopback. Bind a loopback address unless other
+    /// machines must reach the app. Serving stops when the handle is stopped or dropped.
     ///
     /// # Errors
     ///
-    /// When the address cannot be bound (taken, not local, not permitted), or the bridge's own
+    /// When the address cannot be bound (taken, not local, not permitted), a token file cannot
+    /// be written, no token is wanted for an address beyond loopback, or the bridge's own
     /// runtime cannot be started.
     ///
     /// # Example
@@ -289,7 +291,8 @@ impl Bridge {
     ///
     /// let bridge = Bridge::builder().app_name("my-app").build();
     /// let http = bridge.serve_http(([127, 0, 0, 1], 0).into(), HttpOptions::default())?;
-    /// eprintln!("MCP at {}", http.url()); // stdout may be MCP's (stdio): tell the person on stderr
+    /// // stdout may be MCP's (stdio): tell the person on stderr, and where the token is.
+    /// eprintln!("MCP at {}, token in {:?}", http.url(), http.token_file());
     /// http.stop(); // or drop it
     /// assert!(http.wait_closed(std::time::Duration::from_secs(5)));
     /// # Ok::<(), std::io::Error>(())

@@ -100,57 +100,17 @@ fn parse_args() -> Result<Options, String> {
     Ok(o)
 }
 
-/// The HTTP token of this run, in a file only the user can read, removed when the demo ends
-/// normally (its window closed, its stdio client gone); one a kill or Ctrl-C leaves behind is in
-/// the user's runtime directory, which the system clears at logout.
-struct TokenFile {
-    path: std::path::PathBuf,
-    token: String,
-}
-
-impl TokenFile {
-    /// 32 random bytes from the operating system, as hex, written to
-    /// `$XDG_RUNTIME_DIR/order-demo-<pid>.token` (else the temporary directory), mode 0600.
-    fn generate() -> std::io::Result<Self> {
-        use std::io::{Read as _, Write as _};
-        let mut bytes = [0u8; 32];
-        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-        let token = bytes.iter().fold(String::with_capacity(64), |mut hex, b| {
-            use std::fmt::Write as _;
-            let _ = write!(hex, "{b:02x}");
-            hex
-        });
-        let dir = std::env::var_os("XDG_RUNTIME_DIR")
-            .map(std::path::PathBuf::from)
-            .filter(|d| d.is_dir())
-            .unwrap_or_else(std::env::temp_dir);
-        let path = dir.join(format!("order-demo-{}.token", std::process::id()));
-        let mut open = std::fs::OpenOptions::new();
-        open.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
-        let mut file = open.open(&path)?;
-        writeln!(file, "{token}")?;
-        Ok(Self { path, token })
-    }
-}
-
-impl Drop for TokenFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
 /// Serves HTTP and prints how to connect; returns the endpoint's URL.
 fn start_http(
     bridge: &Bridge,
     addr: std::net::SocketAddr,
     token: Option<&String>,
-    generated: Option<&TokenFile>,
+    no_token: bool,
     fallback: bool,
 ) -> std::io::Result<HttpHandle> {
-    let token = token.or(generated.map(|g| &g.token));
-    let options = HttpOptions { token: token.cloned(), ..HttpOptions::default() };
+    // Without a token and without the opt-out, the bridge generates one for the endpoint, in a
+    // file only the user can read.
+    let options = HttpOptions { token: token.cloned(), no_token, ..HttpOptions::default() };
     let handle = match bridge.serve_http(addr, options.clone()) {
         Err(e) if fallback && e.kind() == std::io::ErrorKind::AddrInUse => {
             bridge.serve_http(std::net::SocketAddr::new(addr.ip(), 0), options)?
@@ -161,9 +121,9 @@ fn start_http(
     eprintln!("MCP over streamable HTTP: {url}");
     // How to connect (docs/demo.md). The token itself is never printed: a person at a terminal
     // sees where it is, the file or the variable that holds it.
-    let (header_flag, headers) = match (generated, token) {
+    let (header_flag, headers) = match (handle.token_file(), token) {
         (Some(file), _) => {
-            let path = file.path.display();
+            let path = file.display();
             eprintln!("  Token file:    {path} (send its first line as Authorization: Bearer <token>)");
             (
                 format!(" --header \"Authorization: Bearer $(cat {path})\""),
@@ -233,19 +193,8 @@ fn main() -> ExitCode {
     let mut endpoints = Vec::new();
     // Serving stops when a handle is dropped: they live until `main` returns.
     let mut _http = None;
-    // HTTP requires a token unless one was given or the person opted out (loopback only).
-    let generated = match (&http, &options.token, options.no_token) {
-        (Some(_), None, false) => match TokenFile::generate() {
-            Ok(t) => Some(t),
-            Err(e) => {
-                tracing::error!(error = %e, "could not write the HTTP token file; give one with --token-file");
-                return ExitCode::FAILURE;
-            }
-        },
-        _ => None,
-    };
     if let Some((addr, fallback)) = http {
-        match start_http(&bridge, addr, options.token.as_ref(), generated.as_ref(), fallback) {
+        match start_http(&bridge, addr, options.token.as_ref(), options.no_token, fallback) {
             Ok(handle) => {
                 endpoints.push(handle.url());
                 _http = Some(handle);

@@ -45,8 +45,13 @@ const SESSION_ID: &str = "mcp-session-id";
 /// app on loopback; `SECURITY.md` says what each one guards against.
 #[derive(Clone, Debug)]
 pub struct HttpOptions {
-    /// When set, every request needs `Authorization: Bearer <token>`.
+    /// The token every request needs (`Authorization: Bearer <token>`). When none is given (and
+    /// `no_token` is not set), one is generated for the endpoint: 32 random bytes, written to a
+    /// file only the user can read ([`HttpHandle::token_file`]), never logged.
     pub token: Option<String>,
+    /// Serve without a token (default false): any process that can reach the address can then
+    /// call the app. Refused for an address that is not loopback.
+    pub no_token: bool,
     /// Open TCP connections at most (default 256, well under the usual 1,024 descriptors). At
     /// the cap a new connection evicts an unused one; see the listener.
     pub max_connections: usize,
@@ -65,6 +70,7 @@ impl Default for HttpOptions {
     fn default() -> Self {
         Self {
             token: None,
+            no_token: false,
             max_connections: 256,
             header_timeout: Duration::from_secs(30),
             max_sessions: 64,
@@ -74,12 +80,77 @@ impl Default for HttpOptions {
 }
 
 impl HttpOptions {
-    /// Requires `Authorization: Bearer <token>` on every request.
+    /// Requires `Authorization: Bearer <token>` on every request, with this token.
     #[must_use]
     pub fn with_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
     }
+
+    /// Serves a loopback address without a token: any local process can call the app.
+    #[must_use]
+    pub fn without_token(mut self) -> Self {
+        self.no_token = true;
+        self
+    }
+}
+
+/// A token generated for one endpoint, in a file only the user can read; the file is removed
+/// when the endpoint's handle is dropped.
+struct TokenFile {
+    path: std::path::PathBuf,
+    token: String,
+}
+
+impl TokenFile {
+    /// 32 random bytes (the OS's on Unix), as hex, written to `$XDG_RUNTIME_DIR` (else the
+    /// temporary directory) as `{app}-{pid}-{port}.token`, mode 0600 on Unix.
+    fn generate(app: &str, port: u16) -> std::io::Result<Self> {
+        use std::io::Write as _;
+        let token = random_hex()?;
+        let app: String = app.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+        let dir = std::env::var_os("XDG_RUNTIME_DIR")
+            .map(std::path::PathBuf::from)
+            .filter(|d| d.is_dir())
+            .unwrap_or_else(std::env::temp_dir);
+        let path = dir.join(format!("{app}-{}-{port}.token", std::process::id()));
+        let mut open = std::fs::OpenOptions::new();
+        open.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
+        let mut file = open.open(&path)?;
+        writeln!(file, "{token}")?;
+        Ok(Self { path, token })
+    }
+}
+
+impl Drop for TokenFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// 64 hex digits of randomness: the OS's on Unix, else std's randomly keyed hashers.
+fn random_hex() -> std::io::Result<String> {
+    use std::fmt::Write as _;
+    let mut bytes = [0u8; 32];
+    #[cfg(unix)]
+    {
+        use std::io::Read as _;
+        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    }
+    #[cfg(not(unix))]
+    for (i, chunk) in bytes.chunks_mut(8).enumerate() {
+        use std::hash::{BuildHasher as _, Hasher as _};
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_usize(i);
+        h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
+        chunk.copy_from_slice(&h.finish().to_le_bytes());
+    }
+    Ok(bytes.iter().fold(String::with_capacity(64), |mut hex, b| {
+        let _ = write!(hex, "{b:02x}");
+        hex
+    }))
 }
 
 /// A running HTTP endpoint. Dropping it stops serving, as [`stop`](Self::stop) does: keep it
@@ -91,6 +162,7 @@ pub struct HttpHandle {
     serving: Arc<Serving>,
     sessions: Arc<super::sessions::BoundedSessions>,
     shared: Arc<ServerShared>,
+    token_file: Option<TokenFile>,
 }
 
 impl std::fmt::Debug for HttpHandle {
@@ -118,6 +190,13 @@ impl HttpHandle {
     /// The bound address (the port it picked, with port 0).
     pub fn local_addr(&self) -> SocketAddr {
         self.local_addr
+    }
+
+    /// The file that holds the token generated for this endpoint (its first line), when the
+    /// options gave none and did not opt out; it is removed when the handle is dropped. Tell
+    /// the person its path, never its content.
+    pub fn token_file(&self) -> Option<&std::path::Path> {
+        self.token_file.as_ref().map(|t| t.path.as_path())
     }
 
     /// The MCP endpoint, such as `http://127.0.0.1:8765/mcp`.
@@ -160,11 +239,27 @@ pub(crate) fn serve(
     shared: &Arc<ServerShared>,
     runtime: &tokio::runtime::Handle,
     addr: SocketAddr,
-    options: HttpOptions,
+    mut options: HttpOptions,
 ) -> std::io::Result<HttpHandle> {
+    if options.no_token && options.token.is_none() && !addr.ip().is_loopback() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "serving {addr} without a token would let other machines call the app; bind a loopback address or keep a token"
+            ),
+        ));
+    }
     let listener = std::net::TcpListener::bind(addr)?;
     listener.set_nonblocking(true)?;
     let local_addr = listener.local_addr()?;
+    // A token unless the app gave one or opted out: generated for this endpoint, in a file.
+    let token_file = if options.token.is_none() && !options.no_token {
+        let file = TokenFile::generate(&shared.hub.config().app_name, local_addr.port())?;
+        options.token = Some(file.token.clone());
+        Some(file)
+    } else {
+        None
+    };
     // DNS-rebinding protection: only these Host names are served. Binding a specific
     // non-loopback address adds that address; binding all interfaces adds nothing.
     let mut hosts = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
@@ -173,7 +268,7 @@ pub(crate) fn serve(
         tracing::warn!(%local_addr, "bound to every interface, but only loopback Host headers are served; bind a specific address to serve other machines");
     } else if !ip.is_loopback() {
         hosts.push(ip.to_string());
-        tracing::warn!(%local_addr, "MCP over HTTP is reachable from other machines; set a token");
+        tracing::warn!(%local_addr, "MCP over HTTP is reachable from other machines (with the token)");
     }
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
@@ -215,7 +310,7 @@ pub(crate) fn serve(
         tracing::info!(url = %format!("http://{local_addr}/mcp"), "stopped serving MCP over HTTP");
         serving.mark_closed();
     });
-    Ok(HttpHandle { local_addr, serving, sessions: handle_sessions, shared: Arc::clone(shared) })
+    Ok(HttpHandle { local_addr, serving, sessions: handle_sessions, shared: Arc::clone(shared), token_file })
 }
 
 /// A session `DELETE` answered `200 OK`, as the SDKs expect (rmcp answers `202 Accepted`, on

@@ -70,7 +70,7 @@ fn serve(rig: &Rig, token: Option<&str>, _rt: &tokio::runtime::Runtime) -> HttpH
     rig.bridge
         .serve_http(
             SocketAddr::from(([127, 0, 0, 1], 0)),
-            HttpOptions { token: token.map(str::to_owned), ..HttpOptions::default() },
+            HttpOptions { token: token.map(str::to_owned), no_token: token.is_none(), ..HttpOptions::default() },
         )
         .expect("bind")
 }
@@ -183,7 +183,7 @@ fn the_bearer_scheme_is_case_insensitive() {
 fn a_slow_header_connection_is_closed_within_the_header_timeout() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
-    let options = HttpOptions { header_timeout: Duration::from_secs(1), ..HttpOptions::default() };
+    let options = HttpOptions { header_timeout: Duration::from_secs(1), ..HttpOptions::default().without_token() };
     let http = serve_with(&rig, options, &rt);
     let addr = http.local_addr();
     let mut stream = TcpStream::connect(addr).expect("connect");
@@ -220,7 +220,7 @@ fn a_slow_header_connection_is_closed_within_the_header_timeout() {
 fn a_connection_flood_does_not_lock_a_well_behaved_client_out() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
-    let options = HttpOptions { max_connections: 8, ..HttpOptions::default() };
+    let options = HttpOptions { max_connections: 8, ..HttpOptions::default().without_token() };
     let http = serve_with(&rig, options, &rt);
     let addr = http.local_addr();
     let host = format!("127.0.0.1:{}", addr.port());
@@ -254,7 +254,7 @@ fn ping(addr: SocketAddr, host: &str, session: &str) -> u16 {
 fn sessions_beyond_the_cap_are_evicted_oldest_idle_first() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
-    let http = serve_with(&rig, HttpOptions { max_sessions: 3, ..HttpOptions::default() }, &rt);
+    let http = serve_with(&rig, HttpOptions { max_sessions: 3, ..HttpOptions::default().without_token() }, &rt);
     let addr = http.local_addr();
     let host = format!("127.0.0.1:{}", addr.port());
     let s1 = init_session(addr, &host, true);
@@ -275,7 +275,7 @@ fn sessions_beyond_the_cap_are_evicted_oldest_idle_first() {
 fn a_never_initialised_session_is_evicted() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let rig = Rig::start();
-    let options = HttpOptions { header_timeout: Duration::from_millis(500), ..HttpOptions::default() };
+    let options = HttpOptions { header_timeout: Duration::from_millis(500), ..HttpOptions::default().without_token() };
     let http = serve_with(&rig, options, &rt);
     let addr = http.local_addr();
     let host = format!("127.0.0.1:{}", addr.port());
@@ -324,7 +324,7 @@ fn ten_thousand_sessions_ended_every_way_leave_nothing_held() {
         max_sessions: 64,
         session_idle: Duration::from_secs(1),
         header_timeout: Duration::from_millis(500),
-        ..HttpOptions::default()
+        ..HttpOptions::default().without_token()
     };
     let http = serve_with(&rig, options, &rt);
     let addr = http.local_addr();
@@ -405,4 +405,38 @@ fn a_flood_of_new_sessions_never_evicts_a_session_in_use() {
     let opened = opened.load(Ordering::Acquire);
     assert!(opened > 640, "the flood opened {opened} sessions: ten times the cap, or it was no flood");
     eprintln!("{calls} calls, all answered, while a flood opened {opened} sessions");
+}
+
+/// By default an endpoint requires a token generated for it, in a file only the user can read,
+/// removed when the endpoint's handle is dropped; serving another machine without a token is
+/// refused.
+#[test]
+fn by_default_a_token_is_generated_into_a_private_file() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let http = serve_with(&rig, HttpOptions::default(), &rt);
+    let addr = http.local_addr();
+    let host = format!("127.0.0.1:{}", addr.port());
+    let file = http.token_file().expect("a token file").to_owned();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "only the user can read {}: {mode:o}", file.display());
+    }
+    let token = std::fs::read_to_string(&file).unwrap().trim().to_owned();
+    assert_eq!(token.len(), 64, "32 random bytes as hex");
+    let refused = post(addr, &host, &[], INIT);
+    assert!(
+        message(&refused.body)["error"]["message"].as_str().is_some_and(|m| m.contains("token")),
+        "{}",
+        refused.body
+    );
+    let served = post(addr, &host, &[("Authorization", &format!("Bearer {token}"))], INIT);
+    assert_eq!(served.status, 200);
+    assert!(message(&served.body)["result"]["serverInfo"].is_object(), "{}", served.body);
+    drop(http);
+    assert!(!file.exists(), "the file goes with the endpoint");
+    let anywhere = rig.bridge.serve_http(SocketAddr::from(([0, 0, 0, 0], 0)), HttpOptions::default().without_token());
+    assert_eq!(anywhere.err().map(|e| e.kind()), Some(std::io::ErrorKind::InvalidInput), "no token beyond loopback");
 }

@@ -96,7 +96,8 @@ fn read_until(stream: &mut TcpStream, needle: &str) -> (String, bool) {
 fn stopping_http_answers_the_call_under_way_and_ends_every_session() {
     let rig = Rig::start();
     let agent = Agent::new(&rig.bridge);
-    let http = rig.bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
+    let http =
+        rig.bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default().without_token()).unwrap();
     let addr = http.local_addr();
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
     let (head, _) = read_until(&mut http_request(addr, "Connection: close\r\n", init), "\"result\"");

@@ -187,7 +187,10 @@ async fn an_http_subscriber_that_never_reads_delays_nobody() {
     let rig = Rig::start();
     let http = rig
         .bridge
-        .serve_http(std::net::SocketAddr::from(([127, 0, 0, 1], 0)), egui_mcp_bridge::HttpOptions::default())
+        .serve_http(
+            std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+            egui_mcp_bridge::HttpOptions::default().without_token(),
+        )
         .unwrap();
     let addr = http.local_addr();
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"quiet","version":"0"}}}"#;

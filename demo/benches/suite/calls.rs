@@ -236,7 +236,8 @@ pub fn run() {
 
 fn throughput_table() {
     let app = App::start();
-    let http = app.bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
+    let http =
+        app.bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default().without_token()).unwrap();
     let addr = http.local_addr();
     println!("\n## Throughput of serialised calls over HTTP (an app of 8 windows, 200 calls per client)\n");
     println!("| HTTP clients | calls/s, each on its own window | calls/s, all on one window |");

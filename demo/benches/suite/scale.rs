@@ -162,7 +162,8 @@ fn read_time(windows: usize) -> (Duration, usize) {
         let mut app = App { windows, edits: 0, change: false };
         move |_ui: &mut egui::Ui| declare(&b, &mut app)
     });
-    let http = bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
+    let http =
+        bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default().without_token()).unwrap();
     let addr = http.local_addr();
     let (mut stream, sid) = session(addr);
     let body =

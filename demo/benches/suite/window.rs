@@ -62,7 +62,8 @@ pub fn run() {
 /// In the child: the demo in a window, and a client thread that measures and then closes it.
 pub fn child() {
     let bridge = Bridge::builder().app_name("order-demo").build();
-    let http = bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default()).unwrap();
+    let http =
+        bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default().without_token()).unwrap();
     let addr = http.local_addr();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_title("Order demo · bench").with_inner_size([1280.0, 820.0]),
