@@ -1,4 +1,4 @@
-//! The bridge's own tools, for clients as they are (DESIGN.md, "Clients as they are"):
+//! The bridge's own tools, for clients as they are (docs/design.md, "Clients as they are"):
 //!
 //! - `app__read_windows`: read-only, listed on every connection at every moment (an app-level
 //!   modal included: reading operates nothing). Its `result` is `app://windows` as it is now,

@@ -72,8 +72,8 @@ impl BridgeHandler {
         read.into_iter().chain(calls.into_iter().flatten())
     }
 
-    /// Tells this connection what the call changed before its result is written (bounded: a
-    /// client that does not read gets its result no later for it).
+    /// Tells this connection what the call changed before its result is written, waiting at
+    /// most [`NOTIFY_BEFORE_RESULT`] for a client that does not read its notifications.
     async fn notify_before_result(&self) {
         let ids: Vec<u64> =
             self.session.get().copied().into_iter().chain(self.listeners.lock().iter().copied()).collect();

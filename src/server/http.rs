@@ -6,7 +6,7 @@
 //! JSON-RPC error, so clients show the reason instead of a bare HTTP status. Sessions stay
 //! alive while idle (a quiet agent keeps its subscription).
 //!
-//! Lenient about `MCP-Protocol-Version` where real clients need it (DESIGN.md, "Clients as they
+//! Lenient about `MCP-Protocol-Version` where real clients need it (docs/design.md, "Clients as they
 //! are"): a valid `initialize` is answered whatever version its header names (VS Code falls
 //! back to legacy SSE on an HTTP 400), and a request of an initialised session is served
 //! whatever supported version its header names (Claude Code sends its own default after

@@ -1,6 +1,6 @@
 //! The life of one call on the UI thread, with frames driven by hand: admission, the
 //! user-first rule, precise codes for calls the UI never claims, and timeouts that are never
-//! applied afterwards (DESIGN.md invariants 5–7).
+//! applied afterwards (docs/design.md, invariants 5–7).
 
 use crate::common;
 

@@ -130,7 +130,7 @@ async fn c04_tools_list_only_operable_and_list_changed_is_sent() {
 
         // App-level modal: only its tools, no app tools (the bridge's read-only
         // `app__read_windows` stays: reading operates nothing; so do the dispatchers, which call
-        // only what is callable: DESIGN.md invariant 3).
+        // only what is callable: docs/design.md, invariant 3).
         client.call("app__lock", json!({})).await.ok();
         client.expect_note(Note::ToolsChanged).await;
         let tools = client.tool_names().await;

@@ -1,4 +1,4 @@
-//! DESIGN.md's invariants checked on every published snapshot while random sequences of agent
+//! The design's invariants (docs/design.md) checked on every published snapshot while random sequences of agent
 //! calls, person input and app changes run against the test app (frames driven by hand).
 
 use crate::common;

@@ -234,7 +234,7 @@ async def lock_report(kind, where):
         assert state["operableWindowIds"] == [lock], state["operableWindowIds"]
         assert window(state, lock)["modal"] is True and window(state, lock)["ownerId"] is None
         names = [x.name for x in (await s.list_tools()).tools]
-        # Besides unlock, only the bridge's read-only state tool (DEMO.md).
+        # Besides unlock, only the bridge's read-only state tool (docs/demo.md).
         dispatchers = ["app__call", "app__call_destructive", "app__call_readonly"]
         assert sorted(names) == sorted(["app__read_windows", *dispatchers, f"{lock}__unlock"]), names
         err, body = await call(s, "orders__load_orders", {})
@@ -379,7 +379,7 @@ async def both_transports(kind, where):
 
 async def terminal(kind, where):
     """Started from a terminal with no display: headless by itself, HTTP on loopback, and the
-    client config printed on stderr (DEMO.md, "How it starts")."""
+    client config printed on stderr (docs/demo.md, "Starting it")."""
     import pty
 
     master, slave = pty.openpty()

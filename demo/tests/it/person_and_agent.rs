@@ -161,7 +161,7 @@ fn the_card_number_never_reaches_the_agent() {
     assert!(!everything.contains("5555 4444") && !everything.contains(&card[..9]), "masked at the source");
 }
 
-/// Token economy (DESIGN.md): an agent re-lists tools after every dialog, so every byte of a
+/// Token economy (docs/design.md): an agent re-lists tools after every dialog, so every byte of a
 /// tool entry is paid again and again. The demo's entries stay lean.
 #[test]
 fn tool_entries_stay_lean() {
