@@ -281,14 +281,10 @@ impl CallSlot {
                 let old_windows: HashSet<&str> = before.state.windows.iter().map(|w| w.id.as_str()).collect();
                 let old_tools: HashSet<&str> = before.tools.iter().map(|t| t.name.as_str()).collect();
                 let outcome = outcome.map(|mut r| {
-                    r.opened_window_ids = new_names(published.state.windows.iter().map(|w| &w.id), &old_windows);
-                    r.opened_window_versions = published
-                        .state
-                        .windows
-                        .iter()
-                        .filter(|w| !old_windows.contains(w.id.as_str()))
-                        .map(|w| (w.id.clone(), w.version))
-                        .collect();
+                    for w in published.state.windows.iter().filter(|w| !old_windows.contains(w.id.as_str())) {
+                        r.opened_window_ids.push(w.id.clone());
+                        r.opened_window_versions.insert(w.id.clone(), w.version);
+                    }
                     r.new_tools = new_names(published.tools.iter().map(|t| &t.name), &old_tools);
                     if let CallTarget::Window(h) = &call.target {
                         r.version = published.window(h).map(|w| w.version);

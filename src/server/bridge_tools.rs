@@ -117,7 +117,7 @@ pub async fn read_windows(
     if let Some(unknown) = args.keys().next() {
         let key: String = unknown.chars().take(64).collect();
         let e = ToolError::invalid_field(key, format!("is not a parameter of {} (it takes none)", *READ_WINDOWS));
-        return super::handler::wrap_result(serde_json::to_value(e).unwrap_or_default(), true, sees);
+        return super::handler::call_result(&Err(e), sees, None);
     }
     shared.hub.first_frame().await;
     let snapshot = shared.hub.snapshot();

@@ -193,6 +193,7 @@ impl Connections {
     }
 
     /// How many connections are registered (sessions and listeners).
+    #[cfg(feature = "http")]
     pub fn len(&self) -> usize {
         self.targets.lock().len()
     }

@@ -101,7 +101,7 @@ fn windows_resource() -> Resource {
 
 /// A tool outcome as an MCP result for a client that shows its model `sees`, with
 /// `newToolSpecs` added to a success when given.
-fn call_result(outcome: &Outcome, sees: ResultView, specs: Option<Value>) -> CallToolResult {
+pub(super) fn call_result(outcome: &Outcome, sees: ResultView, specs: Option<Value>) -> CallToolResult {
     let (value, is_error) = match outcome {
         Ok(r) => (serde_json::to_value(r), false),
         Err(e) => (serde_json::to_value(e), true),
@@ -237,10 +237,9 @@ impl ServerHandler for BridgeHandler {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
+        _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         self.shared.hub.first_frame().await;
-        self.profile_of(&context);
         let app = self.shared.tools();
         Ok(ListToolsResult::with_all_items(self.bridge_tools().chain(app.iter().cloned()).collect()))
     }

@@ -2,9 +2,9 @@
 //!
 //! Safe by default for a desktop app: it binds where it is told (loopback unless the app says
 //! otherwise), checks `Host` (DNS-rebinding protection) and `Origin` (a foreign web page is
-//! refused), and can require a bearer token. A failed token check is answered in-band, as a
-//! JSON-RPC error, so clients show the reason instead of a bare HTTP status. Sessions stay
-//! alive while idle (a quiet agent keeps its subscription).
+//! refused), and requires a bearer token unless the app opts out on loopback (`token.rs`: the
+//! generated token file and the check). Sessions stay alive while idle (a quiet agent keeps its
+//! subscription).
 //!
 //! Lenient about `MCP-Protocol-Version` where real clients need it (docs/design.md, "Clients as they
 //! are"): a valid `initialize` is answered whatever version its header names (VS Code falls
@@ -27,13 +27,11 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use super::ServerShared;
 use super::handler::BridgeHandler;
 use super::serving::{InFlight, Serving};
+use super::token::{TokenFile, require_token};
 
 /// How long an idle HTTP session (no request, no message) lives by default: half an hour, not
 /// rmcp's 5 minutes (a quiet agent keeps its subscription) nor a day (each holds ~50 KB).
 pub const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
-
-/// Largest request body read when answering a failed token check.
-const MAX_AUTH_BODY: usize = 64 * 1024;
 
 /// Largest request body the version leniency reads (rmcp's own limit).
 const MAX_BODY: usize = 4 * 1024 * 1024;
@@ -93,64 +91,6 @@ impl HttpOptions {
         self.no_token = true;
         self
     }
-}
-
-/// A token generated for one endpoint, in a file only the user can read; the file is removed
-/// when the endpoint's handle is dropped.
-struct TokenFile {
-    path: std::path::PathBuf,
-    token: String,
-}
-
-impl TokenFile {
-    /// 32 random bytes (the OS's on Unix), as hex, written to `$XDG_RUNTIME_DIR` (else the
-    /// temporary directory) as `{app}-{pid}-{port}.token`, mode 0600 on Unix.
-    fn generate(app: &str, port: u16) -> std::io::Result<Self> {
-        use std::io::Write as _;
-        let token = random_hex()?;
-        let app: String = app.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
-        let dir = std::env::var_os("XDG_RUNTIME_DIR")
-            .map(std::path::PathBuf::from)
-            .filter(|d| d.is_dir())
-            .unwrap_or_else(std::env::temp_dir);
-        let path = dir.join(format!("{app}-{}-{port}.token", std::process::id()));
-        let mut open = std::fs::OpenOptions::new();
-        open.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
-        let mut file = open.open(&path)?;
-        writeln!(file, "{token}")?;
-        Ok(Self { path, token })
-    }
-}
-
-impl Drop for TokenFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-/// 64 hex digits of randomness: the OS's on Unix, else std's randomly keyed hashers.
-fn random_hex() -> std::io::Result<String> {
-    use std::fmt::Write as _;
-    let mut bytes = [0u8; 32];
-    #[cfg(unix)]
-    {
-        use std::io::Read as _;
-        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-    }
-    #[cfg(not(unix))]
-    for (i, chunk) in bytes.chunks_mut(8).enumerate() {
-        use std::hash::{BuildHasher as _, Hasher as _};
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_usize(i);
-        h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
-        chunk.copy_from_slice(&h.finish().to_le_bytes());
-    }
-    Ok(bytes.iter().fold(String::with_capacity(64), |mut hex, b| {
-        let _ = write!(hex, "{b:02x}");
-        hex
-    }))
 }
 
 /// A running HTTP endpoint. Dropping it stops serving, as [`stop`](Self::stop) does: keep it
@@ -360,38 +300,6 @@ impl futures_core::Stream for Guarded {
     }
 }
 
-/// Lets a request through only with the right bearer token; otherwise answers with a JSON-RPC
-/// error (HTTP 200 for POST, so MCP clients surface the message; 401 for GET and DELETE).
-async fn require_token(State(token): State<Arc<str>>, request: Request, next: Next) -> Response {
-    let presented = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim());
-    if presented.is_some_and(|p| constant_time_eq(p.as_bytes(), token.as_bytes())) {
-        return next.run(request).await;
-    }
-    tracing::warn!(method = %request.method(), "HTTP request without the right bearer token refused");
-    let is_post = request.method() == Method::POST;
-    let id = if is_post {
-        let body = axum::body::to_bytes(request.into_body(), MAX_AUTH_BODY).await.unwrap_or_default();
-        serde_json::from_slice::<serde_json::Value>(&body).ok().and_then(|v| v.get("id").cloned()).unwrap_or_default()
-    } else {
-        serde_json::Value::Null
-    };
-    let error = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": {"code": -32001, "message": "Unauthorized: this MCP server needs the header `Authorization: Bearer <token>`"}
-    });
-    let mut response = Response::new(Body::from(error.to_string()));
-    *response.status_mut() = if is_post { StatusCode::OK } else { StatusCode::UNAUTHORIZED };
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    response
-}
-
 /// Drops the `MCP-Protocol-Version` header where rmcp would refuse a request that real clients
 /// send: on `initialize` (the body names the version) and, when the value is a supported version,
 /// on requests of an initialised session (the session has its version).
@@ -433,20 +341,8 @@ fn is_initialize(body: &[u8]) -> bool {
     serde_json::from_slice::<Probe<'_>>(body).ok().and_then(|m| m.method).is_some_and(|m| m == "initialize")
 }
 
-/// Compares secrets without an early exit that would leak how much of them matched.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn constant_time_eq_compares() {
-        assert!(super::constant_time_eq(b"abc", b"abc"));
-        assert!(!super::constant_time_eq(b"abc", b"abd"));
-        assert!(!super::constant_time_eq(b"abc", b"ab"));
-    }
-
     #[test]
     fn initialize_is_recognised_by_its_method_only() {
         assert!(super::is_initialize(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#));

@@ -27,6 +27,8 @@ mod serving;
 #[cfg(feature = "http")]
 mod sessions;
 mod stdio;
+#[cfg(feature = "http")]
+mod token;
 
 #[cfg(feature = "http")]
 pub use http::{Held, HttpHandle, HttpOptions, SESSION_IDLE};

@@ -301,25 +301,6 @@ where
 }
 
 #[cfg(test)]
-mod deep_tests {
-    use super::*;
-
-    #[test]
-    fn a_line_too_deep_to_parse_is_answered_under_its_own_id() {
-        let deep = format!(
-            r#"{{"jsonrpc":"2.0","method":"tools/call","id":"call-7","params":{{"name":"x","arguments":{}1{}}}}}"#,
-            "[".repeat(200),
-            "]".repeat(200)
-        );
-        let Line::Answer(answer) = classify(deep.as_bytes()) else { panic!("answered") };
-        assert_eq!(answer["id"], "call-7", "{answer}");
-        assert_eq!(answer["error"]["code"], -32600);
-        assert_eq!(top_level_id(br#"{"method":"id","id":12,"x":[{"id":3}]}"#), Some(json!(12)));
-        assert_eq!(top_level_id(br#"{"x":{"id":3}}"#), None, "only the top level's");
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -387,5 +368,19 @@ mod tests {
         assert!(matches!(classify(call.as_bytes()), Line::Skip));
         let note = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
         assert!(matches!(classify(note.as_bytes()), Line::Message(_)));
+    }
+
+    #[test]
+    fn a_line_too_deep_to_parse_is_answered_under_its_own_id() {
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","method":"tools/call","id":"call-7","params":{{"name":"x","arguments":{}1{}}}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let Line::Answer(answer) = classify(deep.as_bytes()) else { panic!("answered") };
+        assert_eq!(answer["id"], "call-7", "{answer}");
+        assert_eq!(answer["error"]["code"], -32600);
+        assert_eq!(top_level_id(br#"{"method":"id","id":12,"x":[{"id":3}]}"#), Some(json!(12)));
+        assert_eq!(top_level_id(br#"{"x":{"id":3}}"#), None, "only the top level's");
     }
 }

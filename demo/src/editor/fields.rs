@@ -1,7 +1,7 @@
 //! The editor's fields and the rules every write to them follows: the person's widgets' rules,
 //! so that what a result says was set is exactly what the window then shows.
 
-use egui_mcp_bridge::ToolError;
+use egui_mcp_bridge::{FieldError, ToolError};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -20,6 +20,17 @@ pub enum EditableField {
 }
 
 impl EditableField {
+    /// Its parameter name, as `edit_field` takes it and errors name it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Recipient => "recipient",
+            Self::Address => "address",
+            Self::Amount => "amount",
+            Self::Currency => "currency",
+            Self::CardNumber => "card_number",
+        }
+    }
+
     /// The label a person reads.
     pub fn label(self) -> &'static str {
         match self {
@@ -64,6 +75,7 @@ pub(crate) fn invalid(field: &str, error: &str) -> ToolError {
 }
 
 /// A field value that passed [`check_field`].
+#[derive(Clone)]
 pub(crate) enum Checked {
     Amount(f64),
     Text(String),
@@ -96,4 +108,37 @@ pub(crate) fn check_field(field: EditableField, value: &Value, param: &str) -> R
         return Err(invalid(param, &format!("{} must be at most {max} characters", field.label())));
     }
     Ok(Checked::Text(text.clone()))
+}
+
+/// Checks the values given for some fields (each named by its key): the accepted ones, and an
+/// error for every other.
+pub(crate) fn check_given(
+    given: impl IntoIterator<Item = (EditableField, Option<Value>)>,
+) -> (Vec<(EditableField, Checked)>, Vec<FieldError>) {
+    let (mut checked, mut errors) = (Vec::new(), Vec::new());
+    for (field, value) in given {
+        match value.map(|v| check_field(field, &v, field.key())) {
+            Some(Ok(c)) => checked.push((field, c)),
+            Some(Err(e)) => errors.extend(e.fields.unwrap_or_default()),
+            None => {}
+        }
+    }
+    (checked, errors)
+}
+
+/// What an order needs to be submitted, for the fields not already named in `known`: a
+/// recipient, an amount over 0, and at least one line item.
+pub(crate) fn order_errors(recipient: &str, amount: f64, items: usize, known: &[FieldError]) -> Vec<FieldError> {
+    let named = |f: &str| known.iter().any(|e| e.field == f);
+    let mut errors = Vec::new();
+    if !named("recipient") && recipient.trim().is_empty() {
+        errors.push(FieldError::new("recipient", "Cannot be empty"));
+    }
+    if !named("amount") && (amount.is_nan() || amount <= 0.0) {
+        errors.push(FieldError::new("amount", "Must be greater than 0"));
+    }
+    if items == 0 {
+        errors.push(FieldError::new("items", "Add at least one line item"));
+    }
+    errors
 }

@@ -7,7 +7,7 @@
 use egui_mcp_bridge::{FieldError, ToolError, ToolResult};
 use serde_json::Value;
 
-use super::fields::{Checked, EditableField, check_field, invalid, limits};
+use super::fields::{Checked, EditableField, check_field, check_given, invalid, limits, order_errors};
 use crate::data::{FIRST_NUMBER, LineItem, Order, Status, money};
 use crate::ui_util::IdGen;
 
@@ -29,6 +29,26 @@ pub struct Draft {
     pub card_number: String,
     /// Line items.
     pub items: Vec<LineItem>,
+}
+
+impl Draft {
+    /// Sets a field to a value [`check_field`] accepted.
+    fn set(&mut self, field: EditableField, value: Checked) {
+        let slot = match (field, value) {
+            (EditableField::Amount, Checked::Amount(amount)) => {
+                self.amount = amount;
+                return;
+            }
+            (_, Checked::Amount(_)) | (EditableField::Amount, Checked::Text(_)) => {
+                unreachable!("check_field returns the kind of the field")
+            }
+            (EditableField::Recipient, Checked::Text(t)) => (&mut self.recipient, t),
+            (EditableField::Address, Checked::Text(t)) => (&mut self.address, t),
+            (EditableField::Currency, Checked::Text(t)) => (&mut self.currency, t),
+            (EditableField::CardNumber, Checked::Text(t)) => (&mut self.card_number, t),
+        };
+        *slot.0 = slot.1;
+    }
 }
 
 /// A dialog on an editor. They form a stack (a protocol modal chain): the first is owned by
@@ -188,25 +208,15 @@ impl Editor {
 
     /// Sets a field to a value [`check_field`] accepted.
     fn apply_field(&mut self, field: EditableField, value: Checked) -> ToolResult {
-        let (slot, key) = match (field, value) {
-            (EditableField::Amount, Checked::Amount(amount)) => {
-                self.draft.amount = amount;
-                self.touched("amount");
-                return ToolResult::message(format!("Amount set to {}", money(amount)));
-            }
-            (_, Checked::Amount(_)) | (EditableField::Amount, Checked::Text(_)) => {
-                unreachable!("check_field returns the kind of the field")
-            }
-            (EditableField::Recipient, Checked::Text(t)) => ((&mut self.draft.recipient, t), "recipient"),
-            (EditableField::Address, Checked::Text(t)) => ((&mut self.draft.address, t), "address"),
-            (EditableField::Currency, Checked::Text(t)) => ((&mut self.draft.currency, t), "currency"),
-            (EditableField::CardNumber, Checked::Text(t)) => ((&mut self.draft.card_number, t), "card_number"),
-        };
-        *slot.0 = slot.1;
-        self.touched(key);
-        // The message never echoes a card number.
-        ToolResult::message(format!("{} updated", field.label()))
+        self.draft.set(field, value);
+        self.touched(field.key());
+        match field {
+            EditableField::Amount => ToolResult::message(format!("Amount set to {}", money(self.draft.amount))),
+            // The message never echoes a card number.
+            _ => ToolResult::message(format!("{} updated", field.label())),
+        }
     }
+
     /// Appends a line item.
     pub fn add_item(&mut self, product: &str, quantity: u32, unit_price: Option<f64>) -> Result<ToolResult, ToolError> {
         let product = product.trim();
@@ -240,45 +250,20 @@ impl Editor {
     /// Applies the given values, validates the whole order, and opens Confirm order.
     pub fn submit(&mut self, args: crate::editor::tools::SubmitArgs, ids: &mut IdGen) -> Result<ToolResult, ToolError> {
         let given = [
-            (EditableField::Recipient, "recipient", args.recipient.map(Value::from)),
-            (EditableField::Address, "address", args.address.map(Value::from)),
-            (EditableField::Amount, "amount", args.amount.map(Value::from)),
-            (EditableField::Currency, "currency", args.currency.map(Value::from)),
+            (EditableField::Recipient, args.recipient.map(Value::from)),
+            (EditableField::Address, args.address.map(Value::from)),
+            (EditableField::Amount, args.amount.map(Value::from)),
+            (EditableField::Currency, args.currency.map(Value::from)),
         ];
         // Every given value is checked, and the whole order as it would be with the valid ones,
         // before anything is applied: a rejected submit names every invalid field at once (the
         // given values' and the order's), shows them in the editor, and changes nothing else.
-        let mut checked = Vec::new();
-        let mut errors = Vec::new();
-        for (field, param, value) in given {
-            if let Some(value) = value {
-                match check_field(field, &value, param) {
-                    Ok(c) => checked.push((field, c)),
-                    Err(e) => errors.extend(e.fields.unwrap_or_default()),
-                }
-            }
+        let (checked, mut errors) = check_given(given);
+        let mut trial = self.draft.clone();
+        for (field, value) in &checked {
+            trial.set(*field, value.clone());
         }
-        let named = |errors: &[FieldError], f: &str| errors.iter().any(|e| e.field == f);
-        let given_text = |f: EditableField| {
-            checked.iter().find_map(|(g, c)| match c {
-                Checked::Text(t) if *g == f => Some(t.as_str()),
-                _ => None,
-            })
-        };
-        let recipient = given_text(EditableField::Recipient).unwrap_or(&self.draft.recipient);
-        let amount = checked
-            .iter()
-            .find_map(|(_, c)| if let Checked::Amount(a) = c { Some(*a) } else { None })
-            .unwrap_or(self.draft.amount);
-        if !named(&errors, "recipient") && recipient.trim().is_empty() {
-            errors.push(FieldError::new("recipient", "Cannot be empty"));
-        }
-        if !named(&errors, "amount") && (amount.is_nan() || amount <= 0.0) {
-            errors.push(FieldError::new("amount", "Must be greater than 0"));
-        }
-        if self.draft.items.is_empty() {
-            errors.push(FieldError::new("items", "Add at least one line item"));
-        }
+        errors.extend(order_errors(&trial.recipient, trial.amount, trial.items.len(), &errors));
         self.errors.clone_from(&errors);
         if !errors.is_empty() {
             let n = errors.len();
