@@ -252,21 +252,24 @@ impl Hub {
     /// [`Hub::call`] through the dispatcher of `class`: a tool of another class is refused
     /// with `validation_failed` naming `tool` and the dispatcher to use.
     pub async fn call_as(&self, tool: &str, args: Map<String, Value>, class: Option<SafetyClass>) -> Outcome {
-        /// Cancels the call if the future is dropped before the UI took it.
-        struct CancelOnDrop(Option<Arc<PendingCall>>);
-        impl Drop for CancelOnDrop {
+        /// Cancels the call if the future is dropped before the UI took it, and wakes the UI to
+        /// record that in the activity log.
+        struct CancelOnDrop<'a>(Option<Arc<PendingCall>>, &'a Hub);
+        impl Drop for CancelOnDrop<'_> {
             fn drop(&mut self) {
-                if let Some(call) = &self.0 {
-                    call.cancel(ToolError::new(
+                if let Some(call) = &self.0
+                    && call.cancel(ToolError::new(
                         ErrorCode::ActionTimeout,
                         "The client left before the operation took effect",
-                    ));
+                    ))
+                {
+                    self.1.wake();
                 }
             }
         }
         let budget = self.config.call_timeout;
         let Ticket { call, mut rx } = self.submit_as(tool, args, class);
-        let _guard = CancelOnDrop(call.clone());
+        let _guard = CancelOnDrop(call.clone(), self);
         if let Ok(outcome) = tokio::time::timeout(budget, &mut rx).await {
             return outcome.unwrap_or_else(|_| Err(shutting_down()));
         }

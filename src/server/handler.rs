@@ -259,30 +259,38 @@ impl ServerHandler for BridgeHandler {
         let Some(_under_way) = self.serving.begin() else {
             return Err(ErrorData::internal_error("The server is stopping; the call was not made", None));
         };
-        let accommodations = self.shared.policy.accommodations();
-        let sees = self.profile_of(&context).sees;
-        let args = request.arguments.unwrap_or_default();
-        let name = request.name.as_ref();
-        if name == READ_WINDOWS.as_str() && !self.shared.policy.no_read_windows {
-            tracing::debug!(tool = name, "state read");
-            return Ok(bridge_tools::read_windows(&self.shared, accommodations, sees, &args).await.into());
-        }
-        let dispatcher = bridge_tools::dispatcher_class(name).filter(|_| accommodations);
-        let (tool, outcome) = if let Some(class) = dispatcher {
-            match bridge_tools::dispatch(&self.shared, class, &args).await {
-                Dispatch::ReadWindows(inner) => {
-                    return Ok(bridge_tools::read_windows(&self.shared, accommodations, sees, &inner).await.into());
-                }
-                Dispatch::Outcome(tool, outcome) => (tool, *outcome),
-            }
-        } else {
-            self.shared.hub.first_frame().await;
-            (name.to_owned(), self.shared.hub.call(name, args).await)
-        };
         // Names are client strings: log at most MAX_TOOL_NAME bytes of them.
         let clip =
             |n: &str| n.get(..crate::hub::MAX_TOOL_NAME.min(n.len())).unwrap_or("(not UTF-8 at the cut)").to_owned();
-        let (tool, via) = (clip(&tool), (name != tool).then(|| clip(name)));
+        #[cfg(feature = "http")]
+        let left = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(super::http::ClientLeft::of)
+            .map(super::http::ClientLeft::wait);
+        #[cfg(not(feature = "http"))]
+        let left = None::<std::future::Pending<()>>;
+        let sees = self.profile_of(&context).sees;
+        let name = request.name.clone();
+        let call = self.call_or_read(request, sees);
+        // An HTTP client that leaves ends the wait: dropping the call cancels it unless the UI
+        // has taken it already (then it is applied; only the answer is lost).
+        let done = match left {
+            Some(left) => tokio::select! {
+                done = call => done,
+                () = left => {
+                    tracing::info!(tool = clip(&name), "the client left before the answer");
+                    return Err(ErrorData::internal_error("The client left", None));
+                }
+            },
+            None => call.await,
+        };
+        let (tool, outcome) = match done {
+            Ok(called) => called,
+            Err(read) => return Ok(read),
+        };
+        let accommodations = self.shared.policy.accommodations();
+        let (tool, via) = (clip(&tool), (name != tool).then(|| clip(&name)));
         if let Err(e) = &outcome {
             tracing::info!(tool, via = via.as_deref(), code = e.code.as_str(), "tool call failed");
         } else {
@@ -296,5 +304,34 @@ impl ServerHandler for BridgeHandler {
         };
         self.notify_before_result().await;
         Ok(call_result(&outcome, sees, specs).into())
+    }
+}
+
+impl BridgeHandler {
+    /// A tool call up to its outcome: a read of the state is answered whole (`Err` carries it
+    /// out), anything else is the called tool's name and outcome.
+    async fn call_or_read(
+        &self,
+        request: CallToolRequestParams,
+        sees: ResultView,
+    ) -> Result<(String, Outcome), CallToolResponse> {
+        let accommodations = self.shared.policy.accommodations();
+        let args = request.arguments.unwrap_or_default();
+        let name = request.name.as_ref();
+        if name == READ_WINDOWS.as_str() && !self.shared.policy.no_read_windows {
+            tracing::debug!(tool = name, "state read");
+            return Err(bridge_tools::read_windows(&self.shared, accommodations, sees, &args).await.into());
+        }
+        let dispatcher = bridge_tools::dispatcher_class(name).filter(|_| accommodations);
+        if let Some(class) = dispatcher {
+            return match bridge_tools::dispatch(&self.shared, class, &args).await {
+                Dispatch::ReadWindows(inner) => {
+                    Err(bridge_tools::read_windows(&self.shared, accommodations, sees, &inner).await.into())
+                }
+                Dispatch::Outcome(tool, outcome) => Ok((tool, *outcome)),
+            };
+        }
+        self.shared.hub.first_frame().await;
+        Ok((name.to_owned(), self.shared.hub.call(name, args).await))
     }
 }

@@ -279,14 +279,43 @@ async fn count_requests(State(serving): State<Arc<Serving>>, request: Request, n
         response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
         return response;
     };
+    // The request's handler learns that its client left when this is dropped: with the
+    // response body once it is sent or abandoned, or with this future if hyper drops it.
+    let (connected, left) = tokio::sync::watch::channel(());
+    let mut request = request;
+    request.extensions_mut().insert(ClientLeft(left));
     let response = next.run(request).await;
-    response.map(|body| Body::from_stream(Guarded { inner: body.into_data_stream(), _under_way: under_way }))
+    response.map(|body| {
+        Body::from_stream(Guarded { inner: body.into_data_stream(), _under_way: under_way, _connected: connected })
+    })
 }
 
-/// A response body that holds its request's place among those under way until it is sent.
+/// Resolves when the HTTP client of a request has gone: its response was sent, or its
+/// connection closed first. rmcp passes the HTTP request's parts to the handler, so a tool call
+/// finds it there (`BridgeHandler::call_tool`) and stops waiting for a call whose client left:
+/// the call is then cancelled unless the UI already took it (docs/design.md, "A client that
+/// leaves").
+#[derive(Clone, Debug)]
+pub(crate) struct ClientLeft(tokio::sync::watch::Receiver<()>);
+
+impl ClientLeft {
+    /// The one a request of this HTTP request's parts carries, if any.
+    pub fn of(parts: &axum::http::request::Parts) -> Option<Self> {
+        parts.extensions.get::<Self>().cloned()
+    }
+
+    /// Waits until the client has gone.
+    pub async fn wait(mut self) {
+        while self.0.changed().await.is_ok() {}
+    }
+}
+
+/// A response body that holds its request's place among those under way until it is sent, and
+/// tells the handler when its client has gone.
 struct Guarded {
     inner: axum::body::BodyDataStream,
     _under_way: InFlight,
+    _connected: tokio::sync::watch::Sender<()>,
 }
 
 impl futures_core::Stream for Guarded {

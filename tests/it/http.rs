@@ -440,3 +440,96 @@ fn by_default_a_token_is_generated_into_a_private_file() {
     let anywhere = rig.bridge.serve_http(SocketAddr::from(([0, 0, 0, 0], 0)), HttpOptions::default().without_token());
     assert_eq!(anywhere.err().map(|e| e.kind()), Some(std::io::ErrorKind::InvalidInput), "no token beyond loopback");
 }
+
+/// The rule for a call whose HTTP client left (its connection closed before the answer): it is
+/// applied only if the UI had taken it by then; a call still waiting in the queue is cancelled
+/// and never applied. Frames run by hand here, so which side of the rule a call is on is known.
+/// Before, the handler went on waiting after the client left, and the UI applied the call at its
+/// next frame (10–38 % of such calls in the issue's probe).
+#[test]
+fn a_call_whose_http_client_left_is_applied_only_if_the_ui_took_it_first() {
+    let mut app = ByHand::start();
+    let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"main__set_name","arguments":{"name":"Left"}}}"#;
+
+    // Still queued when the client leaves: never applied.
+    let stream = app.send(call);
+    app.woken().expect("the call is queued and wakes the UI");
+    drop(stream);
+    app.woken().expect("the client's leaving cancels the call and wakes the UI to record it");
+    app.frame();
+    app.frame();
+    assert_eq!(app.state.name, "", "applied after its client left");
+    let last = app.bridge.activity().pop().expect("recorded");
+    assert_eq!(last.error, Some(egui_mcp_bridge::ErrorCode::ActionTimeout), "{last:?}");
+
+    // Taken by the UI before the client leaves: applied, as the person then sees.
+    let stream = app.send(call);
+    app.woken().expect("queued");
+    app.frame();
+    drop(stream);
+    app.frame();
+    assert_eq!(app.state.name, "Left", "a call the UI took is applied whatever its client does");
+}
+
+/// The test app with frames run by the test, served over HTTP without a token, and one
+/// initialised session.
+struct ByHand {
+    bridge: egui_mcp_bridge::Bridge,
+    ctx: egui::Context,
+    state: common::TestState,
+    http: HttpHandle,
+    session: String,
+    repaints: std::sync::mpsc::Receiver<()>,
+}
+
+impl ByHand {
+    fn start() -> Self {
+        let bridge = egui_mcp_bridge::Bridge::builder().call_timeout(Duration::from_secs(30)).build();
+        let ctx = egui::Context::default();
+        ctx.add_plugin(bridge.plugin());
+        let (tx, repaints) = std::sync::mpsc::channel();
+        ctx.set_repaint_observer(move |info| {
+            if info.delay.is_zero() {
+                let _ = tx.send(());
+            }
+        });
+        let http = bridge
+            .serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default().without_token())
+            .expect("bind");
+        let mut app = Self { bridge, ctx, state: common::TestState::default(), http, session: String::new(), repaints };
+        app.frame();
+        app.session = init_session(app.http.local_addr(), &app.host(), true);
+        app
+    }
+
+    fn host(&self) -> String {
+        format!("127.0.0.1:{}", self.http.local_addr().port())
+    }
+
+    fn frame(&mut self) {
+        let (bridge, state) = (&self.bridge, &mut self.state);
+        self.ctx.run_ui(egui::RawInput::default(), |_ui| common::declare(bridge, state)).drop_without_applying_deltas();
+        while self.repaints.try_recv().is_ok() {} // the frame's own requests
+    }
+
+    /// Sends one request in the session and returns the open connection once the response's
+    /// head has arrived (the call is then under way).
+    fn send(&self, body: &str) -> TcpStream {
+        while self.repaints.try_recv().is_ok() {} // earlier requests
+        let mut stream = TcpStream::connect(self.http.local_addr()).expect("connect");
+        stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+        let req = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nMcp-Session-Id: {}\r\nContent-Length: {}\r\n\r\n{body}",
+            self.host(),
+            self.session,
+            body.len()
+        );
+        stream.write_all(req.as_bytes()).expect("send");
+        stream
+    }
+
+    /// Waits (at most 10 s) for a repaint request: the bridge waking the UI.
+    fn woken(&self) -> Result<(), std::sync::mpsc::RecvTimeoutError> {
+        self.repaints.recv_timeout(Duration::from_secs(10))
+    }
+}
