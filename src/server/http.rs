@@ -226,6 +226,7 @@ pub(crate) fn serve(
     );
     let mut router = axum::Router::new()
         .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(malformed_answered_in_band))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&serving), count_requests))
         .layer(axum::middleware::from_fn(lenient_protocol_version))
         .layer(axum::middleware::from_fn(session_end_answered_ok));
@@ -327,6 +328,38 @@ impl futures_core::Stream for Guarded {
     ) -> std::task::Poll<Option<Self::Item>> {
         std::pin::Pin::new(&mut self.inner).poll_next(cx)
     }
+}
+
+/// A POST body that is not a message rmcp reads is answered in JSON-RPC, under the request's
+/// own id where it can be read (HTTP 200), else with id `null` (HTTP 400); rmcp answers every
+/// such body with a bare 415, which leaves a caller waiting for its id (a `tools/call` whose
+/// arguments are nested deeper than the parser's 128 levels, say).
+async fn malformed_answered_in_band(request: Request, next: Next) -> Response {
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
+        let mut response = Response::new(Body::from("Payload Too Large"));
+        *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
+        return response;
+    };
+    let response = next.run(Request::from_parts(parts, Body::from(bytes.clone()))).await;
+    if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return response;
+    }
+    // A 415 for a body that parses is about its Content-Type: rmcp's answer stands.
+    let Err(e) = serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(&bytes) else {
+        return response;
+    };
+    let (id, code, message) = super::malformed::answer(&bytes, &e);
+    tracing::debug!(bytes = bytes.len(), code, "a body that cannot be parsed was answered with an error");
+    let status = if id.is_null() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+    let mut response = Response::new(Body::from(answer.to_string()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
 }
 
 /// Drops the `MCP-Protocol-Version` header where rmcp would refuse a request that real clients

@@ -22,6 +22,7 @@ mod http;
 mod instructions;
 #[cfg(feature = "http")]
 mod listener;
+mod malformed;
 mod profile;
 mod serving;
 #[cfg(feature = "http")]

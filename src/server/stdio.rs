@@ -110,47 +110,6 @@ fn error(id: &Value, code: i64, message: &str) -> Line {
     Line::Answer(json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}))
 }
 
-/// The `id` of a JSON object's top level, read without parsing what is nested (a number, or a
-/// string of at most 256 bytes): for a line too deep to parse whole.
-fn top_level_id(line: &[u8]) -> Option<Value> {
-    let (mut depth, mut in_string, mut escaped, mut key_start) = (0usize, false, false, None);
-    for (i, &b) in line.iter().enumerate() {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => {
-                    in_string = false;
-                    if depth == 1 && key_start.is_some_and(|k| &line[k..i] == b"id") {
-                        let after = &line[i + 1..];
-                        let colon = after.iter().position(|c| !c.is_ascii_whitespace())?;
-                        if after[colon] == b':' {
-                            let value = &after[colon + 1..];
-                            let end = value.iter().position(|c| matches!(c, b',' | b'}')).unwrap_or(value.len());
-                            let raw = value.get(..end.min(258))?;
-                            return serde_json::from_slice::<Value>(raw)
-                                .ok()
-                                .filter(|v| v.is_number() || v.is_string());
-                        }
-                    }
-                }
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => {
-                in_string = true;
-                key_start = Some(i + 1);
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    None
-}
-
 /// Classifies a line without logging any of its content.
 fn classify(line: &[u8]) -> Line {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -159,16 +118,12 @@ fn classify(line: &[u8]) -> Line {
     }
     let value = match serde_json::from_slice::<Value>(line) {
         Ok(value) => value,
-        Err(e) if e.to_string().starts_with("recursion limit exceeded") => {
-            // Valid JSON nested deeper than serde_json reads (128 levels): answered under the
-            // request's own id, which sits at the top level, so its caller is not left waiting.
-            tracing::debug!(bytes = line.len(), "a line nested too deeply was answered with an error");
-            let id = top_level_id(line).unwrap_or(Value::Null);
-            return error(&id, -32600, "Invalid Request: nested more than 128 levels deep");
-        }
-        Err(_) => {
-            tracing::debug!(bytes = line.len(), "a line that is not JSON was answered with a parse error");
-            return error(&Value::Null, -32700, "Parse error: the line is not JSON");
+        Err(e) => {
+            // Answered under the request's own id where it can be read, so its caller is not
+            // left waiting; nothing of the line is logged.
+            let (id, code, message) = super::malformed::answer(line, &e);
+            tracing::debug!(bytes = line.len(), code, "a line that cannot be parsed was answered with an error");
+            return error(&id, code, message);
         }
     };
     let id = value.get("id").cloned();
@@ -380,7 +335,5 @@ mod tests {
         let Line::Answer(answer) = classify(deep.as_bytes()) else { panic!("answered") };
         assert_eq!(answer["id"], "call-7", "{answer}");
         assert_eq!(answer["error"]["code"], -32600);
-        assert_eq!(top_level_id(br#"{"method":"id","id":12,"x":[{"id":3}]}"#), Some(json!(12)));
-        assert_eq!(top_level_id(br#"{"x":{"id":3}}"#), None, "only the top level's");
     }
 }

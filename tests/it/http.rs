@@ -533,3 +533,35 @@ impl ByHand {
         self.repaints.recv_timeout(Duration::from_secs(10))
     }
 }
+
+/// A `tools/call` whose arguments are nested too deep to parse (200 levels; the JSON parser
+/// stops at 128) is answered under its own id, so the caller is not left waiting for it.
+/// Before, rmcp answered HTTP 415 with a line of text and no JSON-RPC id at all.
+#[test]
+fn a_request_too_deep_to_parse_is_answered_under_its_own_id() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let http = serve(&rig, None, &rt);
+    let addr = http.local_addr();
+    let host = format!("127.0.0.1:{}", addr.port());
+    let session = init_session(addr, &host, true);
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{{"name":"main__set_name","arguments":{{"name":{deep}}}}}}}"#
+    );
+    let r = post(addr, &host, &[("Mcp-Session-Id", &session)], &body);
+    assert_eq!(r.status, 200, "{}", r.head);
+    let m = message(&r.body);
+    assert_eq!(
+        (m["id"].clone(), m["error"]["code"].clone()),
+        (serde_json::json!(41), serde_json::json!(-32600)),
+        "{}",
+        r.body
+    );
+    // Not JSON at all: a parse error with no id, HTTP 400.
+    let r = post(addr, &host, &[("Mcp-Session-Id", &session)], "{\"id\":42,");
+    assert_eq!(r.status, 400, "{}", r.head);
+    assert_eq!(message(&r.body)["error"]["code"], -32700, "{}", r.body);
+    // The session still serves.
+    assert_eq!(ping(addr, &host, &session), 200);
+}
