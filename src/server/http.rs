@@ -27,7 +27,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use super::ServerShared;
 use super::handler::BridgeHandler;
 use super::serving::{InFlight, Serving};
-use super::token::{TokenFile, require_token};
+use super::token::{TokenCheck, TokenFile, require_token};
 
 /// How long an idle HTTP session (no request, no message) lives by default: half an hour, not
 /// rmcp's 5 minutes (a quiet agent keeps its subscription) nor a day (each holds ~50 KB).
@@ -51,7 +51,8 @@ pub struct HttpOptions {
     /// call the app. Refused for an address that is not loopback.
     pub no_token: bool,
     /// Open TCP connections at most (default 256, well under the usual 1,024 descriptors). At
-    /// the cap a new connection evicts an unused one; see the listener.
+    /// the cap a new connection evicts an unused one, never a session's notification stream
+    /// (one per session: keep `max_sessions` well below this).
     pub max_connections: usize,
     /// A request head must arrive within this, and a keep-alive connection waiting for its next
     /// request is closed after it (default 30 s).
@@ -231,7 +232,7 @@ pub(crate) fn serve(
         .layer(axum::middleware::from_fn(lenient_protocol_version))
         .layer(axum::middleware::from_fn(session_end_answered_ok));
     if let Some(token) = options.token.clone() {
-        router = router.layer(axum::middleware::from_fn_with_state(Arc::<str>::from(token), require_token));
+        router = router.layer(axum::middleware::from_fn_with_state(TokenCheck::new(&token), require_token));
     }
     let listener = {
         let _in_runtime = runtime.enter();

@@ -11,6 +11,10 @@
 //!   request yet, else the one idle (no byte either way) the longest, if idle for a second. Only
 //!   when every connection is busy is the new one refused. A flood of idle connections thus
 //!   cannot lock a well-behaved client out.
+//! - Each session's notification stream (its oldest open `GET`, rmcp's primary stream) is never
+//!   evicted, however quiet: cutting it would lose the client's notifications without telling
+//!   it. Sessions are capped (`HttpOptions::max_sessions`), so these are too; rmcp's further
+//!   "shadow" streams of a session carry no notifications and are evicted like any connection.
 
 use std::collections::HashMap;
 use std::pin::Pin;
@@ -35,6 +39,56 @@ struct Conn {
     /// Milliseconds since `base` of the last byte read or written.
     last_active: Arc<AtomicU64>,
     evict: Notify,
+    /// The session whose `GET` stream this connection carries now, and since when.
+    stream: Mutex<Option<(Box<str>, Instant)>>,
+}
+
+/// Marks a connection as carrying a session's `GET` stream while the response lives.
+struct StreamMark(Arc<Conn>);
+
+impl StreamMark {
+    /// For a `GET` of a session (a notification stream), the mark; `None` for anything else.
+    fn of<B>(conn: &Arc<Conn>, request: &hyper::Request<B>) -> Option<Self> {
+        if request.method() != hyper::Method::GET {
+            return None;
+        }
+        // Session ids are rmcp's UUIDs; anything longer is no session's.
+        let session = request.headers().get("mcp-session-id")?.to_str().ok().filter(|s| s.len() <= 128)?;
+        *conn.stream.lock() = Some((session.into(), Instant::now()));
+        Some(Self(Arc::clone(conn)))
+    }
+}
+
+impl Drop for StreamMark {
+    fn drop(&mut self) {
+        *self.0.stream.lock() = None;
+    }
+}
+
+/// A response body that keeps its connection's [`StreamMark`] until it is sent or dropped.
+struct Marked {
+    inner: axum::body::Body,
+    _mark: StreamMark,
+}
+
+impl axum::body::HttpBody for Marked {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
+    }
 }
 
 /// The live connections.
@@ -77,10 +131,22 @@ impl Registry {
         if let Some(c) = conns.values().filter(|c| !c.proven.load(Ordering::Acquire)).min_by_key(|c| c.opened) {
             return Some(Arc::clone(c));
         }
+        // Each session's oldest open stream is the one rmcp sends its notifications on.
+        let mut kept: HashMap<Box<str>, (Instant, u64)> = HashMap::new();
+        for (id, c) in conns.iter() {
+            if let Some((session, since)) = c.stream.lock().clone() {
+                let entry = kept.entry(session).or_insert((since, *id));
+                if since < entry.0 {
+                    *entry = (since, *id);
+                }
+            }
+        }
+        let kept: std::collections::HashSet<u64> = kept.into_values().map(|(_, id)| id).collect();
         let now = self.now_ms();
         conns
-            .values()
-            .map(|c| (now.saturating_sub(c.last_active.load(Ordering::Acquire)), c))
+            .iter()
+            .filter(|(id, _)| !kept.contains(id))
+            .map(|(_, c)| (now.saturating_sub(c.last_active.load(Ordering::Acquire)), c))
             .filter(|(idle, _)| *idle >= 1000)
             .max_by_key(|(idle, _)| *idle)
             .map(|(_, c)| Arc::clone(c))
@@ -137,15 +203,24 @@ pub(crate) async fn serve(
             proven: AtomicBool::new(false),
             last_active: Arc::new(AtomicU64::new(registry.now_ms())),
             evict: Notify::new(),
+            stream: Mutex::new(None),
         });
         registry.conns.lock().insert(id, Arc::clone(&conn));
         let io = Activity { inner: stream, last_active: Arc::clone(&conn.last_active), base: registry.base };
         let (router, registry, header_timeout) = (router.clone(), Arc::clone(&registry), options.header_timeout);
         tokio::spawn(async move {
-            let proven = Arc::clone(&conn);
+            let this = Arc::clone(&conn);
             let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                proven.proven.store(true, Ordering::Release);
-                router.clone().oneshot(request.map(axum::body::Body::new))
+                this.proven.store(true, Ordering::Release);
+                let mark = StreamMark::of(&this, &request);
+                let response = router.clone().oneshot(request.map(axum::body::Body::new));
+                async move {
+                    let response = response.await?;
+                    Ok::<_, std::convert::Infallible>(match mark {
+                        Some(mark) => response.map(|inner| axum::body::Body::new(Marked { inner, _mark: mark })),
+                        None => response,
+                    })
+                }
             });
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(header_timeout).keep_alive(true);

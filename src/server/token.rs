@@ -71,9 +71,38 @@ fn random_hex() -> std::io::Result<String> {
     }))
 }
 
+/// What the token check holds: the token, and when a refusal was last logged.
+pub(super) struct TokenCheck {
+    token: Box<str>,
+    refused: parking_lot::Mutex<Refusals>,
+}
+
+/// Refusals counted between two log lines, so that a flood writes one line per ten seconds.
+struct Refusals {
+    logged: Option<std::time::Instant>,
+    since: u64,
+}
+
+impl TokenCheck {
+    pub fn new(token: &str) -> Arc<Self> {
+        Arc::new(Self { token: token.into(), refused: parking_lot::Mutex::new(Refusals { logged: None, since: 0 }) })
+    }
+
+    fn log_refusal(&self) {
+        let mut r = self.refused.lock();
+        r.since += 1;
+        if r.logged.is_none_or(|t| t.elapsed() >= std::time::Duration::from_secs(10)) {
+            tracing::warn!(refused = r.since, "HTTP requests without the right bearer token refused");
+            *r = Refusals { logged: Some(std::time::Instant::now()), since: 0 };
+        }
+    }
+}
+
 /// Lets a request through only with the right bearer token; otherwise answers with a JSON-RPC
-/// error (HTTP 200 for POST, so MCP clients surface the message; 401 for GET and DELETE).
-pub(super) async fn require_token(State(token): State<Arc<str>>, request: Request, next: Next) -> Response {
+/// error (HTTP 200 for POST, so MCP clients surface the message; 401 for GET and DELETE) and
+/// closes the connection, so that requests without the token hold no place among the
+/// connections (a flood of them cannot crowd out the client that has it).
+pub(super) async fn require_token(State(check): State<Arc<TokenCheck>>, request: Request, next: Next) -> Response {
     let presented = request
         .headers()
         .get(header::AUTHORIZATION)
@@ -81,10 +110,10 @@ pub(super) async fn require_token(State(token): State<Arc<str>>, request: Reques
         .and_then(|v| v.split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, token)| token.trim());
-    if presented.is_some_and(|p| constant_time_eq(p.as_bytes(), token.as_bytes())) {
+    if presented.is_some_and(|p| constant_time_eq(p.as_bytes(), check.token.as_bytes())) {
         return next.run(request).await;
     }
-    tracing::warn!(method = %request.method(), "HTTP request without the right bearer token refused");
+    check.log_refusal();
     let is_post = request.method() == Method::POST;
     let id = if is_post {
         let body = axum::body::to_bytes(request.into_body(), MAX_AUTH_BODY).await.unwrap_or_default();
@@ -100,6 +129,7 @@ pub(super) async fn require_token(State(token): State<Arc<str>>, request: Reques
     let mut response = Response::new(Body::from(error.to_string()));
     *response.status_mut() = if is_post { StatusCode::OK } else { StatusCode::UNAUTHORIZED };
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
 }
 

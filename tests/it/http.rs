@@ -565,3 +565,125 @@ fn a_request_too_deep_to_parse_is_answered_under_its_own_id() {
     // The session still serves.
     assert_eq!(ping(addr, &host, &session), 200);
 }
+
+/// A flood of connections never cuts a session's notification stream (its `GET`), even when the
+/// stream has been quiet longer than any other connection: at the cap, each session's stream
+/// is kept, and room is made among the other connections. Before, the quiet stream was the
+/// idlest connection and was evicted first; its client lost its notifications without being
+/// told (3 of 6 thirty-second floods in the issue's probe).
+#[test]
+fn a_connection_flood_never_cuts_a_sessions_notification_stream() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let options = HttpOptions {
+        max_connections: 8,
+        header_timeout: Duration::from_millis(500),
+        ..HttpOptions::default().without_token()
+    };
+    let http = serve_with(&rig, options, &rt);
+    let addr = http.local_addr();
+    let host = format!("127.0.0.1:{}", addr.port());
+    let session = init_session(addr, &host, true);
+    let subscribe = r#"{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"app://windows"}}"#;
+    assert_eq!(post(addr, &host, &[("Mcp-Session-Id", &session)], subscribe).status, 200);
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "GET /mcp HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\nMcp-Session-Id: {session}\r\n\r\n"
+    )
+    .unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("\r\n\r\n") {
+        let n = stream.read(&mut buf).expect("the stream's head");
+        assert!(n > 0, "the stream closed at once");
+        seen.extend_from_slice(&buf[..n]);
+    }
+    assert!(String::from_utf8_lossy(&seen).starts_with("HTTP/1.1 200"), "{}", String::from_utf8_lossy(&seen));
+    // The condition under test: the stream is the quietest connection, past the one second
+    // after which a connection may be evicted.
+    std::thread::sleep(Duration::from_millis(1200));
+    // Three seconds of connections that each send a request and stay open.
+    let started = std::time::Instant::now();
+    let mut flood: std::collections::VecDeque<TcpStream> = std::collections::VecDeque::new();
+    while started.elapsed() < Duration::from_secs(3) {
+        let Ok(mut c) = TcpStream::connect(addr) else { continue };
+        let _ = write!(c, "GET /mcp HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n");
+        flood.push_back(c);
+        if flood.len() > 40 {
+            flood.pop_front();
+        }
+    }
+    drop(flood);
+    // A change the session is subscribed to: its notification must arrive on the stream.
+    let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"main__set_name","arguments":{"name":"After the flood"}}}"#;
+    assert_eq!(post(addr, &host, &[("Mcp-Session-Id", &session)], call).status, 200);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !String::from_utf8_lossy(&seen).contains("notifications/resources/updated") {
+        assert!(std::time::Instant::now() < deadline, "no notification on the stream");
+        match stream.read(&mut buf) {
+            Ok(0) => panic!("the notification stream was cut: {}", String::from_utf8_lossy(&seen)),
+            Ok(n) => seen.extend_from_slice(&buf[..n]),
+            Err(e) => panic!("the notification stream gave nothing: {e}"),
+        }
+    }
+}
+
+/// With a token, a flood of requests without it (new sessions asked for as fast as possible,
+/// on connections that stay open) changes nothing for the client that has it: every call
+/// answered, and the flood opened no session.
+#[test]
+fn with_a_token_a_flood_without_it_changes_nothing_for_the_client_that_has_it() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rig = Rig::start();
+    let http = serve(&rig, Some("s3cret-token"), &rt);
+    let addr = http.local_addr();
+    let host = format!("127.0.0.1:{}", addr.port());
+    let auth = ("Authorization", "Bearer s3cret-token");
+    let r = post(addr, &host, &[auth], INIT);
+    let mine = session_id(&r.head);
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    assert_eq!(post(addr, &host, &[auth, ("Mcp-Session-Id", &mine)], note).status, 202);
+    let stop = Arc::new(AtomicBool::new(false));
+    let refused = Arc::new(AtomicUsize::new(0));
+    let flood = {
+        let (stop, refused, host) = (Arc::clone(&stop), Arc::clone(&refused), host.clone());
+        std::thread::Builder::new()
+            .name("tokenless-flood".into())
+            .spawn(move || {
+                let mut open = std::collections::VecDeque::new();
+                while !stop.load(Ordering::Acquire) {
+                    let r = post(addr, &host, &[], INIT);
+                    if r.body.contains("token") {
+                        refused.fetch_add(1, Ordering::AcqRel);
+                    }
+                    if let Ok(mut c) = TcpStream::connect(addr) {
+                        let _ = write!(c, "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\n\r\n");
+                        open.push_back(c);
+                        if open.len() > 300 {
+                            open.pop_front();
+                        }
+                    }
+                }
+            })
+            .unwrap()
+    };
+    let call = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"main__count","arguments":{}}}"#;
+    for k in 0..50 {
+        let r = post(addr, &host, &[auth, ("Mcp-Session-Id", &mine)], call);
+        assert_eq!(r.status, 200, "call {k}: {}", r.head);
+        assert_eq!(message(&r.body)["result"]["structuredContent"]["result"]["count"], 42, "{}", r.body);
+        std::thread::sleep(Duration::from_millis(100)); // a client that thinks between calls
+    }
+    stop.store(true, Ordering::Release);
+    flood.join().unwrap();
+    assert!(
+        refused.load(Ordering::Acquire) > 100,
+        "the flood was refused {} times: no flood",
+        refused.load(Ordering::Acquire)
+    );
+    assert_eq!(rt.block_on(http.held()).sessions, 1, "the flood opened no session");
+}
