@@ -14,13 +14,13 @@ use serde_json::Value;
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
-struct Response {
-    status: u16,
-    head: String,
-    body: String,
+pub(crate) struct Response {
+    pub status: u16,
+    pub head: String,
+    pub body: String,
 }
 
-fn post(addr: SocketAddr, host: &str, extra_headers: &[(&str, &str)], body: &str) -> Response {
+pub(crate) fn post(addr: SocketAddr, host: &str, extra_headers: &[(&str, &str)], body: &str) -> Response {
     request(addr, "POST", host, extra_headers, body)
 }
 
@@ -60,7 +60,7 @@ fn request(addr: SocketAddr, method: &str, host: &str, extra_headers: &[(&str, &
 }
 
 /// The JSON-RPC message in a JSON or SSE body.
-fn message(body: &str) -> Value {
+pub(crate) fn message(body: &str) -> Value {
     let start = body.find('{').expect("a JSON object");
     let end = body.rfind('}').expect("a JSON object");
     serde_json::from_str(&body[start..=end]).expect("valid JSON")
@@ -233,7 +233,7 @@ fn a_connection_flood_does_not_lock_a_well_behaved_client_out() {
     drop(flood);
 }
 
-fn init_session(addr: SocketAddr, host: &str, initialized: bool) -> String {
+pub(crate) fn init_session(addr: SocketAddr, host: &str, initialized: bool) -> String {
     let r = post(addr, host, &[], INIT);
     assert_eq!(r.status, 200, "{}", r.head);
     let id = session_id(&r.head);

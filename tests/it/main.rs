@@ -8,6 +8,7 @@
 //! - `invariants`: the design's invariants on every published snapshot under random sequences.
 //! - `http`, `lifecycle`, `notifications`, `bridge_tools`: the server's transports, stopping,
 //!   the notification fan-out and the bridge's own tools.
+//! - `log_secrets`: an app with its own subscriber, as the README sets it up, logs no secret.
 
 mod common;
 
@@ -18,6 +19,7 @@ mod hidden_window;
 mod http;
 mod invariants;
 mod lifecycle;
+mod log_secrets;
 mod notifications;
 mod readme;
 mod viewports;

@@ -1,7 +1,7 @@
-//! The demo binary over stdio, spoken to line by line: stdout carries JSON-RPC only, and the
-//! secrets an agent types (a card number, the payment password, the PIN, a password inside a
-//! dispatcher's arguments) reach no log line at any `RUST_LOG`, a more specific rmcp directive
-//! included.
+//! The demo binary over stdio, spoken to line by line, and over HTTP: stdout carries JSON-RPC
+//! only, and the secrets an agent types (a card number, the payment password, the PIN, a
+//! password inside a dispatcher's arguments) reach no log line at any `RUST_LOG`, a more
+//! specific rmcp directive included, over either transport.
 
 use crate::support;
 
@@ -24,11 +24,43 @@ const FILTERS: [&str; 5] = ["trace", "debug", "rmcp=trace", "rmcp::service=trace
 #[test]
 fn stdout_is_json_rpc_only_and_secrets_are_never_logged_at_any_filter() {
     for filter in FILTERS {
-        secrets_under(filter);
+        secrets_over_stdio_under(filter);
     }
 }
 
-fn secrets_under(filter: &str) {
+#[test]
+fn secrets_sent_over_http_are_never_logged_at_any_filter() {
+    for filter in FILTERS {
+        let (demo, log) = support::DemoHttp::logging(filter);
+        let (head, init) = demo.post(
+            None,
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
+        );
+        assert!(init.is_some_and(|m| m["result"].is_object()), "{head}");
+        let session = head
+            .lines()
+            .find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id")))
+            .map(|(_, v)| v.trim().to_owned())
+            .expect("a session");
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        demo.post(Some(&session), &note);
+        let mut next_id = 0;
+        let mut answers = Vec::new();
+        agent_types_secrets(&mut |method, params| {
+            next_id += 1;
+            let request = json!({"jsonrpc": "2.0", "id": next_id, "method": method, "params": params});
+            let (head, message) = demo.post(Some(&session), &request);
+            let message = message.unwrap_or_else(|| panic!("no answer to {method}: {head}"));
+            answers.push(message.to_string());
+            message
+        });
+        drop(demo);
+        let logs = log.join().expect("the log");
+        assert_no_secret(filter, &logs, &answers);
+    }
+}
+
+fn secrets_over_stdio_under(filter: &str) {
     let support::DemoStdio { child: mut demo, mut stdin, mut stdout, stderr: stderr_reader } =
         support::DemoStdio::start(filter);
 
@@ -50,48 +82,56 @@ fn secrets_under(filter: &str) {
             }
         }
     };
-    let call = |request: &mut dyn FnMut(&str, Value) -> Value, tool: &str, args: Value| {
-        request("tools/call", json!({"name": tool, "arguments": args}))["result"]["structuredContent"].clone()
-    };
-
     request(
         "initialize",
         json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}),
     );
-    let editor =
-        call(&mut request, "app__new_order", json!({}))["openedWindowIds"][0].as_str().expect("editor").to_owned();
-    call(&mut request, &format!("{editor}__edit_field"), json!({"field": "card_number", "value": CARD}));
-    call(&mut request, &format!("{editor}__add_item"), json!({"product": "Tea", "quantity": 1}));
-    let submitted = call(&mut request, &format!("{editor}__submit"), json!({"recipient": "Ada", "amount": 3}));
-    let confirm = submitted["openedWindowIds"][0].as_str().expect("confirm").to_owned();
-    let confirmed = call(&mut request, &format!("{confirm}__confirm"), json!({}));
-    let authorize = confirmed["openedWindowIds"][0].as_str().expect("authorize").to_owned();
-    let wrong = call(&mut request, &format!("{authorize}__authorize"), json!({"password": WRONG_PASSWORD}));
-    assert_eq!(wrong["code"], "validation_failed", "{wrong}");
-    let tool = format!("{authorize}__authorize");
-    let dispatched = json!({"tool": tool, "arguments": {"password": DISPATCHED_PASSWORD}});
-    let wrong = call(&mut request, "app__call_destructive", dispatched);
-    assert_eq!(wrong["fields"][0]["field"], "password", "{wrong}");
-    let done = call(&mut request, &format!("{authorize}__authorize"), json!({"password": PASSWORD}));
-    assert!(done["message"].as_str().is_some_and(|m| m.contains("submitted")), "{done}");
-    let state = request("resources/read", json!({"uri": "app://windows"}));
-    let locked = call(&mut request, "app__lock", json!({}));
-    let lock = locked["openedWindowIds"][0].as_str().expect("lock").to_owned();
-    let wrong = call(&mut request, &format!("{lock}__unlock"), json!({"pin": WRONG_PIN}));
-    assert_eq!(wrong["fields"][0]["field"], "pin", "{wrong}");
-
+    agent_types_secrets(&mut request);
     drop(stdin); // the client goes away: the demo exits
     let status = demo.wait().expect("the demo exits when stdin closes");
     assert!(status.success(), "{status}");
     let logs = stderr_reader.join().expect("stderr text");
+    assert_no_secret(filter, &logs, &all_stdout);
+}
+
+/// An agent's whole order with secrets typed on the way (a card number, a wrong and a right
+/// password, one through the dispatcher, a wrong PIN), through `request(method, params)`.
+fn agent_types_secrets(request: &mut dyn FnMut(&str, Value) -> Value) {
+    let mut call = |tool: &str, args: Value| {
+        let message = request("tools/call", json!({"name": tool, "arguments": args}));
+        message["result"]["structuredContent"].clone()
+    };
+    let editor = call("app__new_order", json!({}))["openedWindowIds"][0].as_str().expect("editor").to_owned();
+    call(&format!("{editor}__edit_field"), json!({"field": "card_number", "value": CARD}));
+    call(&format!("{editor}__add_item"), json!({"product": "Tea", "quantity": 1}));
+    let submitted = call(&format!("{editor}__submit"), json!({"recipient": "Ada", "amount": 3}));
+    let confirm = submitted["openedWindowIds"][0].as_str().expect("confirm").to_owned();
+    let confirmed = call(&format!("{confirm}__confirm"), json!({}));
+    let authorize = confirmed["openedWindowIds"][0].as_str().expect("authorize").to_owned();
+    let wrong = call(&format!("{authorize}__authorize"), json!({"password": WRONG_PASSWORD}));
+    assert_eq!(wrong["code"], "validation_failed", "{wrong}");
+    let tool = format!("{authorize}__authorize");
+    let dispatched = json!({"tool": tool, "arguments": {"password": DISPATCHED_PASSWORD}});
+    let wrong = call("app__call_destructive", dispatched);
+    assert_eq!(wrong["fields"][0]["field"], "password", "{wrong}");
+    let done = call(&format!("{authorize}__authorize"), json!({"password": PASSWORD}));
+    assert!(done["message"].as_str().is_some_and(|m| m.contains("submitted")), "{done}");
+    let locked = call("app__lock", json!({}));
+    let lock = locked["openedWindowIds"][0].as_str().expect("lock").to_owned();
+    let wrong = call(&format!("{lock}__unlock"), json!({"pin": WRONG_PIN}));
+    assert_eq!(wrong["fields"][0]["field"], "pin", "{wrong}");
+    let state = request("resources/read", json!({"uri": "app://windows"}));
+    assert!(!state.to_string().contains(CARD));
+}
+
+fn assert_no_secret(filter: &str, logs: &str, answers: &[String]) {
     if !filter.starts_with("rmcp") {
         assert!(logs.contains("TRACE") || logs.contains("DEBUG"), "{filter}: verbose logging was on:\n{logs}");
     }
     for secret in [CARD, WRONG_PASSWORD, DISPATCHED_PASSWORD, WRONG_PIN] {
         assert!(!logs.contains(secret), "RUST_LOG={filter}: {secret} reached a log line:\n{logs}");
-        assert!(!all_stdout.iter().any(|l| l.contains(secret)), "{secret} was sent to the client");
+        assert!(!answers.iter().any(|l| l.contains(secret)), "{secret} was sent to the client");
     }
-    assert!(!state.to_string().contains(CARD));
 }
 
 /// A client that closes its reading end (the demo's stdout) but keeps stdin open: the first

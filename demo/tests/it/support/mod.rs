@@ -106,10 +106,35 @@ impl DemoHttp {
 
     /// The demo with exactly these arguments (one of them `--http`) and extra environment.
     pub fn spawn(args: &[&str], env: &[(&str, &str)]) -> Self {
+        let (demo, mut lines) = Self::launch(args, env, "warn");
+        std::thread::Builder::new()
+            .name("demo-stderr".into())
+            .spawn(move || lines.by_ref().map_while(Result::ok).for_each(|l| eprintln!("[demo] {l}")))
+            .expect("drain stderr");
+        demo
+    }
+
+    /// The demo, headless, serving HTTP without a token under this `RUST_LOG`, and its whole
+    /// log: the thread returns it once the demo has ended (drop the demo first).
+    pub fn logging(rust_log: &str) -> (Self, std::thread::JoinHandle<String>) {
+        let args = ["--headless", "--http", "127.0.0.1:0", "--no-token"];
+        let (demo, lines) = Self::launch(&args, &[], rust_log);
+        let log = std::thread::Builder::new()
+            .name("demo-stderr".into())
+            .spawn(move || lines.map_while(Result::ok).fold(String::new(), |text, l| text + &l + "\n"))
+            .expect("read stderr");
+        (demo, log)
+    }
+
+    fn launch(
+        args: &[&str],
+        env: &[(&str, &str)],
+        rust_log: &str,
+    ) -> (Self, std::io::Lines<BufReader<std::process::ChildStderr>>) {
         let mut child = Command::new(DEMO)
             .args(args)
             .envs(env.iter().copied())
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", rust_log)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -123,11 +148,33 @@ impl DemoHttp {
             .map_while(Result::ok)
             .find_map(|l| l.strip_prefix("MCP over streamable HTTP: ").map(str::to_owned))
             .expect("the demo printed its URL");
-        std::thread::Builder::new()
-            .name("demo-stderr".into())
-            .spawn(move || lines.map_while(Result::ok).for_each(|l| eprintln!("[demo] {l}")))
-            .expect("drain stderr");
-        Self { child, url }
+        (Self { child, url }, lines)
+    }
+
+    /// Sends one JSON-RPC message in `session` (none for `initialize`) and returns the response's
+    /// head and its JSON-RPC message (JSON or the SSE event that carries it), if any.
+    pub fn post(&self, session: Option<&str>, message: &Value) -> (String, Option<Value>) {
+        use std::io::{Read as _, Write as _};
+        let authority = self.url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+        let mut stream = std::net::TcpStream::connect(&authority).expect("connect");
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(30))).expect("timeout");
+        let body = message.to_string();
+        let session = session.map(|s| format!("Mcp-Session-Id: {s}\r\n")).unwrap_or_default();
+        write!(
+            stream,
+            "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n{session}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("send");
+        let mut raw = String::new();
+        stream.read_to_string(&mut raw).expect("the response");
+        let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+        let message = body
+            .lines()
+            .map(|l| l.strip_prefix("data:").unwrap_or(l).trim())
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|m| m.get("id").is_some());
+        (head.to_owned(), message)
     }
 }
 
