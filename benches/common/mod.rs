@@ -69,3 +69,24 @@ pub fn session(addr: SocketAddr) -> (TcpStream, String) {
     request(&mut stream, addr, Some(&session), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, true);
     (stream, session)
 }
+
+/// The `Mcp-Session-Id` of a response, if it has one.
+pub fn session_of(response: &str) -> Option<String> {
+    response.lines().find_map(|l| {
+        l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id")).map(|(_, v)| v.trim().to_owned())
+    })
+}
+
+/// Sends `notifications/initialized` in `session`.
+pub fn initialized(stream: &mut TcpStream, addr: SocketAddr, session: &str) {
+    request(stream, addr, Some(session), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, false);
+}
+
+/// Ends `session` with a `DELETE`.
+pub fn delete(stream: &mut TcpStream, addr: SocketAddr, session: &str) {
+    let head =
+        format!("DELETE /mcp HTTP/1.1\r\nHost: {addr}\r\nMcp-Session-Id: {session}\r\nConnection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+}

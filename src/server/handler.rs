@@ -234,6 +234,18 @@ impl ServerHandler for BridgeHandler {
         Ok(())
     }
 
+    /// An unknown method is answered "Method not found" naming it clipped: rmcp's default
+    /// echoes the whole client-chosen name (a 1 MB method name became a 1 MB answer).
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        let method: String = request.method.chars().take(64).collect();
+        let more = if method.len() < request.method.len() { "…" } else { "" };
+        Err(ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, format!("Method not found: {method}{more}"), None))
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,

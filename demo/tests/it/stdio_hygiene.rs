@@ -248,3 +248,51 @@ fn the_http_token_is_never_printed() {
         assert!(!seen.iter().any(|l| l.contains(TOKEN)), "{args:?}: the token was printed: {seen:?}");
     }
 }
+
+/// Client-chosen strings are clipped wherever they reach a log line or an answer: a 1 MB
+/// resource URI, method name and tool name leave no log line and no answer longer than a few
+/// hundred bytes, at the default level and at `trace`. (The issue's probe found a 1 MB URI or
+/// method name logged whole at the default level; rmcp answered an unknown method with its
+/// whole name.)
+#[test]
+fn megabyte_client_strings_make_no_megabyte_log_line() {
+    let huge = "u".repeat(1 << 20);
+    for filter in ["info", "trace"] {
+        let support::DemoStdio { child: mut demo, mut stdin, mut stdout, stderr: logs } =
+            support::DemoStdio::start(filter);
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}});
+        let messages = [
+            init,
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": format!("app://{huge}")}}),
+            json!({"jsonrpc": "2.0", "id": 3, "method": huge, "params": {}}),
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": huge, "arguments": {}}}),
+            json!({"jsonrpc": "2.0", "id": 6, "method": "ping"}),
+        ];
+        // Written from a thread: the demo answers while it reads.
+        let writer = std::thread::Builder::new()
+            .name("megabyte-writer".into())
+            .spawn(move || {
+                for m in &messages {
+                    writeln!(stdin, "{m}").expect("send");
+                }
+                stdin
+            })
+            .expect("writer");
+        let mut longest_answer = 0;
+        for line in stdout.by_ref().lines() {
+            let line = line.expect("read");
+            longest_answer = longest_answer.max(line.len());
+            if line.contains(r#""id":6"#) {
+                break;
+            }
+        }
+        drop(writer.join().expect("written"));
+        assert!(demo.wait().expect("exit").success());
+        let logs = logs.join().expect("logs");
+        let longest = logs.lines().map(str::len).max().unwrap_or(0);
+        assert!(longest < 1_000, "RUST_LOG={filter}: a log line of {longest} bytes");
+        assert!(longest_answer < 4_000, "an answer echoed a client string: {longest_answer} bytes");
+    }
+}
