@@ -49,6 +49,8 @@ pub struct Windows {
     in_own_window: HashSet<String>,
     /// Where each window was last seen, in the main window's points (to centre dialogs).
     rects: HashMap<String, Rect>,
+    /// The top of each modal chain (by the window at its root) when it was last raised.
+    tops: HashMap<String, String>,
     /// The part of the main window that windows may use (the screen less the panels).
     pub area: Rect,
 }
@@ -60,6 +62,7 @@ impl Default for Windows {
             popped: HashSet::new(),
             in_own_window: HashSet::new(),
             rects: HashMap::new(),
+            tops: HashMap::new(),
             area: Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 800.0)),
         }
     }
@@ -83,6 +86,21 @@ impl Windows {
         } else {
             ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, window_id(ctx, app_id)));
         }
+    }
+
+    /// Keeps `top`, the top of the modal chain rooted at `root`, where the person can answer
+    /// it: above every other window of the main window, each pass; its OS window raised and
+    /// focused once each time it becomes the top. Whoever opened it: a dialog the agent opened
+    /// in a pass that left its owner out would otherwise come out under it.
+    pub fn keep_on_top(&mut self, ctx: &egui::Context, root: &str, top: &str) {
+        if self.is_native(top) {
+            if self.tops.get(root).is_none_or(|t| t != top) {
+                ctx.send_viewport_cmd_to(viewport_id(top), ViewportCommand::Focus);
+            }
+        } else {
+            ctx.move_to_top(egui::LayerId::new(egui::Order::Foreground, window_id(ctx, top)));
+        }
+        self.tops.insert(root.to_owned(), top.to_owned());
     }
 
     /// Where positions of windows in OS windows of their own count from: right of the main
@@ -115,6 +133,7 @@ impl Windows {
         self.popped.retain(|id| open(id));
         self.in_own_window.retain(|id| open(id));
         self.rects.retain(|id, _| open(id));
+        self.tops.retain(|root, top| open(root) && open(top));
     }
 
     /// Shows a window with `add` as its contents, in the main window or in its own.

@@ -37,6 +37,10 @@ pub fn show(ctx: &egui::Context, editor: &mut Editor, parts: &mut Parts<'_>) {
         owner = id;
         k += 1;
     }
+    // The top of the chain is where the person answers it, whoever opened it.
+    if let Some(top) = editor.dialogs.last() {
+        parts.windows.keep_on_top(ctx, &editor.app_id, top.id());
+    }
 }
 
 /// One dialog: its declaration (tools and blocks), then the person's view.
@@ -69,8 +73,10 @@ fn show_one(
         .modal_of(owner)
         .summary(summary)
         .show(|w| declare(w, editor, k, (label, total), parts));
-    if shown.inner || k >= editor.dialogs.len() {
-        return None; // an agent's call was applied: the stack may have changed
+    // After an agent's call the dialog is still drawn if it is still open: a window left out of
+    // a pass comes back on top of the dialogs opened meanwhile (an OS window is even made anew).
+    if k >= editor.dialogs.len() || editor.dialogs[k].id() != id {
+        return None;
     }
     let spec = Spec {
         app_id: &id,
@@ -176,10 +182,17 @@ fn person_view(
             ui.label(format!("{items} items, total {total}"));
             buttons(ui, ("Confirm", Choice::Confirm), ("Cancel", Choice::Back))
         }
-        Dialog::Authorize { password, error, .. } => {
+        Dialog::Authorize { password, error, focused, .. } => {
             ui.label(format!("Charge {total} for {label}"));
             let l = ui.label("Payment password");
             let r = ui.add(egui::TextEdit::singleline(password).password(true)).labelled_by(l.id);
+            // Ready for typing when it opens, unless the person is typing somewhere else.
+            if !*focused {
+                *focused = true;
+                if ui.memory(|m| m.focused().is_none()) {
+                    r.request_focus();
+                }
+            }
             if let Some(e) = error {
                 ui.colored_label(Color32::from_rgb(220, 80, 80), e.as_str());
             }

@@ -68,6 +68,8 @@ pub enum Dialog {
         password: String,
         /// Shown after a wrong password.
         error: Option<String>,
+        /// The password field was given the keyboard focus when the dialog opened.
+        focused: bool,
     },
     /// Discard changes? (app id `discard-N`).
     Discard {
@@ -304,7 +306,12 @@ impl Editor {
 
     /// Confirm order → Authorize payment.
     pub fn confirm(&mut self, ids: &mut IdGen) -> ToolResult {
-        self.dialogs.push(Dialog::Authorize { id: ids.next("authorize"), password: String::new(), error: None });
+        self.dialogs.push(Dialog::Authorize {
+            id: ids.next("authorize"),
+            password: String::new(),
+            error: None,
+            focused: false,
+        });
         ToolResult::message("Confirmed; the Authorize payment dialog is open")
     }
 
@@ -316,8 +323,9 @@ impl Editor {
         orders_revision: &mut u64,
     ) -> Result<ToolResult, ToolError> {
         if password != PAYMENT_PASSWORD {
-            if let Some(Dialog::Authorize { error, .. }) = self.dialogs.last_mut() {
+            if let Some(Dialog::Authorize { error, password, .. }) = self.dialogs.last_mut() {
                 *error = Some("Wrong password".to_owned());
+                password.clear(); // typed again from scratch, not appended to the wrong one
             }
             return Err(invalid("password", "Wrong password"));
         }

@@ -263,3 +263,66 @@ fn popping_a_window_out_and_back_keeps_its_id_and_tools() {
     assert!(f.harness.query_by_label("Back into the main window").is_none());
     assert_eq!(f.version(&editor), v + 1, "the same window, one change later");
 }
+
+/// The top of a modal chain is where the person can answer it, whoever opened it: after the
+/// agent's `confirm`, the Authorize payment dialog is the topmost window, the password field
+/// under the person's pointer belongs to it and has the keyboard focus, and the person's own
+/// click and typing authorize the payment. Before, Authorize opened under the greyed Confirm
+/// dialog (3 of 3 tries in the issue), out of the person's reach.
+#[test]
+fn after_the_agents_confirm_the_person_can_answer_authorize() {
+    let mut f = Fixture::new();
+    let editor = f.open_draft();
+    let (err, r) = f.call(&format!("{editor}__submit"), json!({}));
+    assert!(!err, "{r}");
+    let confirm = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    let (err, r) = f.call(&format!("{confirm}__confirm"), json!({}));
+    assert!(!err, "{r}");
+    let authorize = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    f.harness.run_steps(3);
+    assert_top_and_focused(&mut f, &authorize);
+}
+
+/// The same when the person clicks Confirm.
+#[test]
+fn after_the_persons_confirm_the_person_can_answer_authorize() {
+    let mut f = Fixture::new();
+    let editor = f.open_draft();
+    let (err, r) = f.call(&format!("{editor}__submit"), json!({}));
+    assert!(!err, "{r}");
+    f.harness.get_by_label("Confirm").click();
+    f.harness.run_steps(3);
+    let state = f.read();
+    let operable = state["operableWindowIds"].as_array().unwrap();
+    let authorize =
+        operable.iter().filter_map(|v| v.as_str()).find(|v| v.starts_with("authorize-")).unwrap().to_owned();
+    assert_top_and_focused(&mut f, &authorize);
+}
+
+fn assert_top_and_focused(f: &mut Fixture, authorize: &str) {
+    use egui::accesskit::Role;
+    let ctx = f.harness.ctx.clone();
+    let layer = egui::LayerId::new(egui::Order::Foreground, order_demo::ui_util::window_id(&ctx, authorize));
+    let top = ctx.memory(|m| m.areas().top_layer_id(egui::Order::Foreground));
+    assert_eq!(top, Some(layer), "Authorize is the topmost window");
+    let input = f.harness.get_by_role_and_label(Role::PasswordInput, "Payment password");
+    let center = input.rect().center();
+    assert_eq!(ctx.layer_id_at(center), Some(layer), "the password field is under the person's pointer");
+    assert!(input.is_focused(), "the password field has the keyboard focus");
+    // A wrong password is refused and cleared from the field (before, it stayed there).
+    input.type_text("9999");
+    f.harness.run_steps(2);
+    f.harness.key_press(egui::Key::Enter);
+    f.harness.run_steps(3);
+    assert!(f.harness.query_by_label("Wrong password").is_some(), "the person is told");
+    let input = f.harness.get_by_role_and_label(Role::PasswordInput, "Payment password");
+    assert_eq!(input.value().unwrap_or_default(), "", "the wrong password is cleared");
+    // The person clicks into the field, types the password and presses Enter: authorized.
+    input.click();
+    f.harness.run_steps(2);
+    f.harness.get_by_role_and_label(Role::PasswordInput, "Payment password").type_text("1234");
+    f.harness.run_steps(2);
+    f.harness.key_press(egui::Key::Enter);
+    f.harness.run_steps(3);
+    assert!(f.harness.state().editors.iter().any(|e| e.submitted), "authorized by the person");
+}
