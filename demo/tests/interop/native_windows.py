@@ -6,7 +6,8 @@ usage: DISPLAY=:N python native_windows.py <order-demo binary>     (it starts th
 
 Checks, each on real OS windows (egui viewports):
 - the order task through Confirm order -> Authorize payment, each dialog in its own OS window,
-  and the owner blocked while its dialog is open;
+  the owner blocked while its dialog is open, and Authorize payment stacked above Confirm order
+  (xwininfo's list of the root's children);
 - a call to the Sales Report, a deferred viewport (its own pass), applied and answered;
 - closing that native window removes it from app://windows, and its id is never reused;
 - the person's typing in an editor's OS window beats an older agent write (stale_state).
@@ -31,6 +32,19 @@ def windows_named(pattern):
     work on bytes: write `.*` for a non-ASCII character such as the editors' "·")."""
     out = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", f"^{pattern}$"], capture_output=True, text=True)
     return out.stdout.split()
+
+
+def stacking():
+    """The X windows directly under the root, top-most first (as xwininfo lists them; without a
+    window manager those are the apps' OS windows), as xdotool's decimal ids."""
+    out = subprocess.run(["xwininfo", "-root", "-children"], capture_output=True, text=True, check=True).stdout
+    return [str(int(line.split()[0], 16)) for line in out.splitlines() if line.strip().startswith("0x")]
+
+
+def above(top, below):
+    """Whether the OS window named `top` is stacked above the one named `below`."""
+    order, t, b = stacking(), windows_named(top), windows_named(below)
+    return len(t) == 1 and len(b) == 1 and order.index(t[0]) < order.index(b[0])
 
 
 async def until(what, check, seconds=20):
@@ -102,6 +116,9 @@ async def main(args):
             authorize = res["openedWindowIds"][0]
             await until("the Authorize payment OS window", lambda: windows_named("Authorize payment"))
             assert len(windows_named("Confirm order")) == 1, "Confirm order stays open under Authorize payment"
+            # Where the person can answer it: above Confirm order (before, Confirm's OS window was
+            # made anew on top of it).
+            assert above("Authorize payment", "Confirm order"), f"Authorize payment is under Confirm order: {stacking()}"
             err, res = await call(s, f"{authorize}__authorize", {"password": "wrong"})
             assert err and res["code"] == "validation_failed", res
             err, res = await call(s, f"{authorize}__authorize", {"password": "1234"})

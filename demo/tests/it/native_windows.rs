@@ -1,8 +1,9 @@
 //! The demo with `--native-windows` on a real X server (Xvfb, Mesa's software OpenGL), every
 //! window and dialog an OS window of its own, driven over stdio by the official Python MCP SDK
 //! with `xdotool` as the window list and the person's keyboard
-//! (`tests/interop/native_windows.py`). CI installs `xvfb`, `xdotool` and Mesa from Debian's
-//! packages; without them the test fails and says what is missing.
+//! (`tests/interop/native_windows.py`), and `xwininfo` for the stacking order. CI installs
+//! `xvfb`, `xdotool`, `x11-utils` and Mesa from Debian's packages; without them the test fails
+//! and says what is missing.
 
 use crate::support;
 
