@@ -175,21 +175,29 @@ fn orders_view(ui: &mut egui::Ui, orders: &[crate::data::Order], revision: u64, 
         }
     });
     ui.separator();
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show_rows(ui, row_height, count, |ui, range| {
-        for k in range {
-            let i = if f.status.is_none() { k } else { f.rows[k] };
-            let o = &orders[i];
-            ui.horizontal(|ui| {
-                let texts = [o.label(), o.customer.clone(), o.status.as_str().to_owned(), money(o.amount)];
-                for (text, width) in texts.into_iter().zip(COLUMN_WIDTHS) {
-                    cell(ui, width, egui::RichText::new(text));
-                }
-                let verb = if o.status == Status::Draft { "Edit" } else { "View" };
-                if ui.small_button(verb).on_hover_text(format!("Open {} in an editor", o.label())).clicked() {
-                    open_index = Some(i);
-                }
-            });
-        }
-    });
+    // Whole rows only: the list ends on a row's edge, never half a row.
+    let pitch = row_height + ui.spacing().item_spacing.y;
+    let whole = (ui.available_height() / pitch).floor().max(3.0) * pitch;
+    egui::ScrollArea::vertical().auto_shrink([false, true]).max_height(whole).show_rows(
+        ui,
+        row_height,
+        count,
+        |ui, range| {
+            for k in range {
+                let i = if f.status.is_none() { k } else { f.rows[k] };
+                let o = &orders[i];
+                ui.horizontal(|ui| {
+                    let texts = [o.label(), o.customer.clone(), o.status.as_str().to_owned(), money(o.amount)];
+                    for (text, width) in texts.into_iter().zip(COLUMN_WIDTHS) {
+                        cell(ui, width, egui::RichText::new(text));
+                    }
+                    let verb = if o.status == Status::Draft { "Edit" } else { "View" };
+                    if ui.small_button(verb).on_hover_text(format!("Open {} in an editor", o.label())).clicked() {
+                        open_index = Some(i);
+                    }
+                });
+            }
+        },
+    );
     open_index
 }

@@ -256,6 +256,10 @@ fn header(ui: &mut egui::Ui, agent: Option<&AgentAction>, pop: Option<(&mut bool
             });
         });
     } else {
-        agent_line(ui, agent);
+        // The line's room is kept when it is empty: the contents do not jump when it appears.
+        ui.horizontal(|ui| {
+            ui.set_min_height(ui.spacing().interact_size.y);
+            agent_line(ui, agent);
+        });
     }
 }

@@ -25,7 +25,7 @@ enum Choice {
 /// Declares and draws every dialog of `editor`, oldest first, and applies what was chosen.
 pub fn show(ctx: &egui::Context, editor: &mut Editor, parts: &mut Parts<'_>) {
     let label = editor.order_label(parts.orders);
-    let total = format!("{} {}", money(editor.draft.amount), editor.draft.currency);
+    let total = format!("{} {}", money(editor.draft.amount()), editor.draft.currency);
     let mut owner = editor.app_id.clone();
     let mut k = 0;
     while k < editor.dialogs.len() {

@@ -127,15 +127,16 @@ pub(crate) fn check_given(
 }
 
 /// What an order needs to be submitted, for the fields not already named in `known`: a
-/// recipient, an amount over 0, and at least one line item.
+/// recipient, at least one line item, and an amount (their total) over 0. With no line items,
+/// `items` alone says it: the amount is their total.
 pub(crate) fn order_errors(recipient: &str, amount: f64, items: usize, known: &[FieldError]) -> Vec<FieldError> {
     let named = |f: &str| known.iter().any(|e| e.field == f);
     let mut errors = Vec::new();
     if !named("recipient") && recipient.trim().is_empty() {
         errors.push(FieldError::new("recipient", "Cannot be empty"));
     }
-    if !named("amount") && (amount.is_nan() || amount <= 0.0) {
-        errors.push(FieldError::new("amount", "Must be greater than 0"));
+    if !named("amount") && items > 0 && (amount.is_nan() || amount <= 0.0) {
+        errors.push(FieldError::new("amount", "Must be greater than 0: give the line items a price"));
     }
     if items == 0 {
         errors.push(FieldError::new("items", "Add at least one line item"));

@@ -21,8 +21,6 @@ pub struct Draft {
     pub recipient: String,
     /// Address.
     pub address: String,
-    /// Amount.
-    pub amount: f64,
     /// Currency code.
     pub currency: String,
     /// Card number (secret).
@@ -32,13 +30,18 @@ pub struct Draft {
 }
 
 impl Draft {
-    /// Sets a field to a value [`check_field`] accepted.
+    /// The amount charged: the total of the line items, to the cent. It is not stored, so what
+    /// the editor shows, what the agent reads and what Confirm and Authorize charge are always
+    /// this one number.
+    pub fn amount(&self) -> f64 {
+        (self.items.iter().map(|it| f64::from(it.quantity) * it.unit_price).sum::<f64>() * 100.0).round() / 100.0
+    }
+
+    /// Sets a field to a value [`check_field`] accepted. The amount is the line items' total:
+    /// a given amount was checked against it and sets nothing.
     fn set(&mut self, field: EditableField, value: Checked) {
         let slot = match (field, value) {
-            (EditableField::Amount, Checked::Amount(amount)) => {
-                self.amount = amount;
-                return;
-            }
+            (EditableField::Amount, Checked::Amount(_)) => return,
             (_, Checked::Amount(_)) | (EditableField::Amount, Checked::Text(_)) => {
                 unreachable!("check_field returns the kind of the field")
             }
@@ -129,7 +132,6 @@ impl Editor {
         let draft = Draft {
             recipient: order.recipient.clone(),
             address: order.address.clone(),
-            amount: order.amount,
             currency: order.currency.clone(),
             card_number: order.card_number.clone(),
             items: order.items.clone(),
@@ -173,7 +175,7 @@ impl Editor {
     /// The one-line summary agents read.
     pub fn summary(&self, orders: &[Order]) -> String {
         let label = self.order_label(orders);
-        let (n, amount, currency) = (self.draft.items.len(), money(self.draft.amount), &self.draft.currency);
+        let (n, amount, currency) = (self.draft.items.len(), money(self.draft.amount()), &self.draft.currency);
         if self.submitted {
             return format!("{label} is submitted and read-only: {n} items, {amount} {currency}");
         }
@@ -205,7 +207,25 @@ impl Editor {
     /// (out of range, too long, sub-cent amounts), is `validation_failed` naming `value`.
     pub fn edit_field(&mut self, field: EditableField, value: &Value) -> Result<ToolResult, ToolError> {
         let checked = check_field(field, value, "value")?;
+        if let Some(e) = self.amount_error(&checked, "value") {
+            return Err(ToolError::validation("The amount follows the line items", vec![e]));
+        }
         Ok(self.apply_field(field, checked))
+    }
+
+    /// A given amount must be the line items' total (the amount follows them).
+    fn amount_error(&self, value: &Checked, param: &str) -> Option<FieldError> {
+        let Checked::Amount(given) = value else { return None };
+        let total = self.draft.amount();
+        ((given * 100.0).round() != (total * 100.0).round()).then(|| {
+            FieldError::new(
+                param,
+                format!(
+                    "The amount is the total of the line items ({}); change the line items to change it",
+                    money(total)
+                ),
+            )
+        })
     }
 
     /// Sets a field to a value [`check_field`] accepted.
@@ -213,7 +233,9 @@ impl Editor {
         self.draft.set(field, value);
         self.touched(field.key());
         match field {
-            EditableField::Amount => ToolResult::message(format!("Amount set to {}", money(self.draft.amount))),
+            EditableField::Amount => {
+                ToolResult::message(format!("Amount is {}, the total of the line items", money(self.draft.amount())))
+            }
             // The message never echoes a card number.
             _ => ToolResult::message(format!("{} updated", field.label())),
         }
@@ -261,11 +283,12 @@ impl Editor {
         // before anything is applied: a rejected submit names every invalid field at once (the
         // given values' and the order's), shows them in the editor, and changes nothing else.
         let (checked, mut errors) = check_given(given);
+        errors.extend(checked.iter().filter_map(|(_, value)| self.amount_error(value, "amount")));
         let mut trial = self.draft.clone();
         for (field, value) in &checked {
             trial.set(*field, value.clone());
         }
-        errors.extend(order_errors(&trial.recipient, trial.amount, trial.items.len(), &errors));
+        errors.extend(order_errors(&trial.recipient, trial.amount(), trial.items.len(), &errors));
         self.errors.clone_from(&errors);
         if !errors.is_empty() {
             let n = errors.len();
@@ -352,7 +375,7 @@ impl Editor {
         o.currency.clone_from(&d.currency);
         o.card_number.clone_from(&d.card_number);
         o.items.clone_from(&d.items);
-        o.amount = d.amount;
+        o.amount = d.amount();
         o.status = Status::Submitted;
         o.days_ago = 0;
         *orders_revision += 1;

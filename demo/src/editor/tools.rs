@@ -17,7 +17,7 @@ pub const ITEM_COLUMNS: [&str; 3] = ["Product", "Quantity", "Unit price"];
 #[serde(deny_unknown_fields)]
 pub struct EditFieldArgs {
     pub field: EditableField,
-    /// A number for amount, else a string.
+    /// A string; for amount a number, which must be the line items' total (the amount follows them).
     pub value: Value,
 }
 
@@ -44,9 +44,10 @@ pub struct RemoveItemArgs {
 }
 
 /// `submit` arguments: values to apply before validating (named as the fields they set). The
-/// amount's rule (more than 0 to submit, at most $1,000,000.00 in whole cents) is the order's
-/// own, checked with the rest of the order, so that one answer names every invalid field; a
-/// schema bound would reject it alone, before the order is looked at, and said ≥ 0 besides.
+/// amount is the line items' total: a given amount must equal it, and it must be more than 0
+/// to submit. Both are the order's own rules, checked with the rest of the order, so that one
+/// answer names every invalid field; a schema bound would reject it alone, before the order is
+/// looked at.
 #[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubmitArgs {
@@ -114,7 +115,7 @@ pub fn declare(w: &mut WindowUi, editor: &mut Editor, ids: &mut IdGen, title: &s
     w.fields("details", |f| {
         f.field("Recipient", &d.recipient);
         f.field("Address", &d.address);
-        f.field("Amount", d.amount);
+        f.field("Amount", d.amount());
         f.field("Currency", &d.currency);
         f.sensitive("Card number", &d.card_number);
         f.field("Status", status);

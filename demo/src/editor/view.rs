@@ -42,22 +42,12 @@ pub fn contents(editor: &mut Editor, ui: &mut egui::Ui, ids: &mut IdGen) {
             &mut changed,
         );
         text_row(ui, "Address", &mut this.draft.address, "address", (false, limits::ADDRESS_CHARS), &mut changed);
-        let l = ui.label("Amount");
-        if read_only {
-            ui.label(money(this.draft.amount));
-        } else if ui
-            .add(
-                egui::DragValue::new(&mut this.draft.amount)
-                    .speed(1.0)
-                    .prefix("$")
-                    .fixed_decimals(2)
-                    .range(0.0..=limits::AMOUNT_MAX),
-            )
-            .labelled_by(l.id)
-            .changed()
-        {
-            changed.push("amount".to_owned());
-        }
+        // The amount is the line items' total: shown, never typed, so it cannot disagree with them.
+        ui.label("Amount");
+        ui.horizontal(|ui| {
+            ui.strong(money(this.draft.amount()));
+            ui.weak("total of the line items");
+        });
         ui.end_row();
         text_row(ui, "Currency", &mut this.draft.currency, "currency", (false, limits::CURRENCY_CHARS), &mut changed);
         text_row(

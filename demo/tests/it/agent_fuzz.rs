@@ -111,7 +111,10 @@ fn random_editor_arguments_are_applied_exactly_or_rejected_naming_a_parameter() 
                             }
                             "amount" => {
                                 let amount = shown(&after, "Amount").as_f64().unwrap();
-                                r.message.as_deref() == Some(format!("Amount set to {}", money(amount)).as_str())
+                                r.message.as_deref()
+                                    == Some(
+                                        format!("Amount is {}, the total of the line items", money(amount)).as_str(),
+                                    )
                                     && (amount - number(&value)).abs() < 1e-9
                             }
                             other => panic!("{other} was accepted"),

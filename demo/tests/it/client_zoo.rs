@@ -248,12 +248,9 @@ async fn order_task(a: &mut Agent) {
     assert!(wrong.error, "[{}] {}", a.b.label, wrong.body);
     assert_eq!(wrong.body["code"], "validation_failed", "[{}] {}", a.b.label, wrong.body);
     assert_eq!(wrong.body["fields"][0]["field"], "value");
-    for (name, value) in [
-        ("recipient", json!("Grace Hopper")),
-        ("address", json!("1 Navy Way")),
-        ("amount", json!(250)),
-        ("currency", json!("EUR")),
-    ] {
+    for (name, value) in
+        [("recipient", json!("Grace Hopper")), ("address", json!("1 Navy Way")), ("currency", json!("EUR"))]
+    {
         let r = a.ok(&edit, json!({"field": name, "value": value, "expectedVersion": version})).await;
         version = r["version"].as_u64().unwrap();
     }

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, reason = "tests may unwrap: a panic is a failed test")]
 
 use egui_mcp_bridge::ErrorCode;
-use order_demo::data::{Status, seed_orders};
+use order_demo::data::{Status, money, seed_orders};
 use order_demo::editor::{Dialog, EditableField, Editor, PAYMENT_PASSWORD, SubmitArgs};
 use order_demo::ui_util::IdGen;
 use serde_json::json;
@@ -20,14 +20,15 @@ fn edit_field_checks_by_the_widgets_rules_and_marks_the_draft_dirty() {
     assert!(e.edit_field(EditableField::Recipient, &json!("Ada")).is_ok());
     assert_eq!(e.draft.recipient, "Ada");
     assert!(e.dirty);
-    let r = e.edit_field(EditableField::Amount, &json!("$1,234.50")).unwrap();
-    assert_eq!(e.draft.amount, 1234.5);
-    assert!(r.message.unwrap().contains("1,234.50"));
-    for bad in [json!("lots"), json!(0.001), json!(2_000_000), json!(-1)] {
+    // The amount is the line items' total: giving that is accepted, anything else is refused.
+    let total = e.draft.amount();
+    let r = e.edit_field(EditableField::Amount, &json!(format!("${total}"))).unwrap();
+    assert!(r.message.unwrap().contains(&money(total)));
+    for bad in [json!("lots"), json!(0.001), json!(2_000_000), json!(-1), json!(total + 1.0)] {
         let err = e.edit_field(EditableField::Amount, &bad).unwrap_err();
         assert_eq!(err.fields.unwrap()[0].field, "value", "{bad}");
     }
-    assert_eq!(e.draft.amount, 1234.5, "a rejected edit changes nothing");
+    assert_eq!(e.draft.amount(), total, "a rejected edit changes nothing");
     assert!(e.edit_field(EditableField::Currency, &json!("EURO")).is_err(), "three characters at most");
     let r = e.edit_field(EditableField::CardNumber, &json!("4111 1111 1111 1111")).unwrap();
     assert!(!r.message.unwrap().contains("4111"), "a card number is never echoed");
@@ -78,7 +79,7 @@ fn a_rejected_submit_names_every_invalid_field_at_once() {
     assert_eq!(named, ["amount", "recipient", "items"]);
     let shown: Vec<&str> = e.errors.iter().map(|f| f.field.as_str()).collect();
     assert_eq!(shown, ["amount", "recipient", "items"], "the editor shows the same errors");
-    assert!(e.dialogs.is_empty() && e.draft.amount == 0.0, "nothing applied");
+    assert!(e.dialogs.is_empty() && e.draft.amount() == 0.0, "nothing applied");
 }
 
 #[test]
@@ -109,6 +110,7 @@ fn a_new_order_is_created_when_it_is_authorized() {
     e.add_item("Tea", 2, Some(3.0)).unwrap();
     e.submit(SubmitArgs { recipient: Some("Ada".into()), amount: Some(6.0), ..SubmitArgs::default() }, &mut ids)
         .unwrap();
+    assert_eq!(e.draft.amount(), 6.0, "2 × $3.00");
     e.confirm(&mut ids);
     e.authorize(PAYMENT_PASSWORD, &mut orders, &mut revision).unwrap();
     assert_eq!(orders.len(), n + 1);
@@ -146,4 +148,26 @@ fn cancelling_returns_one_dialog_down_the_stack() {
     assert!(e.dialogs.is_empty(), "Confirm cancelled: back to the editor");
     let ids_seen: Vec<String> = (0..2).map(|_| ids.next("x")).collect();
     assert_ne!(ids_seen[0], ids_seen[1], "dialog ids never repeat");
+}
+
+/// The amount follows the line items: adding or removing one changes what the editor shows,
+/// what the agent reads and what Confirm and Authorize charge, together; an amount that is not
+/// their total is refused, by `edit_field` and by `submit`. (Before, the Amount was a field of
+/// its own: after adding 2 × $4.50 it still said $215.30, and that was charged.)
+#[test]
+fn the_amount_is_the_line_items_total_everywhere() {
+    let mut orders = seed_orders();
+    let (mut e, _) = draft_editor();
+    let (mut ids, mut revision) = (IdGen::default(), 0);
+    let before = e.draft.amount();
+    e.add_item("Green tea", 2, Some(4.5)).unwrap();
+    let after = e.draft.amount();
+    assert_eq!((after * 100.0).round(), ((before + 9.0) * 100.0).round(), "the total follows the items");
+    let err = e.submit(SubmitArgs { amount: Some(before), ..SubmitArgs::default() }, &mut ids).unwrap_err();
+    assert_eq!(err.fields.unwrap()[0].field, "amount", "the old figure is refused");
+    e.submit(SubmitArgs::default(), &mut ids).unwrap();
+    e.confirm(&mut ids);
+    let index = e.order_index.unwrap();
+    e.authorize(PAYMENT_PASSWORD, &mut orders, &mut revision).unwrap();
+    assert_eq!(orders[index].amount, after, "what is charged is the total");
 }

@@ -326,3 +326,42 @@ fn assert_top_and_focused(f: &mut Fixture, authorize: &str) {
     f.harness.run_steps(3);
     assert!(f.harness.state().editors.iter().any(|e| e.submitted), "authorized by the person");
 }
+
+/// The order adds up: after a line item is added, the total the person sees, the Amount the
+/// agent reads and the total Confirm shows and Authorize charges are one new number. Before,
+/// the Amount stayed at the old figure and that was charged.
+#[test]
+fn adding_an_item_changes_what_everyone_sees_and_what_is_charged_together() {
+    let mut f = Fixture::new();
+    let editor = f.open_draft();
+    let amount = |f: &Fixture, id: &str| -> f64 {
+        let state = f.read();
+        let w = state["windows"].as_array().unwrap().iter().find(|w| w["id"] == id).unwrap().clone();
+        let fields = w["blocks"].as_array().unwrap().iter().find(|b| b["type"] == "fields").unwrap().clone();
+        let amount = fields["items"].as_array().unwrap().iter().find(|i| i["label"] == "Amount").unwrap().clone();
+        amount["value"].as_f64().unwrap()
+    };
+    let before = amount(&f, &editor);
+    let (err, r) =
+        f.call(&format!("{editor}__add_item"), json!({"product": "Green tea", "quantity": 2, "unitPrice": 4.5}));
+    assert!(!err, "{r}");
+    f.harness.run_steps(2);
+    let after = amount(&f, &editor);
+    assert!((after - (before + 9.0)).abs() < 0.005, "the agent reads the new total: {before} -> {after}");
+    let shown = order_demo::data::money(after);
+    assert!(f.harness.query_by_label(&shown).is_some(), "the person sees {shown}");
+    let (err, r) = f.call(&format!("{editor}__submit"), json!({}));
+    assert!(!err, "{r}");
+    let confirm = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    f.harness.run_steps(2);
+    let state = f.read();
+    let dialog = state["windows"].as_array().unwrap().iter().find(|w| w["id"] == confirm).unwrap().clone();
+    assert!(dialog["summary"].as_str().unwrap().contains(&shown), "Confirm shows {shown}: {dialog}");
+    let (err, r) = f.call(&format!("{confirm}__confirm"), json!({}));
+    assert!(!err, "{r}");
+    let authorize = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    let (err, r) = f.call(&format!("{authorize}__authorize"), json!({"password": "1234"}));
+    assert!(!err, "{r}");
+    let index = f.harness.state().editors.iter().find(|e| e.app_id == editor).unwrap().order_index.unwrap();
+    assert_eq!(f.harness.state().orders[index].amount, after, "Authorize charged the total");
+}

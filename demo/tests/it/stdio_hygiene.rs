@@ -103,7 +103,7 @@ fn agent_types_secrets(request: &mut dyn FnMut(&str, Value) -> Value) {
     };
     let editor = call("app__new_order", json!({}))["openedWindowIds"][0].as_str().expect("editor").to_owned();
     call(&format!("{editor}__edit_field"), json!({"field": "card_number", "value": CARD}));
-    call(&format!("{editor}__add_item"), json!({"product": "Tea", "quantity": 1}));
+    call(&format!("{editor}__add_item"), json!({"product": "Tea", "quantity": 1, "unitPrice": 3}));
     let submitted = call(&format!("{editor}__submit"), json!({"recipient": "Ada", "amount": 3}));
     let confirm = submitted["openedWindowIds"][0].as_str().expect("confirm").to_owned();
     let confirmed = call(&format!("{confirm}__confirm"), json!({}));

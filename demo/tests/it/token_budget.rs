@@ -156,7 +156,7 @@ fn standard_task(client: &str, frozen: bool) -> Figures {
     );
     let r = a.call(
         &format!("{editor}__submit"),
-        json!({"recipient": "Grace Hopper", "address": "1 Main Street", "amount": 215.3, "currency": "USD", "expectedVersion": r["version"]}),
+        json!({"recipient": "Grace Hopper", "address": "1 Main Street", "currency": "USD", "expectedVersion": r["version"]}),
     );
     let confirm = r["openedWindowIds"][0].as_str().unwrap().to_owned();
     let r = a.call(&format!("{confirm}__confirm"), json!({}));

@@ -30,7 +30,7 @@ LOCK_TASK = "lock"
 
 ORDER_PROMPT = (
     "Use the order-demo MCP server's tools. Open a draft order from the Orders window, set its "
-    "recipient to Grace Hopper, address to 1 Main Street, amount to 215.3 and currency to USD, "
+    "recipient to Grace Hopper, address to 1 Main Street and currency to USD, "
     "add 2 x Green tea at 4.5, submit it, confirm it and authorize the payment with password "
     "1234. Say DONE when the order is submitted."
 )
@@ -39,7 +39,7 @@ LOCK_PROMPT = (
     "Say DONE when it is unlocked."
 )
 
-EDITS = [("recipient", "Grace Hopper"), ("address", "1 Main Street"), ("amount", 215.3), ("currency", "USD")]
+EDITS = [("recipient", "Grace Hopper"), ("address", "1 Main Street"), ("currency", "USD")]
 
 READ = "app__read_windows"
 # The bridge's dispatchers, by the safety class of the tool they call.
