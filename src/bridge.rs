@@ -45,6 +45,15 @@ impl BridgeBuilder {
         self
     }
 
+    /// Whether actions marked [`ActionSpec::ask_person`](crate::ActionSpec::ask_person) wait
+    /// for the person's approval (default on). Turn it off where no person is at the app
+    /// (headless, unattended agents): such calls are then applied as any other.
+    #[must_use]
+    pub fn approvals(mut self, on: bool) -> Self {
+        self.config.approvals = on;
+        self
+    }
+
     /// How long a call may wait for the UI before it ends with `action_timeout` (default 10 s).
     #[must_use]
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
@@ -225,6 +234,55 @@ impl Bridge {
     /// The external id (as agents see it) of an open window.
     pub fn external_id(&self, app_id: &str) -> Option<String> {
         self.core.frame.lock().handle_of(app_id).map(str::to_owned)
+    }
+
+    /// Turns asking the person on or off while the app runs (the builder's
+    /// [`BridgeBuilder::approvals`] sets where it starts): off when it turns out that no person
+    /// is at the app (a window that could not open, say). Calls already waiting stay until
+    /// answered or out of budget.
+    pub fn set_approvals(&self, on: bool) {
+        self.core.hub.set_approvals(on);
+    }
+
+    /// The agent's call that waits for the person's approval on this window (an action marked
+    /// [`ActionSpec::ask_person`]), if any. [`Bridge::approval_prompt`] draws it with Allow and
+    /// Deny; this is for an app that draws its own.
+    pub fn approval(&self, app_id: &str) -> Option<crate::Approval> {
+        self.core.frame.lock().approval(app_id)
+    }
+
+    /// The person's answer to the call waiting on this window: `true` applies it exactly as a
+    /// direct call would (checked again against the window as it is now), `false` answers the
+    /// agent `denied_by_user` and applies nothing. Returns whether a call was waiting (its
+    /// budget may have run out first: then it is never applied, whatever the answer).
+    pub fn answer_approval(&self, app_id: &str, allow: bool) -> bool {
+        let answered = self.core.frame.lock().answer_approval(app_id, allow);
+        if answered {
+            self.core.hub.wake();
+        }
+        answered
+    }
+
+    /// Draws, in the window's contents, the agent's call that waits for the person on this
+    /// window, if any: what the agent wants to do (the action's title, its arguments with
+    /// secrets masked) and Allow and Deny buttons, which answer it. Draws nothing when no call
+    /// waits. Call it where the person looks first, at the top of the window.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.approval_prompt(ui, "authorize-1");
+    /// # });
+    /// ```
+    pub fn approval_prompt(&self, ui: &mut egui::Ui, app_id: &str) {
+        if let Some(approval) = self.approval(app_id) {
+            match crate::plugin::approval_prompt(ui, &approval) {
+                Some(allow) => {
+                    self.answer_approval(app_id, allow);
+                }
+                None => ui.ctx().request_repaint_after(Duration::from_millis(500)), // the countdown
+            }
+        }
     }
 
     /// The agent's most recent call that an action of this open window applied.

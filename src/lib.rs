@@ -28,8 +28,8 @@ pub use declare::{
     Call, Cell, Fields, Items, ListKind, Paged, Row, Rows, TableKind, WindowBuilder, WindowResponse, WindowUi,
 };
 pub use hub::{
-    ACTIVITY_CAPACITY, ActionSpec, ActivityRecord, AgentAction, DEFAULT_MAX_STRING_CHARS, Footprint, Hints, NoArgs,
-    Outcome, Snapshot, ToolSpec,
+    ACTIVITY_CAPACITY, ActionSpec, ActivityRecord, AgentAction, Approval, DEFAULT_MAX_STRING_CHARS, Footprint, Hints,
+    NoArgs, Outcome, Snapshot, ToolSpec,
 };
 pub use plugin::{BridgePlugin, CallsWhileHidden, STALLED_AFTER, headless};
 pub use protocol::{Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState};

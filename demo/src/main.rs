@@ -13,7 +13,7 @@ const USAGE: &str = "\
 order-demo: a multi-window order editor that MCP agents can read and operate.
 
 USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token] [--headless]
-                  [--native-windows] [--compat auto|on|off]
+                  [--native-windows] [--no-approval] [--compat auto|on|off]
 
   --stdio         serve MCP over stdin/stdout
   --http ADDR     serve MCP over streamable HTTP at http://ADDR/mcp (port 0: any free port;
@@ -25,6 +25,8 @@ USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token] [--he
                   call the app). By default HTTP requires a token generated for this run and
                   written to a file only you can read, whose path is printed (never the token)
   --headless      run the same UI without a window (the default when there is no display)
+  --no-approval   an agent's payment (authorize) is applied without asking the person at the
+                  window first (for unattended agents; headless never asks: nobody is there)
   --native-windows  every window, dialogs included, in an OS window of its own (without
                   it, a window's Own window button moves that one out and back); the same
                   ids, tools and behaviour either way
@@ -51,6 +53,7 @@ struct Options {
     no_token: bool,
     headless: bool,
     native_windows: bool,
+    no_approval: bool,
     compat: Compat,
 }
 
@@ -63,6 +66,7 @@ fn parse_args() -> Result<Options, String> {
             "--stdio" => o.stdio = true,
             "--headless" => o.headless = true,
             "--native-windows" => o.native_windows = true,
+            "--no-approval" => o.no_approval = true,
             "--http" => {
                 let addr = args.next().ok_or("--http needs an address such as 127.0.0.1:0")?;
                 o.http = Some(
@@ -173,7 +177,10 @@ fn main() -> ExitCode {
         }
     };
 
+    let headless_mode = options.headless || !has_display();
     let bridge = Bridge::builder()
+        // The person approves an agent's payment at the window, when there is a person.
+        .approvals(!options.no_approval && !headless_mode)
         .app_name("order-demo")
         .app_version(env!("CARGO_PKG_VERSION"))
         .instructions("An order editor. Orders holds 20,000 orders (load_orders pages them); open_order opens one in an editor; its submit opens Confirm order, then Authorize payment (password 1234). app__lock locks the app (PIN 1234).")
@@ -217,7 +224,6 @@ fn main() -> ExitCode {
         None
     };
 
-    let headless_mode = options.headless || !has_display();
     if !options.headless && headless_mode {
         tracing::info!("no display found (DISPLAY/WAYLAND_DISPLAY unset): running headless");
     }
@@ -228,6 +234,7 @@ fn main() -> ExitCode {
     if let Err(e) = run_window(bridge.clone(), transport.clone(), endpoints.join(" · "), options.native_windows) {
         // No usable display after all (for example no OpenGL): the agent can still work.
         tracing::warn!(error = %e, "the window could not be opened; running headless instead");
+        bridge.set_approvals(false); // nobody to ask
         run_headless(bridge, transport.as_deref());
     }
     ExitCode::SUCCESS

@@ -78,12 +78,26 @@ pub struct ActionSpec {
     pub description: Option<Cow<'static, str>>,
     /// Annotations.
     pub hints: Hints,
+    /// An agent's call waits for the person's Allow at the window ([`ActionSpec::ask_person`]).
+    pub ask_person: bool,
 }
 
 impl ActionSpec {
     /// An action with a title and no hints set.
     pub fn new(title: impl Into<Cow<'static, str>>) -> Self {
-        Self { title: title.into(), description: None, hints: Hints::default() }
+        Self { title: title.into(), description: None, hints: Hints::default(), ask_person: false }
+    }
+
+    /// An agent's call to it waits for the person at the app: the window shows what the agent
+    /// wants to do, with Allow and Deny ([`crate::Bridge::approval_prompt`]). Allow applies it
+    /// exactly as a direct call would; Deny answers `denied_by_user`; no answer within the call
+    /// budget answers `action_timeout`, and nothing is applied. The person's own use of the
+    /// action needs no approval (it does not go through the bridge). Off for the whole app with
+    /// [`crate::BridgeBuilder::approvals`]`(false)` (no person at the app: headless, unattended).
+    #[must_use]
+    pub fn ask_person(mut self) -> Self {
+        self.ask_person = true;
+        self
     }
 
     /// Sets the one-line description (what it does, when to use it).

@@ -1,7 +1,7 @@
 //! A tool call on its way from a server task to the UI thread and back.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::Instant;
 
 use parking_lot::Mutex;
@@ -62,6 +62,8 @@ pub struct PendingCall {
     /// Made through a dispatcher: the tool must be of this class.
     pub class: Option<SafetyClass>,
     state: AtomicU8,
+    /// The person allowed it (an action that asks the person first).
+    approved: AtomicBool,
     reply: Mutex<Option<oneshot::Sender<Outcome>>>,
     activity: Option<Arc<ActivityLog>>,
 }
@@ -84,6 +86,7 @@ impl PendingCall {
             deadline,
             class: None,
             state: AtomicU8::new(PENDING),
+            approved: AtomicBool::new(false),
             reply: Mutex::new(Some(reply)),
             activity,
         }
@@ -103,6 +106,16 @@ impl PendingCall {
 
     fn transition(&self, to: u8) -> bool {
         self.state.compare_exchange(PENDING, to, Ordering::AcqRel, Ordering::Acquire).is_ok()
+    }
+
+    /// Whether the person allowed it.
+    pub fn is_approved(&self) -> bool {
+        self.approved.load(Ordering::Acquire)
+    }
+
+    /// The person allowed it: it is applied as a direct call would be.
+    pub fn approve(&self) {
+        self.approved.store(true, Ordering::Release);
     }
 
     /// Still waiting to be claimed, cancelled or rejected.

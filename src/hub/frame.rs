@@ -168,9 +168,11 @@ impl FrameState {
                 (app_id, pass)
             }
         };
-        let active =
-            self.calls.admit(hub.call_receiver(), &self.last, key, person_input, hub.config().call_timeout, locate);
-        let mut wanted = PassEnd::default();
+        self.calls.ask_person = hub.approvals();
+        let budget = hub.config().call_timeout;
+        let active = self.calls.admit(hub.call_receiver(), &self.last, key, person_input, budget, locate);
+        // A call waiting for the person vanishes from its window when its budget runs out.
+        let mut wanted = PassEnd { after: self.calls.approvals.prune(budget), ..PassEnd::default() };
         if let Some(other) = self.calls.waits_for().filter(|p| *p != key) {
             wanted.repaint.push(other);
         } else {
@@ -339,6 +341,16 @@ impl FrameState {
     /// Whether the window with this app id is blocked by a modal in the last snapshot.
     pub fn is_blocked(&self, app_id: &str) -> bool {
         self.registry.handle_of(app_id).is_some_and(|h| self.last.window_blocker(h).is_some())
+    }
+
+    /// The agent's call waiting for the person's approval on the window `app_id`, if any.
+    pub fn approval(&self, app_id: &str) -> Option<crate::hub::Approval> {
+        self.calls.approvals.get(Some(app_id))
+    }
+
+    /// The person's answer to the call waiting on the window `app_id`. False if none waits.
+    pub fn answer_approval(&mut self, app_id: &str, allow: bool) -> bool {
+        self.calls.approvals.answer(Some(app_id), allow)
     }
 
     /// The agent's last applied call on this window, while it is open.

@@ -20,6 +20,7 @@
 
 mod action;
 mod activity;
+mod approvals;
 mod args;
 mod call;
 pub(crate) mod decl;
@@ -33,6 +34,7 @@ pub(crate) use action::input_schema_for;
 pub use action::{ActionSpec, Hints, NoArgs, SafetyClass};
 pub(crate) use activity::ActivityLog;
 pub use activity::{ACTIVITY_CAPACITY, ActivityRecord};
+pub use approvals::Approval;
 pub(crate) use args::parse_args;
 pub use call::Outcome;
 pub(crate) use call::{CallTarget, PendingCall};
@@ -75,6 +77,8 @@ pub(crate) struct HubConfig {
     pub max_string_chars: usize,
     /// Whether doc comments on argument fields become `description`s in input schemas.
     pub parameter_docs: bool,
+    /// Whether actions marked [`ActionSpec::ask_person`] wait for the person's approval.
+    pub approvals: bool,
 }
 
 impl Default for HubConfig {
@@ -86,6 +90,7 @@ impl Default for HubConfig {
             call_timeout: Duration::from_secs(10),
             max_string_chars: DEFAULT_MAX_STRING_CHARS,
             parameter_docs: true,
+            approvals: true,
         }
     }
 }
@@ -98,6 +103,9 @@ pub(crate) struct Hub {
     calls_rx: crossbeam_channel::Receiver<Arc<PendingCall>>,
     waker: Mutex<Option<Waker>>,
     activity: Arc<ActivityLog>,
+    /// Whether calls to actions that ask the person wait for them (set from the config, and
+    /// by the app when it learns whether a person is there).
+    approvals: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Hub {
@@ -111,13 +119,25 @@ impl Hub {
     pub fn new(config: HubConfig) -> Self {
         let (calls_tx, calls_rx) = crossbeam_channel::unbounded();
         Self {
-            config,
             snapshot: watch::Sender::new(Arc::new(Snapshot::empty())),
             calls_tx,
             calls_rx,
             waker: Mutex::new(None),
             activity: Arc::default(),
+            approvals: std::sync::atomic::AtomicBool::new(config.approvals),
+            config,
         }
+    }
+
+    /// Whether calls to actions that ask the person wait for their approval.
+    pub fn approvals(&self) -> bool {
+        self.approvals.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Turns the waiting for the person's approval on or off.
+    pub fn set_approvals(&self, on: bool) {
+        self.approvals.store(on, std::sync::atomic::Ordering::Release);
+        self.wake();
     }
 
     /// The configuration.

@@ -25,6 +25,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::approvals::Approvals;
 use super::call::{CallTarget, Outcome, PendingCall};
 use super::snapshot::Snapshot;
 use crate::protocol::{ErrorCode, ToolError};
@@ -74,6 +75,10 @@ pub(crate) enum AfterPass {
 #[derive(Debug, Default)]
 pub(crate) struct CallSlot {
     active: Option<ActiveCall>,
+    /// Calls to actions that ask the person first, and those the person allowed.
+    pub approvals: Approvals,
+    /// Whether such calls wait for the person (off: applied as any other).
+    pub ask_person: bool,
 }
 
 impl CallSlot {
@@ -109,6 +114,7 @@ impl CallSlot {
         budget: Duration,
         locate: impl Fn(&CallTarget) -> (Option<String>, Option<PassKey>),
     ) -> bool {
+        self.approvals.prune(budget);
         loop {
             // An admitted call that can no longer be applied frees the slot.
             if let Some(a) = self.active.as_ref().filter(|a| a.phase == Phase::Admitted) {
@@ -151,7 +157,8 @@ impl CallSlot {
         budget: Duration,
         locate: &impl Fn(&CallTarget) -> (Option<String>, Option<PassKey>),
     ) -> bool {
-        while let Ok(call) = queue.try_recv() {
+        // The person's allowed calls first, then the queue.
+        while let Some(call) = self.approvals.next_allowed().or_else(|| queue.try_recv().ok()) {
             if !call.is_pending() {
                 continue; // cancelled by its timeout or its client
             }
@@ -164,6 +171,13 @@ impl CallSlot {
                 continue;
             }
             let (app_id, pass) = locate(&call.target);
+            if self.ask_person
+                && !call.is_approved()
+                && let Some(tool) = last.tool(&call.tool_name()).filter(|t| t.ask_person)
+            {
+                self.approvals.hold(call, app_id, tool);
+                continue;
+            }
             self.active = Some(ActiveCall {
                 call,
                 app_id,

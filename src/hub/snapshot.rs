@@ -21,6 +21,8 @@ pub struct ToolSpec {
     pub input_schema: Arc<Map<String, Value>>,
     /// Annotations.
     pub hints: Hints,
+    /// An agent's call waits for the person's approval.
+    pub ask_person: bool,
 }
 
 /// An immutable, self-consistent published state of the app, with its JSON serialised once:

@@ -18,6 +18,9 @@ pub enum ErrorCode {
     ActionNotAvailable,
     /// The operation did not take effect within the budget, and never will.
     ActionTimeout,
+    /// The person at the app denied the call (an extension beyond spec 0.1, whose §10.6 leaves
+    /// permission gates out): nothing was applied.
+    DeniedByUser,
 }
 
 impl ErrorCode {
@@ -30,6 +33,7 @@ impl ErrorCode {
             Self::WindowNotFound => "window_not_found",
             Self::ActionNotAvailable => "action_not_available",
             Self::ActionTimeout => "action_timeout",
+            Self::DeniedByUser => "denied_by_user",
         }
     }
 }

@@ -68,6 +68,7 @@ pub fn read_windows_tool(with_tools: bool) -> Tool {
             description: description.to_owned(),
             input_schema: schema(json!({"type": "object"})),
             hints: Hints { read_only: true, idempotent: true, ..Hints::default() },
+            ask_person: false,
         })
     }
     if with_tools { WITH_TOOLS.clone() } else { PLAIN.clone() }
@@ -101,6 +102,7 @@ pub fn call_tools() -> [Tool; 3] {
                 "required": ["tool"]
             })),
             hints,
+            ask_person: false,
         })
     }
     TOOLS.clone()

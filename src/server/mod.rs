@@ -365,6 +365,7 @@ mod tests {
             description: "Does a".into(),
             input_schema: Arc::new(rmcp::model::object(json!({"type": "object"}))),
             hints,
+            ask_person: false,
         };
         serde_json::to_value(to_mcp_tool(&spec)).unwrap_or_default()
     }

@@ -4,7 +4,7 @@
 //!
 //! - `conformance`: one test per line of spec §11, through an rmcp client over an in-process pipe,
 //!   on both lifecycles.
-//! - `call_lifecycle`, `hidden_window`, `viewports`: frames driven by hand.
+//! - `call_lifecycle`, `hidden_window`, `viewports`, `approvals`: frames driven by hand.
 //! - `invariants`: the design's invariants on every published snapshot under random sequences.
 //! - `http`, `lifecycle`, `notifications`, `bridge_tools`: the server's transports, stopping,
 //!   the notification fan-out and the bridge's own tools.
@@ -12,6 +12,7 @@
 
 mod common;
 
+mod approvals;
 mod bridge_tools;
 mod call_lifecycle;
 mod conformance;

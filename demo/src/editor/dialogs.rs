@@ -92,6 +92,8 @@ fn show_one(
     parts
         .windows
         .show(ctx, spec, |ui| {
+            // What the agent asks the person to allow here (the payment), above the rest.
+            bridge.approval_prompt(ui, &id);
             ui.add_enabled_ui(!shown.blocked, |ui| person_view(ui, dialog, label, total, &recipient, items)).inner
         })
         .inner
@@ -140,6 +142,7 @@ fn declare(
             }
             let spec = ActionSpec::new("Authorize payment")
                 .destructive()
+                .ask_person()
                 .description("Charge the card and submit the order (needs the payment password)");
             if let Some(call) = w.action::<AuthorizeArgs>("authorize", spec) {
                 call.handle(|a| editor.authorize(&a.password, parts.orders, parts.orders_revision));

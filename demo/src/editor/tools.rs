@@ -64,6 +64,8 @@ pub struct SubmitArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AuthorizeArgs {
+    /// A secret: masked wherever the call is shown to the person (`writeOnly`).
+    #[schemars(extend("writeOnly" = true))]
     pub password: String,
 }
 

@@ -360,8 +360,48 @@ fn adding_an_item_changes_what_everyone_sees_and_what_is_charged_together() {
     let (err, r) = f.call(&format!("{confirm}__confirm"), json!({}));
     assert!(!err, "{r}");
     let authorize = r["openedWindowIds"][0].as_str().unwrap().to_owned();
-    let (err, r) = f.call(&format!("{authorize}__authorize"), json!({"password": "1234"}));
+    let call = f.harness.agent().send(&format!("{authorize}__authorize"), json!({"password": "1234"}));
+    f.harness.run_steps(2);
+    f.harness.get_by_label("Allow").click(); // the person approves the payment at the window
+    f.harness.run_steps(3);
+    let (err, r) = split(f.harness.finish(call));
     assert!(!err, "{r}");
     let index = f.harness.state().editors.iter().find(|e| e.app_id == editor).unwrap().order_index.unwrap();
     assert_eq!(f.harness.state().orders[index].amount, after, "Authorize charged the total");
+}
+
+/// The person approves what matters: an agent's `authorize` (the payment) waits at the
+/// Authorize payment dialog, which shows what the agent wants (the password masked) with Allow
+/// and Deny. Deny answers `denied_by_user` and charges nothing; Allow applies it exactly as a
+/// direct call and answers with the new state. The person's own Authorize needs no approval
+/// (`a_person_runs_the_order_task_and_the_lock_in_the_gui`).
+#[test]
+fn the_person_allows_or_denies_the_agents_payment_at_the_window() {
+    let mut f = Fixture::new();
+    let editor = f.open_draft();
+    let (err, r) = f.call(&format!("{editor}__submit"), json!({}));
+    assert!(!err, "{r}");
+    let confirm = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    let (_, r) = f.call(&format!("{confirm}__confirm"), json!({}));
+    let authorize = format!("{}__authorize", r["openedWindowIds"][0].as_str().unwrap());
+
+    let call = f.harness.agent().send(&authorize, json!({"password": "1234"}));
+    f.harness.run_steps(3);
+    assert!(f.harness.query_by_label("The agent asks to: Authorize payment").is_some(), "asked at the window");
+    assert!(f.harness.query_by_label("1234").is_none(), "the password is masked");
+    assert!(!f.harness.state().editors.iter().any(|e| e.submitted), "nothing charged while it waits");
+    f.harness.get_by_label("Deny").click();
+    f.harness.run_steps(3);
+    let (err, r) = split(f.harness.finish(call));
+    assert!(err && r["code"] == "denied_by_user", "{r}");
+    assert!(!f.harness.state().editors.iter().any(|e| e.submitted), "denied: nothing charged");
+    assert!(f.harness.query_by_label("The agent asks to: Authorize payment").is_none(), "the prompt is gone");
+
+    let call = f.harness.agent().send(&authorize, json!({"password": "1234"}));
+    f.harness.run_steps(3);
+    f.harness.get_by_label("Allow").click();
+    f.harness.run_steps(3);
+    let (err, r) = split(f.harness.finish(call));
+    assert!(!err, "{r}");
+    assert!(f.harness.state().editors.iter().any(|e| e.submitted), "allowed: charged, as a direct call");
 }

@@ -145,5 +145,6 @@ fn tool_spec(handle: &str, a: &ActionDecl) -> ToolSpec {
         title: a.spec.title.to_string(),
         input_schema: Arc::clone(&a.schema),
         hints: a.spec.hints,
+        ask_person: a.spec.ask_person,
     }
 }

@@ -28,6 +28,7 @@ fn tool(name: &str) -> ToolSpec {
         description: name.into(),
         input_schema: Arc::new(Map::new()),
         hints: Hints::default(),
+        ask_person: false,
     }
 }
 
