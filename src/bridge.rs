@@ -285,7 +285,8 @@ impl Bridge {
         }
     }
 
-    /// The agent's most recent call that an action of this open window applied.
+    /// The agent's latest applied call, if it marks this window (see
+    /// [`WindowResponse::agent_action`](crate::WindowResponse::agent_action)).
     pub fn agent_action(&self, app_id: &str) -> Option<AgentAction> {
         self.core.frame.lock().agent_action(app_id).cloned()
     }

@@ -51,6 +51,7 @@ impl OrderApp {
                 ui.weak("No agent calls yet.");
             }
             let mut clicked = None;
+            let snapshot = self.bridge.snapshot();
             egui::ScrollArea::vertical().show(ui, |ui| {
                 for g in groups(&self.activity.1) {
                     let (mark, color) = match g.last.error {
@@ -70,6 +71,14 @@ impl OrderApp {
                     if row.inner.on_hover_text("Bring its window to the front").clicked() {
                         clicked = Some(g.last.tool.clone());
                     }
+                    // Which window the call touched, by the title the person sees.
+                    let handle = g.last.tool.split_once("__").map_or("", |(h, _)| h);
+                    let place = match snapshot.state().window(handle) {
+                        Some(w) => format!("in {}", w.title),
+                        None if handle == "app" => "the app".to_owned(),
+                        None => format!("in {handle} (closed)"),
+                    };
+                    ui.weak(place);
                     if !g.last.message.is_empty() {
                         ui.weak(&g.last.message);
                     }

@@ -9,8 +9,8 @@ use egui::{Color32, Stroke};
 use egui_mcp_bridge::AgentAction;
 use parking_lot::Mutex;
 
-/// How long a window stays highlighted after an agent acted on it.
-pub const HIGHLIGHT: Duration = Duration::from_secs(3);
+/// How long a window stays marked after an agent acted on it (the last part fading out).
+pub const HIGHLIGHT: Duration = Duration::from_secs(5);
 
 /// egui keeps memory for every window id it has seen (its place in the area order, position,
 /// size, the states of the widgets in it), forever: egui 0.37 cannot forget one. Protocol ids
@@ -89,35 +89,43 @@ impl IdGen {
     }
 }
 
-/// How fresh the agent's last action on a window is, if it still shows (within [`HIGHLIGHT`]);
-/// asks for a repaint when it fades.
-fn fresh<'a>(ctx: &egui::Context, agent: Option<&'a AgentAction>) -> Option<&'a AgentAction> {
+/// The agent's last action on a window while it still shows (within [`HIGHLIGHT`]), with how
+/// strongly: 1 at first, fading to 0 over the last [`FADE`]. Asks for the repaints of the fade.
+fn fresh<'a>(ctx: &egui::Context, agent: Option<&'a AgentAction>) -> Option<(&'a AgentAction, f32)> {
     let a = agent?;
     let left = HIGHLIGHT.checked_sub(a.at.elapsed()).filter(|d| !d.is_zero())?;
-    ctx.request_repaint_after(left);
-    Some(a)
+    if left > FADE {
+        ctx.request_repaint_after(left.saturating_sub(FADE));
+        Some((a, 1.0))
+    } else {
+        ctx.request_repaint_after(Duration::from_millis(50));
+        Some((a, left.as_secs_f32() / FADE.as_secs_f32()))
+    }
 }
+
+/// How long the mark takes to fade out, at the end of [`HIGHLIGHT`].
+const FADE: Duration = Duration::from_millis(1500);
 
 /// The highlight's outline while the agent's last action on a window is fresh.
 pub fn agent_stroke(ctx: &egui::Context, agent: Option<&AgentAction>) -> Option<Stroke> {
-    fresh(ctx, agent).map(|_| Stroke::new(2.5, AGENT_BLUE))
+    fresh(ctx, agent).map(|(_, strength)| Stroke::new(2.5, AGENT_BLUE.gamma_multiply(strength)))
 }
 
 /// A window's frame: highlighted while the agent's last action on it is fresh. `agent` is what
 /// the bridge returned for the window ([`egui_mcp_bridge::WindowResponse::agent_action`]).
 pub fn agent_frame(ctx: &egui::Context, agent: Option<&AgentAction>) -> egui::Frame {
     let frame = egui::Frame::window(&ctx.global_style());
-    match fresh(ctx, agent) {
-        Some(_) => frame.stroke(Stroke::new(2.5, AGENT_BLUE)),
+    match agent_stroke(ctx, agent) {
+        Some(stroke) => frame.stroke(stroke),
         None => frame,
     }
 }
 
 /// A short line saying what the agent did ("Agent: Edit field"), while fresh.
 pub fn agent_line(ui: &mut egui::Ui, agent: Option<&AgentAction>) {
-    if let Some(a) = fresh(ui.ctx(), agent) {
+    if let Some((a, strength)) = fresh(ui.ctx(), agent) {
         let text = if a.ok { format!("Agent: {}", a.title) } else { format!("Agent: {} (refused)", a.title) };
-        ui.colored_label(AGENT_BLUE, text);
+        ui.colored_label(AGENT_BLUE.gamma_multiply(strength), text);
     }
 }
 

@@ -103,6 +103,40 @@ impl Windows {
         self.tops.insert(root.to_owned(), top.to_owned());
     }
 
+    /// Where a new window of `size` opens: of the places on a grid over the free area, starting
+    /// at `preferred`, the first that overlaps the open windows least (never exactly on one).
+    /// In the main window's points (absolute), or relative to the native origin for an OS window.
+    fn free_spot(&self, app_id: &str, size: Vec2, preferred: Pos2, native: bool) -> Pos2 {
+        let (area, offset) = if native {
+            (Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0)), Vec2::ZERO)
+        } else {
+            (self.area, self.area.min.to_vec2())
+        };
+        let open: Vec<Rect> = self.rects.iter().filter(|(id, _)| id.as_str() != app_id).map(|(_, r)| *r).collect();
+        let overlap = |min: Pos2| {
+            let r = Rect::from_min_size(min, size);
+            open.iter().map(|o| o.intersect(r)).filter(Rect::is_positive).map(|i| i.area()).sum::<f32>()
+        };
+        let start = preferred + offset;
+        let mut best = (overlap(start), start);
+        let step = 40.0;
+        let (cols, rows) =
+            (((area.width() - size.x) / step).max(0.0) as usize, ((area.height() - size.y) / step).max(0.0) as usize);
+        for row in 0..=rows {
+            for col in 0..=cols {
+                if best.0 == 0.0 {
+                    break;
+                }
+                let min = area.min + egui::vec2(col as f32 * step, row as f32 * step);
+                let o = overlap(min);
+                if o < best.0 {
+                    best = (o, min);
+                }
+            }
+        }
+        best.1
+    }
+
     /// Where positions of windows in OS windows of their own count from: right of the main
     /// window with `--native-windows` (it keeps only the menu and the activity panel, so
     /// nothing hides behind it), else the main window's free area (a popped-out window opens
@@ -147,8 +181,12 @@ impl Windows {
         } else {
             self.in_own_window.remove(spec.app_id);
         }
+        // Where it opens: a dialog over its owner; a new window where it covers the least of
+        // the windows already open (never exactly on top of one), starting from its own place.
+        let first = !self.rects.contains_key(spec.app_id);
         let pos = match spec.dialog_of.and_then(|o| self.rect(o)) {
             Some(owner) => owner.center() - spec.size / 2.0,
+            None if first => self.free_spot(spec.app_id, spec.size, spec.pos, native),
             None if native => spec.pos,
             None => self.area.min + spec.pos.to_vec2(),
         };
@@ -157,7 +195,7 @@ impl Windows {
         let shown = if native {
             self.show_native(ctx, spec, pos, can_pop, &mut toggle, add)
         } else {
-            self.show_embedded(ctx, spec, pos, can_pop, &mut toggle, add)
+            self.show_embedded(ctx, spec, (pos, first), can_pop, &mut toggle, add)
         };
         if toggle {
             self.toggle(spec.app_id);
@@ -169,7 +207,7 @@ impl Windows {
         &mut self,
         ctx: &egui::Context,
         spec: Spec<'_>,
-        pos: Pos2,
+        (pos, first): (Pos2, bool),
         can_pop: bool,
         toggle: &mut bool,
         add: impl FnOnce(&mut egui::Ui) -> R,
@@ -179,8 +217,10 @@ impl Windows {
             .id(window_id(ctx, spec.app_id))
             .frame(agent_frame(ctx, spec.agent))
             .constrain_to(self.area)
-            .default_pos(pos)
             .default_size(spec.size);
+        // Its egui id may have served a window before (ids are reused slots), whose place egui
+        // remembers: the first time, the place is set, not suggested.
+        window = if first { window.current_pos(pos) } else { window.default_pos(pos) };
         if spec.closable {
             window = window.open(&mut open);
         }

@@ -115,8 +115,9 @@ pub struct WindowResponse<R> {
     /// Whether a dialog blocked this window in the last published state: disable its contents
     /// for the person too, so both see the same blocking.
     pub blocked: bool,
-    /// The agent's most recent call that one of this window's actions applied, while the window
-    /// stays open.
+    /// The agent's latest applied call, if it marks this window: the call was for this window,
+    /// or for a dialog of it that the call closed (an Authorize that saved the order marks the
+    /// order's editor). One window at a time is marked: the latest call's.
     pub agent_action: Option<AgentAction>,
 }
 

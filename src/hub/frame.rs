@@ -19,8 +19,6 @@ struct WindowMemory {
     content_hash: u64,
     block_hashes: Vec<u64>,
     blocks: Vec<Block>,
-    /// The agent's last applied call on it.
-    agent: Option<AgentAction>,
 }
 
 /// What the bridge keeps about windows, for tests and monitoring: memory must stay flat however
@@ -108,6 +106,10 @@ pub(crate) struct FrameState {
     settling: Option<Settling>,
     /// The app id and action title of the call claimed in this pass (for [`AgentAction`]).
     claimed: Option<(Option<String>, String, String)>,
+    /// The agent's latest applied call, and the windows it may mark: its target, then the
+    /// target's owners, nearest first. One window is marked: the first of them still open, so
+    /// a call that closed its own dialog (authorize) marks the window it changed.
+    mark: Option<(Vec<String>, AgentAction)>,
     last: Arc<Snapshot>,
     header_hash: u64,
     tools_hash: u64,
@@ -129,6 +131,7 @@ impl Default for FrameState {
             calls: CallSlot::default(),
             settling: None,
             claimed: None,
+            mark: None,
             last: Arc::new(Snapshot::empty()),
             header_hash: 0,
             tools_hash: 0,
@@ -198,10 +201,9 @@ impl FrameState {
 
     /// The app's answer to the call it applied.
     pub fn set_outcome(&mut self, call: &Arc<PendingCall>, outcome: Outcome) {
-        if let Some((Some(app_id), action, title)) = self.claimed.take()
-            && let Some(mem) = self.memory.get_mut(&app_id)
-        {
-            mem.agent = Some(AgentAction { action, title, ok: outcome.is_ok(), at: Instant::now() });
+        if let Some((Some(app_id), action, title)) = self.claimed.take() {
+            let chain = self.owner_chain(app_id);
+            self.mark = Some((chain, AgentAction { action, title, ok: outcome.is_ok(), at: Instant::now() }));
         }
         self.calls.set_outcome(call, outcome);
     }
@@ -353,9 +355,31 @@ impl FrameState {
         self.calls.approvals.answer(Some(app_id), allow)
     }
 
-    /// The agent's last applied call on this window, while it is open.
+    /// The agent's latest applied call, if it marks this window: the window it was for, or,
+    /// once that closed, the nearest owner still open.
     pub fn agent_action(&self, app_id: &str) -> Option<&AgentAction> {
-        self.memory.get(app_id).and_then(|m| m.agent.as_ref())
+        let (chain, action) = self.mark.as_ref()?;
+        let marked = chain.iter().find(|id| self.registry.handle_of(id).is_some())?;
+        (marked == app_id).then_some(action)
+    }
+
+    /// `app_id` and its owners in the last published state, nearest first.
+    fn owner_chain(&self, app_id: String) -> Vec<String> {
+        let state = self.last.state();
+        let mut chain = vec![app_id];
+        while chain.len() <= state.windows.len() {
+            let owner = chain
+                .last()
+                .and_then(|id| self.registry.handle_of(id))
+                .and_then(|h| state.window(h))
+                .and_then(|w| w.owner_id.as_deref())
+                .and_then(|h| self.registry.app_id_of(h));
+            match owner {
+                Some(o) if !chain.iter().any(|c| c == o) => chain.push(o.to_owned()),
+                _ => break,
+            }
+        }
+        chain
     }
 
     /// Whether a call is admitted, or applied and not yet answered.

@@ -316,3 +316,36 @@ fn a_dialog_drawn_before_the_applying_code_counts_after_one_frame() {
     assert_eq!(r.new_tools, ["dlg__close"]);
     assert_eq!(bridge.snapshot().state().operable_window_ids, ["dlg"], "the published state has it");
 }
+
+/// What the agent did stays visible on the window it changed: a call that closed its own
+/// dialog marks the dialog's owner, and one window is marked at a time, the latest call's.
+/// (Before, the mark stayed with the closed dialog, so the changed window was left unmarked,
+/// and every window kept its own last mark, several outlined at once.)
+#[test]
+fn the_latest_call_marks_one_window_the_nearest_still_open() {
+    let mut m = Manual::new(Duration::from_secs(5));
+    let mut rx = m.submit("main__open_dialog", json!({}));
+    m.frame(vec![]);
+    m.frame(vec![]);
+    assert!(done(&mut rx).expect("answered").is_ok());
+    assert_eq!(m.bridge.agent_action("main").map(|a| a.title), Some("Open dialog".to_owned()));
+    let dialog = m.state.dialogs[0].clone();
+    let handle = m.bridge.external_id(&dialog).expect("the dialog is open");
+    let mut rx = m.submit(&format!("{handle}__close"), json!({}));
+    m.frame(vec![]);
+    m.frame(vec![]);
+    assert!(done(&mut rx).expect("answered").is_ok());
+    assert!(m.state.dialogs.is_empty(), "closed by the call");
+    assert_eq!(
+        m.bridge.agent_action("main").map(|a| a.title),
+        Some("Close".to_owned()),
+        "the window the call changed carries its mark"
+    );
+    let notes = m.bridge.external_id(common::UNSAFE_ID).expect("notes open");
+    let mut rx = m.submit(&format!("{notes}__ping"), json!({}));
+    m.frame(vec![]);
+    m.frame(vec![]);
+    assert!(done(&mut rx).expect("answered").is_ok());
+    assert!(m.bridge.agent_action(common::UNSAFE_ID).is_some(), "the latest call's window is marked");
+    assert!(m.bridge.agent_action("main").is_none(), "one window at a time");
+}

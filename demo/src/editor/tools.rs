@@ -64,7 +64,8 @@ pub struct SubmitArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AuthorizeArgs {
-    /// A secret: masked wherever the call is shown to the person (`writeOnly`).
+    // A secret: masked wherever the call is shown to the person. (A doc comment would become
+    // a description, sent with every listing.)
     #[schemars(extend("writeOnly" = true))]
     pub password: String,
 }

@@ -4,6 +4,9 @@ Python MCP SDK, with xdotool as the X server's window list and the person's keyb
 usage: DISPLAY=:N python native_windows.py <order-demo binary>     (it starts the demo, over stdio)
        DISPLAY=:N python native_windows.py --http <URL>               (a demo already serving HTTP)
 
+The demo runs with --no-approval: this agent works unattended (the person's Allow at the window
+is tested in-process, demo/tests/it/person_and_agent.rs).
+
 Checks, each on real OS windows (egui viewports):
 - the order task through Confirm order -> Authorize payment, each dialog in its own OS window,
   the owner blocked while its dialog is open, and Authorize payment stacked above Confirm order
@@ -78,7 +81,7 @@ def transport(args):
         "RUST_LOG": "warn",
         "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
     }
-    return stdio_client(StdioServerParameters(command=args[0], args=["--stdio", "--native-windows"], env=env))
+    return stdio_client(StdioServerParameters(command=args[0], args=["--stdio", "--native-windows", "--no-approval"], env=env))
 
 
 async def main(args):

@@ -78,6 +78,6 @@ fn native_windows_over_http_run_the_same_task() {
     let x = Xvfb::start();
     let tmp = std::env::temp_dir();
     let env = [("DISPLAY", x.display.as_str()), ("XDG_RUNTIME_DIR", tmp.to_str().unwrap_or("/tmp"))];
-    let demo = DemoHttp::spawn(&["--native-windows", "--http", "127.0.0.1:0", "--no-token"], &env);
+    let demo = DemoHttp::spawn(&["--native-windows", "--no-approval", "--http", "127.0.0.1:0", "--no-token"], &env);
     run(&x, &["--http", &demo.url]);
 }

@@ -405,3 +405,41 @@ fn the_person_allows_or_denies_the_agents_payment_at_the_window() {
     assert!(!err, "{r}");
     assert!(f.harness.state().editors.iter().any(|e| e.submitted), "allowed: charged, as a direct call");
 }
+
+/// Windows the agent opens land where they do not cover the person's work: a second editor
+/// opens in free space, not on the first; a dialog opens over its owner.
+#[test]
+fn agent_opened_windows_do_not_cover_the_open_ones() {
+    let mut f = Fixture::new();
+    let first = f.open_draft();
+    let drafts: Vec<String> = f
+        .harness
+        .state()
+        .orders
+        .iter()
+        .filter(|o| o.status == Status::Draft)
+        .map(order_demo::data::Order::label)
+        .collect();
+    let (err, r) = f.call("orders__open_order", json!({"order": drafts[1]}));
+    assert!(!err, "{r}");
+    let second = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    f.harness.run_steps(3);
+    let ctx = f.harness.ctx.clone();
+    // The editors' and dialogs' external ids are their app ids (ids without unsafe characters).
+    let rect = |id: &str| {
+        let egui_id = order_demo::ui_util::window_id(&ctx, id);
+        ctx.memory(|m| m.area_rect(egui_id)).expect("shown")
+    };
+    let (one, two) = (rect(&first), rect(&second));
+    let overlap = one.intersect(two);
+    let covered = if overlap.is_positive() { overlap.area() / two.area() } else { 0.0 };
+    assert!(one.min != two.min, "never exactly on top of another: {one:?} {two:?}");
+    assert!(covered < 0.25, "the second editor covers {:.0} % of the first: {one:?} {two:?}", covered * 100.0);
+    // A dialog opens over its owner.
+    let (err, r) = f.call(&format!("{second}__submit"), json!({}));
+    assert!(!err, "{r}");
+    f.harness.run_steps(3);
+    let dialog = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    let over = rect(&dialog);
+    assert!(two.contains(over.center()), "Confirm is over its editor: {over:?} in {two:?}");
+}

@@ -33,7 +33,6 @@ impl FrameState {
                 content_hash: d.content_hash.wrapping_add(1),
                 block_hashes: Vec::new(),
                 blocks: Vec::new(),
-                agent: None,
             });
             if mem.content_hash != d.content_hash {
                 mem.version += 1;
