@@ -178,7 +178,7 @@ fn orders_view(ui: &mut egui::Ui, orders: &[crate::data::Order], revision: u64, 
     // Whole rows only: the list ends on a row's edge, never half a row.
     let pitch = row_height + ui.spacing().item_spacing.y;
     let whole = (ui.available_height() / pitch).floor().max(3.0) * pitch;
-    egui::ScrollArea::vertical().auto_shrink([false, true]).max_height(whole).show_rows(
+    egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(whole).show_rows(
         ui,
         row_height,
         count,

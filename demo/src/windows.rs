@@ -113,8 +113,12 @@ impl Windows {
             (self.area, self.area.min.to_vec2())
         };
         let open: Vec<Rect> = self.rects.iter().filter(|(id, _)| id.as_str() != app_id).map(|(_, r)| *r).collect();
+        // A place where the window does not fit is pushed back into the area over the others.
         let overlap = |min: Pos2| {
             let r = Rect::from_min_size(min, size);
+            if !area.contains_rect(r) {
+                return f32::INFINITY;
+            }
             open.iter().map(|o| o.intersect(r)).filter(Rect::is_positive).map(|i| i.area()).sum::<f32>()
         };
         let start = preferred + offset;

@@ -442,4 +442,14 @@ fn agent_opened_windows_do_not_cover_the_open_ones() {
     let dialog = r["openedWindowIds"][0].as_str().unwrap().to_owned();
     let over = rect(&dialog);
     assert!(two.contains(over.center()), "Confirm is over its editor: {over:?} in {two:?}");
+    // The Sales Report, opened by the agent, does not cover Orders.
+    let (err, r) = f.call("app__open_report", json!({}));
+    assert!(!err, "{r}");
+    f.harness.run_steps(3);
+    let (orders, report) = (rect("orders"), rect("report"));
+    let shared = orders.intersect(report);
+    assert!(
+        !shared.is_positive() || shared.area() < 0.1 * orders.area(),
+        "the report covers Orders: {report:?} on {orders:?}"
+    );
 }

@@ -3,7 +3,7 @@
 //! CLI, each installed from npm at a pinned version (under the target directory, reused on later
 //! runs), its LLM provider pointed at a scripted model on 127.0.0.1 that speaks that provider's
 //! API and decides each step only from what the client sent it (`real_clients/model/`). Each
-//! must finish the order task (open a draft order, fill four fields, add an item, submit,
+//! must finish the order task (open a draft order, fill three fields, add an item, submit,
 //! confirm, authorize) within 12 model turns, and lock → unlock. Each run prints its model turns
 //! and the bytes its model saw per turn. A client that cannot be installed fails, saying why.
 //!

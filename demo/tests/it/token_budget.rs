@@ -186,7 +186,7 @@ fn standard_task(client: &str, frozen: bool) -> Figures {
 
 /// Codex: its model reads the resource and sees `structuredContent`, but its tool list never
 /// changes mid-task. The editor's and the dialogs' tools go through the dispatchers, their
-/// parameters from each result's `newToolSpecs`; it never re-lists. Measured: 8 calls, 12,897
+/// parameters from each result's `newToolSpecs`; it never re-lists. Measured: 8 calls, 12,940
 /// bytes; its list 3,786 bytes (2,674 for the model). Before issue 15: 10,102 and 2,268.
 #[test]
 fn the_standard_task_for_a_frozen_list_client() {
@@ -198,8 +198,8 @@ fn the_standard_task_for_a_frozen_list_client() {
 
 /// Claude Code: its model reads the resource, its host re-lists on every `list_changed`, and
 /// it sees `structuredContent` on success, so each result's text is just its message (§12.3).
-/// Measured: 12 calls, 33,206 bytes (four re-listings of about 6.6 KB: after open, submit,
-/// confirm and authorize); the list 6,600 bytes, 4,732 of them for the model.
+/// Measured: 12 calls, 33,294 bytes (four re-listings of about 6.6 KB: after open, submit,
+/// confirm and authorize); the list 6,628 bytes, 4,760 of them for the model.
 #[test]
 fn the_standard_task_for_a_client_that_relists() {
     let f = standard_task("claude-code", false);
@@ -210,7 +210,7 @@ fn the_standard_task_for_a_client_that_relists() {
 }
 
 /// A client of unknown name: as Claude Code, but each result's text is the whole JSON again
-/// (its model may see only the text). Measured: 12 calls, 38,255 bytes.
+/// (its model may see only the text). Measured: 12 calls, 38,386 bytes.
 #[test]
 fn the_standard_task_for_an_unknown_client() {
     let f = standard_task("lean-agent", false);
