@@ -350,6 +350,9 @@ fn adding_an_item_changes_what_everyone_sees_and_what_is_charged_together() {
     assert!((after - (before + 9.0)).abs() < 0.005, "the agent reads the new total: {before} -> {after}");
     let shown = order_demo::data::money(after);
     assert!(f.harness.query_by_label(&shown).is_some(), "the person sees {shown}");
+    let title = f.read()["windows"].as_array().unwrap().iter().find(|w| w["id"] == editor).unwrap()["title"].clone();
+    let place = format!("in {}", title.as_str().unwrap());
+    assert!(f.harness.query_all_by_label(&place).next().is_some(), "the activity panel says {place:?}");
     let (err, r) = f.call(&format!("{editor}__submit"), json!({}));
     assert!(!err, "{r}");
     let confirm = r["openedWindowIds"][0].as_str().unwrap().to_owned();
