@@ -48,7 +48,7 @@ impl eframe::App for Counter {
         // A dialog owned by the counter: while it is open, the counter's tools are not listed.
         if self.confirm_reset {
             let mut reset = None;
-            let _ = self.bridge.window("confirm-reset").title("Reset?").modal_of("counter").show(|d| {
+            self.bridge.window("confirm-reset").title("Reset?").modal_of("counter").show(|d| {
                 d.notice("warning", Severity::Warn, "This sets the count to 0.");
                 if let Some(call) = d.button("yes", ActionSpec::new("Reset now").destructive()) {
                     reset = Some(true);
@@ -72,8 +72,14 @@ impl eframe::App for Counter {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // stdout carries MCP over stdio: log to stderr.
-    tracing_subscriber::fmt().with_writer(std::io::stderr).init();
+    // stdout carries MCP over stdio: log to stderr, and never an argument an agent sends
+    // (`log_filter` keeps rmcp's request dumps out whatever RUST_LOG says).
+    use tracing_subscriber::prelude::*;
+    tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(tracing_subscriber::EnvFilter::from_default_env())
+        .with(tracing_subscriber::filter::filter_fn(egui_mcp_bridge::log_filter))
+        .init();
     let bridge = Bridge::builder().app_name("counter").app_version("1.0.0").build();
     let serving = bridge.serve_stdio()?;
     eframe::run_native(

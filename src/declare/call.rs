@@ -68,7 +68,7 @@ where
 ///
 /// let bridge = Bridge::builder().build();
 /// let mut quantity = 1;
-/// let _ = bridge.window("cart").title("Cart").show(|w| {
+/// bridge.window("cart").title("Cart").show(|w| {
 ///     if let Some(call) = w.action::<SetQuantity>("set_quantity", ActionSpec::new("Set quantity")) {
 ///         // The one-line form: apply, and answer with what `apply` returns.
 ///         call.handle(|args| {

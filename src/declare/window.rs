@@ -106,9 +106,9 @@ impl WindowBuilder {
 }
 
 /// What [`WindowBuilder::show`] returns: the closure's value and what the person's view of the
-/// window needs.
+/// window needs. Like egui's `InnerResponse`, it may be ignored: a window declared without a
+/// person's view of its own (headless, or drawn elsewhere) needs none of it.
 #[derive(Clone, Debug)]
-#[must_use]
 pub struct WindowResponse<R> {
     /// What the closure returned.
     pub inner: R,
@@ -241,7 +241,7 @@ impl WindowUi {
     /// #![deny(unused_must_use)]
     /// # use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs};
     /// # let bridge = Bridge::builder().build();
-    /// let _ = bridge.window("main").show(|w| {
+    /// bridge.window("main").show(|w| {
     ///     w.action::<NoArgs>("submit", ActionSpec::new("Submit")); // warns: the call is ignored
     /// });
     /// ```

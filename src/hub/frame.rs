@@ -19,6 +19,8 @@ struct WindowMemory {
     content_hash: u64,
     block_hashes: Vec<u64>,
     blocks: Vec<Block>,
+    /// Its missing owner was logged (once per window).
+    owner_warned: bool,
 }
 
 /// What the bridge keeps about windows, for tests and monitoring: memory must stay flat however
@@ -110,6 +112,8 @@ pub(crate) struct FrameState {
     /// target's owners, nearest first. One window is marked: the first of them still open, so
     /// a call that closed its own dialog (authorize) marks the window it changed.
     mark: Option<(Vec<String>, AgentAction)>,
+    /// A declaration outside any pass was logged (once).
+    warned_outside_pass: bool,
     last: Arc<Snapshot>,
     header_hash: u64,
     tools_hash: u64,
@@ -132,6 +136,7 @@ impl Default for FrameState {
             settling: None,
             claimed: None,
             mark: None,
+            warned_outside_pass: false,
             last: Arc::new(Snapshot::empty()),
             header_hash: 0,
             tools_hash: 0,
@@ -145,7 +150,7 @@ impl FrameState {
         if let Some(p) = self.passes.last_mut() {
             p.windows.push(decl);
         } else {
-            tracing::debug!(id = %decl.app_id, "a window declared outside an egui pass is ignored");
+            self.outside_pass(&decl.app_id);
         }
     }
 
@@ -153,6 +158,21 @@ impl FrameState {
     pub fn declare_app_action(&mut self, decl: ActionDecl) {
         if let Some(p) = self.passes.last_mut() {
             p.app_actions.push(decl);
+        } else {
+            self.outside_pass("app");
+        }
+    }
+
+    /// A declaration outside any egui pass counts for nothing: said once, loudly (is the
+    /// plugin added to this context? is the code in `App::logic` instead of `ui`?).
+    fn outside_pass(&mut self, what: &str) {
+        if !self.warned_outside_pass {
+            self.warned_outside_pass = true;
+            let what: String = what.chars().take(64).collect();
+            tracing::warn!(
+                window = what,
+                "declared outside an egui pass of the context whose plugin is this bridge's, so ignored (said once): declare in the ui code of a pass"
+            );
         }
     }
 

@@ -265,7 +265,7 @@ fn a_second_context_with_the_same_bridge_is_inert() {
         let bridge = m.bridge.clone();
         other
             .run_ui(egui::RawInput::default(), |_| {
-                let _ = bridge.window("stray").title("Stray").show(|_| ());
+                bridge.window("stray").title("Stray").show(|_| ());
             })
             .drop_without_applying_deltas();
     }
@@ -292,13 +292,13 @@ fn a_dialog_drawn_before_the_applying_code_counts_after_one_frame() {
         ctx.run_ui(egui::RawInput::default(), |_ui| {
             passes += 1;
             if *open {
-                let _ = bridge.window("dlg").title("Dialog").modal_of("main").show(|w| {
+                bridge.window("dlg").title("Dialog").modal_of("main").show(|w| {
                     if let Some(call) = w.button("close", ActionSpec::new("Close")) {
                         call.ok("closed");
                     }
                 });
             }
-            let _ = bridge.window("main").title("Main").show(|w| {
+            bridge.window("main").title("Main").show(|w| {
                 if let Some(call) = w.button("open", ActionSpec::new("Open the dialog")) {
                     *open = true;
                     call.ok("opened");
@@ -348,4 +348,54 @@ fn the_latest_call_marks_one_window_the_nearest_still_open() {
     assert!(done(&mut rx).expect("answered").is_ok());
     assert!(m.bridge.agent_action(common::UNSAFE_ID).is_some(), "the latest call's window is marked");
     assert!(m.bridge.agent_action("main").is_none(), "one window at a time");
+}
+
+/// Misuse is loud: a dialog whose owner is misspelt becomes an app-level modal that blocks
+/// every window, so the bridge says so, naming the window, once (not every frame); and a
+/// declaration outside any pass, which counts for nothing, is said once too. Before, nothing
+/// was logged for the first and a debug line for the second.
+#[test]
+fn a_misspelt_owner_and_a_declaration_outside_a_pass_are_warned_once() {
+    use std::sync::Arc;
+    let logged = Arc::new(parking_lot::Mutex::new(String::new()));
+    let sink = Arc::clone(&logged);
+    let subscriber = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_max_level(tracing::Level::WARN)
+        .with_writer(move || Sink(Arc::clone(&sink)))
+        .finish();
+    tracing::subscriber::with_default(subscriber, || {
+        let bridge = Bridge::builder().build();
+        bridge.window("stray").title("Outside").show(|_| ());
+        bridge.window("stray-2").title("Outside").show(|_| ());
+        let ctx = egui::Context::default();
+        ctx.add_plugin(bridge.plugin());
+        for _ in 0..3 {
+            ctx.run_ui(egui::RawInput::default(), |_ui| {
+                bridge.window("main").title("Main").show(|_| ());
+                bridge.window("dlg").title("Dialog").modal_of("mian").show(|_| ());
+            })
+            .drop_without_applying_deltas();
+        }
+        assert!(bridge.snapshot().state().operable_window_ids.len() == 1, "the dialog blocks the app");
+    });
+    let text = logged.lock().clone();
+    assert_eq!(text.matches("owner is not declared").count(), 1, "once, not every frame:\n{text}");
+    assert!(text.contains("window=\"dlg\"") && text.contains("owner=\"mian\""), "{text}");
+    assert!(text.contains("app-level modal"), "{text}");
+    assert_eq!(text.matches("outside an egui pass").count(), 1, "{text}");
+}
+
+/// A writer into a shared string.
+struct Sink(std::sync::Arc<parking_lot::Mutex<String>>);
+
+impl std::io::Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().push_str(&String::from_utf8_lossy(buf));
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

@@ -187,3 +187,23 @@ fn no_link_or_path_in_the_readme_or_docs_points_to_a_missing_file() {
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
+
+/// The README's first example is `demo/examples/hello_bridge.rs` (after its doc comment), word
+/// for word: the copy a newcomer reads cannot drift from the program the tests build.
+#[test]
+fn the_readme_first_example_is_hello_bridge() {
+    let readme = read(&root().join("README.md"));
+    let example = read(&root().join("demo/examples/hello_bridge.rs"));
+    let program =
+        example.lines().skip_while(|l| l.starts_with("//!") || l.is_empty()).fold(String::new(), |mut p, l| {
+            p.push_str(l);
+            p.push('\n');
+            p
+        });
+    let block = code_blocks(&readme)
+        .into_iter()
+        .find(|(info, body)| info.starts_with("rust") && body.contains("struct Counter"))
+        .map(|(_, body)| body)
+        .expect("the README shows the counter example");
+    assert_eq!(block, program, "README's first example and demo/examples/hello_bridge.rs differ");
+}

@@ -27,13 +27,37 @@ impl FrameState {
         for d in &self.declared {
             self.registry.assign(&d.app_id);
         }
-        for d in &mut self.declared {
+        for (i, d) in self.declared.iter_mut().enumerate() {
             let mem = self.memory.entry(d.app_id.clone()).or_insert_with(|| WindowMemory {
                 version: 0,
                 content_hash: d.content_hash.wrapping_add(1),
                 block_hashes: Vec::new(),
                 blocks: Vec::new(),
+                owner_warned: false,
             });
+            // A misspelt or closed owner is loud, once per window: the window is published
+            // without it (a modal one then blocks the whole app).
+            if let Some(owner) = d.owner.as_deref()
+                && topology.owner(i).is_none()
+                && !mem.owner_warned
+            {
+                mem.owner_warned = true;
+                let clip = |s: &str| s.chars().take(64).collect::<String>();
+                let (window, owner) = (clip(&d.app_id), clip(owner));
+                if d.modal {
+                    tracing::warn!(
+                        window,
+                        owner,
+                        "this dialog's owner is not declared in this frame (misspelt, or closed?): it is published as an app-level modal, which blocks every window"
+                    );
+                } else {
+                    tracing::warn!(
+                        window,
+                        owner,
+                        "this window's owner is not declared in this frame (misspelt, or closed?): it is published without one"
+                    );
+                }
+            }
             if mem.content_hash != d.content_hash {
                 mem.version += 1;
                 mem.content_hash = d.content_hash;
