@@ -16,6 +16,25 @@
 //!   snapshot out of declarations: window versions, external ids never reused ([`frame`]),
 //!   and the one call under way ([`phase`]).
 //!
+//! # The life of one call, file by file
+//!
+//! 1. `server/handler.rs` (`call_tool`): the client's request; a dispatcher's goes through
+//!    `server/bridge_tools.rs` to the same path. An HTTP client that leaves ends the wait
+//!    (`server/http.rs`, `ClientLeft`).
+//! 2. `hub/mod.rs` ([`Hub::call_as`], [`Hub::submit_as`]): checked against the last snapshot
+//!    (`hub/snapshot.rs`, `Snapshot::validate`) and its arguments bounded (`hub/limits.rs`),
+//!    then queued as a [`PendingCall`] (`hub/call.rs`: the atomic claim) and the UI woken.
+//! 3. `plugin/mod.rs` (`input_hook`) → `hub/frame.rs` (`FrameState::begin_pass`) →
+//!    `hub/phase.rs` (`CallSlot::admit`): admitted and armed for the pass that declares its
+//!    window; an action that asks the person waits in `hub/approvals.rs` first.
+//! 4. `declare/window.rs` (`WindowUi::action`): the app declares the action, wins the claim,
+//!    gets the parsed arguments (`hub/args.rs`) as a `Call` (`declare/call.rs`) and answers it.
+//! 5. `plugin/mod.rs` (`output_hook`) → `hub/frame.rs` (`build.rs`): the pass after it is
+//!    published; the call is resolved with its version, opened windows and new tools
+//!    (`hub/phase.rs`, settle).
+//! 6. `server/connections.rs`: the calling connection's notifications are written, then
+//!    `server/handler.rs` writes the result (`call_result`).
+//!
 //! This module knows neither egui nor rmcp.
 
 mod action;
@@ -54,8 +73,9 @@ use tokio::sync::watch;
 
 use crate::protocol::{ErrorCode, ToolError, split_tool_name};
 
-/// The longest tool name looked up (MCP's own limit for names is 128 characters); a longer one
-/// is refused without being repeated in the error or any log line.
+/// The longest tool name looked up, in bytes (MCP's own limit for names is 128 characters,
+/// which its allowed characters make bytes); a longer one is refused without being repeated in
+/// the error or any log line.
 pub const MAX_TOOL_NAME: usize = 128;
 
 /// How the UI thread is woken; installed by the plugin.

@@ -8,13 +8,14 @@
 //!                       └── cancelled or past its deadline before it is armed ──▶ dropped / answered
 //! ```
 //!
+//! - **Admit** (start of a pass): the oldest queued call still pending, not past its deadline,
+//!   and valid against the last published snapshot. A pass with the person's input admits none,
+//!   so the person's change is published first and the call is checked against it (§7.1). A
+//!   call to an action that asks the person is held instead (`approvals.rs`) until Allow puts
+//!   it back, first in line.
 //! - **Arm** (start of the pass of the viewport that declares the target): the call is checked
 //!   again against the state published last (another viewport's pass, the person's input in
 //!   it, may have changed it), and may be claimed in this pass only.
-//!
-//! - **Admit** (start of a pass): the oldest queued call still pending, not past its deadline,
-//!   and valid against the last published snapshot. A pass with the person's input admits none,
-//!   so the person's change is published first and the call is checked against it (§7.1).
 //! - **Claim** (the app declares the action): wins the call's atomic claim, so a call that timed
 //!   out meanwhile is never applied.
 //! - **Settle**: the pass that applied the call is not published (its declarations may mix the

@@ -13,7 +13,7 @@ use crate::protocol::{ToolError, Window, WindowsState};
 pub struct ToolSpec {
     /// `{winId}__{action}`.
     pub name: String,
-    /// Human-readable title: action title and window title.
+    /// Human-readable title: the action's title alone (the window is in the name and the state).
     pub title: String,
     /// One line on what it does.
     pub description: String,

@@ -63,7 +63,7 @@ const MAX_PASSES: usize = 16;
 /// let bridge = Bridge::builder().build();
 /// let mut app = App { while_hidden: bridge.calls_while_hidden(), bridge, count: 0 };
 /// app.logic(&egui::Context::default()); // nothing waits: no pass runs
-/// /// ```
+/// ```
 pub struct CallsWhileHidden {
     core: Arc<UiCore>,
     shadow: egui::Context,
