@@ -92,7 +92,7 @@ impl OrderApp {
                 "load_orders",
                 ActionSpec::new("Load orders").read_only().description("Rows of the full orders table, paged"),
             ) {
-                call.handle(|a| self.load_orders(a));
+                call.handle(|a| self.load_orders(&a));
             }
             if let Some(call) = w.action::<OpenOrderArgs>(
                 "open_order",

@@ -39,7 +39,7 @@ where
     match parse_args::<A>(&pending.args) {
         Ok(args) => {
             drop(frame);
-            Some((decl, Some(Call { args, pending, core: Arc::clone(core), answered: false })))
+            Some((decl, Some(Call { args, answer: Answer { pending, core: Arc::clone(core), answered: false } })))
         }
         Err(e) => {
             frame.reject_claimed(&pending, e);
@@ -84,15 +84,29 @@ where
 #[must_use = "answer the agent's call: ok, reply, fail or handle"]
 pub struct Call<A = NoArgs> {
     args: A,
+    answer: Answer,
+}
+
+/// A call's answer, owed until given: dropped unanswered, it answers the agent with an error
+/// (never a success the app did not give). Apart from the arguments, so that
+/// [`Call::handle`] can hand them over by value.
+struct Answer {
     pending: Arc<PendingCall>,
     core: Arc<UiCore>,
     answered: bool,
 }
 
+impl Answer {
+    fn give(mut self, outcome: Outcome) {
+        self.answered = true;
+        self.core.frame.lock().set_outcome(&self.pending, outcome);
+    }
+}
+
 impl<A: std::fmt::Debug> std::fmt::Debug for Call<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Call")
-            .field("tool", &self.pending.tool_name())
+            .field("tool", &self.answer.pending.tool_name())
             .field("args", &self.args)
             .finish_non_exhaustive()
     }
@@ -104,15 +118,14 @@ impl<A> Call<A> {
         &self.args
     }
 
-    /// The parsed arguments, to take values out of.
+    /// The parsed arguments, to change in place (to take them whole, use [`Call::handle`]).
     pub fn args_mut(&mut self) -> &mut A {
         &mut self.args
     }
 
     /// Answers with success or a tool error.
-    pub fn reply(mut self, outcome: Outcome) {
-        self.answered = true;
-        self.core.frame.lock().set_outcome(&self.pending, outcome);
+    pub fn reply(self, outcome: Outcome) {
+        self.answer.give(outcome);
     }
 
     /// Answers with success and a one-line message.
@@ -125,14 +138,15 @@ impl<A> Call<A> {
         self.reply(Err(error));
     }
 
-    /// Applies the call with `apply` and answers with what it returns: the one-line form.
-    pub fn handle(self, apply: impl FnOnce(&A) -> Outcome) {
-        let outcome = apply(&self.args);
-        self.reply(outcome);
+    /// Applies the call with `apply`, which gets the arguments by value, and answers with what
+    /// it returns: the one-line form.
+    pub fn handle(self, apply: impl FnOnce(A) -> Outcome) {
+        let Self { args, answer } = self;
+        answer.give(apply(args));
     }
 }
 
-impl<A> Drop for Call<A> {
+impl Drop for Answer {
     fn drop(&mut self) {
         if !self.answered {
             let tool = self.pending.tool_name();

@@ -89,13 +89,11 @@ pub fn declare(w: &mut WindowUi, editor: &mut Editor, ids: &mut IdGen, title: &s
         ) {
             call.handle(|a| editor.remove_item(a.row));
         }
-        if let Some(mut call) = w.action::<SubmitArgs>(
+        if let Some(call) = w.action::<SubmitArgs>(
             "submit",
             ActionSpec::new("Submit order").description("Apply the values given, validate, open Confirm order"),
         ) {
-            let args = std::mem::take(call.args_mut());
-            let r = editor.submit(args, ids);
-            call.reply(r);
+            call.handle(|a| editor.submit(a, ids));
         }
     }
     if let Some(call) =
