@@ -94,13 +94,14 @@ impl HttpOptions {
     }
 }
 
-/// A running HTTP endpoint. Dropping it stops serving, as [`stop`](Self::stop) does: keep it
-/// for as long as the app should be reachable (not `serve_http(..)?.local_addr()` alone, which
-/// drops it at once).
+/// A running HTTP endpoint. Dropping it stops serving, as [`stop`](super::ServeHandle::stop)
+/// does: keep it for as long as the app should be reachable (not `serve_http(..)?.local_addr()`
+/// alone, which drops it at once).
 #[must_use = "dropping the handle stops serving"]
 pub struct HttpHandle {
+    /// Stopping, closing and waiting, as for every transport (`HttpHandle` dereferences to it).
+    serve: super::ServeHandle,
     local_addr: SocketAddr,
-    serving: Arc<Serving>,
     sessions: Arc<super::sessions::BoundedSessions>,
     shared: Arc<ServerShared>,
     token_file: Option<TokenFile>,
@@ -119,6 +120,17 @@ pub struct Held {
     pub sessions: usize,
     /// Connections registered for notifications, over every transport of the app.
     pub connections: usize,
+}
+
+/// An endpoint is a served transport like any other: [`stop`](super::ServeHandle::stop) closes
+/// the port at once and refuses new requests, answers the requests under way (calls within twice
+/// the call budget), then closes every session and connection; dropping the handle does too.
+impl std::ops::Deref for HttpHandle {
+    type Target = super::ServeHandle;
+
+    fn deref(&self) -> &super::ServeHandle {
+        &self.serve
+    }
 }
 
 impl HttpHandle {
@@ -143,35 +155,6 @@ impl HttpHandle {
     /// The MCP endpoint, such as `http://127.0.0.1:8765/mcp`.
     pub fn url(&self) -> String {
         format!("http://{}/mcp", self.local_addr)
-    }
-
-    /// Stops serving, gracefully: the port is closed at once and new requests are refused, the
-    /// requests under way are answered (calls within twice the call budget), then every session
-    /// and connection is closed. Returns at once; see [`wait_closed`](Self::wait_closed).
-    pub fn stop(&self) {
-        self.serving.request_stop();
-    }
-
-    /// True once every session and connection is closed after a stop.
-    pub fn is_closed(&self) -> bool {
-        self.serving.is_closed()
-    }
-
-    /// Waits until the endpoint closed, at most `max`; false if it is still open. Blocks the
-    /// calling thread: not the UI thread while calls are under way, since it answers them.
-    pub fn wait_closed(&self, max: Duration) -> bool {
-        self.serving.wait_closed(max)
-    }
-
-    /// Resolves once the endpoint closed.
-    pub async fn closed(&self) {
-        self.serving.closed().await;
-    }
-}
-
-impl Drop for HttpHandle {
-    fn drop(&mut self) {
-        self.serving.request_stop();
     }
 }
 
@@ -252,7 +235,13 @@ pub(crate) fn serve(
         tracing::info!(url = %format!("http://{local_addr}/mcp"), "stopped serving MCP over HTTP");
         serving.mark_closed();
     });
-    Ok(HttpHandle { local_addr, serving, sessions: handle_sessions, shared: Arc::clone(shared), token_file })
+    Ok(HttpHandle {
+        serve: super::ServeHandle::new(serving),
+        local_addr,
+        sessions: handle_sessions,
+        shared: Arc::clone(shared),
+        token_file,
+    })
 }
 
 /// A session `DELETE` answered `200 OK`, as the SDKs expect (rmcp answers `202 Accepted`, on

@@ -120,7 +120,8 @@ impl Serving {
     }
 }
 
-/// A stdio or byte-stream connection being served. Dropping it stops serving it, as
+/// A connection (stdio, a byte stream) or an HTTP endpoint being served; an
+/// [`HttpHandle`](crate::HttpHandle) dereferences to one. Dropping it stops serving, as
 /// [`stop`](Self::stop) does; keep it for as long as the app should be reachable.
 #[derive(Debug)]
 #[must_use = "dropping the handle stops serving"]
@@ -133,14 +134,16 @@ impl ServeHandle {
         Self { serving }
     }
 
-    /// True once the connection ended (the client left, stdin reached EOF, or it was stopped).
+    /// True once it ended: the client left, stdin reached EOF, or it was stopped (for HTTP:
+    /// every session and connection is closed).
     pub fn is_closed(&self) -> bool {
         self.serving.is_closed()
     }
 
-    /// Stops serving, gracefully: a call that arrives from now on is refused, the calls under
-    /// way are answered (within twice the call budget), then the connection closes. Returns at
-    /// once; see [`wait_closed`](Self::wait_closed).
+    /// Stops serving, gracefully: a call that arrives from now on is refused (HTTP: the port is
+    /// closed at once), the calls under way are answered (within twice the call budget), then
+    /// the connection closes (HTTP: every session and connection). Returns at once; see
+    /// [`wait_closed`](Self::wait_closed).
     pub fn stop(&self) {
         self.serving.request_stop();
     }
