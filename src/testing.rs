@@ -208,6 +208,7 @@ fn ended() -> ToolError {
 pub struct Harness<'a, State = ()> {
     kittest: egui_kittest::Harness<'a, State>,
     agent: Agent,
+    max_steps: usize,
 }
 
 impl<State> std::fmt::Debug for Harness<'_, State> {
@@ -224,17 +225,46 @@ impl<'a, State> Harness<'a, State> {
 
     /// Runs `app` with `state` in a harness made from `builder` (size, theme, …), with the
     /// plugin added before the first pass.
+    ///
+    /// The plugin is added by the builder's context setup, which kittest keeps one of: a setup
+    /// of your own (fonts, styles) goes to [`from_builder_with_setup`](Self::from_builder_with_setup),
+    /// not to the builder, where it would be replaced.
     pub fn from_builder(
         bridge: &Bridge,
         builder: egui_kittest::HarnessBuilder<State>,
         app: impl FnMut(&mut egui::Ui, &mut State) + 'a,
         state: State,
     ) -> Self {
+        Self::from_builder_with_setup(bridge, builder, |_| (), app, state)
+    }
+
+    /// [`from_builder`](Self::from_builder), running `setup` on the context (fonts, styles, …)
+    /// before the plugin is added.
+    pub fn from_builder_with_setup(
+        bridge: &Bridge,
+        builder: egui_kittest::HarnessBuilder<State>,
+        setup: impl FnOnce(&egui::Context) + 'static,
+        app: impl FnMut(&mut egui::Ui, &mut State) + 'a,
+        state: State,
+    ) -> Self {
         let plugin = bridge.plugin();
-        let kittest = builder.with_context_setup(move |ctx| ctx.add_plugin(plugin)).build_ui_state(app, state);
-        let mut harness = Self { kittest, agent: Agent::new(bridge) };
+        let kittest = builder
+            .with_context_setup(move |ctx| {
+                setup(ctx);
+                ctx.add_plugin(plugin);
+            })
+            .build_ui_state(app, state);
+        let mut harness = Self { kittest, agent: Agent::new(bridge), max_steps: MAX_STEPS };
         harness.kittest.step(); // the first publish
         harness
+    }
+
+    /// How many passes [`call`](Self::call), [`finish`](Self::finish) and
+    /// [`wait_for_change`](Self::wait_for_change) run at most (default [`MAX_STEPS`]).
+    #[must_use]
+    pub fn with_max_steps(mut self, steps: usize) -> Self {
+        self.max_steps = steps;
+        self
     }
 
     /// The agent.
@@ -252,10 +282,25 @@ impl<'a, State> Harness<'a, State> {
     ///
     /// # Panics
     ///
-    /// When the call is not answered within [`MAX_STEPS`] passes.
+    /// When the call is not answered within the harness's passes ([`MAX_STEPS`] unless
+    /// [`with_max_steps`](Self::with_max_steps) says otherwise).
     pub fn call(&mut self, tool: &str, args: impl Into<Value>) -> Outcome {
         let call = self.agent.send(tool, args);
         self.finish(call)
+    }
+
+    /// Calls a tool as an agent and steps the harness until it is answered, at most the
+    /// harness's passes: `None` if it is not answered by then (the call is then cancelled, as a
+    /// client that left: never applied unless the app already took it).
+    pub fn try_call(&mut self, tool: &str, args: impl Into<Value>) -> Option<Outcome> {
+        let mut call = self.agent.send(tool, args);
+        for _ in 0..self.max_steps {
+            if let Some(outcome) = call.try_outcome() {
+                return Some(outcome);
+            }
+            self.kittest.step();
+        }
+        call.try_outcome()
     }
 
     /// Steps the harness until a call sent earlier with [`Agent::send`] is answered (so the
@@ -263,15 +308,17 @@ impl<'a, State> Harness<'a, State> {
     ///
     /// # Panics
     ///
-    /// When the call is not answered within [`MAX_STEPS`] passes.
+    /// When the call is not answered within the harness's passes ([`MAX_STEPS`] unless
+    /// [`with_max_steps`](Self::with_max_steps) says otherwise).
     pub fn finish(&mut self, mut call: AgentCall) -> Outcome {
-        for _ in 0..MAX_STEPS {
+        for _ in 0..self.max_steps {
             if let Some(outcome) = call.try_outcome() {
                 return outcome;
             }
             self.kittest.step();
         }
-        call.try_outcome().unwrap_or_else(|| panic!("the call was not answered within {MAX_STEPS} passes"))
+        let steps = self.max_steps;
+        call.try_outcome().unwrap_or_else(|| panic!("the call was not answered within {steps} passes"))
     }
 
     /// Steps the harness until something is published that the agent has not seen, and says
@@ -279,16 +326,16 @@ impl<'a, State> Harness<'a, State> {
     ///
     /// # Panics
     ///
-    /// When nothing changes within [`MAX_STEPS`] passes.
+    /// When nothing changes within the harness's passes.
     pub fn wait_for_change(&mut self) -> Change {
-        for _ in 0..MAX_STEPS {
+        for _ in 0..self.max_steps {
             let change = self.agent.changes();
             if change.any() {
                 return change;
             }
             self.kittest.step();
         }
-        panic!("nothing changed within {MAX_STEPS} passes");
+        panic!("nothing changed within {} passes", self.max_steps);
     }
 
     /// The latest published state, as an agent reads it.

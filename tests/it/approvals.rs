@@ -164,3 +164,31 @@ fn with_approvals_off_the_call_is_applied_at_once() {
     assert!(outcome(&mut call).expect("answered").is_ok());
     assert_eq!(app.till.paid, [500]);
 }
+
+/// The test harness keeps a context setup of the caller's (kittest keeps one: the bridge's
+/// plugin no longer replaces it), and `try_call` gives up after the harness's passes instead of
+/// panicking: here the call waits for the person, who never answers.
+#[test]
+fn the_harness_keeps_the_callers_setup_and_try_call_gives_up() {
+    use egui_mcp_bridge::testing::Harness;
+    let bridge = Bridge::builder().build();
+    let spacing = egui::vec2(13.0, 13.0);
+    let setup = move |ctx: &egui::Context| ctx.all_styles_mut(|s| s.spacing.item_spacing = spacing);
+    let app = |_ui: &mut egui::Ui, till: &mut (Bridge, Till)| {
+        let (bridge, till) = (&till.0, &mut till.1);
+        bridge.window("till").title("Till").show(|w| {
+            if let Some(call) = w.action::<Pay>("pay", ActionSpec::new("Pay").ask_person()) {
+                till.paid.push(call.args().amount);
+                call.ok("paid");
+            }
+        });
+    };
+    let builder = egui_kittest::Harness::builder().with_size([400.0, 300.0]);
+    let mut harness = Harness::from_builder_with_setup(&bridge, builder, setup, app, (bridge.clone(), Till::default()))
+        .with_max_steps(8);
+    assert_eq!(harness.ctx.global_style().spacing.item_spacing, spacing, "the caller's setup ran");
+    assert!(harness.try_call("till__pay", pay()).is_none(), "not answered: it waits for the person");
+    assert!(harness.state().1.paid.is_empty());
+    harness.step();
+    assert!(bridge.approval("till").is_none(), "given up, the call is cancelled: its prompt is gone");
+}
