@@ -37,7 +37,7 @@ impl BridgeBuilder {
     }
 
     /// App-specific notes appended to the protocol's instructions text. The whole text is kept
-    /// within [`crate::INSTRUCTIONS_MAX_BYTES`] (what Claude Code keeps), which leaves
+    /// within [`crate::limits::INSTRUCTIONS_MAX_BYTES`] (what Claude Code keeps), which leaves
     /// at least 440 bytes for the notes; longer notes are cut, with a warning in the log.
     #[must_use]
     pub fn instructions(mut self, notes: impl Into<String>) -> Self {
@@ -296,7 +296,7 @@ impl Bridge {
         self.core.hub.snapshot()
     }
 
-    /// Recent agent calls and their outcomes, oldest first (at most [`ACTIVITY_CAPACITY`](crate::ACTIVITY_CAPACITY)):
+    /// Recent agent calls and their outcomes, oldest first (at most [`ACTIVITY_CAPACITY`](crate::limits::ACTIVITY_CAPACITY)):
     /// tool names, codes and messages, never arguments. For an "Agent activity" panel.
     pub fn activity(&self) -> Vec<ActivityRecord> {
         self.core.hub.activity().recent()

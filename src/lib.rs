@@ -24,18 +24,33 @@ mod server;
 pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
-pub use declare::{
-    Call, Cell, Fields, Items, ListKind, Paged, Row, Rows, TableKind, WindowBuilder, WindowResponse, WindowUi,
-};
+pub use declare::{Call, WindowBuilder, WindowResponse, WindowUi};
 pub use hub::{
-    ACTIVITY_CAPACITY, ActionSpec, ActivityRecord, AgentAction, Approval, DEFAULT_MAX_STRING_CHARS, Footprint, Hints,
-    NoArgs, Outcome, Snapshot, ToolSpec,
+    ActionSpec, ActivityRecord, AgentAction, Approval, Footprint, Hints, NoArgs, Outcome, Snapshot, ToolSpec,
 };
-pub use plugin::{BridgePlugin, CallsWhileHidden, STALLED_AFTER, headless};
-pub use protocol::{Block, ErrorCode, FieldError, MASK, Severity, ToolError, ToolResult, Window, WindowsState};
-pub use server::{ClientProfile, Compat, INSTRUCTIONS_MAX_BYTES, ResultView, ServeHandle};
+pub use plugin::{BridgePlugin, CallsWhileHidden, headless};
+pub use protocol::{Block, ErrorCode, FieldError, Severity, ToolError, ToolResult, Window, WindowsState};
+pub use server::{ClientProfile, Compat, ResultView, ServeHandle};
 #[cfg(feature = "http")]
-pub use server::{Held, HttpHandle, HttpOptions, SESSION_IDLE};
+pub use server::{Held, HttpHandle, HttpOptions};
+
+/// What a window's block closures are given ([`WindowUi::fields`], [`WindowUi::table`],
+/// [`WindowUi::list`]), and the type-state of a table or list being built. Inferred in the
+/// closures; named here for the rare signature that needs them.
+pub mod blocks {
+    pub use crate::declare::{Cell, Fields, Items, ListKind, Paged, Row, Rows, TableKind};
+}
+
+/// The bridge's fixed bounds and defaults (each settable one has its builder method; the whole
+/// list, with what happens past each, is in `SECURITY.md`).
+pub mod limits {
+    pub use crate::hub::{ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_TOOL_NAME};
+    pub use crate::plugin::STALLED_AFTER;
+    pub use crate::protocol::MASK;
+    pub use crate::server::INSTRUCTIONS_MAX_BYTES;
+    #[cfg(feature = "http")]
+    pub use crate::server::SESSION_IDLE;
+}
 
 /// The `schemars` this crate derives input schemas with: `derive(JsonSchema)` on argument
 /// types must come from this major version. Without a direct dependency on it, name this one:

@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
+use egui_mcp_bridge::limits::MASK;
 use egui_mcp_bridge::testing::{Agent, AgentCall};
-use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, MASK, Outcome};
+use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, Outcome};
 use serde_json::json;
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
