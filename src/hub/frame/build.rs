@@ -27,52 +27,7 @@ impl FrameState {
         for d in &self.declared {
             self.registry.assign(&d.app_id);
         }
-        for (i, d) in self.declared.iter_mut().enumerate() {
-            let mem = self.memory.entry(d.app_id.clone()).or_insert_with(|| WindowMemory {
-                version: 0,
-                content_hash: d.content_hash.wrapping_add(1),
-                block_hashes: Vec::new(),
-                blocks: Vec::new(),
-                owner_warned: false,
-            });
-            // A misspelt or closed owner is loud, once per window: the window is published
-            // without it (a modal one then blocks the whole app).
-            if let Some(owner) = d.owner.as_deref()
-                && topology.owner(i).is_none()
-                && !mem.owner_warned
-            {
-                mem.owner_warned = true;
-                let clip = |s: &str| s.chars().take(64).collect::<String>();
-                let (window, owner) = (clip(&d.app_id), clip(owner));
-                if d.modal {
-                    tracing::warn!(
-                        window,
-                        owner,
-                        "this dialog's owner is not declared in this frame (misspelt, or closed?): it is published as an app-level modal, which blocks every window"
-                    );
-                } else {
-                    tracing::warn!(
-                        window,
-                        owner,
-                        "this window's owner is not declared in this frame (misspelt, or closed?): it is published without one"
-                    );
-                }
-            }
-            if mem.content_hash != d.content_hash {
-                mem.version += 1;
-                mem.content_hash = d.content_hash;
-                mem.block_hashes = std::mem::take(&mut d.block_hashes);
-                let old = std::mem::take(&mut mem.blocks);
-                mem.blocks = d
-                    .blocks
-                    .drain(..)
-                    .enumerate()
-                    .map(|(k, b)| {
-                        b.or_else(|| old.get(k).cloned()).unwrap_or(Block::Text { id: None, text: String::new() })
-                    })
-                    .collect();
-            }
-        }
+        self.remember(&topology);
         let handles: Vec<&str> =
             self.declared.iter().map(|d| self.registry.handle_of(&d.app_id).unwrap_or_default()).collect();
         let headers: Vec<WindowHeader<'_>> = self
@@ -91,22 +46,9 @@ impl FrameState {
         (&headers, &blockers).hash(&mut header);
         let header_hash = header.finish();
 
-        // Tools: hashed from their parts; the strings are built only when they changed.
         // §6: a change of the operable set is a tool-list change even when no tool comes or goes.
-        let mut tools_hasher = DefaultHasher::new();
         let operable = |i: usize| blockers[i].is_none();
-        for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
-            handles[i].hash(&mut tools_hasher);
-            for a in &d.actions {
-                (&handles[i], &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
-            }
-        }
-        if app_top.is_none() {
-            for a in &self.app_actions {
-                ("app", &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
-            }
-        }
-        let tools_hash = tools_hasher.finish();
+        let tools_hash = self.hash_tools(&handles, &blockers, app_top);
 
         let windows_changed = header_hash != self.header_hash || self.last.windows_revision == 0;
         let tools_changed = tools_hash != self.tools_hash || self.last.tools_revision == 0;
@@ -155,6 +97,74 @@ impl FrameState {
             windows_revision: self.last.windows_revision + u64::from(windows_changed),
             tools_revision: self.last.tools_revision + u64::from(tools_changed),
         }))
+    }
+
+    /// Brings each declared window's memory up to date: its version rises when its content
+    /// changed, and its blocks are rebuilt from the declared ones (an unchanged block is kept).
+    fn remember(&mut self, topology: &Topology) {
+        for (i, d) in self.declared.iter_mut().enumerate() {
+            let mem = self.memory.entry(d.app_id.clone()).or_insert_with(|| WindowMemory {
+                version: 0,
+                content_hash: d.content_hash.wrapping_add(1),
+                block_hashes: Vec::new(),
+                blocks: Vec::new(),
+                owner_warned: false,
+            });
+            // A misspelt or closed owner is loud, once per window: the window is published
+            // without it (a modal one then blocks the whole app).
+            if let Some(owner) = d.owner.as_deref()
+                && topology.owner(i).is_none()
+                && !mem.owner_warned
+            {
+                mem.owner_warned = true;
+                let clip = |s: &str| s.chars().take(64).collect::<String>();
+                let (window, owner) = (clip(&d.app_id), clip(owner));
+                if d.modal {
+                    tracing::warn!(
+                        window,
+                        owner,
+                        "this dialog's owner is not declared in this frame (misspelt, or closed?): it is published as an app-level modal, which blocks every window"
+                    );
+                } else {
+                    tracing::warn!(
+                        window,
+                        owner,
+                        "this window's owner is not declared in this frame (misspelt, or closed?): it is published without one"
+                    );
+                }
+            }
+            if mem.content_hash != d.content_hash {
+                mem.version += 1;
+                mem.content_hash = d.content_hash;
+                mem.block_hashes = std::mem::take(&mut d.block_hashes);
+                let old = std::mem::take(&mut mem.blocks);
+                mem.blocks = d
+                    .blocks
+                    .drain(..)
+                    .enumerate()
+                    .map(|(k, b)| {
+                        b.or_else(|| old.get(k).cloned()).unwrap_or(Block::Text { id: None, text: String::new() })
+                    })
+                    .collect();
+            }
+        }
+    }
+
+    /// The tool list's hash, from its parts (the strings are built only when it changed).
+    fn hash_tools(&self, handles: &[&str], blockers: &[Option<usize>], app_top: Option<usize>) -> u64 {
+        let mut tools_hasher = DefaultHasher::new();
+        for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| blockers[*i].is_none()) {
+            handles[i].hash(&mut tools_hasher);
+            for a in &d.actions {
+                (&handles[i], &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
+            }
+        }
+        if app_top.is_none() {
+            for a in &self.app_actions {
+                ("app", &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
+            }
+        }
+        tools_hasher.finish()
     }
 }
 
