@@ -207,43 +207,53 @@ pub(crate) async fn serve(
         });
         registry.conns.lock().insert(id, Arc::clone(&conn));
         let io = Activity { inner: stream, last_active: Arc::clone(&conn.last_active), base: registry.base };
-        let (router, registry, header_timeout) = (router.clone(), Arc::clone(&registry), options.header_timeout);
-        tokio::spawn(async move {
-            let this = Arc::clone(&conn);
-            let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                this.proven.store(true, Ordering::Release);
-                let mark = StreamMark::of(&this, &request);
-                let response = router.clone().oneshot(request.map(axum::body::Body::new));
-                async move {
-                    let response = response.await?;
-                    Ok::<_, std::convert::Infallible>(match mark {
-                        Some(mark) => response.map(|inner| axum::body::Body::new(Marked { inner, _mark: mark })),
-                        None => response,
-                    })
-                }
-            });
-            let mut builder = hyper::server::conn::http1::Builder::new();
-            builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(header_timeout).keep_alive(true);
-            let connection = builder.serve_connection(hyper_util::rt::TokioIo::new(io), service);
-            tokio::pin!(connection);
-            tokio::select! {
-                result = connection.as_mut() => {
-                    if let Err(e) = result {
-                        tracing::debug!(error = %e, "HTTP connection ended with an error");
-                    }
-                }
-                () = conn.evict.notified() => {
-                    tracing::debug!("HTTP connection evicted (to make room, or a stop)");
-                    connection.as_mut().graceful_shutdown();
-                    let _ = tokio::time::timeout(header_timeout, connection).await;
-                }
-            }
-            registry.conns.lock().remove(&id);
-            registry.ended.notify_waiters();
-        });
+        tokio::spawn(serve_connection(io, conn, id, router.clone(), Arc::clone(&registry), options.header_timeout));
     }
     drop(listener);
     registry
+}
+
+/// Serves one connection until it ends or is evicted (then it finishes the request under way,
+/// within the header timeout), and takes it out of the registry.
+async fn serve_connection(
+    io: Activity,
+    conn: Arc<Conn>,
+    id: u64,
+    router: axum::Router,
+    registry: Arc<Registry>,
+    header_timeout: Duration,
+) {
+    let this = Arc::clone(&conn);
+    let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+        this.proven.store(true, Ordering::Release);
+        let mark = StreamMark::of(&this, &request);
+        let response = router.clone().oneshot(request.map(axum::body::Body::new));
+        async move {
+            let response = response.await?;
+            Ok::<_, std::convert::Infallible>(match mark {
+                Some(mark) => response.map(|inner| axum::body::Body::new(Marked { inner, _mark: mark })),
+                None => response,
+            })
+        }
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(header_timeout).keep_alive(true);
+    let connection = builder.serve_connection(hyper_util::rt::TokioIo::new(io), service);
+    tokio::pin!(connection);
+    tokio::select! {
+        result = connection.as_mut() => {
+            if let Err(e) = result {
+                tracing::debug!(error = %e, "HTTP connection ended with an error");
+            }
+        }
+        () = conn.evict.notified() => {
+            tracing::debug!("HTTP connection evicted (to make room, or a stop)");
+            connection.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(header_timeout, connection).await;
+        }
+    }
+    registry.conns.lock().remove(&id);
+    registry.ended.notify_waiters();
 }
 
 /// A TCP stream that notes when a byte last went either way.
