@@ -2,13 +2,16 @@
 //!
 //! Declarations run on the UI thread inside the app's own ui code. A block is hashed in every
 //! pass and built only when its hash changed; an action's call, if the UI thread admitted one
-//! for it in this pass, is handed over where the action is declared. Nothing here knows egui:
-//! the [`crate::BridgePlugin`] turns passes into publishes.
+//! for it in this pass, is handed over where the action is declared. Only `both.rs` knows
+//! egui (it draws the person's widgets from the same description); the [`crate::BridgePlugin`]
+//! turns passes into publishes.
 
+mod both;
 mod call;
 mod content;
 mod window;
 
+pub use both::{Form, FormResponse, Press};
 pub use call::Call;
 pub(crate) use call::declare_action;
 pub use content::{Cell, Fields, Items, Row, Rows};

@@ -17,8 +17,8 @@ use crate::protocol::{Block, Severity};
 /// [`show`](Self::show) its contents. Nothing is declared until `show` runs.
 #[must_use = "declare the window's contents with .show(|w| …); without it the window is not declared"]
 pub struct WindowBuilder {
-    core: Arc<UiCore>,
-    decl: WindowDecl,
+    pub(super) core: Arc<UiCore>,
+    pub(super) decl: WindowDecl,
 }
 
 impl std::fmt::Debug for WindowBuilder {
@@ -163,7 +163,7 @@ impl WindowUi {
         self.block_with_hash(h.finish(), build);
     }
 
-    fn block_with_hash(&mut self, hash: u64, build: impl FnOnce() -> Block) {
+    pub(super) fn block_with_hash(&mut self, hash: u64, build: impl FnOnce() -> Block) {
         hash.hash(&mut self.blocks_hasher);
         let same = self.prev_hashes.get(self.decl.blocks.len()) == Some(&hash);
         self.decl.blocks.push(if same { None } else { Some(build()) });

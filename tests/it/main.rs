@@ -9,10 +9,12 @@
 //! - `http`, `lifecycle`, `notifications`, `bridge_tools`: the server's transports, stopping,
 //!   the notification fan-out and the bridge's own tools.
 //! - `log_secrets`: an app with its own subscriber, as the README sets it up, logs no secret.
+//! - `both`: one description draws the person's widgets and declares the agent's view.
 
 mod common;
 
 mod approvals;
+mod both;
 mod bridge_tools;
 mod call_lifecycle;
 mod conformance;

@@ -1,0 +1,117 @@
+//! One description, both audiences (`WindowBuilder::ui`, `WindowUi::form`,
+//! `WindowUi::button_ui`): the same code draws the person's widgets and declares the agent's
+//! view, so what the person types is what the agent reads, and a button and its action share
+//! one handler. Driven with the kittest harness (a person) and an agent on the same app.
+
+use egui_kittest::kittest::Queryable as _;
+use egui_mcp_bridge::testing::Harness;
+use egui_mcp_bridge::{ActionSpec, Bridge};
+use serde_json::{Value, json};
+
+#[derive(Default)]
+struct Profile {
+    bridge: Option<Bridge>,
+    name: String,
+    pin: String,
+    count: i64,
+    asking: bool,
+}
+
+fn app(ui: &mut egui::Ui, s: &mut Profile) {
+    let ctx = ui.ctx().clone();
+    let Some(bridge) = s.bridge.clone() else { return };
+    let summary = format!("{} has counted {}", s.name, s.count);
+    bridge.window("profile").title("Profile").summary(summary).ui(&ctx, |w, ui| {
+        w.form(ui, "details", |f| {
+            f.text_edit("Name", &mut s.name);
+            f.secret("PIN", &mut s.pin);
+            f.value("Count", s.count);
+        });
+        if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")) {
+            s.count += 1;
+            press.ok("Added one");
+        }
+        if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()) {
+            s.asking = true;
+            press.ok("Asked for confirmation");
+        }
+    });
+    if s.asking {
+        bridge.window("sure").title("Sure?").modal_of("profile").ui(&ctx, |w, ui| {
+            if let Some(press) = w.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()) {
+                s.count = 0;
+                s.asking = false;
+                press.ok("Reset");
+            }
+        });
+    }
+}
+
+fn harness() -> Harness<'static, Profile> {
+    let bridge = Bridge::builder().build();
+    let state = Profile { bridge: Some(bridge.clone()), name: "Ada".into(), ..Profile::default() };
+    Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([600.0, 400.0]), app, state)
+}
+
+fn field(h: &Harness<'_, Profile>, label: &str) -> Value {
+    let w = h.window("profile").expect("declared");
+    let state = serde_json::to_value(&w).expect("json");
+    let items = state["blocks"][0]["items"].as_array().expect("a fields block").clone();
+    items.into_iter().find(|i| i["label"] == label).map(|i| i["value"].clone()).expect("the field")
+}
+
+#[test]
+fn what_the_person_types_is_what_the_agent_reads() {
+    let mut h = harness();
+    assert_eq!(field(&h, "Name"), "Ada");
+    assert_eq!(field(&h, "Count"), 0, "a number stays a number");
+    assert_eq!(field(&h, "PIN"), "", "an empty secret");
+    let before = h.window("profile").expect("declared").version;
+
+    h.get_by_label("Name").focus();
+    h.run_steps(1);
+    h.get_by_label("Name").type_text(" Lovelace");
+    h.run_steps(1);
+    h.get_by_label("PIN").focus();
+    h.run_steps(1);
+    h.get_by_label("PIN").type_text("4711");
+    h.run_steps(2);
+    let name = h.state().name.clone();
+    assert!(name.contains("Lovelace") && name.contains("Ada"), "the person typed: {name:?}");
+    assert_eq!(field(&h, "Name"), name.as_str(), "the agent reads what the person typed");
+    assert_eq!(field(&h, "PIN"), egui_mcp_bridge::limits::MASK, "masked at the source");
+    assert!(!serde_json::to_string(&h.snapshot().state()).expect("json").contains("4711"));
+    assert!(h.window("profile").expect("declared").version > before);
+}
+
+#[test]
+fn a_button_and_its_action_share_one_handler() {
+    let mut h = harness();
+    h.get_by_label("Add one").click();
+    h.run_steps(2);
+    assert_eq!(h.state().count, 1, "the person's click");
+    let r = h.call("profile__add_one", json!({})).expect("the agent's call");
+    assert_eq!(r.message.as_deref(), Some("Added one"));
+    assert_eq!(h.state().count, 2, "the same handler");
+    assert_eq!(field(&h, "Count"), 2);
+}
+
+#[test]
+fn a_dialog_blocks_its_owner_for_both_and_is_answered_on_top() {
+    let mut h = harness();
+    let r = h.call("profile__reset", json!({})).expect("opens the dialog");
+    assert!(r.opened_window_ids.contains(&"sure".to_owned()), "{r:?}");
+    h.run_steps(2);
+    assert!(!h.tool_names().contains(&"profile__add_one".to_owned()), "blocked for the agent");
+    h.get_by_label("Add one").click();
+    h.run_steps(2);
+    assert_eq!(h.state().count, 0, "and disabled for the person");
+    let ctx = h.ctx.clone();
+    let top = ctx.memory(|m| m.areas().top_layer_id(egui::Order::Foreground)).expect("a dialog on top");
+    let at = h.get_by_label("Reset now").rect().center();
+    assert_eq!(ctx.layer_id_at(at), Some(top), "the dialog is where the person can answer it");
+    h.get_by_label("Reset now").click();
+    h.run_steps(3);
+    assert!(!h.state().asking, "answered by the person");
+    assert!(h.tool_names().contains(&"profile__add_one".to_owned()), "the owner is operable again");
+}
