@@ -23,50 +23,37 @@ struct Counter {
 impl eframe::App for Counter {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        // What the window shows, and what an agent may do to it, declared in every pass.
-        let count = self.count;
-        let shown = self.bridge.window("counter").title("Counter").summary(format!("The count is {count}")).show(|w| {
-            w.fields("state", |f| f.field("Count", count));
+        // One description for both audiences: the person's window, and what agents read and may
+        // do, from the same code in every pass (disabled for both while the dialog is open).
+        let summary = format!("The count is {}", self.count);
+        self.bridge.window("counter").title("Counter").summary(summary).ui(&ctx, |w, ui| {
+            w.form(ui, "state", |f| {
+                f.value("Count", self.count);
+            });
+            // An action with parameters, for agents: a button would have none.
             if let Some(call) = w.action::<Add>("add", ActionSpec::new("Add to the count")) {
                 self.count += call.args().amount;
                 call.ok(format!("The count is {}", self.count));
             }
-            if let Some(call) = w.button("reset", ActionSpec::new("Reset").destructive()) {
+            // A button that is also an action: one handler for the person's click and the agent.
+            if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()) {
                 self.confirm_reset = true;
-                call.ok("Asked for confirmation");
+                press.ok("Asked for confirmation");
             }
-        });
-        // The person's view, disabled exactly when agents are told the window is blocked.
-        egui::Window::new("Counter").show(&ctx, |ui| {
-            ui.add_enabled_ui(!shown.blocked, |ui| {
-                ui.label(format!("Count: {}", self.count));
-                if ui.button("Reset").clicked() {
-                    self.confirm_reset = true;
-                }
-            });
         });
         // A dialog owned by the counter: while it is open, the counter's tools are not listed.
         if self.confirm_reset {
-            let mut reset = None;
-            self.bridge.window("confirm-reset").title("Reset?").modal_of("counter").show(|d| {
-                d.notice("warning", Severity::Warn, "This sets the count to 0.");
-                if let Some(call) = d.button("yes", ActionSpec::new("Reset now").destructive()) {
-                    reset = Some(true);
-                    call.ok("Reset");
-                }
-            });
-            egui::Window::new("Reset?").show(&ctx, |ui| {
-                if ui.button("Reset now").clicked() {
-                    reset = Some(true);
+            self.bridge.window("confirm-reset").title("Reset?").modal_of("counter").ui(&ctx, |d, ui| {
+                d.notice_ui(ui, "warning", Severity::Warn, "This sets the count to 0.");
+                if let Some(press) = d.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()) {
+                    self.count = 0;
+                    self.confirm_reset = false;
+                    press.ok("Reset");
                 }
                 if ui.button("Keep").clicked() {
-                    reset = Some(false);
+                    self.confirm_reset = false; // the person's alone: agents close it with Reset now
                 }
             });
-            if let Some(yes) = reset {
-                self.count = if yes { 0 } else { self.count };
-                self.confirm_reset = false;
-            }
         }
     }
 }

@@ -237,6 +237,24 @@ impl WindowUi {
         FormResponse { changed }
     }
 
+    /// A paragraph for both: drawn as a label, declared as a `text` block.
+    pub fn text_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str) {
+        ui.label(text);
+        self.text(id, text);
+    }
+
+    /// A status line for both: drawn in the severity's colour, declared as a `notice` block.
+    pub fn notice_ui(&mut self, ui: &mut egui::Ui, id: &str, severity: crate::Severity, text: &str) {
+        let color = match severity {
+            crate::Severity::Info => ui.visuals().text_color(),
+            crate::Severity::Warn => ui.visuals().warn_fg_color,
+            crate::Severity::Error => ui.visuals().error_fg_color,
+            crate::Severity::Success => egui::Color32::from_rgb(80, 180, 110),
+        };
+        ui.colored_label(color, text);
+        self.notice(id, severity, text);
+    }
+
     /// A button that is also the action `name`: the person's click and an agent's call come
     /// out as one [`Press`], so one handler serves both. The button is drawn disabled when the
     /// window is blocked, as the action is then not offered.
