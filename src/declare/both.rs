@@ -259,7 +259,7 @@ impl WindowUi {
     /// out as one [`Press`], so one handler serves both. The button is drawn disabled when the
     /// window is blocked, as the action is then not offered.
     pub fn button_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> Option<Press> {
-        let clicked = ui.button(spec.title.as_ref()).clicked();
+        let clicked = ui.add_enabled(!self.is_blocked(), egui::Button::new(spec.title.as_ref())).clicked();
         let call = self.button(name, spec);
         match (call, clicked) {
             (Some(call), _) => Some(Press::Agent(call)),
