@@ -256,11 +256,7 @@ impl Bridge {
     /// agent `denied_by_user` and applies nothing. Returns whether a call was waiting (its
     /// budget may have run out first: then it is never applied, whatever the answer).
     pub fn answer_approval(&self, app_id: &str, allow: bool) -> bool {
-        let answered = self.core.frame.lock().answer_approval(app_id, allow);
-        if answered {
-            self.core.hub.wake();
-        }
-        answered
+        self.core.answer_approval(app_id, allow)
     }
 
     /// Draws, in the window's contents, the agent's call that waits for the person on this

@@ -27,6 +27,25 @@ pub fn groups(records: &[ActivityRecord]) -> Vec<Group<'_>> {
     out
 }
 
+/// Which window each record's call touched, by the title the person sees, as the state is when
+/// the records are copied (only when a call finished, not every frame).
+fn places(records: &[ActivityRecord], snapshot: &egui_mcp_bridge::Snapshot) -> std::collections::HashMap<u64, String> {
+    let titles: std::collections::HashMap<&str, &str> =
+        snapshot.state().windows.iter().map(|w| (w.id.as_str(), w.title.as_str())).collect();
+    records
+        .iter()
+        .map(|r| {
+            let handle = r.tool.split_once("__").map_or("", |(h, _)| h);
+            let place = match titles.get(handle) {
+                Some(title) => format!("in {title}"),
+                None if handle == "app" => "the app".to_owned(),
+                None => format!("in {handle} (closed)"),
+            };
+            (r.seq, place)
+        })
+        .collect()
+}
+
 impl OrderApp {
     /// The app id of the open window a tool belongs to, if any.
     fn window_of_tool(&self, tool: &str) -> Option<String> {
@@ -46,12 +65,12 @@ impl OrderApp {
             let seq = self.bridge.activity_seq();
             if seq != self.activity.0 {
                 self.activity = (seq, self.bridge.activity());
+                self.activity_places = places(&self.activity.1, &self.bridge.snapshot());
             }
             if self.activity.1.is_empty() {
                 ui.weak("No agent calls yet.");
             }
             let mut clicked = None;
-            let snapshot = self.bridge.snapshot();
             egui::ScrollArea::vertical().show(ui, |ui| {
                 for g in groups(&self.activity.1) {
                     let (mark, color) = match g.last.error {
@@ -71,14 +90,9 @@ impl OrderApp {
                     if row.inner.on_hover_text("Bring its window to the front").clicked() {
                         clicked = Some(g.last.tool.clone());
                     }
-                    // Which window the call touched, by the title the person sees.
-                    let handle = g.last.tool.split_once("__").map_or("", |(h, _)| h);
-                    let place = match snapshot.state().window(handle) {
-                        Some(w) => format!("in {}", w.title),
-                        None if handle == "app" => "the app".to_owned(),
-                        None => format!("in {handle} (closed)"),
-                    };
-                    ui.weak(place);
+                    if let Some(place) = self.activity_places.get(&g.last.seq) {
+                        ui.weak(place);
+                    }
                     if !g.last.message.is_empty() {
                         ui.weak(&g.last.message);
                     }

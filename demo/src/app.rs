@@ -41,6 +41,8 @@ pub struct OrderApp {
     endpoints: String,
     /// The activity log as last shown, with its sequence number.
     pub(crate) activity: (u64, Vec<ActivityRecord>),
+    /// For each record of `activity` (by its `seq`), the window it touched, as the person reads it.
+    pub(crate) activity_places: std::collections::HashMap<u64, String>,
 }
 
 impl OrderApp {
@@ -60,6 +62,7 @@ impl OrderApp {
             opened: 0,
             endpoints: String::new(),
             activity: (0, Vec::new()),
+            activity_places: std::collections::HashMap::new(),
         }
     }
 

@@ -84,9 +84,8 @@ impl WindowBuilder {
                     agent_line(ui, agent.as_ref(), strength);
                     if let Some(approval) = &approval
                         && let Some(allow) = crate::plugin::approval_prompt(ui, approval)
-                        && core.frame.lock().answer_approval(&app_id, allow)
                     {
-                        core.hub.wake();
+                        core.answer_approval(&app_id, allow);
                     }
                     ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
                 })

@@ -2,6 +2,7 @@
 //! slot, and how a pass's declarations become the next published [`Snapshot`].
 
 mod build;
+mod mark;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -193,9 +194,11 @@ impl FrameState {
         };
         self.calls.ask_person = hub.approvals();
         let budget = hub.config().call_timeout;
+        // Calls that waited for the person and ended meanwhile go first (so a new one for the
+        // same window is not refused); one still waiting vanishes when its budget runs out.
+        let after = self.calls.approvals.prune(budget);
         let active = self.calls.admit(hub.call_receiver(), &self.last, key, person_input, budget, locate);
-        // A call waiting for the person vanishes from its window when its budget runs out.
-        let mut wanted = PassEnd { after: self.calls.approvals.prune(budget), ..PassEnd::default() };
+        let mut wanted = PassEnd { after, ..PassEnd::default() };
         if let Some(other) = self.calls.waits_for().filter(|p| *p != key) {
             wanted.repaint.push(other);
         } else {
@@ -222,8 +225,7 @@ impl FrameState {
     /// The app's answer to the call it applied.
     pub fn set_outcome(&mut self, call: &Arc<PendingCall>, outcome: Outcome) {
         if let Some((Some(app_id), action, title)) = self.claimed.take() {
-            let chain = self.owner_chain(app_id);
-            self.mark = Some((chain, AgentAction { action, title, ok: outcome.is_ok(), at: Instant::now() }));
+            self.mark_call(app_id, AgentAction { action, title, ok: outcome.is_ok(), at: Instant::now() });
         }
         self.calls.set_outcome(call, outcome);
     }
@@ -373,33 +375,6 @@ impl FrameState {
     /// The person's answer to the call waiting on the window `app_id`. False if none waits.
     pub fn answer_approval(&mut self, app_id: &str, allow: bool) -> bool {
         self.calls.approvals.answer(Some(app_id), allow)
-    }
-
-    /// The agent's latest applied call, if it marks this window: the window it was for, or,
-    /// once that closed, the nearest owner still open.
-    pub fn agent_action(&self, app_id: &str) -> Option<&AgentAction> {
-        let (chain, action) = self.mark.as_ref()?;
-        let marked = chain.iter().find(|id| self.registry.handle_of(id).is_some())?;
-        (marked == app_id).then_some(action)
-    }
-
-    /// `app_id` and its owners in the last published state, nearest first.
-    fn owner_chain(&self, app_id: String) -> Vec<String> {
-        let state = self.last.state();
-        let mut chain = vec![app_id];
-        while chain.len() <= state.windows.len() {
-            let owner = chain
-                .last()
-                .and_then(|id| self.registry.handle_of(id))
-                .and_then(|h| state.window(h))
-                .and_then(|w| w.owner_id.as_deref())
-                .and_then(|h| self.registry.app_id_of(h));
-            match owner {
-                Some(o) if !chain.iter().any(|c| c == o) => chain.push(o.to_owned()),
-                _ => break,
-            }
-        }
-        chain
     }
 
     /// Whether a call is admitted, or applied and not yet answered.

@@ -20,7 +20,7 @@
 //!
 //! 1. `server/handler.rs` (`call_tool`): the client's request; a dispatcher's goes through
 //!    `server/bridge_tools.rs` to the same path. An HTTP client that leaves ends the wait
-//!    (`server/http.rs`, `ClientLeft`).
+//!    (`server/http_layers.rs`, `ClientLeft`).
 //! 2. `hub/mod.rs` ([`Hub::call_as`], [`Hub::submit_as`]): checked against the last snapshot
 //!    (`hub/snapshot.rs`, `Snapshot::validate`) and its arguments bounded (`hub/limits.rs`),
 //!    then queued as a [`PendingCall`] (`hub/call.rs`: the atomic claim) and the UI woken.

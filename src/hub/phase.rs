@@ -115,7 +115,6 @@ impl CallSlot {
         budget: Duration,
         locate: impl Fn(&CallTarget) -> (Option<String>, Option<PassKey>),
     ) -> bool {
-        self.approvals.prune(budget);
         loop {
             // An admitted call that can no longer be applied frees the slot.
             if let Some(a) = self.active.as_ref().filter(|a| a.phase == Phase::Admitted) {

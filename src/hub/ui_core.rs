@@ -32,6 +32,16 @@ impl UiCore {
         }
     }
 
+    /// The person's answer to the agent's call waiting on the window `app_id`; wakes the UI so
+    /// that an allowed call is admitted. False if none waits (any more).
+    pub fn answer_approval(&self, app_id: &str, allow: bool) -> bool {
+        let answered = self.frame.lock().answer_approval(app_id, allow);
+        if answered {
+            self.hub.wake();
+        }
+        answered
+    }
+
     /// The plugin of an app context takes the bridge; false if another context has it.
     pub fn claim_context(&self) -> bool {
         self.context_claimed.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_ok()

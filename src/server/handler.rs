@@ -278,8 +278,8 @@ impl ServerHandler for BridgeHandler {
         let left = context
             .extensions
             .get::<axum::http::request::Parts>()
-            .and_then(super::http::ClientLeft::of)
-            .map(super::http::ClientLeft::wait);
+            .and_then(super::http_layers::ClientLeft::of)
+            .map(super::http_layers::ClientLeft::wait);
         #[cfg(not(feature = "http"))]
         let left = None::<std::future::Pending<()>>;
         let sees = self.profile_of(&context).sees;

@@ -19,6 +19,8 @@ mod connections;
 mod handler;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
+mod http_layers;
 mod instructions;
 #[cfg(feature = "http")]
 mod listener;

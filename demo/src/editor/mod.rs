@@ -7,13 +7,15 @@
 //! - `view.rs`: the person's form.
 
 mod dialogs;
+mod draft;
 pub mod fields;
 pub mod model;
 pub mod tools;
 mod view;
 
+pub use draft::Draft;
 pub use fields::{EditableField, limits};
-pub use model::{Dialog, Draft, Editor, PAYMENT_PASSWORD};
+pub use model::{Dialog, Editor, PAYMENT_PASSWORD};
 pub use tools::{AddItemArgs, AuthorizeArgs, EditFieldArgs, ITEM_COLUMNS, RemoveItemArgs, SubmitArgs};
 
 use egui::RichText;

@@ -7,52 +7,13 @@
 use egui_mcp_bridge::{FieldError, ToolError, ToolResult};
 use serde_json::Value;
 
+use super::draft::Draft;
 use super::fields::{Checked, EditableField, check_field, check_given, invalid, limits, order_errors};
 use crate::data::{FIRST_NUMBER, LineItem, Order, Status, money};
 use crate::ui_util::IdGen;
 
 /// The demo's payment password (stated in the README).
 pub const PAYMENT_PASSWORD: &str = "1234";
-
-/// What the editor edits: a copy of the order until it is saved.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Draft {
-    /// Recipient.
-    pub recipient: String,
-    /// Address.
-    pub address: String,
-    /// Currency code.
-    pub currency: String,
-    /// Card number (secret).
-    pub card_number: String,
-    /// Line items.
-    pub items: Vec<LineItem>,
-}
-
-impl Draft {
-    /// The amount charged: the total of the line items, to the cent. It is not stored, so what
-    /// the editor shows, what the agent reads and what Confirm and Authorize charge are always
-    /// this one number.
-    pub fn amount(&self) -> f64 {
-        (self.items.iter().map(|it| f64::from(it.quantity) * it.unit_price).sum::<f64>() * 100.0).round() / 100.0
-    }
-
-    /// Sets a field to a value [`check_field`] accepted. The amount is the line items' total:
-    /// a given amount was checked against it and sets nothing.
-    fn set(&mut self, field: EditableField, value: Checked) {
-        let slot = match (field, value) {
-            (EditableField::Amount, Checked::Amount(_)) => return,
-            (_, Checked::Amount(_)) | (EditableField::Amount, Checked::Text(_)) => {
-                unreachable!("check_field returns the kind of the field")
-            }
-            (EditableField::Recipient, Checked::Text(t)) => (&mut self.recipient, t),
-            (EditableField::Address, Checked::Text(t)) => (&mut self.address, t),
-            (EditableField::Currency, Checked::Text(t)) => (&mut self.currency, t),
-            (EditableField::CardNumber, Checked::Text(t)) => (&mut self.card_number, t),
-        };
-        *slot.0 = slot.1;
-    }
-}
 
 /// A dialog on an editor. They form a stack (a protocol modal chain): the first is owned by
 /// the editor, each later one by the one before, and only the last can be operated.

@@ -28,6 +28,13 @@ impl Fixture {
         split(self.harness.call(name, args))
     }
 
+    /// Calls a tool that opens a window (a success is asserted); returns the window's id.
+    fn opens(&mut self, tool: &str, args: Value) -> String {
+        let (err, r) = self.call(tool, args);
+        assert!(!err, "{r}");
+        r["openedWindowIds"][0].as_str().unwrap().to_owned()
+    }
+
     fn read(&self) -> Value {
         serde_json::from_str(self.harness.snapshot().json()).unwrap()
     }
@@ -273,12 +280,8 @@ fn popping_a_window_out_and_back_keeps_its_id_and_tools() {
 fn after_the_agents_confirm_the_person_can_answer_authorize() {
     let mut f = Fixture::new();
     let editor = f.open_draft();
-    let (err, r) = f.call(&format!("{editor}__submit"), json!({}));
-    assert!(!err, "{r}");
-    let confirm = r["openedWindowIds"][0].as_str().unwrap().to_owned();
-    let (err, r) = f.call(&format!("{confirm}__confirm"), json!({}));
-    assert!(!err, "{r}");
-    let authorize = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    let confirm = f.opens(&format!("{editor}__submit"), json!({}));
+    let authorize = f.opens(&format!("{confirm}__confirm"), json!({}));
     f.harness.run_steps(3);
     assert_top_and_focused(&mut f, &authorize);
 }
@@ -353,16 +356,12 @@ fn adding_an_item_changes_what_everyone_sees_and_what_is_charged_together() {
     let title = f.read()["windows"].as_array().unwrap().iter().find(|w| w["id"] == editor).unwrap()["title"].clone();
     let place = format!("in {}", title.as_str().unwrap());
     assert!(f.harness.query_all_by_label(&place).next().is_some(), "the activity panel says {place:?}");
-    let (err, r) = f.call(&format!("{editor}__submit"), json!({}));
-    assert!(!err, "{r}");
-    let confirm = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    let confirm = f.opens(&format!("{editor}__submit"), json!({}));
     f.harness.run_steps(2);
     let state = f.read();
     let dialog = state["windows"].as_array().unwrap().iter().find(|w| w["id"] == confirm).unwrap().clone();
     assert!(dialog["summary"].as_str().unwrap().contains(&shown), "Confirm shows {shown}: {dialog}");
-    let (err, r) = f.call(&format!("{confirm}__confirm"), json!({}));
-    assert!(!err, "{r}");
-    let authorize = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    let authorize = f.opens(&format!("{confirm}__confirm"), json!({}));
     let call = f.harness.agent().send(&format!("{authorize}__authorize"), json!({"password": "1234"}));
     f.harness.run_steps(2);
     f.harness.get_by_label("Allow").click(); // the person approves the payment at the window
@@ -382,11 +381,8 @@ fn adding_an_item_changes_what_everyone_sees_and_what_is_charged_together() {
 fn the_person_allows_or_denies_the_agents_payment_at_the_window() {
     let mut f = Fixture::new();
     let editor = f.open_draft();
-    let (err, r) = f.call(&format!("{editor}__submit"), json!({}));
-    assert!(!err, "{r}");
-    let confirm = r["openedWindowIds"][0].as_str().unwrap().to_owned();
-    let (_, r) = f.call(&format!("{confirm}__confirm"), json!({}));
-    let authorize = format!("{}__authorize", r["openedWindowIds"][0].as_str().unwrap());
+    let confirm = f.opens(&format!("{editor}__submit"), json!({}));
+    let authorize = format!("{}__authorize", f.opens(&format!("{confirm}__confirm"), json!({})));
 
     let call = f.harness.agent().send(&authorize, json!({"password": "1234"}));
     f.harness.run_steps(3);
@@ -423,9 +419,7 @@ fn agent_opened_windows_do_not_cover_the_open_ones() {
         .filter(|o| o.status == Status::Draft)
         .map(order_demo::data::Order::label)
         .collect();
-    let (err, r) = f.call("orders__open_order", json!({"order": drafts[1]}));
-    assert!(!err, "{r}");
-    let second = r["openedWindowIds"][0].as_str().unwrap().to_owned();
+    let second = f.opens("orders__open_order", json!({"order": drafts[1]}));
     f.harness.run_steps(3);
     let ctx = f.harness.ctx.clone();
     // The editors' and dialogs' external ids are their app ids (ids without unsafe characters).
