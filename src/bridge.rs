@@ -207,6 +207,22 @@ impl Bridge {
         WindowBuilder::new(Arc::clone(&self.core), app_id.into())
     }
 
+    /// Shows every window drawn with [`WindowBuilder::ui`] in `ctx`, dialogs included, in an
+    /// OS window of its own (an egui viewport) instead of inside the main window, or not. Ids,
+    /// tools and behaviour are the same either way. Where egui embeds viewports (headless,
+    /// tests) this changes nothing.
+    #[allow(clippy::unused_self, reason = "places belong to the context; here apps find them beside `window`")]
+    pub fn set_native_windows(&self, ctx: &egui::Context, on: bool) {
+        crate::declare::places::places(ctx).lock().native = on;
+    }
+
+    /// Brings a window drawn with [`WindowBuilder::ui`] to the front: raises its OS window, or
+    /// its layer in the main window (a `focus` action does this).
+    #[allow(clippy::unused_self, reason = "places belong to the context; here apps find them beside `window`")]
+    pub fn focus(&self, ctx: &egui::Context, app_id: &str) {
+        crate::declare::places::places(ctx).lock().focus(ctx, app_id);
+    }
+
     /// Declares an app-level action (`app__{name}`) for this pass; listed while no app-level
     /// modal is open. Returns the agent's call to it, if one arrived.
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]

@@ -24,7 +24,9 @@ mod server;
 pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
-pub use declare::{Call, Form, FormResponse, Press, WindowBuilder, WindowResponse, WindowUi};
+pub use declare::{
+    Call, Editable, Form, FormResponse, Input, Press, TableOptions, WindowBuilder, WindowResponse, WindowUi,
+};
 pub use hub::{
     ActionSpec, ActivityRecord, AgentAction, Approval, Footprint, Hints, NoArgs, Outcome, Snapshot, ToolSpec,
 };

@@ -1,22 +1,22 @@
 //! One description, both audiences: a window shown to the person and declared to agents by the
 //! same code, so the two cannot drift (docs/design.md, "One description, both audiences").
 //!
-//! [`WindowBuilder::ui`] opens the `egui::Window` and does the glue every window repeats: its
+//! [`WindowBuilder::ui`] shows the window (an `egui::Window`, an `egui::Modal` for an app-level
+//! modal, or an OS window of its own: `places.rs`) and does the glue every window repeats: its
 //! contents disabled exactly when the bridge reports it blocked, the agent's mark (an outline
-//! and an "Agent: …" line whose room is kept), a dialog kept above its owner, and the approval
-//! prompt of an action that asks the person. Inside, [`WindowUi::form`] draws labelled fields
-//! for the person and declares them as one `fields` block from the same values, and
-//! [`WindowUi::button_ui`] is a button that is also an action, with one handler for the
-//! person's click and the agent's call. The explicit declarations ([`WindowUi::fields`],
+//! and an "Agent: …" line whose room is kept), a dialog kept above its owner, the approval
+//! prompt of an action that asks the person, and a place where the person can see it. Inside,
+//! the `*_ui` widgets draw for the person and declare for agents in one call, and forms
+//! (`form.rs`) do the same for fields. The explicit declarations ([`WindowUi::fields`],
 //! [`WindowUi::action`]) stay for what fits no widget.
 
-use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::time::Duration;
 
-use super::content::Cell;
+use super::content::{Cell, Row};
+use super::form::display;
+use super::places::{Placed, places, viewport_id};
 use super::{Call, WindowBuilder, WindowResponse, WindowUi};
 use crate::hub::{ActionSpec, AgentAction, NoArgs};
-use crate::protocol::{Block, FieldItem, masked};
 
 /// How long a window stays marked after the agent's call that changed it (the last part fading).
 const MARK: Duration = Duration::from_secs(5);
@@ -24,24 +24,45 @@ const FADE: Duration = Duration::from_millis(1500);
 const AGENT_BLUE: egui::Color32 = egui::Color32::from_rgb(90, 160, 255);
 
 impl WindowBuilder {
-    /// Declares the window and shows it to the person in an `egui::Window` of `ctx`, with
-    /// `add_contents` drawing and declaring its contents at once ([`WindowUi::form`],
-    /// [`WindowUi::button_ui`], or the explicit declarations next to egui widgets). The glue is
-    /// done here: the contents are disabled exactly when the bridge reports the window blocked;
-    /// the agent's latest call that changed it is marked for a few seconds; a dialog
-    /// ([`modal_of`](Self::modal_of)) is drawn in front, above its owner while it is the top of
-    /// its chain; an agent's call waiting for the person's approval is shown first.
+    /// The size the window opens with (default 420 × 360 points; a dialog 300 × 120).
+    pub fn default_size(mut self, size: impl Into<egui::Vec2>) -> Self {
+        self.look.size = Some(size.into());
+        self
+    }
+
+    /// Gives the window a close button (and lets its OS window be closed): the person's close
+    /// comes back as [`WindowResponse::closed`], for the app to stop showing it or ask first.
+    pub fn closable(mut self) -> Self {
+        self.look.closable = true;
+        self
+    }
+
+    /// Declares the window and shows it to the person in `ctx`, with `add_contents` drawing and
+    /// declaring its contents at once ([`WindowUi::form`], [`WindowUi::button_ui`] and the
+    /// other `*_ui` widgets, or the explicit declarations next to egui widgets). The glue is
+    /// done here:
+    /// - it is an `egui::Window` (an `egui::Modal` for an [`app_modal`](Self::app_modal)), or an
+    ///   OS window of its own with [`Bridge::set_native_windows`](crate::Bridge::set_native_windows)
+    ///   or when the person pops it out (its title-bar button);
+    /// - a new window opens where it covers the least of the open ones, in the part of the main
+    ///   window the app's panels leave free; a dialog ([`modal_of`](Self::modal_of)) opens over
+    ///   its owner and is kept above it while it is the top of its chain;
+    /// - the contents are disabled exactly when the bridge reports the window blocked;
+    /// - the agent's latest call that changed it is marked for a few seconds;
+    /// - an agent's call waiting for the person's approval is shown first.
+    ///
     /// `inner` is `None` while the person has the window collapsed.
     ///
     /// ```
-    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    /// use egui_mcp_bridge::{ActionSpec, Bridge, Input};
     ///
     /// let bridge = Bridge::builder().build();
     /// let (mut name, mut count) = (String::from("Ada"), 0);
     /// # egui::__run_test_ctx(|ctx| {
     /// bridge.window("profile").title("Profile").summary(format!("{name}: {count}")).ui(ctx, |w, ui| {
     ///     w.form(ui, "details", |f| {
-    ///         f.text_edit("Name", &mut name); // the person types; agents read "Name"
+    ///         // The person types; agents read "Name" and set it with `profile__edit_field`.
+    ///         f.edit("name", &Input::text("Name").max_chars(40), &mut name);
     ///         f.value("Count", count);
     ///     });
     ///     // The person's click and the agent's `profile__add_one` run the same code.
@@ -58,39 +79,108 @@ impl WindowBuilder {
         add_contents: impl FnOnce(&mut WindowUi, &mut egui::Ui) -> R,
     ) -> WindowResponse<Option<R>> {
         let app_id = self.decl.app_id.clone();
-        let (title, dialog) = (self.decl.title.clone(), self.decl.owner.is_some());
+        let title = self.decl.title.clone();
+        let owner = self.decl.owner.clone();
+        let app_modal = self.decl.modal && owner.is_none();
+        let look = self.look;
         let (blocked, agent, approval) = {
             let frame = self.core.frame.lock();
             (frame.is_blocked(&app_id), frame.agent_action(&app_id).cloned(), frame.approval(&app_id))
         };
+        let dialog = owner.is_some() || app_modal;
+        let size = look.size.unwrap_or(if dialog { egui::vec2(300.0, 120.0) } else { egui::vec2(420.0, 360.0) });
+        let places = places(ctx);
+        let placed = places.lock().place(ctx, &app_id, size, owner.as_deref(), dialog && !blocked);
+        let area = places.lock().area;
         let core = std::sync::Arc::clone(&self.core);
-        let id = egui::Id::unique(("egui_mcp_bridge::window", app_id.as_str()));
         let strength = mark_strength(ctx, agent.as_ref());
-        self.show(|w| {
-            let mut frame = egui::Frame::window(&ctx.global_style());
-            if let Some(s) = strength {
-                frame = frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s)));
-            }
-            let mut window = egui::Window::new(title).id(id).frame(frame);
-            if dialog {
-                window = window.order(egui::Order::Foreground).collapsible(false).resizable(false);
-                if !blocked {
-                    // The top of its chain: where the person answers it, whoever opened it.
-                    ctx.move_to_top(egui::LayerId::new(egui::Order::Foreground, id));
+        let (mut closed, mut toggle, mut rect) = (false, false, None);
+        let mut response = self.show(|w| {
+            let body = |ui: &mut egui::Ui, toggle: &mut bool| {
+                header(ui, agent.as_ref(), strength, &placed, toggle);
+                if let Some(approval) = &approval
+                    && let Some(allow) = crate::plugin::approval_prompt(ui, approval)
+                {
+                    core.answer_approval(&app_id, allow);
                 }
-            }
-            window
-                .show(ctx, |ui| {
-                    agent_line(ui, agent.as_ref(), strength);
-                    if let Some(approval) = &approval
-                        && let Some(allow) = crate::plugin::approval_prompt(ui, approval)
-                    {
-                        core.answer_approval(&app_id, allow);
+                ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
+            };
+            if placed.native {
+                let vp = viewport_id(&app_id);
+                let mut builder = egui::ViewportBuilder::default()
+                    .with_title(title.as_str())
+                    .with_inner_size(size)
+                    .with_resizable(!dialog);
+                if placed.first {
+                    builder = builder.with_position(placed.pos);
+                }
+                if placed.became_top {
+                    ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::Focus);
+                }
+                let mut body = Some(body);
+                let inner = ctx.show_viewport_immediate(vp, builder, |ui, _class| {
+                    closed |= ui.input(|i| i.viewport().close_requested());
+                    rect = ui.input(|i| i.viewport().outer_rect);
+                    let mut frame = egui::Frame::central_panel(ui.style());
+                    if let Some(s) = strength {
+                        frame = frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s)));
                     }
-                    ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
+                    egui::CentralPanel::default()
+                        .frame(frame)
+                        .show(ui, |ui| body.take().map(|b| b(ui, &mut toggle)))
+                        .inner
+                });
+                if closed {
+                    // The app decides: it stops showing the window, or keeps it (and asks first).
+                    ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::CancelClose);
+                }
+                inner
+            } else if app_modal {
+                let modal = egui::Modal::new(placed.egui_id).show(ctx, |ui| {
+                    ui.set_width(size.x);
+                    ui.heading(title.as_str());
+                    body(ui, &mut toggle)
+                });
+                rect = Some(modal.response.rect);
+                Some(modal.inner)
+            } else {
+                let mut frame = egui::Frame::window(&ctx.global_style());
+                if let Some(s) = strength {
+                    frame = frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s)));
+                }
+                let mut open = true;
+                let mut window = egui::Window::new(title.as_str()).id(placed.egui_id).frame(frame).default_size(size);
+                if let Some(area) = area.filter(egui::Rect::is_positive) {
+                    window = window.constrain_to(area);
+                }
+                window = if placed.first { window.current_pos(placed.pos) } else { window.default_pos(placed.pos) };
+                if look.closable {
+                    window = window.open(&mut open);
+                }
+                if dialog {
+                    window = window.order(egui::Order::Foreground).collapsible(false).resizable(false);
+                    if placed.became_top || !blocked {
+                        // The top of its chain: where the person answers it, whoever opened it.
+                        ctx.move_to_top(egui::LayerId::new(egui::Order::Foreground, placed.egui_id));
+                    }
+                }
+                let shown = window.show(ctx, |ui| body(ui, &mut toggle));
+                closed = !open;
+                shown.and_then(|r| {
+                    rect = Some(r.response.rect);
+                    r.inner
                 })
-                .and_then(|r| r.inner)
-        })
+            }
+        });
+        let mut places = places.lock();
+        if let Some(rect) = rect {
+            places.record(ctx, &app_id, rect, placed.native);
+        }
+        if toggle {
+            places.toggle(&app_id);
+        }
+        response.closed = closed;
+        response
     }
 }
 
@@ -107,84 +197,25 @@ fn mark_strength(ctx: &egui::Context, agent: Option<&AgentAction>) -> Option<f32
     }
 }
 
-/// "Agent: …" while the mark shows; its room is kept when it does not, so nothing jumps.
-fn agent_line(ui: &mut egui::Ui, agent: Option<&AgentAction>, strength: Option<f32>) {
+/// The line above a window's contents: "Agent: …" while the mark shows (its room kept when it
+/// does not, so nothing jumps), and the button that moves the window into an OS window of its
+/// own or back.
+fn header(ui: &mut egui::Ui, agent: Option<&AgentAction>, strength: Option<f32>, placed: &Placed, toggle: &mut bool) {
     ui.horizontal(|ui| {
         ui.set_min_height(ui.spacing().interact_size.y);
         if let (Some(a), Some(s)) = (agent, strength) {
             let text = if a.ok { format!("Agent: {}", a.title) } else { format!("Agent: {} (refused)", a.title) };
             ui.colored_label(AGENT_BLUE.gamma_multiply(s), text);
         }
-    });
-}
-
-/// The fields of a [`WindowUi::form`]: each one a widget for the person and a field for agents,
-/// from the same value.
-pub struct Form<'u> {
-    ui: &'u mut egui::Ui,
-    items: Vec<FieldItem>,
-    hasher: DefaultHasher,
-    changed: Vec<String>,
-}
-
-impl std::fmt::Debug for Form<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Form").field("items", &self.items.len()).finish_non_exhaustive()
-    }
-}
-
-impl Form<'_> {
-    fn row(&mut self, label: &str, add: impl FnOnce(&mut egui::Ui) -> egui::Response) -> egui::Response {
-        let l = self.ui.label(label);
-        let response = add(self.ui).labelled_by(l.id);
-        self.ui.end_row();
-        if response.changed() {
-            self.changed.push(label.to_owned());
+        if placed.can_pop {
+            let label = if placed.popped { "Back into the main window" } else { "Own window" };
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.small_button(label).on_hover_text("Show this window in its own OS window, or back").clicked() {
+                    *toggle = true;
+                }
+            });
         }
-        response
-    }
-
-    fn declare(&mut self, label: &str, value: serde_json::Value, sensitive: bool) {
-        (label, sensitive).hash(&mut self.hasher);
-        super::content::hash_value(&value, &mut self.hasher);
-        self.items.push(FieldItem { label: label.to_owned(), value, sensitive });
-    }
-
-    /// A line of text the person edits; agents read it as the field `label`.
-    pub fn text_edit(&mut self, label: &str, value: &mut String) -> egui::Response {
-        let response = self.row(label, |ui| ui.text_edit_singleline(value));
-        self.declare(label, serde_json::Value::String(value.clone()), false);
-        response
-    }
-
-    /// A secret the person types (shown as dots); agents read it masked at the source, as
-    /// [`Fields::sensitive`](crate::blocks::Fields::sensitive) does: the plaintext never enters
-    /// the state.
-    pub fn secret(&mut self, label: &str, value: &mut String) -> egui::Response {
-        let response = self.row(label, |ui| ui.add(egui::TextEdit::singleline(value).password(true)));
-        self.declare(label, masked(!value.is_empty()), true);
-        response
-    }
-
-    /// A value shown, not edited; agents read it as the field `label` (a number stays a
-    /// number).
-    pub fn value<'a>(&mut self, label: &str, value: impl Into<Cell<'a>>) -> egui::Response {
-        let value = value.into().to_value();
-        let shown = match &value {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        let response = self.row(label, |ui| ui.label(shown));
-        self.declare(label, value, false);
-        response
-    }
-}
-
-/// What a [`WindowUi::form`] gave: which fields the person changed in this pass.
-#[derive(Clone, Debug, Default)]
-pub struct FormResponse {
-    /// The labels of the fields the person changed.
-    pub changed: Vec<String>,
+    });
 }
 
 /// A press of a [`WindowUi::button_ui`]: by the person or by an agent, handled by one code path.
@@ -219,23 +250,6 @@ impl Press {
 }
 
 impl WindowUi {
-    /// Labelled fields in a grid for the person, declared to agents as one `fields` block
-    /// `id` from the same values ([`Form::text_edit`], [`Form::secret`], [`Form::value`]).
-    pub fn form(&mut self, ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut Form<'_>)) -> FormResponse {
-        let mut hasher = DefaultHasher::new();
-        ("fields", id).hash(&mut hasher);
-        let (items, hash, changed) = egui::Grid::new(("egui_mcp_bridge::form", id))
-            .num_columns(2)
-            .show(ui, |ui| {
-                let mut form = Form { ui, items: Vec::new(), hasher, changed: Vec::new() };
-                add(&mut form);
-                (form.items, form.hasher.finish(), form.changed)
-            })
-            .inner;
-        self.block_with_hash(hash, || Block::Fields { id: Some(id.to_owned()), items });
-        FormResponse { changed }
-    }
-
     /// A paragraph for both: drawn as a label, declared as a `text` block.
     pub fn text_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str) {
         ui.label(text);
@@ -266,4 +280,120 @@ impl WindowUi {
             (None, false) => None,
         }
     }
+
+    /// A table for both: the person sees every row of `rows` (scrolled, drawn only where
+    /// visible, each with an optional button), agents read it as the `table` block `id`, with at
+    /// most [`TableOptions::agent_rows`] rows and the total (the rest belongs behind a read-only
+    /// tool, §9). `cells` gives one row's cells, lined up with `columns`. Returns the row whose
+    /// button the person clicked.
+    pub fn table_ui<'t, T, R: Row<'t>>(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        columns: &[&str],
+        rows: &'t [T],
+        cells: impl Fn(&'t T) -> R,
+        options: TableOptions<'_>,
+    ) -> Option<usize> {
+        let limit = options.agent_rows.unwrap_or(usize::MAX);
+        let table = self.table(id, columns);
+        let table = if rows.len() > limit { table.slice(0, rows.len() as u64) } else { table };
+        table.rows(|t| {
+            for r in rows.iter().take(limit) {
+                t.row(cells(r));
+            }
+        });
+        draw_table(ui, id, columns, rows, &cells, &options)
+    }
+
+    /// A list for both: numbered lines (`ordered`) or bullets for the person, the `list` block
+    /// `id` for agents.
+    pub fn list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, ordered: bool, items: &[S]) {
+        for (k, item) in items.iter().enumerate() {
+            if ordered {
+                ui.label(format!("{}. {}", k + 1, item.as_ref()));
+            } else {
+                ui.label(format!("• {}", item.as_ref()));
+            }
+        }
+        let list = self.list(id);
+        let list = if ordered { list.ordered() } else { list };
+        list.items(|l| {
+            for item in items {
+                l.item(item.as_ref());
+            }
+        });
+    }
+
+    /// A picture for both: `draw` paints it for the person, agents read the `media` block `id`
+    /// (its `url`, such as a `data:image/png;base64,…` of the same picture, and an `alt` text
+    /// that states what it shows).
+    pub fn media_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        (mime_type, url): (&str, &str),
+        alt: &str,
+        draw: impl FnOnce(&mut egui::Ui),
+    ) {
+        draw(ui);
+        self.media(id, mime_type, url, Some(alt));
+    }
+}
+
+/// How a [`WindowUi::table_ui`] shows its rows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TableOptions<'a> {
+    /// The most rows agents read in the state (default: all).
+    pub agent_rows: Option<usize>,
+    /// A button at the end of each of the person's rows ("Open", "Remove").
+    pub row_button: Option<&'a str>,
+    /// The height of the person's scrolled rows (default: what is left of the window).
+    pub height: Option<f32>,
+}
+
+/// The person's table: a header, then the rows in a scroll area that lays out only the visible
+/// ones (20,000 rows cost what 20 do), whole rows only.
+fn draw_table<'t, T, R: Row<'t>>(
+    ui: &mut egui::Ui,
+    id: &str,
+    columns: &[&str],
+    rows: &'t [T],
+    cells: &impl Fn(&'t T) -> R,
+    options: &TableOptions<'_>,
+) -> Option<usize> {
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+    let button = options.row_button.map_or(0.0, |b| 16.0 + 7.0 * b.len() as f32);
+    let spacing = ui.spacing().item_spacing.x;
+    let width = ((ui.available_width() - button) / columns.len().max(1) as f32 - spacing).max(40.0);
+    let cell = |ui: &mut egui::Ui, text: egui::RichText| {
+        ui.add_sized([width, row_height], egui::Label::new(text).truncate());
+    };
+    ui.horizontal(|ui| {
+        for c in columns {
+            cell(ui, egui::RichText::new(*c).strong());
+        }
+    });
+    ui.separator();
+    let pitch = row_height + ui.spacing().item_spacing.y;
+    let height = options.height.unwrap_or_else(|| ui.available_height());
+    let whole = (height / pitch).floor().max(3.0) * pitch;
+    let mut clicked = None;
+    egui::ScrollArea::vertical()
+        .id_salt(("egui_mcp_bridge::table", id))
+        .auto_shrink([false, true])
+        .max_height(whole)
+        .show_rows(ui, row_height, rows.len(), |ui, range| {
+            for k in range {
+                ui.horizontal(|ui| {
+                    cells(&rows[k]).each_cell(&mut |c: Cell<'t>| cell(ui, egui::RichText::new(display(&c.to_value()))));
+                    if let Some(b) = options.row_button
+                        && ui.small_button(b).clicked()
+                    {
+                        clicked = Some(k);
+                    }
+                });
+            }
+        });
+    clicked
 }

@@ -30,20 +30,28 @@ where
     }
     let with_version = app_id.is_some() && !spec.hints.read_only;
     let schema = input_schema_for::<A>(with_version, core.hub.config().parameter_docs);
+    let call = claim_call::<A>(core, app_id, name, &spec.title);
+    Some((ActionDecl { name: name.to_owned(), schema, spec }, call))
+}
+
+/// The call the UI thread admitted for this action in this pass, if any, with its arguments
+/// parsed (a call whose arguments do not parse is answered at once with the error).
+pub(crate) fn claim_call<A: DeserializeOwned>(
+    core: &Arc<UiCore>,
+    app_id: Option<&str>,
+    name: &str,
+    title: &str,
+) -> Option<Call<A>> {
     let mut frame = core.frame.lock();
-    let pending = frame.claim(app_id, name, &spec.title);
-    let decl = ActionDecl { name: name.to_owned(), schema, spec };
-    let Some(pending) = pending else {
-        return Some((decl, None));
-    };
+    let pending = frame.claim(app_id, name, title)?;
     match parse_args::<A>(&pending.args) {
         Ok(args) => {
             drop(frame);
-            Some((decl, Some(Call { args, answer: Answer { pending, core: Arc::clone(core), answered: false } })))
+            Some(Call { args, answer: Answer { pending, core: Arc::clone(core), answered: false } })
         }
         Err(e) => {
             frame.reject_claimed(&pending, e);
-            Some((decl, None))
+            None
         }
     }
 }

@@ -19,6 +19,8 @@ use crate::protocol::{Block, Severity};
 pub struct WindowBuilder {
     pub(super) core: Arc<UiCore>,
     pub(super) decl: WindowDecl,
+    /// How [`ui`](Self::ui) shows it to the person.
+    pub(super) look: super::places::Look,
 }
 
 impl std::fmt::Debug for WindowBuilder {
@@ -29,7 +31,7 @@ impl std::fmt::Debug for WindowBuilder {
 
 impl WindowBuilder {
     pub(crate) fn new(core: Arc<UiCore>, app_id: String) -> Self {
-        Self { core, decl: WindowDecl::new(app_id) }
+        Self { core, decl: WindowDecl::new(app_id), look: super::places::Look::default() }
     }
 
     /// The title a person reads (default: the app id).
@@ -84,7 +86,7 @@ impl WindowBuilder {
     /// assert!(!shown.blocked);
     /// ```
     pub fn show<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
-        let Self { core, decl } = self;
+        let Self { core, decl, .. } = self;
         let app_id = decl.app_id.clone();
         let (prev_hashes, blocked) = {
             let frame = core.frame.lock();
@@ -92,8 +94,16 @@ impl WindowBuilder {
         };
         let mut summary_hash = DefaultHasher::new();
         decl.summary.hash(&mut summary_hash);
-        let mut ui = WindowUi { core, decl, prev_hashes, blocks_hasher: DefaultHasher::new(), blocked };
+        let mut ui = WindowUi {
+            core,
+            decl,
+            prev_hashes,
+            blocks_hasher: DefaultHasher::new(),
+            blocked,
+            edits: super::form::Edits::default(),
+        };
         let inner = add_contents(&mut ui);
+        ui.finish_edits();
         let WindowUi { core, mut decl, blocks_hasher, .. } = ui;
         let mut h = DefaultHasher::new();
         (summary_hash.finish(), blocks_hasher.finish()).hash(&mut h);
@@ -101,7 +111,7 @@ impl WindowBuilder {
         let mut frame = core.frame.lock();
         frame.declare_window(decl);
         let agent_action = frame.agent_action(&app_id).cloned();
-        WindowResponse { inner, blocked, agent_action }
+        WindowResponse { inner, blocked, agent_action, closed: false }
     }
 }
 
@@ -119,6 +129,10 @@ pub struct WindowResponse<R> {
     /// or for a dialog of it that the call closed (an Authorize that saved the order marks the
     /// order's editor). One window at a time is marked: the latest call's.
     pub agent_action: Option<AgentAction>,
+    /// The person closed the window in this pass (shown with [`WindowBuilder::ui`] and
+    /// [`closable`](WindowBuilder::closable): its close button, or its OS window's). Stop
+    /// showing it, or keep it and ask first: the bridge does neither by itself.
+    pub closed: bool,
 }
 
 impl<R> WindowResponse<R> {
@@ -137,11 +151,13 @@ impl<R> WindowResponse<R> {
 /// `Fn`: they run once to hash what the block shows, and a second time only when that changed,
 /// to build it. They describe what is shown and change nothing.
 pub struct WindowUi {
-    core: Arc<UiCore>,
-    decl: WindowDecl,
+    pub(super) core: Arc<UiCore>,
+    pub(super) decl: WindowDecl,
     prev_hashes: Vec<u64>,
     blocks_hasher: DefaultHasher,
     blocked: bool,
+    /// The editable fields of its forms, and an agent's edit until one takes it.
+    pub(super) edits: super::form::Edits,
 }
 
 impl std::fmt::Debug for WindowUi {

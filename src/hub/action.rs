@@ -174,14 +174,19 @@ pub(crate) fn input_schema_for<A: schemars::JsonSchema + 'static>(
     slim(&mut obj, parameter_docs);
     obj.insert("type".into(), json!("object"));
     if with_version {
-        let props = obj.entry("properties").or_insert_with(|| json!({}));
-        if let Value::Object(props) = props {
-            props.insert("expectedVersion".into(), json!({"type": "integer", "description": EXPECTED_VERSION_DOC}));
-        }
+        add_expected_version(&mut obj);
     }
     let schema = Arc::new(obj);
     SCHEMAS.lock().insert(key, Arc::clone(&schema));
     schema
+}
+
+/// Adds the optional `expectedVersion` every window action that writes takes (spec §5.5).
+pub(crate) fn add_expected_version(obj: &mut Map<String, Value>) {
+    let props = obj.entry("properties").or_insert_with(|| json!({}));
+    if let Value::Object(props) = props {
+        props.insert("expectedVersion".into(), json!({"type": "integer", "description": EXPECTED_VERSION_DOC}));
+    }
 }
 
 /// Drops, from a schema and its subschemas, what costs tokens and tells an agent nothing:

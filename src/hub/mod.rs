@@ -49,8 +49,8 @@ pub(crate) mod phase;
 mod snapshot;
 mod ui_core;
 
-pub(crate) use action::input_schema_for;
 pub use action::{ActionSpec, Hints, NoArgs, SafetyClass};
+pub(crate) use action::{add_expected_version, input_schema_for};
 pub(crate) use activity::ActivityLog;
 pub use activity::{ACTIVITY_CAPACITY, ActivityRecord};
 pub use approvals::Approval;

@@ -1,0 +1,236 @@
+//! Where the windows shown with [`WindowBuilder::ui`](super::WindowBuilder::ui) go: inside the
+//! main window (an `egui::Window` each) or each in an OS window of its own (an immediate egui
+//! viewport), and where on the screen. Ids, tools and behaviour are the same either way: what a
+//! window declares does not depend on where it is drawn.
+//!
+//! Kept per bridge, on the UI thread, for the windows shown in the last pass only (a window not
+//! shown in a pass is forgotten: its place, its egui id slot, its pop-out state).
+
+use std::collections::HashMap;
+
+use egui::{Pos2, Rect, Vec2, ViewportCommand, ViewportId};
+
+/// How a window shown with `ui` looks beyond what agents read: its size, whether the person
+/// may close it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Look {
+    pub size: Option<Vec2>,
+    pub closable: bool,
+}
+
+/// What is remembered of one window shown in the last pass.
+#[derive(Debug)]
+struct Seen {
+    /// Its egui id slot (see [`Places::egui_id`]).
+    slot: u32,
+    /// The root viewport's pass that last showed it.
+    pass: u64,
+    /// Where it was drawn, in the main window's points (OS windows: relative to
+    /// [`Places::native_origin`]).
+    rect: Option<Rect>,
+    /// The person moved it into an OS window of its own.
+    popped: bool,
+    /// It was in an OS window of its own in the last pass.
+    native: bool,
+    /// It was the top of its modal chain in the last pass.
+    top: bool,
+}
+
+/// The bridge's window places.
+#[derive(Debug, Default)]
+pub(crate) struct Places {
+    /// Every window in an OS window of its own.
+    pub native: bool,
+    seen: HashMap<String, Seen>,
+    /// The root pass of the latest `ui` call.
+    pass: u64,
+    free: Vec<u32>,
+    next: u32,
+    /// The part of the main window left free by the app's panels (measured at the end of the
+    /// last pass), where windows are placed and kept.
+    pub area: Option<Rect>,
+}
+
+/// Where one window goes in this pass.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Placed {
+    pub egui_id: egui::Id,
+    pub native: bool,
+    /// Where it opens (absolute in the main window; for an OS window, on the screen).
+    pub pos: Pos2,
+    /// First shown in this pass: the place is set, not suggested (the slot's egui memory may
+    /// hold an earlier window's place).
+    pub first: bool,
+    /// It became the top of its chain in this pass (an OS window is raised once then).
+    pub became_top: bool,
+    pub can_pop: bool,
+    pub popped: bool,
+}
+
+/// The places of the windows of `ctx` (kept in its memory: places belong to a screen).
+pub(crate) fn places(ctx: &egui::Context) -> std::sync::Arc<parking_lot::Mutex<Places>> {
+    ctx.data_mut(|d| {
+        d.get_temp_mut_or_default::<std::sync::Arc<parking_lot::Mutex<Places>>>(egui::Id::unique(
+            "egui_mcp_bridge::places",
+        ))
+        .clone()
+    })
+}
+
+/// The viewport of a window shown in its own OS window.
+pub(crate) fn viewport_id(app_id: &str) -> ViewportId {
+    ViewportId::from_hash_of(("egui_mcp_bridge::viewport", app_id))
+}
+
+impl Places {
+    /// Starts the root pass `pass` if it is new: forgets the windows the last pass did not show
+    /// and frees their egui id slots.
+    fn begin(&mut self, pass: u64) {
+        if pass == self.pass {
+            return;
+        }
+        let last = self.pass;
+        self.pass = pass;
+        let free = &mut self.free;
+        self.seen.retain(|_, s| {
+            let keep = s.pass >= last;
+            if !keep {
+                free.push(s.slot);
+            }
+            keep
+        });
+    }
+
+    fn area(&self, ctx: &egui::Context) -> Rect {
+        self.area.filter(Rect::is_positive).unwrap_or_else(|| ctx.content_rect())
+    }
+
+    /// egui keeps memory for every window id it has seen (its place, size, widget states),
+    /// forever; protocol ids are never reused. So a window's egui id is a slot that a later
+    /// window takes once this one is gone, and egui's memory stays bounded by the most windows
+    /// open at once.
+    pub fn egui_id(&mut self, ctx: &egui::Context, app_id: &str) -> egui::Id {
+        self.begin(ctx.cumulative_pass_nr_for(ViewportId::ROOT));
+        let slot = self.seen(app_id).slot;
+        egui::Id::unique(("egui_mcp_bridge::window", slot))
+    }
+
+    fn seen(&mut self, app_id: &str) -> &mut Seen {
+        let (free, next, pass) = (&mut self.free, &mut self.next, self.pass);
+        self.seen.entry(app_id.to_owned()).or_insert_with(|| {
+            let slot = free.pop().unwrap_or_else(|| {
+                *next += 1;
+                *next
+            });
+            Seen { slot, pass, rect: None, popped: false, native: false, top: false }
+        })
+    }
+
+    /// Whether the window is in an OS window of its own.
+    pub fn is_native(&self, app_id: &str) -> bool {
+        self.native || self.seen.get(app_id).is_some_and(|s| s.native || s.popped)
+    }
+
+    /// Brings a window to the front: raises its OS window, or its layer in the main window.
+    pub fn focus(&mut self, ctx: &egui::Context, app_id: &str) {
+        if self.is_native(app_id) {
+            ctx.send_viewport_cmd_to(viewport_id(app_id), ViewportCommand::Focus);
+        } else {
+            let id = self.egui_id(ctx, app_id);
+            ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, id));
+        }
+    }
+
+    /// Moves a window between the main window and an OS window of its own.
+    pub fn toggle(&mut self, app_id: &str) {
+        if let Some(s) = self.seen.get_mut(app_id) {
+            s.popped = !s.popped;
+        }
+    }
+
+    /// Where a window goes in this pass. `owner`: the window a dialog is over; `top`: whether
+    /// it is the top of its modal chain now.
+    pub fn place(&mut self, ctx: &egui::Context, app_id: &str, size: Vec2, owner: Option<&str>, top: bool) -> Placed {
+        let egui_id = self.egui_id(ctx, app_id);
+        let native = match owner {
+            Some(owner) => self.is_native(owner),
+            None => self.native || self.seen.get(app_id).is_some_and(|s| s.popped),
+        };
+        let owner_rect = owner.and_then(|o| self.seen.get(o)).and_then(|s| s.rect);
+        let area = self.area(ctx);
+        let open: Vec<Rect> = self
+            .seen
+            .iter()
+            .filter(|(id, s)| id.as_str() != app_id && s.native == native)
+            .filter_map(|(_, s)| s.rect)
+            .collect();
+        let origin = self.native_origin(ctx);
+        let pass = self.pass;
+        let seen = self.seen(app_id);
+        let first = seen.rect.is_none();
+        let became_top = top && !seen.top;
+        (seen.pass, seen.native, seen.top) = (pass, native, top);
+        // A dialog opens over its owner; a new window where it covers the least of the windows
+        // already open (never exactly on one); a window already shown stays where it is.
+        let pos = match (owner_rect, seen.rect) {
+            (Some(owner), None) => owner.center() - size / 2.0,
+            (_, Some(rect)) => rect.min,
+            (None, None) if native => {
+                free_spot(Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0)), &open, size)
+            }
+            (None, None) => free_spot(area, &open, size),
+        };
+        let popped = seen.popped;
+        let pos = if native { origin + pos.to_vec2() } else { pos };
+        Placed { egui_id, native, pos, first, became_top, can_pop: owner.is_none() && !self.native, popped }
+    }
+
+    /// Where a window was drawn in this pass (absolute: main-window points or the screen).
+    pub fn record(&mut self, ctx: &egui::Context, app_id: &str, rect: Rect, native: bool) {
+        let rect = if native { rect.translate(-self.native_origin(ctx).to_vec2()) } else { rect };
+        if let Some(s) = self.seen.get_mut(app_id) {
+            s.rect = Some(rect);
+        }
+    }
+
+    /// Where places of OS windows count from: right of the main window when every window has
+    /// its own (the main window keeps only the app's panels, so nothing hides behind it), else
+    /// the main window's free area (a popped-out window opens where it was).
+    fn native_origin(&self, ctx: &egui::Context) -> Pos2 {
+        let main = ctx.input_for(ViewportId::ROOT, |i| i.viewport().outer_rect);
+        match main {
+            Some(r) if self.native => r.right_top() + egui::vec2(8.0, 0.0),
+            Some(r) => r.min,
+            None => Pos2::ZERO,
+        }
+    }
+}
+
+/// Of the places on a 40-point grid over `area`, the first that overlaps `open` least (a place
+/// where the window does not fit counts as covering everything).
+fn free_spot(area: Rect, open: &[Rect], size: Vec2) -> Pos2 {
+    let overlap = |min: Pos2| {
+        let r = Rect::from_min_size(min, size);
+        if !area.contains_rect(r) {
+            return f32::INFINITY;
+        }
+        open.iter().map(|o| o.intersect(r)).filter(Rect::is_positive).map(|i| i.area()).sum::<f32>()
+    };
+    let step = 40.0;
+    let (cols, rows) =
+        (((area.width() - size.x) / step).max(0.0) as u32, ((area.height() - size.y) / step).max(0.0) as u32);
+    let mut best = (f32::INFINITY, area.min + egui::vec2(8.0, 8.0));
+    for row in 0..=rows {
+        for col in 0..=cols {
+            let min = area.min + egui::vec2(col as f32 * step, row as f32 * step) + egui::vec2(8.0, 8.0);
+            let o = overlap(min);
+            if o < best.0 {
+                best = (o, min);
+            }
+            if best.0 == 0.0 {
+                return best.1;
+            }
+        }
+    }
+    best.1
+}
