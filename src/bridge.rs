@@ -223,6 +223,15 @@ impl Bridge {
         crate::declare::places::places(ctx).lock().focus(ctx, app_id);
     }
 
+    /// The person's view of what agents did, drawn into `ui` (put it in a side panel): recent
+    /// calls and their outcomes, identical consecutive calls as one line, the window each call
+    /// touched, and a click on a call brings that window (shown with [`WindowBuilder::ui`]) to
+    /// the front. It reads the activity log only when a call finished; it declares nothing, so
+    /// it never changes a window's version.
+    pub fn activity_ui(&self, ui: &mut egui::Ui) {
+        crate::plugin::activity_ui(self, ui);
+    }
+
     /// Declares an app-level action (`app__{name}`) for this pass; listed while no app-level
     /// modal is open. Returns the agent's call to it, if one arrived.
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]

@@ -22,11 +22,10 @@ struct Counter {
 
 impl eframe::App for Counter {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        let ctx = ui.ctx().clone();
         // One description for both audiences: the person's window, and what agents read and may
         // do, from the same code in every pass (disabled for both while the dialog is open).
         let summary = format!("The count is {}", self.count);
-        self.bridge.window("counter").title("Counter").summary(summary).ui(&ctx, |w, ui| {
+        self.bridge.window("counter").title("Counter").summary(summary).ui(ui, |w, ui| {
             w.form(ui, "state", |f| {
                 f.value("Count", self.count);
             });
@@ -43,7 +42,7 @@ impl eframe::App for Counter {
         });
         // A dialog owned by the counter: while it is open, the counter's tools are not listed.
         if self.confirm_reset {
-            self.bridge.window("confirm-reset").title("Reset?").modal_of("counter").ui(&ctx, |d, ui| {
+            self.bridge.window("confirm-reset").title("Reset?").modal_of("counter").ui(ui, |d, ui| {
                 d.notice_ui(ui, "warning", Severity::Warn, "This sets the count to 0.");
                 if let Some(press) = d.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()) {
                     self.count = 0;

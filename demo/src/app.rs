@@ -1,20 +1,17 @@
 //! The order demo: the menu, Orders (`orders.rs`), Order Editors with their dialogs
-//! (`editor/`), the Sales Report (`report.rs`), Session locked (`lock.rs`) and the Agent
-//! activity panel (`activity.rs`). One `ui` function serves the eframe window and the headless
-//! loop alike; where each window is drawn is `windows.rs`'s business.
-
-use std::sync::Arc;
+//! (`editor/`), the Sales Report (`report.rs`), Session locked (`lock.rs`) and the bridge's
+//! Agent activity panel. One `ui` function serves the eframe window and the headless loop
+//! alike; where each window is drawn (inside the main window or in its own) is the bridge's
+//! business (`WindowBuilder::ui`).
 
 use egui::RichText;
-use egui_mcp_bridge::{ActionSpec, ActivityRecord, Bridge};
+use egui_mcp_bridge::{ActionSpec, Bridge};
 
 use crate::data::{Order, seed_orders};
 use crate::editor::{Editor, Parts};
 use crate::lock::Lock;
 use crate::orders::Filter;
-use crate::report::SharedReport;
 use crate::ui_util::IdGen;
-use crate::windows::Windows;
 
 pub use crate::lock::UNLOCK_PIN;
 pub use crate::orders::{LoadOrdersArgs, OpenOrderArgs, PREVIEW_ROWS};
@@ -27,22 +24,16 @@ pub struct OrderApp {
     /// Open Order Editors, oldest first.
     pub editors: Vec<Editor>,
     pub(crate) report_open: bool,
-    pub(crate) report: SharedReport,
+    pub(crate) report: crate::report::Cached,
     pub(crate) lock: Option<Lock>,
     pub(crate) ids: IdGen,
     /// Rises when an order is saved.
     pub(crate) orders_revision: u64,
     pub(crate) filter: Filter,
-    /// Where windows are drawn (the main window or their own) and placed.
-    pub(crate) windows: Windows,
-    /// Editors opened so far (for cascading their windows).
-    opened: usize,
+    /// Every window in an OS window of its own (`--native-windows`).
+    native: bool,
     /// How agents reach this app, shown in the menu bar ("stdio", a URL).
     endpoints: String,
-    /// The activity log as last shown, with its sequence number.
-    pub(crate) activity: (u64, Vec<ActivityRecord>),
-    /// For each record of `activity` (by its `seq`), the window it touched, as the person reads it.
-    pub(crate) activity_places: std::collections::HashMap<u64, String>,
 }
 
 impl OrderApp {
@@ -53,16 +44,13 @@ impl OrderApp {
             orders: seed_orders(),
             editors: Vec::new(),
             report_open: false,
-            report: Arc::default(),
+            report: None,
             lock: None,
             ids: IdGen::default(),
             orders_revision: 0,
             filter: Filter::default(),
-            windows: Windows::default(),
-            opened: 0,
+            native: false,
             endpoints: String::new(),
-            activity: (0, Vec::new()),
-            activity_places: std::collections::HashMap::new(),
         }
     }
 
@@ -74,7 +62,7 @@ impl OrderApp {
     /// Opens every window, dialogs included, in an OS window of its own (`--native-windows`).
     /// Where egui embeds viewports (headless, tests) this changes nothing.
     pub fn set_native_windows(&mut self, on: bool) {
-        self.windows.native = on;
+        self.native = on;
     }
 
     /// The bridge the app declares its windows on.
@@ -86,24 +74,16 @@ impl OrderApp {
     pub fn open_order(&mut self, ctx: &egui::Context, index: usize) -> bool {
         let app_id = format!("order-{}", self.orders[index].number);
         if self.editors.iter().any(|e| e.app_id == app_id) {
-            self.windows.focus(ctx, &app_id);
+            self.bridge.focus(ctx, &app_id);
             return false;
         }
-        let mut editor = Editor::for_order(index, &self.orders[index]);
-        editor.slot = self.next_slot();
-        self.editors.push(editor);
+        self.editors.push(Editor::for_order(index, &self.orders[index]));
         true
-    }
-
-    fn next_slot(&mut self) -> usize {
-        self.opened += 1;
-        self.opened - 1
     }
 
     /// Opens an editor on a new order.
     pub fn new_order(&mut self) -> String {
-        let mut editor = Editor::new_order(self.ids.number());
-        editor.slot = self.next_slot();
+        let editor = Editor::new_order(self.ids.number());
         let id = editor.app_id.clone();
         self.editors.push(editor);
         id
@@ -119,58 +99,36 @@ impl OrderApp {
     /// Opens (or brings forward) the Sales Report.
     pub fn open_report(&mut self, ctx: &egui::Context) {
         self.report_open = true;
-        self.windows.focus(ctx, "report");
-    }
-
-    /// The app ids of every open window.
-    pub(crate) fn open_window_ids(&self) -> Vec<String> {
-        let mut ids = vec!["orders".to_owned()];
-        if self.report_open {
-            ids.push("report".to_owned());
-        }
-        for e in &self.editors {
-            ids.push(e.app_id.clone());
-            ids.extend(e.dialogs.iter().map(|d| d.id().to_owned()));
-        }
-        ids.extend(self.lock.as_ref().map(|l| l.id.clone()));
-        ids
+        self.bridge.focus(ctx, "report");
     }
 
     /// The whole UI, every frame.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        self.bridge.set_native_windows(&ctx, self.native);
         self.app_actions(&ctx);
         self.menu(ui);
-        self.activity_panel(ui);
-        if !self.windows.native {
+        // With every window in an OS window of its own, the main window is this panel.
+        let width = if self.native { ui.available_width() } else { 260.0 };
+        egui::Panel::right("activity").default_size(width).show(ui, |ui| self.bridge.activity_ui(ui));
+        if !self.native {
             egui::Panel::bottom("hint").show(ui, |ui| {
                 ui.weak("Open orders from the Orders window, or use the Orders menu. An agent connected over MCP sees and operates the same windows; its \"Own window\" button moves a window into an OS window of its own.");
             });
         }
-        self.windows.area = egui::CentralPanel::default().show(ui, |_| ()).response.rect;
-        self.orders_window(&ctx);
+        self.orders_window(ui);
         for editor in &mut self.editors {
             let mut parts = Parts {
                 bridge: &self.bridge,
                 orders: &mut self.orders,
                 orders_revision: &mut self.orders_revision,
                 ids: &mut self.ids,
-                windows: &mut self.windows,
             };
-            editor.show(&ctx, &mut parts);
+            editor.show(ui, &mut parts);
         }
         self.editors.retain(|e| e.open);
-        self.report_window(&ctx);
-        self.lock_modal(&ctx);
-        let open = self.open_window_ids();
-        self.windows.retain(|id| open.iter().any(|o| o == id));
-        crate::ui_util::recycle_window_ids(&ctx);
-    }
-
-    /// What the app keeps per window beyond the open ones, for tests: egui window slots ever
-    /// made (the most windows open at once).
-    pub fn retained(ctx: &egui::Context) -> usize {
-        crate::ui_util::window_slots(ctx)
+        self.report_window(ui);
+        self.lock_modal(ui);
     }
 
     fn app_actions(&mut self, ctx: &egui::Context) {

@@ -1,7 +1,6 @@
 //! The order-editor demo of `egui_mcp_bridge`: a multi-window app that a person and agents
 //! operate together. The binary (`order-demo`) runs it in a window or headless and serves MCP.
 
-mod activity;
 pub mod app;
 pub mod chart;
 pub mod data;
@@ -10,6 +9,5 @@ mod lock;
 mod orders;
 mod report;
 pub mod ui_util;
-pub mod windows;
 
 pub use app::OrderApp;

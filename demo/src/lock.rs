@@ -1,13 +1,11 @@
-//! Session locked: an app-level modal. While it is open only it can be operated (by its
-//! `unlock` tool or the person's PIN field), and the app-level tools are not listed.
+//! Session locked: an app-level modal, described once. While it is open only it can be
+//! operated (by its `unlock` tool or the person's PIN field), and the app-level tools are not
+//! listed.
 
-use egui::Color32;
-use egui_mcp_bridge::{ActionSpec, Severity, ToolError};
+use egui_mcp_bridge::{ActionSpec, Severity, ToolError, ToolResult};
 use serde::Deserialize;
 
 use crate::app::OrderApp;
-use crate::ui_util::window_id;
-use crate::windows::Spec;
 
 /// The PIN that unlocks the session (stated in the README).
 pub const UNLOCK_PIN: &str = "1234";
@@ -34,9 +32,9 @@ impl Lock {
     }
 
     /// The one operation, for the agent's tool and the person's button alike.
-    fn unlock(&mut self, pin: &str) -> Result<(), ToolError> {
+    fn unlock(&mut self, pin: &str) -> Result<ToolResult, ToolError> {
         if pin == UNLOCK_PIN {
-            Ok(())
+            Ok(ToolResult::message("Unlocked"))
         } else {
             self.error = Some("Wrong PIN".into());
             Err(ToolError::invalid_field("pin", "Wrong PIN"))
@@ -45,61 +43,33 @@ impl Lock {
 }
 
 impl OrderApp {
-    /// Declares and shows the lock while it is on.
-    pub(crate) fn lock_modal(&mut self, ctx: &egui::Context) {
+    /// Shows the lock while it is on.
+    pub(crate) fn lock_modal(&mut self, ui: &mut egui::Ui) {
         let Some(lock) = &mut self.lock else { return };
-        let mut unlocked = false;
-        let error = lock.error.clone();
-        let id = lock.id.clone();
-        let _ = self
-            .bridge
-            .window(&id)
-            .title("Session locked")
-            .app_modal()
-            .summary("The session is locked; unlock it with the PIN")
-            .show(|w| {
-                w.text("info", "The session is locked. Enter the PIN to unlock it.");
-                if let Some(e) = &error {
-                    w.notice("error-pin", Severity::Error, &format!("pin: {e}"));
-                }
-                let spec = ActionSpec::new("Unlock session").description("Unlock with the PIN");
-                if let Some(call) = w.action::<UnlockArgs>("unlock", spec) {
-                    let r = lock.unlock(&call.args().pin);
-                    unlocked = r.is_ok();
-                    call.reply(r.map(|()| egui_mcp_bridge::ToolResult::message("Unlocked")));
-                }
-            });
-        if !unlocked {
-            let form = |ui: &mut egui::Ui| {
-                ui.set_width(280.0);
-                ui.heading("Session locked");
-                let l = ui.label("PIN");
-                let r = ui.add(egui::TextEdit::singleline(&mut lock.pin).password(true)).labelled_by(l.id);
-                if let Some(e) = &lock.error {
-                    ui.colored_label(Color32::from_rgb(220, 80, 80), e);
-                }
-                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if ui.button("Unlock").clicked() || enter {
-                    let pin = std::mem::take(&mut lock.pin);
-                    unlocked = lock.unlock(&pin).is_ok();
-                }
-            };
-            if self.windows.native {
-                let spec = Spec {
-                    app_id: &id,
-                    title: "Session locked",
-                    agent: None,
-                    pos: egui::pos2(400.0, 200.0),
-                    size: egui::vec2(300.0, 150.0),
-                    dialog_of: None,
-                    closable: false,
-                };
-                let _ = self.windows.show(ctx, spec, form);
-            } else {
-                egui::Modal::new(window_id(ctx, &id)).show(ctx, form);
+        let window = self.bridge.window(lock.id.clone()).title("Session locked").app_modal();
+        let window = window.summary("The session is locked; unlock it with the PIN").default_size([280.0, 150.0]);
+        let shown = window.ui(ui, |w, ui| {
+            w.text_ui(ui, "info", "The session is locked. Enter the PIN to unlock it.");
+            let l = ui.label("PIN");
+            let r = ui.add(egui::TextEdit::singleline(&mut lock.pin).password(true)).labelled_by(l.id);
+            if let Some(e) = lock.error.clone() {
+                w.notice_ui(ui, "error-pin", Severity::Error, &format!("pin: {e}"));
             }
-        }
-        if unlocked {
+            let spec = ActionSpec::new("Unlock session").description("Unlock with the PIN");
+            if let Some(call) = w.action::<UnlockArgs>("unlock", spec) {
+                let r = lock.unlock(&call.args().pin);
+                let unlocked = r.is_ok();
+                call.reply(r);
+                return unlocked;
+            }
+            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if ui.button("Unlock").clicked() || enter {
+                let pin = std::mem::take(&mut lock.pin);
+                return lock.unlock(&pin).is_ok();
+            }
+            false
+        });
+        if shown.inner == Some(true) {
             self.lock = None;
         }
     }

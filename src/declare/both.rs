@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use super::content::{Cell, Row};
+use super::content::{Mode, Rows};
 use super::form::display;
 use super::places::{Placed, places, viewport_id};
 use super::{Call, WindowBuilder, WindowResponse, WindowUi};
@@ -37,7 +37,8 @@ impl WindowBuilder {
         self
     }
 
-    /// Declares the window and shows it to the person in `ctx`, with `add_contents` drawing and
+    /// Declares the window and shows it to the person, over `parent` (the app's root `ui`, after
+    /// its panels: windows are placed in what they leave free), with `add_contents` drawing and
     /// declaring its contents at once ([`WindowUi::form`], [`WindowUi::button_ui`] and the
     /// other `*_ui` widgets, or the explicit declarations next to egui widgets). The glue is
     /// done here:
@@ -58,8 +59,8 @@ impl WindowBuilder {
     ///
     /// let bridge = Bridge::builder().build();
     /// let (mut name, mut count) = (String::from("Ada"), 0);
-    /// # egui::__run_test_ctx(|ctx| {
-    /// bridge.window("profile").title("Profile").summary(format!("{name}: {count}")).ui(ctx, |w, ui| {
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("profile").title("Profile").summary(format!("{name}: {count}")).ui(ui, |w, ui| {
     ///     w.form(ui, "details", |f| {
     ///         // The person types; agents read "Name" and set it with `profile__edit_field`.
     ///         f.edit("name", &Input::text("Name").max_chars(40), &mut name);
@@ -75,9 +76,12 @@ impl WindowBuilder {
     /// ```
     pub fn ui<R>(
         self,
-        ctx: &egui::Context,
+        parent: &mut egui::Ui,
         add_contents: impl FnOnce(&mut WindowUi, &mut egui::Ui) -> R,
     ) -> WindowResponse<Option<R>> {
+        let ctx = &parent.ctx().clone();
+        // What the app's panels left free of `parent`: where windows are placed and kept.
+        let area = Some(parent.available_rect_before_wrap()).filter(egui::Rect::is_positive);
         let app_id = self.decl.app_id.clone();
         let title = self.decl.title.clone();
         let owner = self.decl.owner.clone();
@@ -90,8 +94,7 @@ impl WindowBuilder {
         let dialog = owner.is_some() || app_modal;
         let size = look.size.unwrap_or(if dialog { egui::vec2(300.0, 120.0) } else { egui::vec2(420.0, 360.0) });
         let places = places(ctx);
-        let placed = places.lock().place(ctx, &app_id, size, owner.as_deref(), dialog && !blocked);
-        let area = places.lock().area;
+        let placed = places.lock().place(ctx, area, &app_id, (size, owner.as_deref()), dialog && !blocked);
         let core = std::sync::Arc::clone(&self.core);
         let strength = mark_strength(ctx, agent.as_ref());
         let (mut closed, mut toggle, mut rect) = (false, false, None);
@@ -150,7 +153,7 @@ impl WindowBuilder {
                 }
                 let mut open = true;
                 let mut window = egui::Window::new(title.as_str()).id(placed.egui_id).frame(frame).default_size(size);
-                if let Some(area) = area.filter(egui::Rect::is_positive) {
+                if let Some(area) = area {
                     window = window.constrain_to(area);
                 }
                 window = if placed.first { window.current_pos(placed.pos) } else { window.default_pos(placed.pos) };
@@ -241,6 +244,14 @@ impl Press {
         }
     }
 
+    /// Answered with `outcome`, the result of the one operation the button and the action
+    /// share (the person sees the window change either way).
+    pub fn reply(self, outcome: crate::Outcome) {
+        if let Self::Agent(call) = self {
+            call.reply(outcome);
+        }
+    }
+
     /// Refused: the agent is answered with `error`; nothing should have changed.
     pub fn fail(self, error: crate::ToolError) {
         if let Self::Agent(call) = self {
@@ -284,15 +295,16 @@ impl WindowUi {
     /// A table for both: the person sees every row of `rows` (scrolled, drawn only where
     /// visible, each with an optional button), agents read it as the `table` block `id`, with at
     /// most [`TableOptions::agent_rows`] rows and the total (the rest belongs behind a read-only
-    /// tool, §9). `cells` gives one row's cells, lined up with `columns`. Returns the row whose
-    /// button the person clicked.
-    pub fn table_ui<'t, T, R: Row<'t>>(
+    /// tool, §9). `cells` gives one row's cells, lined up with `columns`
+    /// (`|order, t| t.row((order.id.as_str(), order.total))`). Returns the row whose button the
+    /// person clicked.
+    pub fn table_ui<T>(
         &mut self,
         ui: &mut egui::Ui,
         id: &str,
         columns: &[&str],
-        rows: &'t [T],
-        cells: impl Fn(&'t T) -> R,
+        rows: &[T],
+        cells: impl Fn(&T, &mut Rows<'_>),
         options: TableOptions<'_>,
     ) -> Option<usize> {
         let limit = options.agent_rows.unwrap_or(usize::MAX);
@@ -300,7 +312,7 @@ impl WindowUi {
         let table = if rows.len() > limit { table.slice(0, rows.len() as u64) } else { table };
         table.rows(|t| {
             for r in rows.iter().take(limit) {
-                t.row(cells(r));
+                cells(r, t);
             }
         });
         draw_table(ui, id, columns, rows, &cells, &options)
@@ -354,12 +366,12 @@ pub struct TableOptions<'a> {
 
 /// The person's table: a header, then the rows in a scroll area that lays out only the visible
 /// ones (20,000 rows cost what 20 do), whole rows only.
-fn draw_table<'t, T, R: Row<'t>>(
+fn draw_table<T>(
     ui: &mut egui::Ui,
     id: &str,
     columns: &[&str],
-    rows: &'t [T],
-    cells: &impl Fn(&'t T) -> R,
+    rows: &[T],
+    cells: &impl Fn(&T, &mut Rows<'_>),
     options: &TableOptions<'_>,
 ) -> Option<usize> {
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
@@ -385,8 +397,12 @@ fn draw_table<'t, T, R: Row<'t>>(
         .max_height(whole)
         .show_rows(ui, row_height, rows.len(), |ui, range| {
             for k in range {
+                let mut built = Vec::new();
+                cells(&rows[k], &mut Rows { mode: Mode::Build(&mut built) });
                 ui.horizontal(|ui| {
-                    cells(&rows[k]).each_cell(&mut |c: Cell<'t>| cell(ui, egui::RichText::new(display(&c.to_value()))));
+                    for value in built.iter().flatten() {
+                        cell(ui, egui::RichText::new(display(value)));
+                    }
                     if let Some(b) = options.row_button
                         && ui.small_button(b).clicked()
                     {

@@ -110,6 +110,14 @@ impl Input {
         &self.label
     }
 
+    /// A number as the person reads it: with the input's decimals (`224.30`).
+    fn shown(&self, n: f64) -> String {
+        match self.kind {
+            Kind::Number { decimals: Some(d), .. } => format!("{n:.*}", usize::from(d)),
+            _ => num(n),
+        }
+    }
+
     fn is_secret(&self) -> bool {
         matches!(self.kind, Kind::Text { secret: true, .. })
     }
@@ -178,17 +186,20 @@ impl Input {
         }
     }
 
-    /// The rules in a few words, for the edit tool's description.
-    fn rules(&self) -> String {
+    /// The rules in a few words ("≤100 chars, required", "1-999", "secret, ≤23 chars"), as the
+    /// derived `edit_field` lists them: for the description of an explicit action whose
+    /// parameters follow the same inputs. (The schema gives the type; the words are few, as
+    /// every listing carries them.)
+    pub fn rules(&self) -> String {
         match self.kind {
             Kind::Text { max_chars, secret, required } => {
-                let kind = if secret { "secret text" } else { "text" };
+                let secret = if secret { "secret, " } else { "" };
                 let required = if required { ", required" } else { "" };
-                format!("{kind} ≤{max_chars} chars{required}")
+                format!("{secret}≤{max_chars} chars{required}")
             }
             Kind::Number { min, max, decimals } => {
                 let d = decimals.filter(|d| *d > 0).map(|d| format!(", {d} decimals")).unwrap_or_default();
-                format!("{} {}–{}{d}", self.json_type(), num(min), num(max))
+                format!("{}-{}{d}", num(min), num(max))
             }
         }
     }
@@ -342,7 +353,7 @@ impl WindowUi {
             .fields
             .iter()
             .map(|f| match &f.note {
-                Some(note) => format!("{} ({}; {note})", f.key, f.rules),
+                Some(note) => format!("{} (= {note})", f.key),
                 None => format!("{} ({})", f.key, f.rules),
             })
             .collect::<Vec<_>>()
@@ -483,15 +494,15 @@ impl Form<'_> {
             let same =
                 input.check(&call.args().value).ok().and_then(|v| v.as_f64()).is_some_and(|v| (v - value).abs() < 1e-9);
             if same {
-                call.ok(format!("{label} is {}, {note}", display(&current)));
+                call.ok(format!("{label} is {}, {note}", input.shown(value)));
             } else {
-                let e = format!("{label} is {note} ({}); change that to change it", display(&current));
+                let e = format!("{label} is {note} ({}); change that to change it", input.shown(value));
                 call.fail(ToolError::invalid_field("value", e));
             }
         }
         let response = self.row(label, |ui| {
             ui.horizontal(|ui| {
-                let r = ui.strong(display(&current));
+                let r = ui.strong(input.shown(value));
                 ui.weak(note);
                 r
             })
@@ -503,7 +514,7 @@ impl Form<'_> {
                 key: key.to_owned(),
                 json_type: input.json_type(),
                 rules: input.rules(),
-                note: Some(format!("must equal {note}")),
+                note: Some(note.to_owned()),
             });
         }
         response

@@ -46,9 +46,6 @@ pub(crate) struct Places {
     pass: u64,
     free: Vec<u32>,
     next: u32,
-    /// The part of the main window left free by the app's panels (measured at the end of the
-    /// last pass), where windows are placed and kept.
-    pub area: Option<Rect>,
 }
 
 /// Where one window goes in this pass.
@@ -101,10 +98,6 @@ impl Places {
         });
     }
 
-    fn area(&self, ctx: &egui::Context) -> Rect {
-        self.area.filter(Rect::is_positive).unwrap_or_else(|| ctx.content_rect())
-    }
-
     /// egui keeps memory for every window id it has seen (its place, size, widget states),
     /// forever; protocol ids are never reused. So a window's egui id is a slot that a later
     /// window takes once this one is gone, and egui's memory stays bounded by the most windows
@@ -113,6 +106,18 @@ impl Places {
         self.begin(ctx.cumulative_pass_nr_for(ViewportId::ROOT));
         let slot = self.seen(app_id).slot;
         egui::Id::unique(("egui_mcp_bridge::window", slot))
+    }
+
+    /// The egui id of a window shown in the last pass.
+    #[cfg(feature = "testing")]
+    pub fn slot_of(&self, app_id: &str) -> Option<egui::Id> {
+        self.seen.get(app_id).map(|s| egui::Id::unique(("egui_mcp_bridge::window", s.slot)))
+    }
+
+    /// How many egui id slots exist.
+    #[cfg(feature = "testing")]
+    pub fn slots(&self) -> usize {
+        self.next as usize
     }
 
     fn seen(&mut self, app_id: &str) -> &mut Seen {
@@ -124,6 +129,11 @@ impl Places {
             });
             Seen { slot, pass, rect: None, popped: false, native: false, top: false }
         })
+    }
+
+    /// The app ids of the windows shown in the last pass.
+    pub fn app_ids(&self) -> Vec<String> {
+        self.seen.keys().cloned().collect()
     }
 
     /// Whether the window is in an OS window of its own.
@@ -148,16 +158,24 @@ impl Places {
         }
     }
 
-    /// Where a window goes in this pass. `owner`: the window a dialog is over; `top`: whether
-    /// it is the top of its modal chain now.
-    pub fn place(&mut self, ctx: &egui::Context, app_id: &str, size: Vec2, owner: Option<&str>, top: bool) -> Placed {
+    /// Where a window goes in this pass. `area`: where it may go in the main window (default:
+    /// all of it); `owner`: the window a dialog is over; `top`: whether it is the top of its
+    /// modal chain now.
+    pub fn place(
+        &mut self,
+        ctx: &egui::Context,
+        area: Option<Rect>,
+        app_id: &str,
+        (size, owner): (Vec2, Option<&str>),
+        top: bool,
+    ) -> Placed {
         let egui_id = self.egui_id(ctx, app_id);
         let native = match owner {
             Some(owner) => self.is_native(owner),
             None => self.native || self.seen.get(app_id).is_some_and(|s| s.popped),
         };
         let owner_rect = owner.and_then(|o| self.seen.get(o)).and_then(|s| s.rect);
-        let area = self.area(ctx);
+        let area = area.unwrap_or_else(|| ctx.content_rect());
         let open: Vec<Rect> = self
             .seen
             .iter()

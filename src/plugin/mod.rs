@@ -28,10 +28,12 @@
 //! on the server: calls arrive on a channel and answers leave on one-shot channels. The server
 //! wakes the UI with `RequestPaintWhileHidden`, which also works while the window is hidden.
 
+mod activity;
 mod approval;
 pub mod headless;
 mod hidden;
 
+pub(crate) use activity::activity_ui;
 pub(crate) use approval::approval_prompt;
 pub use hidden::{CallsWhileHidden, STALLED_AFTER};
 
@@ -154,10 +156,6 @@ impl egui::Plugin for BridgePlugin {
     }
 
     fn on_end_pass(&mut self, ui: &mut egui::Ui) {
-        if ui.ctx().viewport_id() == egui::ViewportId::ROOT {
-            // What the app's panels left free: where `WindowBuilder::ui` places windows.
-            crate::declare::places::places(ui.ctx()).lock().area = Some(ui.available_rect_before_wrap());
-        }
         // A pass that applied a call may have declared part of the app before the call and
         // part after: egui runs it again at once (a second pass of the same frame), and that
         // one is published and answers the call. Where egui cannot (its last allowed pass, or

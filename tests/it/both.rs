@@ -18,10 +18,9 @@ struct Profile {
 }
 
 fn app(ui: &mut egui::Ui, s: &mut Profile) {
-    let ctx = ui.ctx().clone();
     let Some(bridge) = s.bridge.clone() else { return };
     let summary = format!("{} has counted {}", s.name, s.count);
-    bridge.window("profile").title("Profile").summary(summary).ui(&ctx, |w, ui| {
+    bridge.window("profile").title("Profile").summary(summary).ui(ui, |w, ui| {
         w.form(ui, "details", |f| {
             f.text_edit("Name", &mut s.name);
             f.secret("PIN", &mut s.pin);
@@ -37,7 +36,7 @@ fn app(ui: &mut egui::Ui, s: &mut Profile) {
         }
     });
     if s.asking {
-        bridge.window("sure").title("Sure?").modal_of("profile").ui(&ctx, |w, ui| {
+        bridge.window("sure").title("Sure?").modal_of("profile").ui(ui, |w, ui| {
             if let Some(press) = w.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()) {
                 s.count = 0;
                 s.asking = false;

@@ -1,16 +1,54 @@
 //! The order model: what an Order Editor edits and every operation on it, without egui.
 //!
-//! **The pattern to copy:** every operation is one method here, called by the agent's tool
-//! (`tools.rs`) and by the person's button (`view.rs`, `dialogs.rs`) alike, so both see the same
-//! rules, the same errors and the same result. A method that rejects its input changes nothing.
+//! **The pattern to copy:** every operation is one method here, called by the agent's tool and
+//! by the person's button alike (`window.rs`, `dialogs.rs`), so both meet the same rules
+//! (`inputs.rs`), the same errors and the same result. A method that rejects its input changes
+//! nothing.
 
-use egui_mcp_bridge::{FieldError, ToolError, ToolResult};
+use egui_mcp_bridge::{FieldError, Input, ToolError, ToolResult};
+use serde::Deserialize;
 use serde_json::Value;
 
-use super::draft::Draft;
-use super::fields::{Checked, EditableField, check_field, check_given, invalid, limits, order_errors};
+use super::inputs;
 use crate::data::{FIRST_NUMBER, LineItem, Order, Status, money};
 use crate::ui_util::IdGen;
+
+/// What the editor edits: a copy of the order until it is saved.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Draft {
+    /// Recipient.
+    pub recipient: String,
+    /// Address.
+    pub address: String,
+    /// Currency code.
+    pub currency: String,
+    /// Card number (secret).
+    pub card_number: String,
+    /// Line items.
+    pub items: Vec<LineItem>,
+}
+
+impl Draft {
+    /// The amount charged: the total of the line items, to the cent. It is not stored, so what
+    /// the editor shows, what the agent reads and what Confirm and Authorize charge are always
+    /// this one number.
+    pub fn amount(&self) -> f64 {
+        (self.items.iter().map(|it| f64::from(it.quantity) * it.unit_price).sum::<f64>() * 100.0).round() / 100.0
+    }
+}
+
+/// `submit` arguments: values to apply before validating (named as the fields they set). The
+/// amount is the line items' total: a given amount must equal it, and it must be more than 0
+/// to submit. Both are the order's own rules, checked with the rest of the order, so that one
+/// answer names every invalid field.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SubmitArgs {
+    pub recipient: Option<String>,
+    pub address: Option<String>,
+    pub amount: Option<f64>,
+    pub currency: Option<String>,
+}
 
 /// The demo's payment password (stated in the README).
 pub const PAYMENT_PASSWORD: &str = "1234";
@@ -57,7 +95,7 @@ pub struct NewItemForm {
     /// Product name being typed.
     pub product: String,
     /// Quantity.
-    pub quantity: u32,
+    pub quantity: i64,
     /// Unit price.
     pub unit_price: f64,
 }
@@ -81,8 +119,6 @@ pub struct Editor {
     pub dialogs: Vec<Dialog>,
     /// False once closed; the app drops it.
     pub open: bool,
-    /// Its place in the cascade of editors (set by the app when it opens the editor).
-    pub slot: usize,
     /// The person's add-item row.
     pub new_item: NewItemForm,
 }
@@ -115,7 +151,6 @@ impl Editor {
             submitted,
             dialogs: Vec::new(),
             open: true,
-            slot: 0,
             new_item: NewItemForm { product: String::new(), quantity: 1, unit_price: 0.0 },
         }
     }
@@ -164,23 +199,12 @@ impl Editor {
         self.errors.retain(|e| e.field != field);
     }
 
-    /// Sets one field. A value of the wrong kind, or one the person's widget would not hold
-    /// (out of range, too long, sub-cent amounts), is `validation_failed` naming `value`.
-    pub fn edit_field(&mut self, field: EditableField, value: &Value) -> Result<ToolResult, ToolError> {
-        let checked = check_field(field, value, "value")?;
-        if let Some(e) = self.amount_error(&checked, "value") {
-            return Err(ToolError::validation("The amount follows the line items", vec![e]));
-        }
-        Ok(self.apply_field(field, checked))
-    }
-
     /// A given amount must be the line items' total (the amount follows them).
-    fn amount_error(&self, value: &Checked, param: &str) -> Option<FieldError> {
-        let Checked::Amount(given) = value else { return None };
+    fn amount_error(&self, given: f64) -> Option<FieldError> {
         let total = self.draft.amount();
         ((given * 100.0).round() != (total * 100.0).round()).then(|| {
             FieldError::new(
-                param,
+                "amount",
                 format!(
                     "The amount is the total of the line items ({}); change the line items to change it",
                     money(total)
@@ -189,35 +213,21 @@ impl Editor {
         })
     }
 
-    /// Sets a field to a value [`check_field`] accepted.
-    fn apply_field(&mut self, field: EditableField, value: Checked) -> ToolResult {
-        self.draft.set(field, value);
-        self.touched(field.key());
-        match field {
-            EditableField::Amount => {
-                ToolResult::message(format!("Amount is {}, the total of the line items", money(self.draft.amount())))
-            }
-            // The message never echoes a card number.
-            _ => ToolResult::message(format!("{} updated", field.label())),
-        }
-    }
-
-    /// Appends a line item.
+    /// Appends a line item, checked by the rules the person's add-item row follows.
     pub fn add_item(&mut self, product: &str, quantity: u32, unit_price: Option<f64>) -> Result<ToolResult, ToolError> {
-        let product = product.trim();
-        if product.is_empty() {
-            return Err(invalid("product", "Cannot be empty"));
+        let given = [
+            ("product", inputs::product(), Value::from(product.trim())),
+            ("quantity", inputs::quantity(), Value::from(quantity)),
+            ("unitPrice", inputs::unit_price(), Value::from(unit_price.unwrap_or(0.0))),
+        ];
+        let errors: Vec<FieldError> =
+            given.iter().filter_map(|(key, input, v)| input.check(v).err().map(|e| FieldError::new(*key, e))).collect();
+        if !errors.is_empty() {
+            return Err(ToolError::validation("The line item was not added", errors));
         }
-        if product.chars().count() > limits::PRODUCT_CHARS {
-            return Err(invalid("product", &format!("Must be at most {} characters", limits::PRODUCT_CHARS)));
-        }
-        if !(1..=limits::QUANTITY_MAX).contains(&quantity) {
-            return Err(invalid("quantity", &format!("Must be 1 to {}", limits::QUANTITY_MAX)));
-        }
-        let Some(unit_price) = limits::money_in_range(unit_price.unwrap_or(0.0), limits::UNIT_PRICE_MAX) else {
-            return Err(invalid("unitPrice", "Must be $0.00 to $100,000.00, in whole cents"));
-        };
-        self.draft.items.push(LineItem { product: product.to_owned(), quantity, unit_price });
+        let product = product.trim().to_owned();
+        let unit_price = unit_price.unwrap_or(0.0);
+        self.draft.items.push(LineItem { product: product.clone(), quantity, unit_price });
         self.touched("items");
         Ok(ToolResult::message(format!("Added {quantity} × {product}; {} items now", self.draft.items.len())))
     }
@@ -225,7 +235,8 @@ impl Editor {
     /// Removes a line item.
     pub fn remove_item(&mut self, row: usize) -> Result<ToolResult, ToolError> {
         if row >= self.draft.items.len() {
-            return Err(invalid("row", &format!("There are {} rows (0-based)", self.draft.items.len())));
+            let e = format!("There are {} rows (0-based)", self.draft.items.len());
+            return Err(ToolError::invalid_field("row", e));
         }
         let item = self.draft.items.remove(row);
         self.touched("items");
@@ -233,23 +244,35 @@ impl Editor {
     }
 
     /// Applies the given values, validates the whole order, and opens Confirm order.
-    pub fn submit(&mut self, args: crate::editor::tools::SubmitArgs, ids: &mut IdGen) -> Result<ToolResult, ToolError> {
-        let given = [
-            (EditableField::Recipient, args.recipient.map(Value::from)),
-            (EditableField::Address, args.address.map(Value::from)),
-            (EditableField::Amount, args.amount.map(Value::from)),
-            (EditableField::Currency, args.currency.map(Value::from)),
-        ];
-        // Every given value is checked, and the whole order as it would be with the valid ones,
-        // before anything is applied: a rejected submit names every invalid field at once (the
-        // given values' and the order's), shows them in the editor, and changes nothing else.
-        let (checked, mut errors) = check_given(given);
-        errors.extend(checked.iter().filter_map(|(_, value)| self.amount_error(value, "amount")));
-        let mut trial = self.draft.clone();
-        for (field, value) in &checked {
-            trial.set(*field, value.clone());
+    pub fn submit(&mut self, args: SubmitArgs, ids: &mut IdGen) -> Result<ToolResult, ToolError> {
+        // Every given value is checked by its field's rules, and the whole order as it would be
+        // with the valid ones, before anything is applied: a rejected submit names every
+        // invalid field at once (the given values' and the order's), shows them in the editor,
+        // and changes nothing else.
+        let mut errors = Vec::new();
+        let mut check = |key: &str, input: Input, v: Option<String>| {
+            let v = v?;
+            input.check(&Value::from(v.clone())).map_err(|e| errors.push(FieldError::new(key, e))).ok().map(|_| v)
+        };
+        let recipient = check("recipient", inputs::recipient(), args.recipient);
+        let address = check("address", inputs::address(), args.address);
+        let currency = check("currency", inputs::currency(), args.currency);
+        match args.amount.map(|a| (a, inputs::amount().check(&Value::from(a)))) {
+            Some((_, Err(e))) => errors.push(FieldError::new("amount", e)),
+            Some((a, Ok(_))) => errors.extend(self.amount_error(a)),
+            None => {}
         }
-        errors.extend(order_errors(&trial.recipient, trial.amount(), trial.items.len(), &errors));
+        let named = |f: &str, errors: &[FieldError]| errors.iter().any(|e| e.field == f);
+        let amount = self.draft.amount();
+        if !named("recipient", &errors) && recipient.as_ref().unwrap_or(&self.draft.recipient).trim().is_empty() {
+            errors.push(FieldError::new("recipient", "Cannot be empty"));
+        }
+        if !named("amount", &errors) && !self.draft.items.is_empty() && amount <= 0.0 {
+            errors.push(FieldError::new("amount", "Must be greater than 0: give the line items a price"));
+        }
+        if self.draft.items.is_empty() {
+            errors.push(FieldError::new("items", "Add at least one line item"));
+        }
         self.errors.clone_from(&errors);
         if !errors.is_empty() {
             let n = errors.len();
@@ -258,8 +281,12 @@ impl Editor {
                 errors,
             ));
         }
-        for (field, value) in checked {
-            self.apply_field(field, value);
+        let d = &mut self.draft;
+        for (value, slot) in [(recipient, &mut d.recipient), (address, &mut d.address), (currency, &mut d.currency)] {
+            if let Some(v) = value {
+                *slot = v;
+                self.dirty = true;
+            }
         }
         self.dialogs.push(Dialog::Confirm { id: ids.next("confirm") });
         Ok(ToolResult::message("Submitted for confirmation; the Confirm order dialog is open"))
@@ -311,7 +338,7 @@ impl Editor {
                 *error = Some("Wrong password".to_owned());
                 password.clear(); // typed again from scratch, not appended to the wrong one
             }
-            return Err(invalid("password", "Wrong password"));
+            return Err(ToolError::invalid_field("password", "Wrong password"));
         }
         let index = *self.order_index.get_or_insert_with(|| {
             let number = orders.last().map_or(FIRST_NUMBER, |o| o.number + 1);

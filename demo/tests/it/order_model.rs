@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, reason = "tests may unwrap: a panic is a failed test")]
 
 use egui_mcp_bridge::ErrorCode;
-use order_demo::data::{Status, money, seed_orders};
-use order_demo::editor::{Dialog, EditableField, Editor, PAYMENT_PASSWORD, SubmitArgs};
+use order_demo::data::{Status, seed_orders};
+use order_demo::editor::{Dialog, Editor, PAYMENT_PASSWORD, SubmitArgs, inputs};
 use order_demo::ui_util::IdGen;
 use serde_json::json;
 
@@ -14,24 +14,24 @@ fn draft_editor() -> (Editor, Vec<order_demo::data::Order>) {
     (Editor::for_order(i, &orders[i]), orders)
 }
 
+/// The fields' rules are written once (`editor::inputs`): the person's widgets follow them, and
+/// `edit_field` (derived from the form) and `submit` check an agent's values by them.
 #[test]
-fn edit_field_checks_by_the_widgets_rules_and_marks_the_draft_dirty() {
-    let (mut e, _) = draft_editor();
-    assert!(e.edit_field(EditableField::Recipient, &json!("Ada")).is_ok());
-    assert_eq!(e.draft.recipient, "Ada");
-    assert!(e.dirty);
-    // The amount is the line items' total: giving that is accepted, anything else is refused.
-    let total = e.draft.amount();
-    let r = e.edit_field(EditableField::Amount, &json!(format!("${total}"))).unwrap();
-    assert!(r.message.unwrap().contains(&money(total)));
-    for bad in [json!("lots"), json!(0.001), json!(2_000_000), json!(-1), json!(total + 1.0)] {
-        let err = e.edit_field(EditableField::Amount, &bad).unwrap_err();
-        assert_eq!(err.fields.unwrap()[0].field, "value", "{bad}");
+fn the_fields_rules_are_the_inputs() {
+    assert!(inputs::recipient().check(&json!("Ada")).is_ok());
+    assert_eq!(inputs::currency().check(&json!("EURO")).unwrap_err(), "Currency must be at most 3 characters");
+    for bad in [json!("lots"), json!(0.001), json!(2_000_000), json!(-1)] {
+        assert!(inputs::amount().check(&bad).is_err(), "{bad}");
     }
-    assert_eq!(e.draft.amount(), total, "a rejected edit changes nothing");
-    assert!(e.edit_field(EditableField::Currency, &json!("EURO")).is_err(), "three characters at most");
-    let r = e.edit_field(EditableField::CardNumber, &json!("4111 1111 1111 1111")).unwrap();
-    assert!(!r.message.unwrap().contains("4111"), "a card number is never echoed");
+    assert!(inputs::amount().check(&json!("$1,234.50")).is_ok(), "a money string is a number");
+    let (mut e, _) = draft_editor();
+    let mut ids = IdGen::default();
+    let err = e.submit(SubmitArgs { currency: Some("EURO".into()), ..SubmitArgs::default() }, &mut ids).unwrap_err();
+    assert_eq!(
+        err.fields.unwrap()[0].error,
+        "Currency must be at most 3 characters",
+        "submit: the same rule, the same words"
+    );
 }
 
 #[test]
@@ -126,7 +126,8 @@ fn closing_asks_first_when_there_are_unsaved_changes() {
     assert!(!e.open, "a clean editor closes at once");
 
     let (mut e, _) = draft_editor();
-    e.edit_field(EditableField::Address, &json!("1 Elm Street")).unwrap();
+    e.draft.address = "1 Elm Street".into(); // as the person's typing (or an agent's edit) does
+    e.touched("address");
     e.close(&mut ids);
     assert!(e.open && matches!(e.dialogs.as_slice(), [Dialog::Discard { .. }]));
     e.close_top_dialog(); // Keep editing

@@ -209,8 +209,10 @@ fn a_person_runs_the_order_task_and_the_lock_in_the_gui() {
     use egui::accesskit::Role;
     let mut f = Fixture::new();
     let draft = f.harness.state().orders.iter().find(|o| o.status == Status::Draft).unwrap().label();
-    // The first visible "Edit" button belongs to the first draft in the list.
-    f.harness.get_all_by_label("Edit").next().unwrap().click();
+    // The Drafts filter, then the first visible "Open" button: the first draft in the list.
+    f.harness.get_by_label("Drafts").click();
+    f.harness.run_steps(2);
+    f.harness.get_all_by_label("Open").next().unwrap().click();
     f.harness.run_steps(3);
     assert_eq!(f.harness.state().editors.len(), 1, "the person opened {draft}");
 
@@ -236,18 +238,29 @@ fn a_person_runs_the_order_task_and_the_lock_in_the_gui() {
     assert!(f.read()["operableWindowIds"].as_array().unwrap().iter().any(|v| v == "orders"), "unlocked");
 }
 
-/// The person's status filter shows only matching orders (drafts can be edited, others viewed).
+/// The person's status filter shows only matching orders, and the agent reads what the person
+/// sees: the same rows, and how many match.
 #[test]
 fn the_orders_filter_shows_only_matching_orders() {
     let mut f = Fixture::new();
-    assert!(f.harness.query_all_by_label("View").next().is_some(), "all orders: submitted ones too");
+    let statuses = |f: &Fixture| -> (Vec<String>, u64) {
+        let state = f.read();
+        let orders = state["windows"].as_array().unwrap().iter().find(|w| w["id"] == "orders").unwrap().clone();
+        let table = orders["blocks"].as_array().unwrap().iter().find(|b| b["type"] == "table").unwrap().clone();
+        let rows = table["rows"].as_array().unwrap().iter().map(|r| r[2].as_str().unwrap().to_owned()).collect();
+        (rows, table["total"].as_u64().unwrap())
+    };
+    let (all, total) = statuses(&f);
+    assert!(all.iter().any(|s| s != "Draft") && total == 20_000, "all orders: {all:?} of {total}");
     f.harness.get_by_label("Drafts").click();
     f.harness.run_steps(2);
-    assert!(f.harness.query_all_by_label("View").next().is_none(), "only drafts are listed");
-    assert!(f.harness.query_all_by_label("Edit").count() > 5, "and there are drafts");
+    let (drafts, matching) = statuses(&f);
+    assert!(drafts.iter().all(|s| s == "Draft") && !drafts.is_empty(), "only drafts are listed: {drafts:?}");
+    assert!(matching < total, "the total is the drafts': {matching}");
+    assert!(f.harness.query_all_by_label("Open").count() > 5, "and the person sees them");
     f.harness.get_by_label("All").click();
     f.harness.run_steps(2);
-    assert!(f.harness.query_all_by_label("View").next().is_some(), "back to all orders");
+    assert_eq!(statuses(&f).1, total, "back to all orders");
 }
 
 /// Popping a window out into its own OS window and back keeps its id, its tools and its state
@@ -305,7 +318,8 @@ fn after_the_persons_confirm_the_person_can_answer_authorize() {
 fn assert_top_and_focused(f: &mut Fixture, authorize: &str) {
     use egui::accesskit::Role;
     let ctx = f.harness.ctx.clone();
-    let layer = egui::LayerId::new(egui::Order::Foreground, order_demo::ui_util::window_id(&ctx, authorize));
+    let layer =
+        egui::LayerId::new(egui::Order::Foreground, egui_mcp_bridge::testing::window_egui_id(&ctx, authorize).unwrap());
     let top = ctx.memory(|m| m.areas().top_layer_id(egui::Order::Foreground));
     assert_eq!(top, Some(layer), "Authorize is the topmost window");
     let input = f.harness.get_by_role_and_label(Role::PasswordInput, "Payment password");
@@ -317,7 +331,7 @@ fn assert_top_and_focused(f: &mut Fixture, authorize: &str) {
     f.harness.run_steps(2);
     f.harness.key_press(egui::Key::Enter);
     f.harness.run_steps(3);
-    assert!(f.harness.query_by_label("Wrong password").is_some(), "the person is told");
+    assert!(f.harness.query_by_label("password: Wrong password").is_some(), "the person is told");
     let input = f.harness.get_by_role_and_label(Role::PasswordInput, "Payment password");
     assert_eq!(input.value().unwrap_or_default(), "", "the wrong password is cleared");
     // The person clicks into the field, types the password and presses Enter: authorized.
@@ -351,7 +365,7 @@ fn adding_an_item_changes_what_everyone_sees_and_what_is_charged_together() {
     f.harness.run_steps(2);
     let after = amount(&f, &editor);
     assert!((after - (before + 9.0)).abs() < 0.005, "the agent reads the new total: {before} -> {after}");
-    let shown = order_demo::data::money(after);
+    let shown = format!("{after:.2}");
     assert!(f.harness.query_by_label(&shown).is_some(), "the person sees {shown}");
     let title = f.read()["windows"].as_array().unwrap().iter().find(|w| w["id"] == editor).unwrap()["title"].clone();
     let place = format!("in {}", title.as_str().unwrap());
@@ -424,7 +438,7 @@ fn agent_opened_windows_do_not_cover_the_open_ones() {
     let ctx = f.harness.ctx.clone();
     // The editors' and dialogs' external ids are their app ids (ids without unsafe characters).
     let rect = |id: &str| {
-        let egui_id = order_demo::ui_util::window_id(&ctx, id);
+        let egui_id = egui_mcp_bridge::testing::window_egui_id(&ctx, id).expect("shown");
         ctx.memory(|m| m.area_rect(egui_id)).expect("shown")
     };
     let (one, two) = (rect(&first), rect(&second));

@@ -1,0 +1,45 @@
+//! The editor's fields and their rules, written once: the person's widgets, the agent's
+//! `edit_field` (derived from the form), the checks of `add_item` and `submit`, and their
+//! descriptions all use these.
+
+use egui_mcp_bridge::Input;
+
+/// Who receives the order.
+pub fn recipient() -> Input {
+    Input::text("Recipient").max_chars(100)
+}
+
+/// Where it goes.
+pub fn address() -> Input {
+    Input::text("Address").max_chars(200)
+}
+
+/// The amount charged: the line items' total, never typed.
+pub fn amount() -> Input {
+    Input::number("Amount", 0.0..=1_000_000.0).decimals(2)
+}
+
+/// A currency code.
+pub fn currency() -> Input {
+    Input::text("Currency").max_chars(3)
+}
+
+/// The card charged: a secret, masked for agents at the source.
+pub fn card_number() -> Input {
+    Input::secret("Card number").max_chars(23)
+}
+
+/// A line item's product.
+pub fn product() -> Input {
+    Input::text("Product").max_chars(100).required()
+}
+
+/// A line item's quantity.
+pub fn quantity() -> Input {
+    Input::integer("Quantity", 1..=999)
+}
+
+/// A line item's unit price.
+pub fn unit_price() -> Input {
+    Input::number("Unit price", 0.0..=100_000.0).decimals(2)
+}

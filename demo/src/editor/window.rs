@@ -1,0 +1,145 @@
+//! An Order Editor window, described once: the form, the line items, Submit and Close, drawn
+//! for the person and declared for agents by the same code. Every button and tool calls the
+//! same model method.
+
+use std::sync::LazyLock;
+
+use egui_mcp_bridge::blocks::Rows;
+use egui_mcp_bridge::{ActionSpec, Editable as _, Severity, TableOptions};
+use serde::Deserialize;
+
+use super::Parts;
+use super::inputs;
+use super::model::{Editor, SubmitArgs};
+
+/// The columns of an editor's line-item table.
+pub const ITEM_COLUMNS: [&str; 3] = ["Product", "Quantity", "Unit price"];
+
+/// `add_item` arguments; their rules are the add-item row's (`inputs.rs`), checked by the model
+/// and listed in the tool's description.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AddItemArgs {
+    pub product: String,
+    pub quantity: u32,
+    pub unit_price: Option<f64>,
+}
+
+/// `remove_item` arguments: the 0-based row of the line-item table (the tool's description
+/// says so).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RemoveItemArgs {
+    pub row: usize,
+}
+
+static ADD_ITEM: LazyLock<String> = LazyLock::new(|| {
+    let (p, q, u) = (inputs::product().rules(), inputs::quantity().rules(), inputs::unit_price().rules());
+    format!("Append a line item: product ({p}), quantity ({q}), unitPrice ({u}, default 0)")
+});
+
+impl Editor {
+    /// Shows this editor (and its dialogs) to the person and declares it to agents.
+    pub fn show(&mut self, ui: &mut egui::Ui, parts: &mut Parts<'_>) {
+        let ctx = &ui.ctx().clone();
+        let (title, summary) = (self.title(parts.orders), self.summary(parts.orders));
+        let id = self.app_id.clone();
+        let window = parts.bridge.window(&id).title(&title).summary(summary).default_size([430.0, 440.0]).closable();
+        let shown = window.ui(ui, |w, ui| {
+            let read_only = self.submitted;
+            let status = match (self.submitted, self.order_index) {
+                (true, _) => "Submitted",
+                (false, Some(_)) => "Draft",
+                (false, None) => "New",
+            };
+            let d = &mut self.draft;
+            let form = w.form(ui, "details", |f| {
+                f.set_editable(!read_only);
+                f.edit("recipient", &inputs::recipient(), &mut d.recipient);
+                f.edit("address", &inputs::address(), &mut d.address);
+                f.derived("amount", &inputs::amount(), d.amount(), "the total of the line items");
+                f.edit("currency", &inputs::currency(), &mut d.currency);
+                f.edit("card_number", &inputs::card_number(), &mut d.card_number);
+                f.value("Status", status);
+            });
+            for key in form.changed {
+                self.touched(&key);
+            }
+            ui.separator();
+            ui.strong("Line items");
+            let options = TableOptions {
+                row_button: (!read_only).then_some("Remove"),
+                height: Some(110.0),
+                ..Default::default()
+            };
+            let cells =
+                |it: &crate::data::LineItem, t: &mut Rows<'_>| t.row((it.product.as_str(), it.quantity, it.unit_price));
+            if let Some(row) = w.table_ui(ui, "items", &ITEM_COLUMNS, &self.draft.items, cells, options) {
+                let _ = self.remove_item(row);
+            }
+            if !read_only {
+                if let Some(call) =
+                    w.action::<AddItemArgs>("add_item", ActionSpec::new("Add line item").description(&*ADD_ITEM))
+                {
+                    call.handle(|a| self.add_item(&a.product, a.quantity, a.unit_price));
+                }
+                let remove = ActionSpec::new("Remove line item")
+                    .destructive()
+                    .description("Remove the line item at a row (0-based)");
+                if let Some(call) = w.action::<RemoveItemArgs>("remove_item", remove) {
+                    call.handle(|a| self.remove_item(a.row));
+                }
+                let submit =
+                    ActionSpec::new("Submit order").description("Apply the values given, validate, open Confirm order");
+                if let Some(call) = w.action::<SubmitArgs>("submit", submit) {
+                    call.handle(|a| self.submit(a, parts.ids));
+                }
+                self.add_item_row(ui);
+            }
+            for e in &self.errors {
+                w.notice_ui(ui, &format!("error-{}", e.field), Severity::Error, &format!("{}: {}", e.field, e.error));
+            }
+            if read_only {
+                w.notice_ui(ui, "read-only", Severity::Info, "Submitted: this order is read-only.");
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                if !read_only && ui.button("Submit").clicked() {
+                    let _ = self.submit(SubmitArgs::default(), parts.ids);
+                }
+                let close =
+                    ActionSpec::new("Close editor").description("Close; asks first if there are unsaved changes");
+                if let Some(press) = w.button_ui(ui, "close", close) {
+                    press.reply(Ok(self.close(parts.ids)));
+                }
+            });
+            if let Some(call) = w.button("focus", ActionSpec::new("Bring to front").idempotent()) {
+                parts.bridge.focus(ctx, &id);
+                call.ok(format!("{title} is in front"));
+            }
+        });
+        if shown.closed && !shown.blocked {
+            self.close(parts.ids);
+        }
+        self.show_dialogs(ui, parts);
+    }
+
+    /// The person's add-item row: the same inputs `add_item` checks.
+    fn add_item_row(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let new = &mut self.new_item;
+            let l = ui.label("Product");
+            new.product.widget(ui, &inputs::product()).labelled_by(l.id);
+            let l = ui.label("Qty");
+            new.quantity.widget(ui, &inputs::quantity()).labelled_by(l.id);
+            let l = ui.label("Price");
+            new.unit_price.widget(ui, &inputs::unit_price()).labelled_by(l.id);
+            if ui.button("Add item").clicked() {
+                let (product, quantity, price) = (new.product.clone(), new.quantity, new.unit_price);
+                if self.add_item(&product, u32::try_from(quantity).unwrap_or(0), Some(price)).is_ok() {
+                    self.new_item.product.clear();
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,143 @@
+//! The person's view of what agents did ([`crate::Bridge::activity_ui`]): recent calls and
+//! their outcomes, identical consecutive calls as one line, the window each call touched, and a
+//! click on a call brings that window to the front.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::Bridge;
+use crate::hub::ActivityRecord;
+
+/// Consecutive records of the same tool with the same outcome, shown as one line.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Group<'a> {
+    /// The newest record of the group.
+    pub last: &'a ActivityRecord,
+    /// How many calls it stands for.
+    pub count: usize,
+}
+
+/// Groups identical consecutive calls (same tool, same outcome code), newest first.
+pub(crate) fn groups(records: &[ActivityRecord]) -> Vec<Group<'_>> {
+    let mut out: Vec<Group<'_>> = Vec::new();
+    for r in records.iter().rev() {
+        match out.last_mut() {
+            Some(g) if g.last.tool == r.tool && g.last.error == r.error => g.count += 1,
+            _ => out.push(Group { last: r, count: 1 }),
+        }
+    }
+    out
+}
+
+/// The records as last copied (only when a call finished, not every frame), with the window
+/// each touched as the person reads it then.
+#[derive(Debug, Default)]
+struct Copied {
+    seq: u64,
+    records: Vec<ActivityRecord>,
+    places: HashMap<u64, String>,
+}
+
+impl Copied {
+    fn refresh(&mut self, bridge: &Bridge) {
+        let seq = bridge.activity_seq();
+        if seq == self.seq {
+            return;
+        }
+        self.seq = seq;
+        self.records = bridge.activity();
+        let snapshot = bridge.snapshot();
+        let titles: HashMap<&str, &str> =
+            snapshot.state().windows.iter().map(|w| (w.id.as_str(), w.title.as_str())).collect();
+        self.places = self
+            .records
+            .iter()
+            .map(|r| {
+                let handle = r.tool.split_once("__").map_or("", |(h, _)| h);
+                let place = match titles.get(handle) {
+                    Some(title) => format!("in {title}"),
+                    None if handle == "app" => "the app".to_owned(),
+                    None => format!("in {handle} (closed)"),
+                };
+                (r.seq, place)
+            })
+            .collect();
+    }
+}
+
+/// Draws the activity list into `ui` (the app puts it in a side panel, say).
+pub(crate) fn activity_ui(bridge: &Bridge, ui: &mut egui::Ui) {
+    let ctx = ui.ctx().clone();
+    let copied = ctx.data_mut(|d| {
+        d.get_temp_mut_or_default::<Arc<Mutex<Copied>>>(egui::Id::unique("egui_mcp_bridge::activity")).clone()
+    });
+    let mut copied = copied.lock();
+    copied.refresh(bridge);
+    ui.heading("Agent activity");
+    ui.weak("Recent calls from MCP clients; click one to bring its window to the front");
+    ui.separator();
+    if copied.records.is_empty() {
+        ui.weak("No agent calls yet.");
+    }
+    let mut clicked = None;
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        for g in groups(&copied.records) {
+            let (mark, color) = match g.last.error {
+                None => ("ok", egui::Color32::from_rgb(80, 180, 110)),
+                Some(code) => (code.as_str(), egui::Color32::from_rgb(230, 120, 90)),
+            };
+            let row = ui.horizontal_wrapped(|ui| {
+                let text = egui::RichText::new(&g.last.tool).monospace();
+                let tool = ui.add(egui::Label::new(text).sense(egui::Sense::click()));
+                ui.colored_label(color, mark);
+                if g.count > 1 {
+                    ui.weak(format!("×{}", g.count));
+                }
+                tool
+            });
+            if row.inner.on_hover_text("Bring its window to the front").clicked() {
+                clicked = Some(g.last.tool.clone());
+            }
+            if let Some(place) = copied.places.get(&g.last.seq) {
+                ui.weak(place);
+            }
+            if !g.last.message.is_empty() {
+                ui.weak(&g.last.message);
+            }
+            ui.add_space(4.0);
+        }
+    });
+    let handle = clicked.as_deref().and_then(|tool| tool.split_once("__")).map(|(h, _)| h);
+    if let Some(handle) = handle {
+        let places = crate::declare::places::places(&ctx);
+        let app_id = places.lock().app_ids().into_iter().find(|id| bridge.external_id(id).as_deref() == Some(handle));
+        if let Some(app_id) = app_id {
+            places.lock().focus(&ctx, &app_id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+    use crate::ErrorCode;
+
+    fn record(seq: u64, tool: &str, error: Option<ErrorCode>) -> ActivityRecord {
+        ActivityRecord { seq, tool: tool.into(), error, message: String::new(), at: Instant::now() }
+    }
+
+    #[test]
+    fn identical_consecutive_calls_are_one_line() {
+        let mut log: Vec<ActivityRecord> = (0..100).map(|i| record(i, "order-1__edit_field", None)).collect();
+        log.push(record(100, "order-1__edit_field", Some(ErrorCode::ValidationFailed)));
+        log.push(record(101, "order-1__submit", None));
+        let g = groups(&log);
+        let lines: Vec<(&str, usize)> = g.iter().map(|g| (g.last.tool.as_str(), g.count)).collect();
+        assert_eq!(lines, [("order-1__submit", 1), ("order-1__edit_field", 1), ("order-1__edit_field", 100)]);
+        assert_eq!(g[2].last.seq, 99, "a group shows its newest call");
+    }
+}
