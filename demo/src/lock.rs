@@ -48,7 +48,8 @@ impl OrderApp {
         let Some(lock) = &mut self.lock else { return };
         let window = self.bridge.window(lock.id.clone()).title("Session locked").app_modal();
         let window = window.summary("The session is locked; unlock it with the PIN").default_size([280.0, 150.0]);
-        let shown = window.ui(ui, |w, ui| {
+        let mut unlocked = false; // set inside: egui may run an OS window's contents twice in a pass
+        window.ui(ui, |w, ui| {
             w.text_ui(ui, "info", "The session is locked. Enter the PIN to unlock it.");
             let l = ui.label("PIN");
             let r = ui.add(egui::TextEdit::singleline(&mut lock.pin).password(true)).labelled_by(l.id);
@@ -58,18 +59,16 @@ impl OrderApp {
             let spec = ActionSpec::new("Unlock session").description("Unlock with the PIN");
             if let Some(call) = w.action::<UnlockArgs>("unlock", spec) {
                 let r = lock.unlock(&call.args().pin);
-                let unlocked = r.is_ok();
+                unlocked |= r.is_ok();
                 call.reply(r);
-                return unlocked;
             }
             let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if ui.button("Unlock").clicked() || enter {
                 let pin = std::mem::take(&mut lock.pin);
-                return lock.unlock(&pin).is_ok();
+                unlocked |= lock.unlock(&pin).is_ok();
             }
-            false
         });
-        if shown.inner == Some(true) {
+        if unlocked {
             self.lock = None;
         }
     }

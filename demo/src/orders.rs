@@ -1,6 +1,7 @@
 //! The Orders window: 20,000 orders, the first rows in the state and the rest behind the
 //! read-only `load_orders`; `open_order` opens (or brings forward) an Order Editor.
 
+use egui_mcp_bridge::blocks::Rows;
 use egui_mcp_bridge::{ActionSpec, TableOptions, ToolError, ToolResult};
 use serde::Deserialize;
 use serde_json::json;
@@ -86,7 +87,8 @@ impl OrderApp {
         let summary =
             format!("{} orders, {drafts} draft{} open", thousands(total as u64), if drafts == 1 { "" } else { "s" });
         let window = self.bridge.window("orders").title("Orders").summary(summary).default_size([470.0, 390.0]);
-        let open = window.ui(ui, |w, ui| {
+        let mut open_index = None; // set inside: egui may run an OS window's contents twice
+        window.ui(ui, |w, ui| {
             let read = ActionSpec::new("Load orders").read_only().description("Rows of the full orders table, paged");
             if let Some(call) = w.action::<LoadOrdersArgs>("load_orders", read) {
                 call.handle(|a| self.load_orders(&a));
@@ -120,20 +122,15 @@ impl OrderApp {
             let orders = &self.orders;
             let options =
                 TableOptions { agent_rows: Some(PREVIEW_ROWS), row_button: Some("Open"), ..Default::default() };
-            w.table_ui(
-                ui,
-                "orders",
-                &ORDER_COLUMNS,
-                &f.rows,
-                |&i, t| {
-                    let o = &orders[i];
-                    t.row((o.label().as_str(), o.customer.as_str(), o.status.as_str(), o.amount));
-                },
-                options,
-            )
-            .map(|k| f.rows[k])
+            let cells = |&i: &usize, t: &mut Rows<'_>| {
+                let o = &orders[i];
+                t.row((o.label().as_str(), o.customer.as_str(), o.status.as_str(), o.amount));
+            };
+            if let Some(k) = w.table_ui(ui, "orders", &ORDER_COLUMNS, &f.rows, cells, options) {
+                open_index = Some(f.rows[k]);
+            }
         });
-        if let Some(i) = open.inner.flatten() {
+        if let Some(i) = open_index {
             self.open_order(ctx, i);
         }
     }

@@ -26,6 +26,7 @@ impl OrderApp {
         let (today, revenue, average) = (r.orders_today, money(r.revenue_today), money(r.average_today));
         let summary = format!("Today: {today} orders, revenue {revenue}, average order {average}");
         let window = self.bridge.window("report").title("Sales Report").summary(summary);
+        let mut close = false; // set inside: egui may run an OS window's contents twice in a pass
         let shown = window.default_size([340.0, 420.0]).closable().ui(ui, |w, ui| {
             if let Some(press) = w.button_ui(ui, "refresh", ActionSpec::new("Refresh report").read_only()) {
                 press.ok("The report is up to date"); // it follows the orders by itself
@@ -43,9 +44,12 @@ impl OrderApp {
             let top: Vec<String> =
                 r.top_products.iter().map(|(p, q)| format!("{p} ({} sold)", thousands(*q))).collect();
             w.list_ui(ui, "top-products", true, &top);
-            w.button("close", ActionSpec::new("Close report")).map(|call| call.ok("Sales Report closed")).is_some()
+            if let Some(call) = w.button("close", ActionSpec::new("Close report")) {
+                close = true;
+                call.ok("Sales Report closed");
+            }
         });
-        if shown.closed || shown.inner == Some(true) {
+        if shown.closed || close {
             self.report_open = false;
         }
     }

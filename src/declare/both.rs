@@ -52,7 +52,10 @@ impl WindowBuilder {
     /// - the agent's latest call that changed it is marked for a few seconds;
     /// - an agent's call waiting for the person's approval is shown first.
     ///
-    /// `inner` is `None` while the person has the window collapsed.
+    /// `inner` is `None` while the person has the window collapsed. `add_contents` may run more
+    /// than once in a pass (an OS window's pass that egui runs again at once after an agent's
+    /// call): change the app's state inside it (set a flag it captures), not from what it
+    /// returns.
     ///
     /// ```
     /// use egui_mcp_bridge::{ActionSpec, Bridge, Input};
@@ -77,7 +80,7 @@ impl WindowBuilder {
     pub fn ui<R>(
         self,
         parent: &mut egui::Ui,
-        add_contents: impl FnOnce(&mut WindowUi, &mut egui::Ui) -> R,
+        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui) -> R,
     ) -> WindowResponse<Option<R>> {
         let ctx = &parent.ctx().clone();
         // What the app's panels left free of `parent`: where windows are placed and kept.
@@ -98,55 +101,60 @@ impl WindowBuilder {
         let core = std::sync::Arc::clone(&self.core);
         let strength = mark_strength(ctx, agent.as_ref());
         let (mut closed, mut toggle, mut rect) = (false, false, None);
-        let mut response = self.show(|w| {
-            let body = |ui: &mut egui::Ui, toggle: &mut bool| {
-                header(ui, agent.as_ref(), strength, &placed, toggle);
-                if let Some(approval) = &approval
-                    && let Some(allow) = crate::plugin::approval_prompt(ui, approval)
-                {
-                    core.answer_approval(&app_id, allow);
+        let mut body = |w: &mut WindowUi, ui: &mut egui::Ui, toggle: &mut bool| {
+            header(ui, agent.as_ref(), strength, &placed, toggle);
+            if let Some(approval) = &approval
+                && let Some(allow) = crate::plugin::approval_prompt(ui, approval)
+            {
+                core.answer_approval(&app_id, allow);
+            }
+            ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
+        };
+        let mut response = if placed.native {
+            // Declared inside its viewport's pass: that is where calls to it are applied.
+            let vp = viewport_id(&app_id);
+            let mut builder = egui::ViewportBuilder::default()
+                .with_title(title.as_str())
+                .with_inner_size(size)
+                .with_resizable(!dialog);
+            if placed.first {
+                builder = builder.with_position(placed.pos);
+            }
+            if placed.became_top {
+                ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::Focus);
+            }
+            // egui runs the pass again at once after an agent's call was applied in it: the
+            // window is declared again each time, and the last run's response is the one.
+            let mut last = None;
+            ctx.show_viewport_immediate(vp, builder, |ui, _class| {
+                closed |= ui.input(|i| i.viewport().close_requested());
+                rect = ui.input(|i| i.viewport().outer_rect);
+                let mut frame = egui::Frame::central_panel(ui.style());
+                if let Some(s) = strength {
+                    frame = frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s)));
                 }
-                ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
-            };
-            if placed.native {
-                let vp = viewport_id(&app_id);
-                let mut builder = egui::ViewportBuilder::default()
-                    .with_title(title.as_str())
-                    .with_inner_size(size)
-                    .with_resizable(!dialog);
-                if placed.first {
-                    builder = builder.with_position(placed.pos);
+                let show = |ui: &mut egui::Ui| self.clone().show(|w| body(w, ui, &mut toggle));
+                last = Some(egui::CentralPanel::default().frame(frame).show(ui, show).inner);
+            });
+            if closed {
+                // The app decides: it stops showing the window, or keeps it (and asks first).
+                ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::CancelClose);
+            }
+            // egui runs an immediate viewport's contents at once; should it not, the window is
+            // shown in `parent` rather than left undeclared.
+            let r = last.unwrap_or_else(|| self.show(|w| body(w, parent, &mut toggle)));
+            WindowResponse { inner: Some(r.inner), blocked: r.blocked, agent_action: r.agent_action, closed }
+        } else {
+            self.show(|w| {
+                if app_modal {
+                    let modal = egui::Modal::new(placed.egui_id).show(ctx, |ui| {
+                        ui.set_width(size.x);
+                        ui.heading(title.as_str());
+                        body(w, ui, &mut toggle)
+                    });
+                    rect = Some(modal.response.rect);
+                    return Some(modal.inner);
                 }
-                if placed.became_top {
-                    ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::Focus);
-                }
-                let mut body = Some(body);
-                let inner = ctx.show_viewport_immediate(vp, builder, |ui, _class| {
-                    closed |= ui.input(|i| i.viewport().close_requested());
-                    rect = ui.input(|i| i.viewport().outer_rect);
-                    let mut frame = egui::Frame::central_panel(ui.style());
-                    if let Some(s) = strength {
-                        frame = frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s)));
-                    }
-                    egui::CentralPanel::default()
-                        .frame(frame)
-                        .show(ui, |ui| body.take().map(|b| b(ui, &mut toggle)))
-                        .inner
-                });
-                if closed {
-                    // The app decides: it stops showing the window, or keeps it (and asks first).
-                    ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::CancelClose);
-                }
-                inner
-            } else if app_modal {
-                let modal = egui::Modal::new(placed.egui_id).show(ctx, |ui| {
-                    ui.set_width(size.x);
-                    ui.heading(title.as_str());
-                    body(ui, &mut toggle)
-                });
-                rect = Some(modal.response.rect);
-                Some(modal.inner)
-            } else {
                 let mut frame = egui::Frame::window(&ctx.global_style());
                 if let Some(s) = strength {
                     frame = frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s)));
@@ -167,14 +175,14 @@ impl WindowBuilder {
                         ctx.move_to_top(egui::LayerId::new(egui::Order::Foreground, placed.egui_id));
                     }
                 }
-                let shown = window.show(ctx, |ui| body(ui, &mut toggle));
+                let shown = window.show(ctx, |ui| body(w, ui, &mut toggle));
                 closed = !open;
                 shown.and_then(|r| {
                     rect = Some(r.response.rect);
                     r.inner
                 })
-            }
-        });
+            })
+        };
         let mut places = places.lock();
         if let Some(rect) = rect {
             places.record(ctx, &app_id, rect, placed.native);

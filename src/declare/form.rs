@@ -266,7 +266,15 @@ impl Editable for f64 {
                 drag = drag.fixed_decimals(usize::from(d));
             }
         }
-        ui.add(drag)
+        let response = ui.add(drag);
+        if response.changed()
+            && let Kind::Number { decimals: Some(d), .. } = input.kind
+        {
+            // A typed value holds at most the input's decimals, as an agent's must.
+            let scale = 10f64.powi(i32::from(d));
+            *self = (*self * scale).round() / scale;
+        }
+        response
     }
 }
 

@@ -16,6 +16,7 @@ use crate::protocol::{Block, Severity};
 /// A window about to be declared for this pass: set its title, summary and modality, then
 /// [`show`](Self::show) its contents. Nothing is declared until `show` runs.
 #[must_use = "declare the window's contents with .show(|w| …); without it the window is not declared"]
+#[derive(Clone)]
 pub struct WindowBuilder {
     pub(super) core: Arc<UiCore>,
     pub(super) decl: WindowDecl,

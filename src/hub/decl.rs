@@ -9,7 +9,7 @@ use super::action::ActionSpec;
 use crate::protocol::{Block, Window};
 
 /// One action declared in this pass.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct ActionDecl {
     pub name: String,
     pub spec: ActionSpec,
@@ -17,7 +17,7 @@ pub(crate) struct ActionDecl {
 }
 
 /// One window declared in this pass.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct WindowDecl {
     pub app_id: String,
     pub title: String,

@@ -9,7 +9,8 @@
 //! - `http`, `lifecycle`, `notifications`, `bridge_tools`: the server's transports, stopping,
 //!   the notification fan-out and the bridge's own tools.
 //! - `log_secrets`: an app with its own subscriber, as the README sets it up, logs no secret.
-//! - `both`: one description draws the person's widgets and declares the agent's view.
+//! - `both`, `widgets`: one description draws the person's widgets and declares the agent's
+//!   view; each widget kind, and `edit_field` against the person's widgets (property tests).
 
 mod common;
 
@@ -26,3 +27,4 @@ mod log_secrets;
 mod notifications;
 mod readme;
 mod viewports;
+mod widgets;

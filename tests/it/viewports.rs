@@ -275,3 +275,69 @@ fn a_call_that_opens_a_deferred_viewport_is_answered_with_its_windows() {
     assert_eq!(r.opened_window_ids.len(), 1, "the new viewport's window counts as opened: {r:?}");
     assert_eq!(d.ids().len(), 2, "and it is in the published state");
 }
+
+/// A window shown with `WindowBuilder::ui` in an OS window of its own (native windows): it is
+/// declared in its immediate viewport's pass, where calls to it are applied; one that closes it
+/// is answered once the state without it is published.
+#[test]
+fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.set_embed_viewports(false);
+    egui::Context::set_immediate_viewport_renderer(|ctx, viewport| {
+        let mut ui_cb = viewport.viewport_ui_cb;
+        ctx.run_ui(input(viewport.ids.this, false), |ui| ui_cb(ui)).drop_without_applying_deltas();
+    });
+    ctx.add_plugin(bridge.plugin());
+    let agent = Agent::new(&bridge);
+    let open = Arc::new(Mutex::new((true, 0)));
+    let frame = |ctx: &egui::Context| {
+        let open = Arc::clone(&open);
+        let bridge = bridge.clone();
+        ctx.run_ui(input(ViewportId::ROOT, false), move |ui| {
+            bridge.set_native_windows(ui.ctx(), true);
+            let mut o = open.lock();
+            bridge.window("main").title("Main").ui(ui, |w, ui| {
+                if let Some(press) = w.button_ui(ui, "bump", ActionSpec::new("Bump")) {
+                    o.1 += 1;
+                    press.ok("Bumped");
+                }
+            });
+            if o.0 {
+                // The state changes inside the closure: egui may run it again in the same pass.
+                let mut close = false;
+                bridge.window("panel").title("Panel").ui(ui, |w, ui| {
+                    if let Some(press) = w.button_ui(ui, "close", ActionSpec::new("Close")) {
+                        close = true;
+                        press.ok("Closed");
+                    }
+                });
+                o.0 = !close;
+            }
+        })
+        .drop_without_applying_deltas();
+    };
+    frame(&ctx);
+    frame(&ctx);
+    let ids = |b: &Bridge| b.snapshot().state().windows.iter().map(|w| w.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&bridge), ["main", "panel"]);
+    let mut call = agent.send("main__bump", json!({}));
+    for _ in 0..20 {
+        if call.try_outcome().is_some() {
+            break;
+        }
+        frame(&ctx);
+    }
+    assert_eq!(open.lock().1, 1, "applied in its viewport's pass");
+    let mut call = agent.send("panel__close", json!({}));
+    let mut outcome = None;
+    for _ in 0..20 {
+        outcome = call.try_outcome();
+        if outcome.is_some() {
+            break;
+        }
+        frame(&ctx);
+    }
+    assert!(outcome.expect("answered").is_ok());
+    assert_eq!(ids(&bridge), ["main"], "answered once the state without it is published");
+}

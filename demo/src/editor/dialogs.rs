@@ -45,7 +45,12 @@ impl Editor {
                 ),
             };
             let window = parts.bridge.window(&id).title(title).modal_of(&owner).summary(summary);
-            window.ui(ui, |w, ui| self.dialog(w, ui, k, (&label, &total), parts));
+            window.ui(ui, |w, ui| {
+                // An OS window's contents may run again after a call closed this dialog.
+                if self.dialogs.get(k).is_some_and(|d| d.id() == id) {
+                    self.dialog(w, ui, k, (&label, &total), parts);
+                }
+            });
             owner = id;
             k += 1;
         }
