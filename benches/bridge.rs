@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{ActionSpec, Bridge, headless};
+use egui_mcp_bridge::{ActionSpec, Bridge, passes::headless};
 use serde_json::json;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]

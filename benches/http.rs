@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use common::request;
-use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions, headless};
+use egui_mcp_bridge::{ActionSpec, Bridge, passes::headless, serve::HttpOptions};
 
 mod common;
 
@@ -109,7 +109,7 @@ fn sessions_memory(bridge: &Bridge) {
         }
         let opened = start.elapsed();
         let deadline = Instant::now() + Duration::from_secs(30);
-        while rt.block_on(serving.held()) != egui_mcp_bridge::Held::default() && Instant::now() < deadline {
+        while rt.block_on(serving.held()) != egui_mcp_bridge::serve::Held::default() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(100)); // the sweeps run every 250 ms and 2 s
         }
         println!(

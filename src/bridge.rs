@@ -84,7 +84,7 @@ impl BridgeBuilder {
     /// of the built-in table's.
     ///
     /// ```
-    /// use egui_mcp_bridge::{Bridge, ClientProfile, Compat, ResultView};
+    /// use egui_mcp_bridge::{Bridge, serve::{ClientProfile, Compat, ResultView}};
     ///
     /// // An in-house agent whose model sees only `structuredContent`: results' text is just the
     /// // message, and its instructions say to read the state through `app__read_windows`.
@@ -272,7 +272,7 @@ impl Bridge {
     /// The agent's call that waits for the person's approval on this window (an action marked
     /// [`ActionSpec::ask_person`]), if any. [`Bridge::approval_prompt`] draws it with Allow and
     /// Deny; this is for an app that draws its own.
-    pub fn approval(&self, app_id: &str) -> Option<crate::Approval> {
+    pub fn approval(&self, app_id: &str) -> Option<crate::state::Approval> {
         self.core.frame.lock().approval(app_id)
     }
 
@@ -367,7 +367,7 @@ impl Bridge {
     /// # Example
     ///
     /// ```
-    /// use egui_mcp_bridge::{Bridge, HttpOptions};
+    /// use egui_mcp_bridge::{Bridge, serve::HttpOptions};
     ///
     /// let bridge = Bridge::builder().app_name("my-app").build();
     /// let http = bridge.serve_http(([127, 0, 0, 1], 0).into(), HttpOptions::default())?;

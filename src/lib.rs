@@ -5,14 +5,15 @@
 //! - [`protocol`]: the wire types and rules of the MCP GUI Bridge Protocol (pure: no egui, no
 //!   rmcp). Clients and [`Call::fail`] use them.
 //! - The core (private): the state shared by the UI thread and the server (the latest published
-//!   [`Snapshot`], the call queue) and the UI thread's bookkeeping (versions, ids, the call
+//!   [`Snapshot`](state::Snapshot), the call queue) and the UI thread's bookkeeping (versions, ids, the call
 //!   state machine). No egui, no rmcp.
 //! - The declaration API ([`Bridge::window`], [`WindowUi`], [`Call`]) and the egui plugin
-//!   ([`BridgePlugin`]): run on the UI thread, inside the app's passes.
+//!   ([`BridgePlugin`](passes::BridgePlugin)): run on the UI thread, inside the app's passes.
 //! - The MCP server (private, on rmcp): tokio tasks that read snapshots and queue calls; they
 //!   never touch app state. The UI thread never waits on them.
 //! - [`Bridge`]: the one handle that wires them together.
 #![warn(missing_docs, missing_debug_implementations)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod bridge;
 mod declare;
@@ -21,26 +22,44 @@ mod plugin;
 pub mod protocol;
 mod server;
 #[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
-pub use declare::{
-    Call, Editable, Form, FormResponse, Input, Press, TableOptions, WindowBuilder, WindowResponse, WindowUi,
-};
-pub use hub::{
-    ActionSpec, ActivityRecord, AgentAction, Approval, Footprint, Hints, NoArgs, Outcome, Snapshot, ToolSpec,
-};
-pub use plugin::{BridgePlugin, CallsWhileHidden, headless};
-pub use protocol::{Block, ErrorCode, FieldError, Severity, ToolError, ToolResult, Window, WindowsState};
-pub use server::{ClientProfile, Compat, ResultView, ServeHandle};
-#[cfg(feature = "http")]
-pub use server::{Held, HttpHandle, HttpOptions};
+pub use declare::{Call, Form, Input, Press, WindowBuilder, WindowResponse, WindowUi};
+pub use hub::{ActionSpec, NoArgs, Outcome};
+pub use protocol::{ErrorCode, FieldError, Severity, ToolError, ToolResult};
 
-/// What a window's block closures are given ([`WindowUi::fields`], [`WindowUi::table`],
-/// [`WindowUi::list`]), and the type-state of a table or list being built. Inferred in the
-/// closures; named here for the rare signature that needs them.
+/// What a window's closures are given beyond [`WindowUi`] and [`Form`]: the block builders of
+/// [`WindowUi::fields`], [`WindowUi::table`] and [`WindowUi::list`] (and the type-state of a
+/// table or list being built), the options of [`WindowUi::table_ui`], and what a form returns.
+/// Inferred in the closures; named here for the rare signature that needs them.
 pub mod blocks {
-    pub use crate::declare::{Cell, Fields, Items, ListKind, Paged, Row, Rows, TableKind};
+    pub use crate::declare::{
+        Cell, Editable, Fields, FormResponse, Items, ListKind, Paged, Row, Rows, TableKind, TableOptions,
+    };
+}
+
+/// What the bridge tells the app back: the published state and tool list, the activity log,
+/// the agent's mark, a call waiting for the person's approval, and the bridge's footprint.
+pub mod state {
+    pub use crate::hub::{ActivityRecord, AgentAction, Approval, Footprint, Hints, Snapshot, ToolSpec};
+    pub use crate::protocol::{Block, Window, WindowsState};
+}
+
+/// Serving MCP: the handles that keep a transport running, how clients are met, and (feature
+/// `http`) the streamable-HTTP options.
+pub mod serve {
+    pub use crate::server::{ClientProfile, Compat, ResultView, ServeHandle};
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub use crate::server::{Held, HttpHandle, HttpOptions};
+}
+
+/// What runs the app's passes: the egui plugin ([`Bridge::plugin`]), the headless loop, and the
+/// calls served while the window is hidden ([`Bridge::calls_while_hidden`]).
+pub mod passes {
+    pub use crate::plugin::{BridgePlugin, CallsWhileHidden, headless};
 }
 
 /// The bridge's fixed bounds and defaults (each settable one has its builder method; the whole
@@ -51,6 +70,7 @@ pub mod limits {
     pub use crate::protocol::MASK;
     pub use crate::server::INSTRUCTIONS_MAX_BYTES;
     #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub use crate::server::SESSION_IDLE;
 }
 

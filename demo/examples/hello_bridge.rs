@@ -4,7 +4,8 @@
 //! Run it from an MCP client (it serves stdio):
 //! `cargo run -p order-demo --example hello_bridge`
 
-use egui_mcp_bridge::{ActionSpec, Bridge, ServeHandle, Severity};
+use egui_mcp_bridge::serve::ServeHandle;
+use egui_mcp_bridge::{ActionSpec, Bridge, Severity};
 
 /// The arguments of an action: parsed and checked against this type before your code sees them.
 #[derive(serde::Deserialize, schemars::JsonSchema)]

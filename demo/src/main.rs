@@ -6,7 +6,11 @@ use std::io::IsTerminal as _;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use egui_mcp_bridge::{Bridge, CallsWhileHidden, Compat, HttpHandle, HttpOptions, ServeHandle, headless};
+use egui_mcp_bridge::{
+    Bridge,
+    passes::{CallsWhileHidden, headless},
+    serve::{Compat, HttpHandle, HttpOptions, ServeHandle},
+};
 use order_demo::OrderApp;
 
 const USAGE: &str = "\

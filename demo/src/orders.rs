@@ -2,7 +2,7 @@
 //! read-only `load_orders`; `open_order` opens (or brings forward) an Order Editor.
 
 use egui_mcp_bridge::blocks::Rows;
-use egui_mcp_bridge::{ActionSpec, TableOptions, ToolError, ToolResult};
+use egui_mcp_bridge::{ActionSpec, ToolError, ToolResult, blocks::TableOptions};
 use serde::Deserialize;
 use serde_json::json;
 

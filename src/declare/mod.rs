@@ -3,7 +3,7 @@
 //! Declarations run on the UI thread inside the app's own ui code. A block is hashed in every
 //! pass and built only when its hash changed; an action's call, if the UI thread admitted one
 //! for it in this pass, is handed over where the action is declared. Only `both.rs`, `form.rs`
-//! and `places.rs` know egui (it draws the person's widgets from the same description); the [`crate::BridgePlugin`]
+//! and `places.rs` know egui (it draws the person's widgets from the same description); the [`crate::passes::BridgePlugin`]
 //! turns passes into publishes.
 
 mod both;

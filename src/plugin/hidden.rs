@@ -33,7 +33,7 @@ const MAX_PASSES: usize = 16;
 /// # Example
 ///
 /// ```
-/// use egui_mcp_bridge::{ActionSpec, Bridge, CallsWhileHidden};
+/// use egui_mcp_bridge::{ActionSpec, Bridge, passes::CallsWhileHidden};
 ///
 /// struct App {
 ///     bridge: Bridge,

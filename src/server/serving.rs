@@ -1,7 +1,7 @@
 //! Stopping a transport gracefully: no new call is taken, the calls under way are answered,
 //! then the transport closes.
 //!
-//! Each `serve_*` gets one [`Serving`]. Its handle ([`ServeHandle`], [`crate::HttpHandle`])
+//! Each `serve_*` gets one [`Serving`]. Its handle ([`ServeHandle`], [`crate::serve::HttpHandle`])
 //! asks it to stop, on request or when dropped; the transport's task does the stopping, so
 //! asking never blocks (the UI thread may ask, and it is the UI thread that answers the calls
 //! under way).
@@ -121,7 +121,7 @@ impl Serving {
 }
 
 /// A connection (stdio, a byte stream) or an HTTP endpoint being served; an
-/// [`HttpHandle`](crate::HttpHandle) dereferences to one. Dropping it stops serving, as
+/// [`HttpHandle`](crate::serve::HttpHandle) dereferences to one. Dropping it stops serving, as
 /// [`stop`](Self::stop) does; keep it for as long as the app should be reachable.
 #[derive(Debug)]
 #[must_use = "dropping the handle stops serving"]

@@ -8,7 +8,10 @@
 use crate::common;
 
 use common::{BOTH, Client, Lifecycle, Note, Reply, Rig, operable};
-use egui_mcp_bridge::{Bridge, ClientProfile, Compat, ResultView};
+use egui_mcp_bridge::{
+    Bridge,
+    serve::{ClientProfile, Compat, ResultView},
+};
 use serde_json::{Value, json};
 
 fn names(tools: &[String]) -> Vec<&str> {

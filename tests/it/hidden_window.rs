@@ -5,7 +5,7 @@ use crate::common;
 
 use common::{TestState, declare};
 use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{Bridge, CallsWhileHidden};
+use egui_mcp_bridge::{Bridge, passes::CallsWhileHidden};
 use serde_json::{Map, json};
 
 fn hidden_input(minimized: Option<bool>) -> egui::RawInput {

@@ -9,7 +9,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
 use common::{Rig, session_id};
-use egui_mcp_bridge::{HttpHandle, HttpOptions};
+use egui_mcp_bridge::serve::{HttpHandle, HttpOptions};
 use serde_json::Value;
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
@@ -345,12 +345,16 @@ fn ten_thousand_sessions_ended_every_way_leave_nothing_held() {
     let mut held = during;
     while std::time::Instant::now() < deadline {
         held = rt.block_on(http.held());
-        if held == egui_mcp_bridge::Held::default() {
+        if held == egui_mcp_bridge::serve::Held::default() {
             break;
         }
         std::thread::sleep(Duration::from_millis(200)); // the sweeps run every 250 ms and 2 s
     }
-    assert_eq!(held, egui_mcp_bridge::Held::default(), "sessions or connections left behind (at most 64 during)");
+    assert_eq!(
+        held,
+        egui_mcp_bridge::serve::Held::default(),
+        "sessions or connections left behind (at most 64 during)"
+    );
 }
 
 /// Without a token, a local process that opens sessions as fast as it can (here for 30 s) cannot

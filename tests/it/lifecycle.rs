@@ -9,7 +9,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use common::{Lifecycle, Rig, WAIT};
-use egui_mcp_bridge::HttpOptions;
+use egui_mcp_bridge::serve::HttpOptions;
 use egui_mcp_bridge::testing::Agent;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use common::{Lifecycle, Rig};
-use egui_mcp_bridge::HttpOptions;
+use egui_mcp_bridge::serve::HttpOptions;
 use parking_lot::Mutex;
 use serde_json::json;
 use tracing_subscriber::prelude::*;

@@ -18,7 +18,7 @@ use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
 struct RawClient {
     reader: BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
     writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
-    _serving: egui_mcp_bridge::ServeHandle,
+    _serving: egui_mcp_bridge::serve::ServeHandle,
 }
 
 impl RawClient {
@@ -189,7 +189,7 @@ async fn an_http_subscriber_that_never_reads_delays_nobody() {
         .bridge
         .serve_http(
             std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
-            egui_mcp_bridge::HttpOptions::default().without_token(),
+            egui_mcp_bridge::serve::HttpOptions::default().without_token(),
         )
         .unwrap();
     let addr = http.local_addr();

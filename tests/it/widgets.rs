@@ -6,7 +6,7 @@
 
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use egui_mcp_bridge::testing::Harness;
-use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, Input, Severity, TableOptions};
+use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, Input, Severity, blocks::TableOptions};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

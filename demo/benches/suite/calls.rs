@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions};
+use egui_mcp_bridge::{ActionSpec, Bridge, serve::HttpOptions};
 use order_demo::OrderApp;
 use serde_json::{Value, json};
 

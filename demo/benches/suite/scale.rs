@@ -18,7 +18,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{ActionSpec, Bridge, HttpOptions, Severity};
+use egui_mcp_bridge::{ActionSpec, Bridge, Severity, serve::HttpOptions};
 use order_demo::OrderApp;
 use serde_json::json;
 

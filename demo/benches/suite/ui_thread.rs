@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{Bridge, headless};
+use egui_mcp_bridge::{Bridge, passes::headless};
 
 /// The UI thread; dropping it stops and joins it.
 pub struct UiThread {

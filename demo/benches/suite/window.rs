@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use egui::ViewportId;
-use egui_mcp_bridge::{Bridge, HttpOptions};
+use egui_mcp_bridge::{Bridge, serve::HttpOptions};
 use order_demo::OrderApp;
 use serde_json::json;
 

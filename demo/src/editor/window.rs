@@ -5,7 +5,10 @@
 use std::sync::LazyLock;
 
 use egui_mcp_bridge::blocks::Rows;
-use egui_mcp_bridge::{ActionSpec, Editable as _, Severity, TableOptions};
+use egui_mcp_bridge::{
+    ActionSpec, Severity,
+    blocks::{Editable as _, TableOptions},
+};
 use serde::Deserialize;
 
 use super::Parts;

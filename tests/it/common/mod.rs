@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{ActionSpec, Bridge, ToolError, ToolResult, headless};
+use egui_mcp_bridge::{ActionSpec, Bridge, ToolError, ToolResult, passes::headless};
 use parking_lot::Mutex;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
@@ -220,7 +220,7 @@ impl Rig {
     }
 
     /// Waits for the next publish whose state satisfies `pred`.
-    pub async fn until(&self, pred: impl Fn(&egui_mcp_bridge::WindowsState) -> bool) {
+    pub async fn until(&self, pred: impl Fn(&egui_mcp_bridge::state::WindowsState) -> bool) {
         let mut rx = Agent::new(&self.bridge).watch();
         tokio::time::timeout(WAIT, rx.wait_for(|s| pred(s.state())))
             .await
@@ -298,7 +298,7 @@ impl ClientHandler for Recorder {
 /// An rmcp client with its notifications in one channel, whatever the lifecycle.
 pub struct Client {
     /// Keeps the server side of the pipe served (dropping it stops serving).
-    pub serving: Option<egui_mcp_bridge::ServeHandle>,
+    pub serving: Option<egui_mcp_bridge::serve::ServeHandle>,
     pub lifecycle: Lifecycle,
     pub service: RunningService<RoleClient, Recorder>,
     tx: mpsc::UnboundedSender<Note>,
