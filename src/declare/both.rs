@@ -361,6 +361,17 @@ impl WindowUi {
     }
 }
 
+/// A cell as the person reads it: a number in whole cents with two decimals (`215.30`, as
+/// money is written), any other as JSON writes it.
+fn shown_cell(value: &serde_json::Value) -> String {
+    match value.as_f64() {
+        Some(f) if value.is_f64() && f.fract() != 0.0 && ((f * 100.0).round() - f * 100.0).abs() < 1e-6 => {
+            format!("{f:.2}")
+        }
+        _ => display(value),
+    }
+}
+
 /// How a [`WindowUi::table_ui`] shows its rows.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TableOptions<'a> {
@@ -383,15 +394,32 @@ fn draw_table<T>(
     options: &TableOptions<'_>,
 ) -> Option<usize> {
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
-    let button = options.row_button.map_or(0.0, |b| 16.0 + 7.0 * b.len() as f32);
     let spacing = ui.spacing().item_spacing.x;
-    let width = ((ui.available_width() - button) / columns.len().max(1) as f32 - spacing).max(40.0);
-    let cell = |ui: &mut egui::Ui, text: egui::RichText| {
-        ui.add_sized([width, row_height], egui::Label::new(text).truncate());
+    // The row button's width (its text and padding), and the scroll bar's room: the rows fit the
+    // window as it is, so that they never widen it.
+    let button = options.row_button.map_or(0.0, |b| {
+        let font = egui::TextStyle::Button.resolve(ui.style());
+        let text = ui.painter().layout_no_wrap(b.to_owned(), font, egui::Color32::WHITE).size().x;
+        text + 2.0 * ui.spacing().button_padding.x + spacing
+    });
+    let n = columns.len().max(1) as f32;
+    let room = ui.available_width() - button - ui.spacing().scroll.bar_width - 2.0 * spacing;
+    let width = (room / n - spacing).max(40.0);
+    // Text starts at the left of its column, a number ends at the right of it.
+    let cell = |ui: &mut egui::Ui, text: egui::RichText, number: bool| {
+        let layout = if number {
+            egui::Layout::right_to_left(egui::Align::Center)
+        } else {
+            egui::Layout::left_to_right(egui::Align::Center)
+        };
+        ui.allocate_ui_with_layout(egui::vec2(width, row_height), layout, |ui| {
+            ui.set_min_width(width);
+            ui.add(egui::Label::new(text).truncate());
+        });
     };
     ui.horizontal(|ui| {
         for c in columns {
-            cell(ui, egui::RichText::new(*c).strong());
+            cell(ui, egui::RichText::new(*c).strong(), false);
         }
     });
     ui.separator();
@@ -409,7 +437,7 @@ fn draw_table<T>(
                 cells(&rows[k], &mut Rows { mode: Mode::Build(&mut built) });
                 ui.horizontal(|ui| {
                     for value in built.iter().flatten() {
-                        cell(ui, egui::RichText::new(display(value)));
+                        cell(ui, egui::RichText::new(shown_cell(value)), value.is_number());
                     }
                     if let Some(b) = options.row_button
                         && ui.small_button(b).clicked()

@@ -47,7 +47,7 @@ impl Editor {
         let ctx = &ui.ctx().clone();
         let (title, summary) = (self.title(parts.orders), self.summary(parts.orders));
         let id = self.app_id.clone();
-        let window = parts.bridge.window(&id).title(&title).summary(summary).default_size([430.0, 440.0]).closable();
+        let window = parts.bridge.window(&id).title(&title).summary(summary).default_size([430.0, 380.0]).closable();
         let shown = window.ui(ui, |w, ui| {
             let read_only = self.submitted;
             let status = match (self.submitted, self.order_index) {
@@ -70,11 +70,8 @@ impl Editor {
             }
             ui.separator();
             ui.strong("Line items");
-            let options = TableOptions {
-                row_button: (!read_only).then_some("Remove"),
-                height: Some(110.0),
-                ..Default::default()
-            };
+            let options =
+                TableOptions { row_button: (!read_only).then_some("Remove"), height: Some(90.0), ..Default::default() };
             let cells =
                 |it: &crate::data::LineItem, t: &mut Rows<'_>| t.row((it.product.as_str(), it.quantity, it.unit_price));
             if let Some(row) = w.table_ui(ui, "items", &ITEM_COLUMNS, &self.draft.items, cells, options) {
@@ -130,6 +127,7 @@ impl Editor {
     /// The person's add-item row: the same inputs `add_item` checks.
     fn add_item_row(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
+            ui.spacing_mut().text_edit_width = 120.0; // one row: product, quantity, price, button
             let new = &mut self.new_item;
             let l = ui.label("Product");
             new.product.widget(ui, &inputs::product()).labelled_by(l.id);
