@@ -133,8 +133,18 @@ impl WindowBuilder {
                 if let Some(s) = strength {
                     frame = frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s)));
                 }
-                let show = |ui: &mut egui::Ui| self.clone().show(|w| body(w, ui, &mut toggle));
-                last = Some(egui::CentralPanel::default().frame(frame).show(ui, show).inner);
+                let margin = frame.total_margin().sum();
+                let show = |ui: &mut egui::Ui| (self.clone().show(|w| body(w, ui, &mut toggle)), ui.min_rect().size());
+                let (r, used) = egui::CentralPanel::default().frame(frame).show(ui, show).inner;
+                // An OS window grows to hold its contents (a dialog's size is fixed for the
+                // person); it never shrinks by itself.
+                let needed = used + margin;
+                if let Some(has) = ui.input(|i| i.viewport().inner_rect).map(|r| r.size())
+                    && (needed.x > has.x + 1.0 || needed.y > has.y + 1.0)
+                {
+                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::InnerSize(needed.max(has)));
+                }
+                last = Some(r);
             });
             if closed {
                 // The app decides: it stops showing the window, or keeps it (and asks first).
