@@ -12,9 +12,10 @@ pub const FIRST_NUMBER: u32 = 10_001;
 pub const ORDER_COLUMNS: [&str; 4] = ["Order", "Customer", "Status", "Amount"];
 
 /// Where an order stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Status {
     /// Still being edited.
+    #[default]
     Draft,
     /// Confirmed and paid.
     Submitted,
@@ -45,7 +46,7 @@ pub struct LineItem {
 }
 
 /// One order.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Order {
     /// The order number, shown as `#10001`.
     pub number: u32,

@@ -103,6 +103,9 @@ impl WindowBuilder {
         let (mut closed, mut toggle, mut rect) = (false, false, None);
         let mut body = |w: &mut WindowUi, ui: &mut egui::Ui, toggle: &mut bool| {
             header(ui, agent.as_ref(), strength, &placed, toggle);
+            if blocked {
+                ui.label(egui::RichText::new("Waiting for the dialog on top to be answered.").italics());
+            }
             if let Some(approval) = &approval
                 && let Some(allow) = crate::plugin::approval_prompt(ui, approval)
             {

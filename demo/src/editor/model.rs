@@ -342,18 +342,7 @@ impl Editor {
         }
         let index = *self.order_index.get_or_insert_with(|| {
             let number = orders.last().map_or(FIRST_NUMBER, |o| o.number + 1);
-            orders.push(Order {
-                number,
-                customer: self.draft.recipient.clone(),
-                status: Status::Draft,
-                amount: 0.0,
-                currency: String::new(),
-                recipient: String::new(),
-                address: String::new(),
-                card_number: String::new(),
-                items: Vec::new(),
-                days_ago: 0,
-            });
+            orders.push(Order { number, customer: self.draft.recipient.clone(), ..Order::default() });
             orders.len() - 1
         });
         let o = &mut orders[index];
