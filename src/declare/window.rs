@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::call::{Call, declare_action};
 use super::content::{Fields, Items, Mode, Rows, hash_value};
-use crate::hub::decl::WindowDecl;
+use crate::hub::decl::{ContentHasher, WindowDecl, content_hasher};
 use crate::hub::{ActionSpec, AgentAction, NoArgs, UiCore};
 use crate::protocol::{Block, Severity};
 
@@ -157,14 +157,19 @@ impl WindowUi {
     }
 
     /// Hashes a block; builds it only when it differs from last pass's block at this position.
-    fn block(&mut self, hash_fn: impl FnOnce(&mut DefaultHasher), build: impl FnOnce() -> Block) {
-        let mut h = DefaultHasher::new();
+    fn block(&mut self, hash_fn: impl FnOnce(&mut ContentHasher), build: impl FnOnce() -> Block) {
+        let mut h = content_hasher();
         hash_fn(&mut h);
         self.block_with_hash(h.finish(), build);
     }
 
     pub(super) fn block_with_hash(&mut self, hash: u64, build: impl FnOnce() -> Block) {
         hash.hash(&mut self.blocks_hasher);
+        if self.decl.blocks.is_empty() {
+            // As many blocks as last pass, most likely: one allocation each, not a doubling run.
+            self.decl.blocks.reserve(self.prev_hashes.len());
+            self.decl.block_hashes.reserve(self.prev_hashes.len());
+        }
         let same = self.prev_hashes.get(self.decl.blocks.len()) == Some(&hash);
         self.decl.blocks.push(if same { None } else { Some(build()) });
         self.decl.block_hashes.push(hash);
@@ -209,7 +214,7 @@ impl WindowUi {
 
     /// A group of labelled values.
     pub fn fields(&mut self, id: &str, items: impl Fn(&mut Fields<'_>)) {
-        let mut h = DefaultHasher::new();
+        let mut h = content_hasher();
         ("fields", id).hash(&mut h);
         items(&mut Fields { mode: Mode::Hash(&mut h) });
         self.block_with_hash(h.finish(), || {
@@ -302,7 +307,7 @@ impl Paged<'_, TableKind<'_>> {
     /// Declares the table with these rows (tuples or arrays of cells, lined up with the columns).
     pub fn rows(self, rows: impl Fn(&mut Rows<'_>)) {
         let Self { ui, id, kind: TableKind { columns }, slice } = self;
-        let mut h = DefaultHasher::new();
+        let mut h = content_hasher();
         ("table", id, columns, slice).hash(&mut h);
         rows(&mut Rows { mode: Mode::Hash(&mut h) });
         ui.block_with_hash(h.finish(), || {
@@ -329,7 +334,7 @@ impl Paged<'_, ListKind> {
     /// Declares the list with these items.
     pub fn items(self, items: impl Fn(&mut Items<'_>)) {
         let Self { ui, id, kind: ListKind { ordered }, slice } = self;
-        let mut h = DefaultHasher::new();
+        let mut h = content_hasher();
         ("list", id, ordered, slice).hash(&mut h);
         items(&mut Items { mode: Mode::Hash(&mut h) });
         ui.block_with_hash(h.finish(), || {

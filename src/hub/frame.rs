@@ -4,14 +4,14 @@
 mod build;
 mod mark;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::decl::{ActionDecl, AgentAction, WindowDecl};
 use super::phase::{AfterPass, CallSlot, PassKey};
 use super::{CallTarget, Hub, Outcome, PendingCall, Snapshot};
-use crate::protocol::{Block, HandleRegistry, ToolError};
+use crate::protocol::{Block, HandleRegistry, ToolError, Window};
 
 /// What the bridge remembers of an open window between passes.
 #[derive(Debug)]
@@ -19,10 +19,53 @@ struct WindowMemory {
     version: u64,
     content_hash: u64,
     block_hashes: Vec<u64>,
-    blocks: Vec<Block>,
+    /// Blocks rebuilt because the content changed, until the window is published with them.
+    changed_blocks: Option<Vec<Block>>,
+    /// The window as last published, and its JSON: reused by every snapshot while its header
+    /// is the same, so that a publish serialises only the windows that changed.
+    published: Option<Published>,
+    /// Its external id (assigned when it opened).
+    handle: Option<Arc<str>>,
+    /// A dialog blocked it in the last published snapshot.
+    blocked: bool,
+    /// The viewport whose pass declared it last.
+    pass: PassKey,
+    /// The publish that last saw it declared (a second declaration in it is ignored; a window
+    /// not seen closed).
+    seen: u64,
     /// Its missing owner was logged (once per window).
     owner_warned: bool,
 }
+
+/// A window as published, with its JSON (`serde_json::to_string` of it).
+#[derive(Debug)]
+struct Published {
+    window: Arc<Window>,
+    json: Box<str>,
+}
+
+impl WindowMemory {
+    /// A window first declared in the publish `seen`, by the pass of `pass`.
+    fn new(decl: &WindowDecl, pass: PassKey, seen: u64) -> Self {
+        Self {
+            version: 0,
+            // Differs from the declared hash, so that the first publish counts as a change.
+            content_hash: decl.content_hash.wrapping_add(1),
+            block_hashes: Vec::new(),
+            changed_blocks: None,
+            published: None,
+            handle: None,
+            blocked: false,
+            pass,
+            seen,
+            owner_warned: false,
+        }
+    }
+}
+
+/// The open windows' memory, by app id. Looked up a few times per window per pass, so hashed
+/// with foldhash rather than std's `SipHash` (app ids come from the app, not from agents).
+type Memory = HashMap<String, WindowMemory, foldhash::fast::RandomState>;
 
 /// What the bridge keeps about windows, for tests and monitoring: memory must stay flat however
 /// many windows an app opens and closes.
@@ -57,8 +100,8 @@ struct PassDecls {
 }
 
 impl PassDecls {
-    fn new(key: PassKey, began: u64) -> Self {
-        Self { key, began, windows: Vec::new(), app_actions: Vec::new() }
+    fn new(key: PassKey, began: u64, windows: usize) -> Self {
+        Self { key, began, windows: Vec::with_capacity(windows), app_actions: Vec::new() }
     }
 }
 
@@ -90,7 +133,9 @@ pub(crate) struct PassEnd {
 #[derive(Debug)]
 pub(crate) struct FrameState {
     registry: HandleRegistry,
-    memory: HashMap<String, WindowMemory>,
+    memory: Memory,
+    /// Counts publishes (what [`WindowMemory::seen`] refers to).
+    publishes: u64,
     /// The passes under way, innermost last (declarations go to the last).
     passes: Vec<PassDecls>,
     /// The last complete declarations of each live viewport, in the order first seen.
@@ -99,8 +144,7 @@ pub(crate) struct FrameState {
     epoch: u64,
     /// The viewports that existed at the end of the last outermost pass.
     live: Vec<PassKey>,
-    /// Where each open window (app id) and the app's actions were declared last.
-    window_pass: HashMap<String, PassKey>,
+    /// Where the app's actions were declared last (each window's is in its memory).
     app_pass: Option<PassKey>,
     /// The union being published (moved out of `committed` and back).
     declared: Vec<WindowDecl>,
@@ -124,12 +168,12 @@ impl Default for FrameState {
     fn default() -> Self {
         Self {
             registry: HandleRegistry::default(),
-            memory: HashMap::new(),
+            memory: Memory::default(),
+            publishes: 0,
             passes: Vec::new(),
             committed: Vec::new(),
             epoch: 0,
             live: Vec::new(),
-            window_pass: HashMap::new(),
             app_pass: None,
             declared: Vec::new(),
             app_actions: Vec::new(),
@@ -182,13 +226,15 @@ impl FrameState {
     /// carries the person's input arms none (user-first, §7.1). Returns the passes wanted.
     pub fn begin_pass(&mut self, hub: &Hub, key: PassKey, person_input: bool) -> PassEnd {
         self.epoch += 1;
-        self.passes.push(PassDecls::new(key, self.epoch));
-        let (registry, window_pass, app_pass) = (&self.registry, &self.window_pass, self.app_pass);
+        // Room for as many windows as this viewport declared last time.
+        let room = self.committed.iter().find(|c| c.key == key).map_or(0, |c| c.windows.len());
+        self.passes.push(PassDecls::new(key, self.epoch, room));
+        let (registry, memory, app_pass) = (&self.registry, &self.memory, self.app_pass);
         let locate = |t: &CallTarget| match t {
             CallTarget::App => (None, app_pass),
             CallTarget::Window(h) => {
                 let app_id = registry.app_id_of(h).map(str::to_owned);
-                let pass = app_id.as_ref().and_then(|id| window_pass.get(id).copied());
+                let pass = app_id.as_ref().and_then(|id| memory.get(id.as_str())).map(|m| m.pass);
                 (app_id, pass)
             }
         };
@@ -307,23 +353,36 @@ impl FrameState {
     /// Publishes the union of the live viewports' declarations, then answers the call under way.
     fn publish(&mut self, hub: &Hub) {
         // Move the declarations out (first declaration of an id wins), build, move them back.
+        // Each window's memory is marked as seen by this publish: a second declaration of the
+        // id finds the mark, and windows left unmarked are the ones that closed.
+        self.publishes += 1;
+        let now = self.publishes;
         let mut taken: Vec<(usize, usize)> = Vec::with_capacity(self.committed.len());
-        let mut seen: HashSet<String> = HashSet::new();
         let mut repeated: Vec<Vec<WindowDecl>> = Vec::new();
-        self.window_pass.clear();
+        let mut opened = false;
         self.app_pass = None;
         for c in &mut self.committed {
             let mut kept = 0;
             let mut twice = Vec::new();
-            for d in std::mem::take(&mut c.windows) {
-                if seen.insert(d.app_id.clone()) {
-                    self.window_pass.insert(d.app_id.clone(), c.key);
-                    self.declared.push(d);
-                    kept += 1;
-                } else {
-                    tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
-                    twice.push(d);
+            // Drained, not taken: the vectors keep their room for the next pass.
+            for d in c.windows.drain(..) {
+                match self.memory.get_mut(d.app_id.as_str()) {
+                    Some(m) if m.seen == now => {
+                        tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
+                        twice.push(d);
+                        continue;
+                    }
+                    Some(m) => {
+                        m.seen = now;
+                        m.pass = c.key;
+                    }
+                    None => {
+                        self.memory.insert(d.app_id.clone(), WindowMemory::new(&d, c.key, now));
+                        opened = true;
+                    }
                 }
+                self.declared.push(d);
+                kept += 1;
             }
             if !c.app_actions.is_empty() && self.app_pass.is_none() {
                 self.app_pass = Some(c.key);
@@ -333,9 +392,9 @@ impl FrameState {
             taken.push((kept, actions));
             repeated.push(twice);
         }
-        let snapshot = self.build_snapshot();
-        let mut windows = std::mem::take(&mut self.declared).into_iter();
-        let mut actions = std::mem::take(&mut self.app_actions).into_iter();
+        let snapshot = self.build_snapshot(opened);
+        let mut windows = self.declared.drain(..);
+        let mut actions = self.app_actions.drain(..);
         for ((c, (kept, n)), twice) in self.committed.iter_mut().zip(taken).zip(repeated) {
             c.windows.extend(windows.by_ref().take(kept));
             c.windows.extend(twice);
@@ -364,7 +423,7 @@ impl FrameState {
 
     /// Whether the window with this app id is blocked by a modal in the last snapshot.
     pub fn is_blocked(&self, app_id: &str) -> bool {
-        self.registry.handle_of(app_id).is_some_and(|h| self.last.window_blocker(h).is_some())
+        self.memory.get(app_id).is_some_and(|m| m.blocked)
     }
 
     /// The agent's call waiting for the person's approval on the window `app_id`, if any.

@@ -10,6 +10,7 @@
 //!   the notification fan-out and the bridge's own tools.
 //! - `log_secrets`: an app with its own subscriber, as the README sets it up, logs no secret.
 //! - `both`: one description draws the person's widgets and declares the agent's view.
+//! - `state_json`: the published JSON, spliced from each window's, is a fresh serialisation.
 
 mod common;
 
@@ -25,4 +26,5 @@ mod lifecycle;
 mod log_secrets;
 mod notifications;
 mod readme;
+mod state_json;
 mod viewports;
