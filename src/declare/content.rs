@@ -26,6 +26,7 @@ pub enum Cell<'a> {
 }
 
 impl Cell<'_> {
+    #[inline]
     pub(crate) fn hash_into<H: Hasher>(&self, h: &mut H) {
         match self {
             Self::Null => h.write_u8(0),
@@ -116,7 +117,7 @@ impl Fields<'_> {
         match &mut self.mode {
             Mode::Hash(h) => {
                 label.hash(*h);
-                value.hash_into(h);
+                value.hash_into(&mut **h);
             }
             Mode::Build(items) => {
                 items.push(FieldItem { label: label.to_owned(), value: value.to_value(), sensitive: false });
@@ -151,7 +152,7 @@ impl Rows<'_> {
         match &mut self.mode {
             Mode::Hash(h) => {
                 h.write_u8(0xB0);
-                row.each_cell(&mut |c| c.hash_into(h));
+                row.each_cell(&mut |c| c.hash_into(&mut **h));
             }
             Mode::Build(rows) => {
                 let mut cells = Vec::new();
@@ -172,7 +173,7 @@ impl Items<'_> {
     pub fn item<'a>(&mut self, item: impl Into<Cell<'a>>) {
         let item = item.into();
         match &mut self.mode {
-            Mode::Hash(h) => item.hash_into(h),
+            Mode::Hash(h) => item.hash_into(&mut **h),
             Mode::Build(items) => items.push(item.to_value()),
         }
     }

@@ -87,15 +87,15 @@ impl WindowBuilder {
         let Self { core, decl } = self;
         let app_id = decl.app_id.clone();
         let (prev_hashes, blocked) = {
-            let frame = core.frame.lock();
-            (frame.block_hashes(&app_id), frame.is_blocked(&app_id))
+            let mut frame = core.frame.lock();
+            (frame.take_block_hashes(&app_id), frame.is_blocked(&app_id))
         };
-        let mut summary_hash = DefaultHasher::new();
+        let mut summary_hash = content_hasher();
         decl.summary.hash(&mut summary_hash);
         let mut ui = WindowUi { core, decl, prev_hashes, blocks_hasher: DefaultHasher::new(), blocked };
         let inner = add_contents(&mut ui);
         let WindowUi { core, mut decl, blocks_hasher, .. } = ui;
-        let mut h = DefaultHasher::new();
+        let mut h = content_hasher();
         (summary_hash.finish(), blocks_hasher.finish()).hash(&mut h);
         decl.content_hash = h.finish();
         let mut frame = core.frame.lock();

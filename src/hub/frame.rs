@@ -407,9 +407,12 @@ impl FrameState {
         self.calls.finish(&self.last);
     }
 
-    /// Last pass's block hashes of a window, for the two-mode block builders.
-    pub fn block_hashes(&self, app_id: &str) -> Vec<u64> {
-        self.memory.get(app_id).map(|m| m.block_hashes.clone()).unwrap_or_default()
+    /// Last pass's block hashes of a window, for the two-mode block builders. Taken, not
+    /// copied: the declaration brings its own back at the publish. A second declaration before
+    /// that (a pass egui discards, a window declared twice) finds none and builds its blocks,
+    /// which costs time and changes nothing.
+    pub fn take_block_hashes(&mut self, app_id: &str) -> Vec<u64> {
+        self.memory.get_mut(app_id).map(|m| std::mem::take(&mut m.block_hashes)).unwrap_or_default()
     }
 
     /// What the bridge keeps about windows.

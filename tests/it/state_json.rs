@@ -217,3 +217,41 @@ fn the_spliced_state_is_a_fresh_serialisation_after_changes_opens_and_closes() {
         world.check(step, what);
     }
 }
+
+/// A block closure runs once in a pass that changed nothing (to hash) and twice when its block
+/// changed (to hash, then to build): what keeps a quiet pass cheap.
+#[test]
+fn a_block_is_built_only_when_it_changed() {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let runs = std::cell::Cell::new(0);
+    let frame = |value: i64| {
+        runs.set(0);
+        ctx.run_ui(egui::RawInput::default(), |_| {
+            bridge.window("w").show(|w| {
+                w.text("t", "unchanged");
+                w.fields("f", |f| {
+                    runs.set(runs.get() + 1);
+                    f.field("Value", value);
+                });
+            });
+        })
+        .drop_without_applying_deltas();
+        runs.get()
+    };
+    assert_eq!(frame(1), 2, "a new window's block is built");
+    assert_eq!(frame(1), 1, "unchanged: hashed only");
+    assert_eq!(frame(1), 1, "still unchanged");
+    assert_eq!(frame(2), 2, "changed: built");
+    assert_eq!(frame(2), 1, "unchanged again");
+    let window = bridge.snapshot().state().windows[0].clone();
+    assert_eq!(window.version, 2);
+    assert_eq!(
+        window.blocks[1],
+        Block::Fields {
+            id: Some("f".into()),
+            items: vec![FieldItem { label: "Value".into(), value: json!(2), sensitive: false }]
+        }
+    );
+}

@@ -158,10 +158,14 @@ impl FrameState {
                     );
                 }
             }
+            // The hashes come back with each new declaration (it took them). A declaration kept
+            // from an earlier publish (its viewport ran no pass since) brought them back then.
+            if mem.block_hashes.is_empty() {
+                mem.block_hashes = std::mem::take(&mut d.block_hashes);
+            }
             if mem.content_hash != d.content_hash {
                 mem.version += 1;
                 mem.content_hash = d.content_hash;
-                mem.block_hashes = std::mem::take(&mut d.block_hashes);
                 let old: &[Block] = match (&mem.changed_blocks, &mem.published) {
                     (Some(blocks), _) => blocks,
                     (None, Some(p)) => &p.window.blocks,
