@@ -86,10 +86,7 @@ impl WindowBuilder {
     pub fn show<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
         let Self { core, decl } = self;
         let app_id = decl.app_id.clone();
-        let (prev_hashes, blocked) = {
-            let mut frame = core.frame.lock();
-            (frame.take_block_hashes(&app_id), frame.is_blocked(&app_id))
-        };
+        let (prev_hashes, blocked) = core.frame.lock().window_start(&app_id);
         let mut summary_hash = content_hasher();
         decl.summary.hash(&mut summary_hash);
         let mut ui = WindowUi { core, decl, prev_hashes, blocks_hasher: DefaultHasher::new(), blocked };

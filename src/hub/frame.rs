@@ -407,12 +407,14 @@ impl FrameState {
         self.calls.finish(&self.last);
     }
 
-    /// Last pass's block hashes of a window, for the two-mode block builders. Taken, not
-    /// copied: the declaration brings its own back at the publish. A second declaration before
-    /// that (a pass egui discards, a window declared twice) finds none and builds its blocks,
-    /// which costs time and changes nothing.
-    pub fn take_block_hashes(&mut self, app_id: &str) -> Vec<u64> {
-        self.memory.get_mut(app_id).map(|m| std::mem::take(&mut m.block_hashes)).unwrap_or_default()
+    /// What declaring a window needs of its memory, in one lookup: last pass's block hashes,
+    /// for the two-mode block builders, and whether it is blocked ([`Self::is_blocked`]).
+    ///
+    /// The hashes are taken, not copied: the declaration brings its own back at the publish. A
+    /// second declaration before that (a pass egui discards, a window declared twice) finds
+    /// none and builds its blocks, which costs time and changes nothing.
+    pub fn window_start(&mut self, app_id: &str) -> (Vec<u64>, bool) {
+        self.memory.get_mut(app_id).map(|m| (std::mem::take(&mut m.block_hashes), m.blocked)).unwrap_or_default()
     }
 
     /// What the bridge keeps about windows.

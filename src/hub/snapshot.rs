@@ -38,7 +38,8 @@ pub struct Snapshot {
     pub(crate) operable: Vec<String>,
     /// `windows`, in their published order.
     pub(crate) windows: Vec<Arc<Window>>,
-    pub(crate) json: Arc<str>,
+    /// An `Arc<String>`, not an `Arc<str>`: made from a `String` without copying it.
+    pub(crate) json: Arc<String>,
     pub(crate) tools: Arc<[ToolSpec]>,
     /// For each of `windows`: the index of the window that blocks it, if any.
     pub(crate) blockers: Vec<Option<usize>>,
@@ -69,7 +70,7 @@ pub(crate) struct Assembled {
     pub operable: Vec<String>,
     pub windows: Vec<Arc<Window>>,
     /// Exactly `serde_json::to_string` of the state these windows make ([`StateJson`]).
-    pub json: Arc<str>,
+    pub json: Arc<String>,
     pub tools: Arc<[ToolSpec]>,
     pub blockers: Vec<Option<usize>>,
     pub app_blocker: Option<usize>,
@@ -142,7 +143,7 @@ impl Snapshot {
         Self::assemble(Assembled {
             operable: operable_window_ids,
             windows: windows.into_iter().map(Arc::new).collect(),
-            json: json.into(),
+            json: Arc::new(json),
             tools: tools.into(),
             blockers,
             app_blocker,

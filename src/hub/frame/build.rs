@@ -94,7 +94,7 @@ impl FrameState {
                     json.push(&p.json);
                 }
             }
-            (operable_ids, windows, Arc::from(json.finish()))
+            (operable_ids, windows, Arc::new(json.finish()))
         } else {
             (self.last.operable.clone(), self.last.windows.clone(), Arc::clone(&self.last.json))
         };
