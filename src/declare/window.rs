@@ -84,14 +84,16 @@ impl WindowBuilder {
     /// assert!(!shown.blocked);
     /// ```
     pub fn show<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
-        let Self { core, decl } = self;
+        let Self { core, mut decl } = self;
         let app_id = decl.app_id.clone();
-        let (prev_hashes, blocked) = core.frame.lock().window_start(&app_id);
+        let blocked = core.frame.lock().window_start(&mut decl);
         let mut summary_hash = content_hasher();
         decl.summary.hash(&mut summary_hash);
-        let mut ui = WindowUi { core, decl, prev_hashes, blocks_hasher: DefaultHasher::new(), blocked };
+        let mut ui = WindowUi { core, decl, blocks_hasher: DefaultHasher::new(), blocked };
         let inner = add_contents(&mut ui);
         let WindowUi { core, mut decl, blocks_hasher, .. } = ui;
+        // Hashes of blocks no longer declared (the window shows fewer than last pass).
+        decl.block_hashes.truncate(decl.blocks.len());
         let mut h = content_hasher();
         (summary_hash.finish(), blocks_hasher.finish()).hash(&mut h);
         decl.content_hash = h.finish();
@@ -135,8 +137,8 @@ impl<R> WindowResponse<R> {
 /// to build it. They describe what is shown and change nothing.
 pub struct WindowUi {
     core: Arc<UiCore>,
+    /// Its `block_hashes` start as last pass's, each overwritten as its block is declared.
     decl: WindowDecl,
-    prev_hashes: Vec<u64>,
     blocks_hasher: DefaultHasher,
     blocked: bool,
 }
@@ -162,14 +164,19 @@ impl WindowUi {
 
     pub(super) fn block_with_hash(&mut self, hash: u64, build: impl FnOnce() -> Block) {
         hash.hash(&mut self.blocks_hasher);
-        if self.decl.blocks.is_empty() {
-            // As many blocks as last pass, most likely: one allocation each, not a doubling run.
-            self.decl.blocks.reserve(self.prev_hashes.len());
-            self.decl.block_hashes.reserve(self.prev_hashes.len());
+        let k = self.decl.blocks.len();
+        if k == 0 {
+            // As many blocks as last pass, most likely: one allocation at most, not a doubling run.
+            self.decl.blocks.reserve(self.decl.block_hashes.len());
         }
-        let same = self.prev_hashes.get(self.decl.blocks.len()) == Some(&hash);
+        // Last pass's hash at this position, replaced by this one.
+        let same = if let Some(last) = self.decl.block_hashes.get_mut(k) {
+            std::mem::replace(last, hash) == hash
+        } else {
+            self.decl.block_hashes.push(hash);
+            false
+        };
         self.decl.blocks.push(if same { None } else { Some(build()) });
-        self.decl.block_hashes.push(hash);
     }
 
     /// A paragraph.
