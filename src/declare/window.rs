@@ -85,7 +85,6 @@ impl WindowBuilder {
     /// ```
     pub fn show<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
         let Self { core, mut decl } = self;
-        let app_id = decl.app_id.clone();
         let blocked = core.frame.lock().window_start(&mut decl);
         let mut summary_hash = content_hasher();
         decl.summary.hash(&mut summary_hash);
@@ -98,8 +97,8 @@ impl WindowBuilder {
         (summary_hash.finish(), blocks_hasher.finish()).hash(&mut h);
         decl.content_hash = h.finish();
         let mut frame = core.frame.lock();
+        let agent_action = frame.agent_action(&decl.app_id).cloned();
         frame.declare_window(decl);
-        let agent_action = frame.agent_action(&app_id).cloned();
         WindowResponse { inner, blocked, agent_action }
     }
 }
