@@ -2,10 +2,11 @@
 //! *build* (only when the hash differs from last pass's). A block closure therefore runs once
 //! or twice in one pass; it is `Fn`, so it can only describe what is shown.
 
-use std::hash::{DefaultHasher, Hash as _, Hasher as _};
+use std::hash::{Hash as _, Hasher};
 
 use serde_json::{Number, Value};
 
+use crate::hub::decl::ContentHasher;
 use crate::protocol::{FieldItem, masked};
 
 /// A borrowed value of a field, table cell or list item. Build it with `.into()` from strings,
@@ -25,7 +26,8 @@ pub enum Cell<'a> {
 }
 
 impl Cell<'_> {
-    pub(crate) fn hash_into(&self, h: &mut DefaultHasher) {
+    #[inline]
+    pub(crate) fn hash_into<H: Hasher>(&self, h: &mut H) {
         match self {
             Self::Null => h.write_u8(0),
             Self::Bool(b) => (1u8, b).hash(h),
@@ -99,7 +101,7 @@ impl<'a, T: Into<Cell<'a>>> From<Option<T>> for Cell<'a> {
 
 /// Where a builder writes: into a hasher, or into owned items.
 pub(crate) enum Mode<'s, T> {
-    Hash(&'s mut DefaultHasher),
+    Hash(&'s mut ContentHasher),
     Build(&'s mut Vec<T>),
 }
 
@@ -115,7 +117,7 @@ impl Fields<'_> {
         match &mut self.mode {
             Mode::Hash(h) => {
                 label.hash(*h);
-                value.hash_into(h);
+                value.hash_into(&mut **h);
             }
             Mode::Build(items) => {
                 items.push(FieldItem { label: label.to_owned(), value: value.to_value(), sensitive: false });
@@ -150,7 +152,7 @@ impl Rows<'_> {
         match &mut self.mode {
             Mode::Hash(h) => {
                 h.write_u8(0xB0);
-                row.each_cell(&mut |c| c.hash_into(h));
+                row.each_cell(&mut |c| c.hash_into(&mut **h));
             }
             Mode::Build(rows) => {
                 let mut cells = Vec::new();
@@ -171,7 +173,7 @@ impl Items<'_> {
     pub fn item<'a>(&mut self, item: impl Into<Cell<'a>>) {
         let item = item.into();
         match &mut self.mode {
-            Mode::Hash(h) => item.hash_into(h),
+            Mode::Hash(h) => item.hash_into(&mut **h),
             Mode::Build(items) => items.push(item.to_value()),
         }
     }
@@ -224,11 +226,16 @@ tuple_row!(A, B, C, D, E, F, G, H, I, J, K);
 tuple_row!(A, B, C, D, E, F, G, H, I, J, K, L);
 
 /// Hashes a JSON value (for `custom` blocks) without serialising it.
-pub(crate) fn hash_value(v: &Value, h: &mut DefaultHasher) {
+pub(crate) fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
     match v {
         Value::Null => h.write_u8(0),
         Value::Bool(b) => (1u8, b).hash(h),
-        Value::Number(n) => (2u8, n.to_string()).hash(h),
+        // Without formatting the number: its kind and bits tell every JSON number apart.
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => (2u8, 0u8, u).hash(h),
+            (None, Some(i)) => (2u8, 1u8, i).hash(h),
+            (None, None) => (2u8, 2u8, n.as_f64().map(f64::to_bits)).hash(h),
+        },
         Value::String(s) => (3u8, s).hash(h),
         Value::Array(a) => {
             (4u8, a.len()).hash(h);

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::call::{Call, declare_action};
 use super::content::{Fields, Items, Mode, Rows, hash_value};
-use crate::hub::decl::WindowDecl;
+use crate::hub::decl::{ContentHasher, WindowDecl, content_hasher};
 use crate::hub::{ActionSpec, AgentAction, NoArgs, UiCore};
 use crate::protocol::{Block, Severity};
 
@@ -87,31 +87,23 @@ impl WindowBuilder {
     /// assert!(!shown.blocked);
     /// ```
     pub fn show<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
-        let Self { core, decl, .. } = self;
-        let app_id = decl.app_id.clone();
-        let (prev_hashes, blocked) = {
-            let frame = core.frame.lock();
-            (frame.block_hashes(&app_id), frame.is_blocked(&app_id))
-        };
-        let mut summary_hash = DefaultHasher::new();
+        let Self { core, mut decl, .. } = self;
+        let blocked = core.frame.lock().window_start(&mut decl);
+        let mut summary_hash = content_hasher();
         decl.summary.hash(&mut summary_hash);
-        let mut ui = WindowUi {
-            core,
-            decl,
-            prev_hashes,
-            blocks_hasher: DefaultHasher::new(),
-            blocked,
-            edits: super::form::Edits::default(),
-        };
+        let mut ui =
+            WindowUi { core, decl, blocks_hasher: DefaultHasher::new(), blocked, edits: super::form::Edits::default() };
         let inner = add_contents(&mut ui);
         ui.finish_edits();
         let WindowUi { core, mut decl, blocks_hasher, .. } = ui;
-        let mut h = DefaultHasher::new();
+        // Hashes of blocks no longer declared (the window shows fewer than last pass).
+        decl.block_hashes.truncate(decl.blocks.len());
+        let mut h = content_hasher();
         (summary_hash.finish(), blocks_hasher.finish()).hash(&mut h);
         decl.content_hash = h.finish();
         let mut frame = core.frame.lock();
+        let agent_action = frame.agent_action(&decl.app_id).cloned();
         frame.declare_window(decl);
-        let agent_action = frame.agent_action(&app_id).cloned();
         WindowResponse { inner, blocked, agent_action, closed: false }
     }
 }
@@ -153,8 +145,8 @@ impl<R> WindowResponse<R> {
 /// to build it. They describe what is shown and change nothing.
 pub struct WindowUi {
     pub(super) core: Arc<UiCore>,
+    /// Its `block_hashes` start as last pass's, each overwritten as its block is declared.
     pub(super) decl: WindowDecl,
-    prev_hashes: Vec<u64>,
     blocks_hasher: DefaultHasher,
     blocked: bool,
     /// The editable fields of its forms, and an agent's edit until one takes it.
@@ -174,17 +166,27 @@ impl WindowUi {
     }
 
     /// Hashes a block; builds it only when it differs from last pass's block at this position.
-    fn block(&mut self, hash_fn: impl FnOnce(&mut DefaultHasher), build: impl FnOnce() -> Block) {
-        let mut h = DefaultHasher::new();
+    fn block(&mut self, hash_fn: impl FnOnce(&mut ContentHasher), build: impl FnOnce() -> Block) {
+        let mut h = content_hasher();
         hash_fn(&mut h);
         self.block_with_hash(h.finish(), build);
     }
 
     pub(super) fn block_with_hash(&mut self, hash: u64, build: impl FnOnce() -> Block) {
         hash.hash(&mut self.blocks_hasher);
-        let same = self.prev_hashes.get(self.decl.blocks.len()) == Some(&hash);
+        let k = self.decl.blocks.len();
+        if k == 0 {
+            // As many blocks as last pass, most likely: one allocation at most, not a doubling run.
+            self.decl.blocks.reserve(self.decl.block_hashes.len());
+        }
+        // Last pass's hash at this position, replaced by this one.
+        let same = if let Some(last) = self.decl.block_hashes.get_mut(k) {
+            std::mem::replace(last, hash) == hash
+        } else {
+            self.decl.block_hashes.push(hash);
+            false
+        };
         self.decl.blocks.push(if same { None } else { Some(build()) });
-        self.decl.block_hashes.push(hash);
     }
 
     /// A paragraph.
@@ -226,7 +228,7 @@ impl WindowUi {
 
     /// A group of labelled values.
     pub fn fields(&mut self, id: &str, items: impl Fn(&mut Fields<'_>)) {
-        let mut h = DefaultHasher::new();
+        let mut h = content_hasher();
         ("fields", id).hash(&mut h);
         items(&mut Fields { mode: Mode::Hash(&mut h) });
         self.block_with_hash(h.finish(), || {
@@ -319,7 +321,7 @@ impl Paged<'_, TableKind<'_>> {
     /// Declares the table with these rows (tuples or arrays of cells, lined up with the columns).
     pub fn rows(self, rows: impl Fn(&mut Rows<'_>)) {
         let Self { ui, id, kind: TableKind { columns }, slice } = self;
-        let mut h = DefaultHasher::new();
+        let mut h = content_hasher();
         ("table", id, columns, slice).hash(&mut h);
         rows(&mut Rows { mode: Mode::Hash(&mut h) });
         ui.block_with_hash(h.finish(), || {
@@ -346,7 +348,7 @@ impl Paged<'_, ListKind> {
     /// Declares the list with these items.
     pub fn items(self, items: impl Fn(&mut Items<'_>)) {
         let Self { ui, id, kind: ListKind { ordered }, slice } = self;
-        let mut h = DefaultHasher::new();
+        let mut h = content_hasher();
         ("list", id, ordered, slice).hash(&mut h);
         items(&mut Items { mode: Mode::Hash(&mut h) });
         ui.block_with_hash(h.finish(), || {

@@ -146,7 +146,8 @@ pub struct NoArgs {}
 /// tools too, for clients that drop the instructions (Copilot CLI by default).
 const EXPECTED_VERSION_DOC: &str = "Window version you last saw (stale_state if it changed)";
 
-type SchemaCache = Mutex<HashMap<(TypeId, bool, bool), Arc<Map<String, Value>>>>;
+/// Looked up for every action in every pass, so hashed with foldhash rather than std's `SipHash`.
+type SchemaCache = Mutex<HashMap<(TypeId, bool, bool), Arc<Map<String, Value>>, foldhash::fast::RandomState>>;
 static SCHEMAS: LazyLock<SchemaCache> = LazyLock::new(Mutex::default);
 
 /// The input schema of an argument type: generated once per type by schemars, without the

@@ -4,14 +4,14 @@
 mod build;
 mod mark;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::decl::{ActionDecl, AgentAction, WindowDecl};
 use super::phase::{AfterPass, CallSlot, PassKey};
 use super::{CallTarget, Hub, Outcome, PendingCall, Snapshot};
-use crate::protocol::{Block, HandleRegistry, ToolError};
+use crate::protocol::{Block, HandleRegistry, ToolError, Window};
 
 /// What the bridge remembers of an open window between passes.
 #[derive(Debug)]
@@ -19,10 +19,53 @@ struct WindowMemory {
     version: u64,
     content_hash: u64,
     block_hashes: Vec<u64>,
-    blocks: Vec<Block>,
+    /// Blocks rebuilt because the content changed, until the window is published with them.
+    changed_blocks: Option<Vec<Block>>,
+    /// The window as last published, and its JSON: reused by every snapshot while its header
+    /// is the same, so that a publish serialises only the windows that changed.
+    published: Option<Published>,
+    /// Its external id (assigned when it opened).
+    handle: Option<Arc<str>>,
+    /// A dialog blocked it in the last published snapshot.
+    blocked: bool,
+    /// The viewport whose pass declared it last.
+    pass: PassKey,
+    /// The publish that last saw it declared (a second declaration in it is ignored; a window
+    /// not seen closed).
+    seen: u64,
     /// Its missing owner was logged (once per window).
     owner_warned: bool,
 }
+
+/// A window as published, with its JSON (`serde_json::to_string` of it).
+#[derive(Debug)]
+struct Published {
+    window: Arc<Window>,
+    json: Box<str>,
+}
+
+impl WindowMemory {
+    /// A window first declared in the publish `seen`, by the pass of `pass`.
+    fn new(decl: &WindowDecl, pass: PassKey, seen: u64) -> Self {
+        Self {
+            version: 0,
+            // Differs from the declared hash, so that the first publish counts as a change.
+            content_hash: decl.content_hash.wrapping_add(1),
+            block_hashes: Vec::new(),
+            changed_blocks: None,
+            published: None,
+            handle: None,
+            blocked: false,
+            pass,
+            seen,
+            owner_warned: false,
+        }
+    }
+}
+
+/// The open windows' memory, by app id. Looked up a few times per window per pass, so hashed
+/// with foldhash rather than std's `SipHash` (app ids come from the app, not from agents).
+type Memory = HashMap<String, WindowMemory, foldhash::fast::RandomState>;
 
 /// What the bridge keeps about windows, for tests and monitoring: memory must stay flat however
 /// many windows an app opens and closes.
@@ -46,6 +89,14 @@ pub(crate) const SETTLE_WAIT: Duration = Duration::from_millis(1500);
 /// made first, slowly on a busy machine) before the state is published without its windows.
 pub(crate) const NEW_VIEWPORT_WAIT: Duration = Duration::from_secs(5);
 
+/// The emptied vectors of a declaration its viewport replaced, for the next one to fill.
+#[derive(Debug)]
+struct Spare {
+    blocks: Vec<Option<Block>>,
+    block_hashes: Vec<u64>,
+    actions: Vec<ActionDecl>,
+}
+
 /// The declarations of one pass of one viewport.
 #[derive(Debug)]
 struct PassDecls {
@@ -57,8 +108,8 @@ struct PassDecls {
 }
 
 impl PassDecls {
-    fn new(key: PassKey, began: u64) -> Self {
-        Self { key, began, windows: Vec::new(), app_actions: Vec::new() }
+    fn new(key: PassKey, began: u64, windows: usize) -> Self {
+        Self { key, began, windows: Vec::with_capacity(windows), app_actions: Vec::new() }
     }
 }
 
@@ -90,7 +141,9 @@ pub(crate) struct PassEnd {
 #[derive(Debug)]
 pub(crate) struct FrameState {
     registry: HandleRegistry,
-    memory: HashMap<String, WindowMemory>,
+    memory: Memory,
+    /// Counts publishes (what [`WindowMemory::seen`] refers to).
+    publishes: u64,
     /// The passes under way, innermost last (declarations go to the last).
     passes: Vec<PassDecls>,
     /// The last complete declarations of each live viewport, in the order first seen.
@@ -99,9 +152,10 @@ pub(crate) struct FrameState {
     epoch: u64,
     /// The viewports that existed at the end of the last outermost pass.
     live: Vec<PassKey>,
-    /// Where each open window (app id) and the app's actions were declared last.
-    window_pass: HashMap<String, PassKey>,
+    /// Where the app's actions were declared last (each window's is in its memory).
     app_pass: Option<PassKey>,
+    /// Vectors of replaced declarations, for the next ones ([`Self::recycle`]).
+    spare: Vec<Spare>,
     /// The union being published (moved out of `committed` and back).
     declared: Vec<WindowDecl>,
     app_actions: Vec<ActionDecl>,
@@ -124,13 +178,14 @@ impl Default for FrameState {
     fn default() -> Self {
         Self {
             registry: HandleRegistry::default(),
-            memory: HashMap::new(),
+            memory: Memory::default(),
+            publishes: 0,
             passes: Vec::new(),
             committed: Vec::new(),
             epoch: 0,
             live: Vec::new(),
-            window_pass: HashMap::new(),
             app_pass: None,
+            spare: Vec::new(),
             declared: Vec::new(),
             app_actions: Vec::new(),
             calls: CallSlot::default(),
@@ -182,13 +237,15 @@ impl FrameState {
     /// carries the person's input arms none (user-first, §7.1). Returns the passes wanted.
     pub fn begin_pass(&mut self, hub: &Hub, key: PassKey, person_input: bool) -> PassEnd {
         self.epoch += 1;
-        self.passes.push(PassDecls::new(key, self.epoch));
-        let (registry, window_pass, app_pass) = (&self.registry, &self.window_pass, self.app_pass);
+        // Room for as many windows as this viewport declared last time.
+        let room = self.committed.iter().find(|c| c.key == key).map_or(0, |c| c.windows.len());
+        self.passes.push(PassDecls::new(key, self.epoch, room));
+        let (registry, memory, app_pass) = (&self.registry, &self.memory, self.app_pass);
         let locate = |t: &CallTarget| match t {
             CallTarget::App => (None, app_pass),
             CallTarget::Window(h) => {
                 let app_id = registry.app_id_of(h).map(str::to_owned);
-                let pass = app_id.as_ref().and_then(|id| window_pass.get(id).copied());
+                let pass = app_id.as_ref().and_then(|id| memory.get(id.as_str())).map(|m| m.pass);
                 (app_id, pass)
             }
         };
@@ -257,7 +314,10 @@ impl FrameState {
         let Some(pos) = self.passes.iter().rposition(|p| p.key == key) else { return PassEnd::default() };
         let decls = self.passes.remove(pos);
         match self.committed.iter_mut().find(|c| c.key == key) {
-            Some(c) => *c = decls,
+            Some(c) => {
+                let old = std::mem::replace(c, decls);
+                self.recycle(old);
+            }
             None => self.committed.push(decls),
         }
         if let Some(live) = live {
@@ -307,23 +367,36 @@ impl FrameState {
     /// Publishes the union of the live viewports' declarations, then answers the call under way.
     fn publish(&mut self, hub: &Hub) {
         // Move the declarations out (first declaration of an id wins), build, move them back.
+        // Each window's memory is marked as seen by this publish: a second declaration of the
+        // id finds the mark, and windows left unmarked are the ones that closed.
+        self.publishes += 1;
+        let now = self.publishes;
         let mut taken: Vec<(usize, usize)> = Vec::with_capacity(self.committed.len());
-        let mut seen: HashSet<String> = HashSet::new();
         let mut repeated: Vec<Vec<WindowDecl>> = Vec::new();
-        self.window_pass.clear();
+        let mut opened = false;
         self.app_pass = None;
         for c in &mut self.committed {
             let mut kept = 0;
             let mut twice = Vec::new();
-            for d in std::mem::take(&mut c.windows) {
-                if seen.insert(d.app_id.clone()) {
-                    self.window_pass.insert(d.app_id.clone(), c.key);
-                    self.declared.push(d);
-                    kept += 1;
-                } else {
-                    tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
-                    twice.push(d);
+            // Drained, not taken: the vectors keep their room for the next pass.
+            for d in c.windows.drain(..) {
+                match self.memory.get_mut(d.app_id.as_str()) {
+                    Some(m) if m.seen == now => {
+                        tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
+                        twice.push(d);
+                        continue;
+                    }
+                    Some(m) => {
+                        m.seen = now;
+                        m.pass = c.key;
+                    }
+                    None => {
+                        self.memory.insert(d.app_id.clone(), WindowMemory::new(&d, c.key, now));
+                        opened = true;
+                    }
                 }
+                self.declared.push(d);
+                kept += 1;
             }
             if !c.app_actions.is_empty() && self.app_pass.is_none() {
                 self.app_pass = Some(c.key);
@@ -333,9 +406,9 @@ impl FrameState {
             taken.push((kept, actions));
             repeated.push(twice);
         }
-        let snapshot = self.build_snapshot();
-        let mut windows = std::mem::take(&mut self.declared).into_iter();
-        let mut actions = std::mem::take(&mut self.app_actions).into_iter();
+        let snapshot = self.build_snapshot(opened);
+        let mut windows = self.declared.drain(..);
+        let mut actions = self.app_actions.drain(..);
         for ((c, (kept, n)), twice) in self.committed.iter_mut().zip(taken).zip(repeated) {
             c.windows.extend(windows.by_ref().take(kept));
             c.windows.extend(twice);
@@ -345,12 +418,44 @@ impl FrameState {
             self.last = Arc::clone(&snapshot);
             hub.publish(snapshot);
         }
+        // Spares beyond the open windows would be held for nothing.
+        self.spare.truncate(self.memory.len());
         self.calls.finish(&self.last);
     }
 
-    /// Last pass's block hashes of a window, for the two-mode block builders.
-    pub fn block_hashes(&self, app_id: &str) -> Vec<u64> {
-        self.memory.get(app_id).map(|m| m.block_hashes.clone()).unwrap_or_default()
+    /// What declaring a window needs of its memory, in one lookup: last pass's block hashes
+    /// (into `decl.block_hashes`), for the two-mode block builders; returns whether it is
+    /// blocked ([`Self::is_blocked`]). The declaration also gets emptied vectors of a replaced
+    /// one to fill, when there are any.
+    ///
+    /// The hashes are taken, not copied: the declaration brings its own back at the publish. A
+    /// second declaration before that (a pass egui discards, a window declared twice) finds
+    /// none and builds its blocks, which costs time and changes nothing.
+    pub fn window_start(&mut self, decl: &mut WindowDecl) -> bool {
+        if let Some(spare) = self.spare.pop() {
+            (decl.blocks, decl.block_hashes, decl.actions) = (spare.blocks, spare.block_hashes, spare.actions);
+        }
+        let Some(m) = self.memory.get_mut(decl.app_id.as_str()) else { return false };
+        if !m.block_hashes.is_empty() {
+            // The spare's (empty) vector goes back to the memory; the publish fills it again.
+            std::mem::swap(&mut decl.block_hashes, &mut m.block_hashes);
+        }
+        m.blocked
+    }
+
+    /// Keeps the vectors of declarations a pass replaced, emptied, for the next pass to fill
+    /// (see [`Self::window_start`]): a pass then allocates and frees less. At most one per open
+    /// window is kept.
+    fn recycle(&mut self, old: PassDecls) {
+        for mut d in old.windows {
+            if self.spare.len() >= self.memory.len() {
+                break;
+            }
+            d.blocks.clear();
+            d.block_hashes.clear();
+            d.actions.clear();
+            self.spare.push(Spare { blocks: d.blocks, block_hashes: d.block_hashes, actions: d.actions });
+        }
     }
 
     /// What the bridge keeps about windows.
@@ -364,7 +469,7 @@ impl FrameState {
 
     /// Whether the window with this app id is blocked by a modal in the last snapshot.
     pub fn is_blocked(&self, app_id: &str) -> bool {
-        self.registry.handle_of(app_id).is_some_and(|h| self.last.window_blocker(h).is_some())
+        self.memory.get(app_id).is_some_and(|m| m.blocked)
     }
 
     /// The agent's call waiting for the person's approval on the window `app_id`, if any.
@@ -393,5 +498,52 @@ impl FrameState {
         for call in hub.call_receiver().try_iter() {
             call.reject(super::phase::shutting_down());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::HubConfig;
+
+    /// One pass of viewport 1 that declares windows `ids`, each with one text block.
+    fn pass(frame: &mut FrameState, hub: &Hub, ids: impl IntoIterator<Item = usize>) {
+        frame.begin_pass(hub, 1, false);
+        for k in ids {
+            let mut decl = WindowDecl::new(format!("w{k}"));
+            frame.window_start(&mut decl);
+            // As `WindowUi` does: last pass's hash replaced by this one.
+            decl.block_hashes = vec![k as u64];
+            decl.blocks.push(Some(Block::Text { id: None, text: format!("{k}") }));
+            decl.content_hash = k as u64;
+            frame.declare_window(decl);
+        }
+        frame.end_pass(hub, 1, Some(&[1]));
+    }
+
+    #[test]
+    fn spare_vectors_are_bounded_by_the_open_windows() {
+        let hub = Hub::new(HubConfig::default());
+        let mut frame = FrameState::default();
+        pass(&mut frame, &hub, 0..100);
+        pass(&mut frame, &hub, 0..100);
+        assert!(frame.spare.len() <= 100, "{} spares for 100 windows", frame.spare.len());
+        pass(&mut frame, &hub, 0..3);
+        assert_eq!(frame.memory.len(), 3);
+        assert!(frame.spare.len() <= 3, "{} spares kept for 3 open windows", frame.spare.len());
+        pass(&mut frame, &hub, 0..0);
+        assert!(frame.spare.is_empty() && frame.memory.is_empty(), "nothing kept once every window closed");
+    }
+
+    #[test]
+    fn a_declaration_gets_last_passes_block_hashes() {
+        let hub = Hub::new(HubConfig::default());
+        let mut frame = FrameState::default();
+        pass(&mut frame, &hub, 0..2);
+        pass(&mut frame, &hub, 0..2);
+        let mut decl = WindowDecl::new("w1".to_owned());
+        frame.window_start(&mut decl);
+        assert_eq!(decl.block_hashes, vec![1], "its hashes, not a spare's leftovers");
+        assert!(decl.blocks.is_empty() && decl.actions.is_empty(), "spares come emptied");
     }
 }

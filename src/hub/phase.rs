@@ -292,10 +292,10 @@ impl CallSlot {
                 // What is new since the call was admitted: set lookups, so that answering a call
                 // stays linear in the number of windows and tools.
                 let before = &active.before;
-                let old_windows: HashSet<&str> = before.state.windows.iter().map(|w| w.id.as_str()).collect();
+                let old_windows: HashSet<&str> = before.windows().map(|w| w.id.as_str()).collect();
                 let old_tools: HashSet<&str> = before.tools.iter().map(|t| t.name.as_str()).collect();
                 let outcome = outcome.map(|mut r| {
-                    for w in published.state.windows.iter().filter(|w| !old_windows.contains(w.id.as_str())) {
+                    for w in published.windows().filter(|w| !old_windows.contains(w.id.as_str())) {
                         r.opened_window_ids.push(w.id.clone());
                         r.opened_window_versions.insert(w.id.clone(), w.version);
                     }

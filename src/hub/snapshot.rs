@@ -2,6 +2,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::action::Hints;
@@ -27,18 +28,28 @@ pub struct ToolSpec {
 
 /// An immutable, self-consistent published state of the app, with its JSON serialised once:
 /// what `app://windows` and `tools/list` show. Only the UI thread makes them, after a pass.
+///
+/// Its windows are shared with the snapshots before and after it while they do not change, and
+/// its JSON is spliced from each window's JSON, made once per window version: a pass that
+/// changes one window of many serialises that one.
 #[derive(Debug)]
 pub struct Snapshot {
-    pub(crate) state: WindowsState,
-    pub(crate) json: Arc<str>,
-    pub(crate) tools: Vec<ToolSpec>,
-    /// For each of `state.windows`: the index of the window that blocks it, if any.
+    /// `operableWindowIds`.
+    pub(crate) operable: Vec<String>,
+    /// `windows`, in their published order.
+    pub(crate) windows: Vec<Arc<Window>>,
+    /// An `Arc<String>`, not an `Arc<str>`: made from a `String` without copying it.
+    pub(crate) json: Arc<String>,
+    pub(crate) tools: Arc<[ToolSpec]>,
+    /// For each of `windows`: the index of the window that blocks it, if any.
     pub(crate) blockers: Vec<Option<usize>>,
     /// The window on top of the app-level modals, if one is open.
     pub(crate) app_blocker: Option<usize>,
     pub(crate) windows_revision: u64,
     pub(crate) tools_revision: u64,
-    /// `state` as a JSON value, made on first use (for tools that return the state).
+    /// The state as one owned document, made on first use of [`Snapshot::state`].
+    state: OnceLock<WindowsState>,
+    /// The state as a JSON value, made on first use (for tools that return the state).
     value: OnceLock<Value>,
 }
 
@@ -51,6 +62,64 @@ pub(crate) struct SnapshotParts {
     pub app_blocker: Option<usize>,
     pub windows_revision: u64,
     pub tools_revision: u64,
+}
+
+/// A [`Snapshot`] made of windows already serialised: the UI thread's publish.
+#[derive(Debug)]
+pub(crate) struct Assembled {
+    pub operable: Vec<String>,
+    pub windows: Vec<Arc<Window>>,
+    /// Exactly `serde_json::to_string` of the state these windows make ([`StateJson`]).
+    pub json: Arc<String>,
+    pub tools: Arc<[ToolSpec]>,
+    pub blockers: Vec<Option<usize>>,
+    pub app_blocker: Option<usize>,
+    pub windows_revision: u64,
+    pub tools_revision: u64,
+}
+
+/// The state as serde sees a [`WindowsState`] (same fields, same order), borrowed from a
+/// snapshot's windows, so that its JSON value needs no owned copy of the state.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StateView<'a> {
+    operable_window_ids: &'a [String],
+    windows: Vec<&'a Window>,
+}
+
+/// Writes the state's JSON from each window's own JSON: byte for byte what
+/// `serde_json::to_string(&WindowsState)` gives (compact, fields in declaration order), so a
+/// window's JSON can be made once per version and reused by every snapshot until it changes.
+#[derive(Debug)]
+pub(crate) struct StateJson {
+    out: String,
+    windows: usize,
+}
+
+impl StateJson {
+    /// Starts the document with its `operableWindowIds`; `capacity` is a guess of its length.
+    pub fn new(operable: &[String], capacity: usize) -> Self {
+        let mut out = String::with_capacity(capacity);
+        out.push_str("{\"operableWindowIds\":");
+        out.push_str(&serde_json::to_string(operable).unwrap_or_else(|_| String::from("[]")));
+        out.push_str(",\"windows\":[");
+        Self { out, windows: 0 }
+    }
+
+    /// Appends one window's JSON (`serde_json::to_string(&Window)`).
+    pub fn push(&mut self, window_json: &str) {
+        if self.windows > 0 {
+            self.out.push(',');
+        }
+        self.out.push_str(window_json);
+        self.windows += 1;
+    }
+
+    /// The whole document.
+    pub fn finish(mut self) -> String {
+        self.out.push_str("]}");
+        self.out
+    }
 }
 
 impl Snapshot {
@@ -66,16 +135,49 @@ impl Snapshot {
         })
     }
 
-    /// A snapshot; serialises `state` once.
+    /// A snapshot of a whole state; serialises it once.
     pub(crate) fn new(parts: SnapshotParts) -> Self {
         let SnapshotParts { state, tools, blockers, app_blocker, windows_revision, tools_revision } = parts;
-        let json = serde_json::to_string(&state).unwrap_or_else(|_| String::from("{}")).into();
-        Self { state, json, tools, blockers, app_blocker, windows_revision, tools_revision, value: OnceLock::new() }
+        let json = serde_json::to_string(&state).unwrap_or_else(|_| String::from("{}"));
+        let WindowsState { operable_window_ids, windows } = state;
+        Self::assemble(Assembled {
+            operable: operable_window_ids,
+            windows: windows.into_iter().map(Arc::new).collect(),
+            json: Arc::new(json),
+            tools: tools.into(),
+            blockers,
+            app_blocker,
+            windows_revision,
+            tools_revision,
+        })
+    }
+
+    /// A snapshot of windows already serialised.
+    pub(crate) fn assemble(parts: Assembled) -> Self {
+        let Assembled { operable, windows, json, tools, blockers, app_blocker, windows_revision, tools_revision } =
+            parts;
+        Self {
+            operable,
+            windows,
+            json,
+            tools,
+            blockers,
+            app_blocker,
+            windows_revision,
+            tools_revision,
+            state: OnceLock::new(),
+            value: OnceLock::new(),
+        }
     }
 
     /// The `app://windows` document.
+    ///
+    /// Made on first use: the bridge itself reads the shared windows and the JSON.
     pub fn state(&self) -> &WindowsState {
-        &self.state
+        self.state.get_or_init(|| WindowsState {
+            operable_window_ids: self.operable.clone(),
+            windows: self.windows.iter().map(|w| Window::clone(w)).collect(),
+        })
     }
 
     /// The state as compact JSON: exactly what `resources/read` serves.
@@ -102,7 +204,11 @@ impl Snapshot {
     /// The state as a JSON value, made once per snapshot. Its keys keep the order of `json`, so
     /// serialising it again gives the same bytes.
     pub(crate) fn state_value(&self) -> &Value {
-        self.value.get_or_init(|| serde_json::to_value(&self.state).unwrap_or_default())
+        self.value.get_or_init(|| {
+            let view =
+                StateView { operable_window_ids: &self.operable, windows: self.windows.iter().map(|w| &**w).collect() };
+            serde_json::to_value(&view).unwrap_or_default()
+        })
     }
 
     /// The tool with this name, if listed.
@@ -111,20 +217,20 @@ impl Snapshot {
     }
 
     fn window_index(&self, handle: &str) -> Option<usize> {
-        self.state.windows.iter().position(|w| w.id == handle)
+        self.windows.iter().position(|w| w.id == handle)
     }
 
     /// The window on top that blocks `handle` (or the app, for `app`), if any.
     pub(crate) fn blocker_of(&self, target: &CallTarget) -> Option<&Window> {
         match target {
-            CallTarget::App => self.app_blocker.map(|i| &self.state.windows[i]),
+            CallTarget::App => self.app_blocker.map(|i| &*self.windows[i]),
             CallTarget::Window(h) => self.window_blocker(h),
         }
     }
 
     /// The window on top that blocks the window with this external id, if any.
     pub fn window_blocker(&self, handle: &str) -> Option<&Window> {
-        self.window_index(handle).and_then(|i| self.blockers[i]).map(|i| &self.state.windows[i])
+        self.window_index(handle).and_then(|i| self.blockers[i]).map(|i| &*self.windows[i])
     }
 
     /// Whether this call may be applied to this state: the window exists and is operable,
@@ -159,6 +265,11 @@ impl Snapshot {
 
     /// The window with this external id.
     pub fn window(&self, handle: &str) -> Option<&Window> {
-        self.state.window(handle)
+        self.windows.iter().find(|w| w.id == handle).map(|w| &**w)
+    }
+
+    /// The windows, in their published order.
+    pub(crate) fn windows(&self) -> impl Iterator<Item = &Window> {
+        self.windows.iter().map(|w| &**w)
     }
 }

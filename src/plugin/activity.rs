@@ -49,8 +49,7 @@ impl Copied {
         self.seq = seq;
         self.records = bridge.activity();
         let snapshot = bridge.snapshot();
-        let titles: HashMap<&str, &str> =
-            snapshot.state().windows.iter().map(|w| (w.id.as_str(), w.title.as_str())).collect();
+        let titles: HashMap<&str, &str> = snapshot.windows().map(|w| (w.id.as_str(), w.title.as_str())).collect();
         self.places = self
             .records
             .iter()

@@ -24,10 +24,14 @@ impl Topology {
     /// owners and cycles. Ids are expected to be unique; for a repeated id, the first counts.
     pub fn resolve<'a>(windows: impl IntoIterator<Item = (&'a str, bool, Option<&'a str>)>) -> Self {
         let windows: Vec<_> = windows.into_iter().collect();
+        let modal = windows.iter().map(|(_, m, _)| *m).collect();
+        // Most frames name no owner at all: then no index of the ids is needed.
+        if windows.iter().all(|(_, _, o)| o.is_none()) {
+            return Self::from_indices(vec![None; windows.len()], modal);
+        }
         let index: std::collections::HashMap<&str, usize> =
             windows.iter().enumerate().rev().map(|(i, (id, _, _))| (*id, i)).collect();
         let owner = windows.iter().map(|(_, _, o)| o.and_then(|o| index.get(o).copied())).collect();
-        let modal = windows.iter().map(|(_, m, _)| *m).collect();
         Self::from_indices(owner, modal)
     }
 

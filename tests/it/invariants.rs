@@ -66,6 +66,8 @@ impl World {
         let next = snapshot.state();
         let ids: HashSet<&str> = next.windows.iter().map(|w| w.id.as_str()).collect();
         assert_eq!(ids.len(), next.windows.len(), "ids unique");
+        // The JSON served, spliced from each window's, is exactly the state's.
+        assert_eq!(snapshot.json(), serde_json::to_string(next).expect("serialisable"), "json is the state's");
         // 1. Self-consistent: owners, operable ids and tool winIds name windows of this snapshot.
         for w in &next.windows {
             assert!(w.owner_id.as_deref().is_none_or(|o| ids.contains(o)), "dangling owner {w:?}");

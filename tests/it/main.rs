@@ -11,6 +11,7 @@
 //! - `log_secrets`: an app with its own subscriber, as the README sets it up, logs no secret.
 //! - `both`, `widgets`: one description draws the person's widgets and declares the agent's
 //!   view; each widget kind, and `edit_field` against the person's widgets (property tests).
+//! - `state_json`: the published JSON, spliced from each window's, is a fresh serialisation.
 
 mod common;
 
@@ -26,5 +27,6 @@ mod lifecycle;
 mod log_secrets;
 mod notifications;
 mod readme;
+mod state_json;
 mod viewports;
 mod widgets;

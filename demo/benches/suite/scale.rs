@@ -206,7 +206,7 @@ pub fn run() {
         let publish = changed.saturating_sub(same);
         let share = |d: Duration| 100.0 * d.as_secs_f64() / demo_quiet.as_secs_f64();
         println!(
-            "| {windows} | {} | {} ({:.0}% of it) | {} ({:.0}%) | {} | {} | {} | {} KB |",
+            "| {windows} | {} | {} ({:.1}% of it) | {} ({:.1}%) | {} | {} | {} | {} KB |",
             ms(demo_quiet),
             ms(quiet),
             share(quiet),

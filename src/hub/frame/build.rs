@@ -1,48 +1,59 @@
 //! Declarations → snapshot: what a publish builds from the live viewports' declarations, and
 //! the hashes that skip building when nothing an agent could see has changed.
+//!
+//! A snapshot shares every unchanged window with the one before, and its JSON is spliced from
+//! each window's JSON, made once per change of the window: a publish after one window changed
+//! serialises that window, not the whole state.
 
-use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash as _, Hasher as _};
+use std::hash::{Hash as _, Hasher as _};
 use std::sync::Arc;
 
-use super::{FrameState, WindowMemory};
-use crate::hub::decl::{ActionDecl, WindowHeader};
-use crate::hub::snapshot::SnapshotParts;
+use super::{FrameState, Published};
+use crate::hub::decl::{ActionDecl, WindowHeader, content_hasher};
+use crate::hub::snapshot::{Assembled, StateJson};
 use crate::hub::{Snapshot, ToolSpec};
-use crate::protocol::{Block, WindowsState, operability::Topology, tool_name};
+use crate::protocol::{Block, operability::Topology, tool_name};
 
 impl FrameState {
     /// Turns this frame's declarations into a snapshot; returns the last one when nothing an
-    /// agent could see has changed.
-    pub(super) fn build_snapshot(&mut self) -> Arc<Snapshot> {
-        let seen: HashSet<&str> = self.declared.iter().map(|d| d.app_id.as_str()).collect();
-        self.registry.retire_unless(|id| seen.contains(id));
-        self.memory.retain(|id, _| seen.contains(id.as_str()));
+    /// agent could see has changed. `opened`: a window is declared that was not open.
+    pub(super) fn build_snapshot(&mut self, opened: bool) -> Arc<Snapshot> {
+        // Every declared window's memory was marked by this publish; any other closed.
+        if self.memory.len() > self.declared.len() {
+            let now = self.publishes;
+            self.memory.retain(|_, m| m.seen == now);
+            let memory = &self.memory;
+            self.registry.retire_unless(|id| memory.contains_key(id));
+        }
 
         let topology =
             Topology::resolve(self.declared.iter().map(|d| (d.app_id.as_str(), d.modal, d.owner.as_deref())));
         let blockers = topology.blockers();
         let app_top = topology.app_modal_top();
 
-        for d in &self.declared {
-            self.registry.assign(&d.app_id);
+        if opened {
+            for d in &self.declared {
+                if let Some(m) = self.memory.get_mut(d.app_id.as_str())
+                    && m.handle.is_none()
+                {
+                    m.handle = Some(Arc::from(self.registry.assign(&d.app_id)));
+                }
+            }
         }
-        self.remember(&topology);
-        let handles: Vec<&str> =
-            self.declared.iter().map(|d| self.registry.handle_of(&d.app_id).unwrap_or_default()).collect();
+        let (handles, versions) = self.remember(&topology);
         let headers: Vec<WindowHeader<'_>> = self
             .declared
             .iter()
             .enumerate()
             .map(|(i, d)| WindowHeader {
-                id: handles[i],
+                id: &handles[i],
                 title: &d.title,
                 modal: d.modal,
-                owner_id: topology.owner(i).map(|o| handles[o]),
-                version: self.memory.get(&d.app_id).map_or(0, |m| m.version),
+                owner_id: topology.owner(i).map(|o| &*handles[o]),
+                version: versions[i],
             })
             .collect();
-        let mut header = DefaultHasher::new();
+        let mut header = content_hasher();
         (&headers, &blockers).hash(&mut header);
         let header_hash = header.finish();
 
@@ -58,39 +69,51 @@ impl FrameState {
         self.header_hash = header_hash;
         self.tools_hash = tools_hash;
 
-        let state = if windows_changed {
-            WindowsState {
-                operable_window_ids: (0..handles.len())
-                    .filter(|&i| operable(i))
-                    .map(|i| handles[i].to_owned())
-                    .collect(),
-                windows: self
-                    .declared
-                    .iter()
-                    .enumerate()
-                    .map(|(i, d)| {
-                        let blocks = self.memory.get(&d.app_id).map_or(&[][..], |m| &m.blocks[..]);
-                        headers[i].to_window(&d.summary, blocks)
-                    })
-                    .collect(),
+        let (operable_ids, windows, json) = if windows_changed {
+            let operable_ids: Vec<String> =
+                (0..handles.len()).filter(|&i| operable(i)).map(|i| handles[i].to_string()).collect();
+            let mut json = StateJson::new(&operable_ids, self.last.json.len() + 256);
+            let mut windows = Vec::with_capacity(headers.len());
+            for (i, d) in self.declared.iter().enumerate() {
+                let Some(mem) = self.memory.get_mut(d.app_id.as_str()) else { continue };
+                mem.blocked = blockers[i].is_some();
+                let current = mem.changed_blocks.is_none()
+                    && mem.published.as_ref().is_some_and(|p| headers[i].describes(&p.window));
+                if !current {
+                    let blocks = mem
+                        .changed_blocks
+                        .take()
+                        .or_else(|| mem.published.as_ref().map(|p| p.window.blocks.clone()))
+                        .unwrap_or_default();
+                    let window = headers[i].to_window(&d.summary, blocks);
+                    let window_json = serde_json::to_string(&window).unwrap_or_else(|_| String::from("{}"));
+                    mem.published = Some(Published { window: Arc::new(window), json: window_json.into() });
+                }
+                if let Some(p) = &mem.published {
+                    windows.push(Arc::clone(&p.window));
+                    json.push(&p.json);
+                }
             }
+            (operable_ids, windows, Arc::new(json.finish()))
         } else {
-            self.last.state.clone()
+            (self.last.operable.clone(), self.last.windows.clone(), Arc::clone(&self.last.json))
         };
         let tools = if tools_changed {
             let mut tools = Vec::new();
             for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
-                tools.extend(d.actions.iter().map(|a| tool_spec(handles[i], a)));
+                tools.extend(d.actions.iter().map(|a| tool_spec(&handles[i], a)));
             }
             if app_top.is_none() {
                 tools.extend(self.app_actions.iter().map(|a| tool_spec("app", a)));
             }
-            tools
+            tools.into()
         } else {
-            self.last.tools.clone()
+            Arc::clone(&self.last.tools)
         };
-        Arc::new(Snapshot::new(SnapshotParts {
-            state,
+        Arc::new(Snapshot::assemble(Assembled {
+            operable: operable_ids,
+            windows,
+            json,
             tools,
             blockers,
             app_blocker: app_top,
@@ -101,15 +124,17 @@ impl FrameState {
 
     /// Brings each declared window's memory up to date: its version rises when its content
     /// changed, and its blocks are rebuilt from the declared ones (an unchanged block is kept).
-    fn remember(&mut self, topology: &Topology) {
+    /// Returns each window's handle and version.
+    fn remember(&mut self, topology: &Topology) -> (Vec<Arc<str>>, Vec<u64>) {
+        let mut handles = Vec::with_capacity(self.declared.len());
+        let mut versions = Vec::with_capacity(self.declared.len());
         for (i, d) in self.declared.iter_mut().enumerate() {
-            let mem = self.memory.entry(d.app_id.clone()).or_insert_with(|| WindowMemory {
-                version: 0,
-                content_hash: d.content_hash.wrapping_add(1),
-                block_hashes: Vec::new(),
-                blocks: Vec::new(),
-                owner_warned: false,
-            });
+            let Some(mem) = self.memory.get_mut(d.app_id.as_str()) else {
+                // Unreachable: publish gave every declared window its memory.
+                handles.push(Arc::from(""));
+                versions.push(0);
+                continue;
+            };
             // A misspelt or closed owner is loud, once per window: the window is published
             // without it (a modal one then blocks the whole app).
             if let Some(owner) = d.owner.as_deref()
@@ -133,12 +158,20 @@ impl FrameState {
                     );
                 }
             }
+            // The hashes come back with each new declaration (it took them). A declaration kept
+            // from an earlier publish (its viewport ran no pass since) brought them back then.
+            if mem.block_hashes.is_empty() {
+                mem.block_hashes = std::mem::take(&mut d.block_hashes);
+            }
             if mem.content_hash != d.content_hash {
                 mem.version += 1;
                 mem.content_hash = d.content_hash;
-                mem.block_hashes = std::mem::take(&mut d.block_hashes);
-                let old = std::mem::take(&mut mem.blocks);
-                mem.blocks = d
+                let old: &[Block] = match (&mem.changed_blocks, &mem.published) {
+                    (Some(blocks), _) => blocks,
+                    (None, Some(p)) => &p.window.blocks,
+                    (None, None) => &[],
+                };
+                let blocks = d
                     .blocks
                     .drain(..)
                     .enumerate()
@@ -146,13 +179,17 @@ impl FrameState {
                         b.or_else(|| old.get(k).cloned()).unwrap_or(Block::Text { id: None, text: String::new() })
                     })
                     .collect();
+                mem.changed_blocks = Some(blocks);
             }
+            handles.push(mem.handle.clone().unwrap_or_else(|| Arc::from("")));
+            versions.push(mem.version);
         }
+        (handles, versions)
     }
 
     /// The tool list's hash, from its parts (the strings are built only when it changed).
-    fn hash_tools(&self, handles: &[&str], blockers: &[Option<usize>], app_top: Option<usize>) -> u64 {
-        let mut tools_hasher = DefaultHasher::new();
+    fn hash_tools(&self, handles: &[Arc<str>], blockers: &[Option<usize>], app_top: Option<usize>) -> u64 {
+        let mut tools_hasher = content_hasher();
         for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| blockers[*i].is_none()) {
             handles[i].hash(&mut tools_hasher);
             for a in &d.actions {

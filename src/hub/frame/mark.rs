@@ -22,13 +22,13 @@ impl FrameState {
 
     /// `app_id` and its owners in the last published state, nearest first.
     fn owner_chain(&self, app_id: String) -> Vec<String> {
-        let state = self.last.state();
+        let last = &self.last;
         let mut chain = vec![app_id];
-        while chain.len() <= state.windows.len() {
+        while chain.len() <= last.windows.len() {
             let owner = chain
                 .last()
                 .and_then(|id| self.registry.handle_of(id))
-                .and_then(|h| state.window(h))
+                .and_then(|h| last.window(h))
                 .and_then(|w| w.owner_id.as_deref())
                 .and_then(|h| self.registry.app_id_of(h));
             match owner {
