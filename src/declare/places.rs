@@ -175,29 +175,30 @@ impl Places {
             None => self.native || self.seen.get(app_id).is_some_and(|s| s.popped),
         };
         let owner_rect = owner.and_then(|o| self.seen.get(o)).and_then(|s| s.rect);
-        let area = area.unwrap_or_else(|| ctx.content_rect());
-        let open: Vec<Rect> = self
-            .seen
-            .iter()
-            .filter(|(id, s)| id.as_str() != app_id && s.native == native)
-            .filter_map(|(_, s)| s.rect)
-            .collect();
+        let first = self.seen.get(app_id).is_none_or(|s| s.rect.is_none());
+        // A dialog opens over its owner; a new window where it covers the least of the windows
+        // already open (never exactly on one); a window already shown stays where it is. (The
+        // open windows are looked at only for a new one: every pass, that would be quadratic.)
+        let pos = match (owner_rect, self.seen.get(app_id).and_then(|s| s.rect)) {
+            (Some(owner), None) => owner.center() - size / 2.0,
+            (_, Some(rect)) => rect.min,
+            (None, None) => {
+                let open: Vec<Rect> = self
+                    .seen
+                    .iter()
+                    .filter(|(id, s)| id.as_str() != app_id && s.native == native)
+                    .filter_map(|(_, s)| s.rect)
+                    .collect();
+                let screen = Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0));
+                let area = if native { screen } else { area.unwrap_or_else(|| ctx.content_rect()) };
+                free_spot(area, &open, size)
+            }
+        };
         let origin = self.native_origin(ctx);
         let pass = self.pass;
         let seen = self.seen(app_id);
-        let first = seen.rect.is_none();
         let became_top = top && !seen.top;
         (seen.pass, seen.native, seen.top) = (pass, native, top);
-        // A dialog opens over its owner; a new window where it covers the least of the windows
-        // already open (never exactly on one); a window already shown stays where it is.
-        let pos = match (owner_rect, seen.rect) {
-            (Some(owner), None) => owner.center() - size / 2.0,
-            (_, Some(rect)) => rect.min,
-            (None, None) if native => {
-                free_spot(Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0)), &open, size)
-            }
-            (None, None) => free_spot(area, &open, size),
-        };
         let popped = seen.popped;
         let pos = if native { origin + pos.to_vec2() } else { pos };
         Placed { egui_id, native, pos, first, became_top, can_pop: owner.is_none() && !self.native, popped }
