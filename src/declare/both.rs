@@ -100,7 +100,9 @@ impl WindowBuilder {
         let placed = places.lock().place(ctx, area, &app_id, (size, owner.as_deref()), dialog && !blocked);
         let core = std::sync::Arc::clone(&self.core);
         let strength = mark_strength(ctx, agent.as_ref());
-        let (mut closed, mut toggle, mut rect) = (false, false, None);
+        let chrome =
+            Chrome { title, placed, size, dialog, app_modal, closable: look.closable, blocked, strength, area };
+        let mut events = FrameEvents::default();
         let mut body = |w: &mut WindowUi, ui: &mut egui::Ui, toggle: &mut bool| {
             header(ui, agent.as_ref(), strength, &placed, toggle);
             if blocked {
@@ -114,98 +116,153 @@ impl WindowBuilder {
             ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
         };
         let mut response = if placed.native {
-            // Declared inside its viewport's pass: that is where calls to it are applied.
-            let vp = viewport_id(&app_id);
-            let mut builder = egui::ViewportBuilder::default()
-                .with_title(title.as_str())
-                .with_inner_size(size)
-                .with_resizable(!dialog);
-            if placed.first {
-                builder = builder.with_position(placed.pos);
-            }
-            if placed.became_top {
-                ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::Focus);
-            }
-            // egui runs the pass again at once after an agent's call was applied in it: the
-            // window is declared again each time, and the last run's response is the one.
-            let mut last = None;
-            ctx.show_viewport_immediate(vp, builder, |ui, _class| {
-                closed |= ui.input(|i| i.viewport().close_requested());
-                rect = ui.input(|i| i.viewport().outer_rect);
-                let mut frame = egui::Frame::central_panel(ui.style());
-                if let Some(s) = strength {
-                    frame = frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s)));
-                }
-                let margin = frame.total_margin().sum();
-                let show = |ui: &mut egui::Ui| (self.clone().show(|w| body(w, ui, &mut toggle)), ui.min_rect().size());
-                let (r, used) = egui::CentralPanel::default().frame(frame).show(ui, show).inner;
-                // An OS window grows to hold its contents (a dialog's size is fixed for the
-                // person); it never shrinks by itself.
-                let needed = used + margin;
-                if let Some(has) = ui.input(|i| i.viewport().inner_rect).map(|r| r.size())
-                    && (needed.x > has.x + 1.0 || needed.y > has.y + 1.0)
-                {
-                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::InnerSize(needed.max(has)));
-                }
-                last = Some(r);
-            });
-            if closed {
-                // The app decides: it stops showing the window, or keeps it (and asks first).
-                ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::CancelClose);
-            }
-            // egui runs an immediate viewport's contents at once; should it not, the window is
-            // shown in `parent` rather than left undeclared.
-            let r = last.unwrap_or_else(|| self.show(|w| body(w, parent, &mut toggle)));
-            WindowResponse { inner: Some(r.inner), blocked: r.blocked, agent_action: r.agent_action, closed }
+            self.in_viewport(ctx, parent, &chrome, &mut events, &mut body)
         } else {
-            self.show(|w| {
-                if app_modal {
-                    let modal = egui::Modal::new(placed.egui_id).show(ctx, |ui| {
-                        ui.set_width(size.x);
-                        ui.heading(title.as_str());
-                        body(w, ui, &mut toggle)
-                    });
-                    rect = Some(modal.response.rect);
-                    return Some(modal.inner);
-                }
-                let mut frame = egui::Frame::window(&ctx.global_style());
-                if let Some(s) = strength {
-                    frame = frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s)));
-                }
-                let mut open = true;
-                let mut window = egui::Window::new(title.as_str()).id(placed.egui_id).frame(frame).default_size(size);
-                if let Some(area) = area {
-                    window = window.constrain_to(area);
-                }
-                window = if placed.first { window.current_pos(placed.pos) } else { window.default_pos(placed.pos) };
-                if look.closable {
-                    window = window.open(&mut open);
-                }
-                if dialog {
-                    window = window.order(egui::Order::Foreground).collapsible(false).resizable(false);
-                    if placed.became_top || !blocked {
-                        // The top of its chain: where the person answers it, whoever opened it.
-                        ctx.move_to_top(egui::LayerId::new(egui::Order::Foreground, placed.egui_id));
-                    }
-                }
-                let shown = window.show(ctx, |ui| body(w, ui, &mut toggle));
-                closed = !open;
-                shown.and_then(|r| {
-                    rect = Some(r.response.rect);
-                    r.inner
-                })
-            })
+            self.in_main_window(ctx, &chrome, &mut events, &mut body)
         };
         let mut places = places.lock();
-        if let Some(rect) = rect {
+        if let Some(rect) = events.rect {
             places.record(ctx, &app_id, rect, placed.native);
         }
-        if toggle {
+        if events.toggle {
             places.toggle(&app_id);
         }
-        response.closed = closed;
+        response.closed = events.closed;
         response
     }
+
+    /// Shows the window in an OS window of its own, declared inside its viewport's pass: that is
+    /// where calls to it are applied.
+    fn in_viewport<R>(
+        self,
+        ctx: &egui::Context,
+        parent: &mut egui::Ui,
+        c: &Chrome,
+        events: &mut FrameEvents,
+        body: &mut impl FnMut(&mut WindowUi, &mut egui::Ui, &mut bool) -> R,
+    ) -> WindowResponse<Option<R>> {
+        let vp = viewport_id(&self.decl.app_id);
+        let mut builder = egui::ViewportBuilder::default()
+            .with_title(c.title.as_str())
+            .with_inner_size(c.size)
+            .with_resizable(!c.dialog);
+        if c.placed.first {
+            builder = builder.with_position(c.placed.pos);
+        }
+        if c.placed.became_top {
+            ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::Focus);
+        }
+        // egui runs the pass again at once after an agent's call was applied in it: the window
+        // is declared again each time, and the last run's response is the one.
+        let mut last = None;
+        ctx.show_viewport_immediate(vp, builder, |ui, _class| {
+            events.closed |= ui.input(|i| i.viewport().close_requested());
+            events.rect = ui.input(|i| i.viewport().outer_rect);
+            let frame = c.marked(egui::Frame::central_panel(ui.style()));
+            let margin = frame.total_margin().sum();
+            let toggle = &mut events.toggle;
+            let show = |ui: &mut egui::Ui| (self.clone().show(|w| body(w, ui, toggle)), ui.min_rect().size());
+            let (r, used) = egui::CentralPanel::default().frame(frame).show(ui, show).inner;
+            // An OS window grows to hold its contents (a dialog's size is fixed for the person);
+            // it never shrinks by itself.
+            let needed = used + margin;
+            if let Some(has) = ui.input(|i| i.viewport().inner_rect).map(|r| r.size())
+                && (needed.x > has.x + 1.0 || needed.y > has.y + 1.0)
+            {
+                ui.ctx().send_viewport_cmd(egui::ViewportCommand::InnerSize(needed.max(has)));
+            }
+            last = Some(r);
+        });
+        if events.closed {
+            // The app decides: it stops showing the window, or keeps it (and asks first).
+            ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::CancelClose);
+        }
+        // egui runs an immediate viewport's contents at once; should it not, the window is shown
+        // in `parent` rather than left undeclared.
+        let r = last.unwrap_or_else(|| self.show(|w| body(w, parent, &mut events.toggle)));
+        WindowResponse { inner: Some(r.inner), blocked: r.blocked, agent_action: r.agent_action, closed: events.closed }
+    }
+
+    /// Shows the window inside the main window: an `egui::Window`, or an `egui::Modal` for an
+    /// app-level modal. Declared whether or not the person has it collapsed.
+    fn in_main_window<R>(
+        self,
+        ctx: &egui::Context,
+        c: &Chrome,
+        events: &mut FrameEvents,
+        body: &mut impl FnMut(&mut WindowUi, &mut egui::Ui, &mut bool) -> R,
+    ) -> WindowResponse<Option<R>> {
+        self.show(|w| {
+            if c.app_modal {
+                let modal = egui::Modal::new(c.placed.egui_id).show(ctx, |ui| {
+                    ui.set_width(c.size.x);
+                    ui.heading(c.title.as_str());
+                    body(w, ui, &mut events.toggle)
+                });
+                events.rect = Some(modal.response.rect);
+                return Some(modal.inner);
+            }
+            let mut open = true;
+            let frame = c.marked(egui::Frame::window(&ctx.global_style()));
+            let mut window = egui::Window::new(c.title.as_str()).id(c.placed.egui_id).frame(frame).default_size(c.size);
+            if let Some(area) = c.area {
+                window = window.constrain_to(area);
+            }
+            window = if c.placed.first { window.current_pos(c.placed.pos) } else { window.default_pos(c.placed.pos) };
+            if c.closable {
+                window = window.open(&mut open);
+            }
+            if c.dialog {
+                window = window.order(egui::Order::Foreground).collapsible(false).resizable(false);
+                if c.placed.became_top || !c.blocked {
+                    // The top of its chain: where the person answers it, whoever opened it.
+                    ctx.move_to_top(egui::LayerId::new(egui::Order::Foreground, c.placed.egui_id));
+                }
+            }
+            let shown = window.show(ctx, |ui| body(w, ui, &mut events.toggle));
+            events.closed = !open;
+            shown.and_then(|r| {
+                events.rect = Some(r.response.rect);
+                r.inner
+            })
+        })
+    }
+}
+
+/// How a window is shown in this pass: where, how big, what kind, how marked.
+struct Chrome {
+    title: String,
+    placed: Placed,
+    size: egui::Vec2,
+    dialog: bool,
+    app_modal: bool,
+    closable: bool,
+    blocked: bool,
+    /// How strongly the agent's mark shows, while it does.
+    strength: Option<f32>,
+    /// Where it may go in the main window.
+    area: Option<egui::Rect>,
+}
+
+impl Chrome {
+    /// `frame` with the agent's mark, while it shows.
+    fn marked(&self, frame: egui::Frame) -> egui::Frame {
+        match self.strength {
+            Some(s) => frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s))),
+            None => frame,
+        }
+    }
+}
+
+/// What happened to a window's frame in this pass.
+#[derive(Default)]
+struct FrameEvents {
+    /// The person closed it.
+    closed: bool,
+    /// The person asked to move it into an OS window of its own, or back.
+    toggle: bool,
+    /// Where it was drawn.
+    rect: Option<egui::Rect>,
 }
 
 /// How strongly the agent's mark shows (1, fading to 0 over the last [`FADE`] of [`MARK`]);
