@@ -55,7 +55,8 @@ enum Kind {
 }
 
 impl Input {
-    /// A line of text (at most 1,000 characters unless [`max_chars`](Self::max_chars) says).
+    /// A line of text: no line break, at most 1,000 characters unless
+    /// [`max_chars`](Self::max_chars) says.
     pub fn text(label: impl Into<Cow<'static, str>>) -> Self {
         Self { label: label.into(), kind: Kind::Text { max_chars: TEXT_CHARS, secret: false, required: false } }
     }
@@ -155,6 +156,10 @@ impl Input {
         if required && text.trim().is_empty() {
             return Err(format!("{label} cannot be empty"));
         }
+        if text.contains(['\n', '\r']) {
+            // The person's text edit is one line: it holds no line break.
+            return Err(format!("{label} must be one line"));
+        }
         if text.chars().count() > max_chars {
             return Err(format!("{label} must be at most {max_chars} characters"));
         }
@@ -243,7 +248,12 @@ impl Editable for String {
             Kind::Text { max_chars, secret, .. } => (max_chars, secret),
             Kind::Number { .. } => (TEXT_CHARS, false),
         };
-        ui.add(egui::TextEdit::singleline(self).char_limit(max).password(secret))
+        let response = ui.add(egui::TextEdit::singleline(self).char_limit(max).password(secret));
+        if response.changed() && self.contains(['\n', '\r']) {
+            // One line, as an agent's must be (egui inserts a text event holding a line break).
+            self.retain(|c| c != '\n' && c != '\r');
+        }
+        response
     }
 }
 
