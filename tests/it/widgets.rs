@@ -34,7 +34,7 @@ fn app(ui: &mut egui::Ui, s: &mut Shop) {
     let bridge = s.bridge.clone();
     bridge.window("shop").title("Shop").summary("A shop").ui(ui, |w, ui| {
         let total = s.price * s.qty as f64;
-        let form = w.form(ui, "details", |f| {
+        w.form(ui, "details", |f| {
             f.set_editable(!s.read_only);
             f.edit("name", &name(), &mut s.name);
             f.edit("pin", &Input::secret("PIN").max_chars(4), &mut s.pin);
@@ -42,7 +42,6 @@ fn app(ui: &mut egui::Ui, s: &mut Shop) {
             f.edit("qty", &Input::integer("Qty", 1..=9), &mut s.qty);
             f.derived("total", &Input::number("Total", 0.0..=1e6).decimals(2), total, "price times qty");
         });
-        let _ = form;
         w.text_ui(ui, "intro", "Welcome to the shop");
         w.notice_ui(ui, "stock", Severity::Warn, "Stock is low");
         let options = TableOptions { agent_rows: Some(2), row_button: Some("Drop"), height: Some(120.0) };
