@@ -2,22 +2,30 @@
 //!
 //! Declarations run on the UI thread inside the app's own ui code. A block is hashed in every
 //! pass and built only when its hash changed; an action's call, if the UI thread admitted one
-//! for it in this pass, is handed over where the action is declared. Only `both.rs`, `form.rs`
-//! and `places.rs` know egui (it draws the person's widgets from the same description); the [`crate::passes::BridgePlugin`]
+//! for it in this pass, is handed over where the action is declared. The [`crate::passes::BridgePlugin`]
 //! turns passes into publishes.
+//!
+//! One description for both audiences (egui knows only these): `both.rs` shows a window
+//! ([`WindowBuilder::ui`]), `places.rs` says where, `widgets.rs` and `form.rs` draw and
+//! declare its contents, `input.rs` holds a field's rules, and `edit_action.rs` derives the
+//! `edit_field` action from the editable fields.
 
 mod both;
 mod call;
 mod content;
+mod edit_action;
 mod form;
+mod input;
 pub(crate) mod places;
+mod widgets;
 mod window;
 
-pub use both::{Press, TableOptions};
 pub use call::Call;
 pub(crate) use call::declare_action;
 pub use content::{Cell, Fields, Items, Row, Rows};
-pub use form::{Editable, Form, FormResponse, Input};
+pub use form::{Form, FormResponse};
+pub use input::{Editable, Input};
+pub use widgets::{Press, TableOptions};
 pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
 
 macro_rules! debug_opaque {

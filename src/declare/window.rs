@@ -91,8 +91,13 @@ impl WindowBuilder {
         let blocked = core.frame.lock().window_start(&mut decl);
         let mut summary_hash = content_hasher();
         decl.summary.hash(&mut summary_hash);
-        let mut ui =
-            WindowUi { core, decl, blocks_hasher: DefaultHasher::new(), blocked, edits: super::form::Edits::default() };
+        let mut ui = WindowUi {
+            core,
+            decl,
+            blocks_hasher: DefaultHasher::new(),
+            blocked,
+            edits: super::edit_action::Edits::default(),
+        };
         let inner = add_contents(&mut ui);
         ui.finish_edits();
         let WindowUi { core, mut decl, blocks_hasher, .. } = ui;
@@ -150,7 +155,7 @@ pub struct WindowUi {
     blocks_hasher: DefaultHasher,
     blocked: bool,
     /// The editable fields of its forms, and an agent's edit until one takes it.
-    pub(super) edits: super::form::Edits,
+    pub(super) edits: super::edit_action::Edits,
 }
 
 impl std::fmt::Debug for WindowUi {

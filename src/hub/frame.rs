@@ -3,6 +3,9 @@
 
 mod build;
 mod mark;
+mod reuse;
+
+use reuse::Spare;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -88,14 +91,6 @@ pub(crate) const SETTLE_WAIT: Duration = Duration::from_millis(1500);
 /// How long a viewport the call just opened may take to run its first pass (an OS window is
 /// made first, slowly on a busy machine) before the state is published without its windows.
 pub(crate) const NEW_VIEWPORT_WAIT: Duration = Duration::from_secs(5);
-
-/// The emptied vectors of a declaration its viewport replaced, for the next one to fill.
-#[derive(Debug)]
-struct Spare {
-    blocks: Vec<Option<Block>>,
-    block_hashes: Vec<u64>,
-    actions: Vec<ActionDecl>,
-}
 
 /// The declarations of one pass of one viewport.
 #[derive(Debug)]
@@ -364,100 +359,6 @@ impl FrameState {
         wanted
     }
 
-    /// Publishes the union of the live viewports' declarations, then answers the call under way.
-    fn publish(&mut self, hub: &Hub) {
-        // Move the declarations out (first declaration of an id wins), build, move them back.
-        // Each window's memory is marked as seen by this publish: a second declaration of the
-        // id finds the mark, and windows left unmarked are the ones that closed.
-        self.publishes += 1;
-        let now = self.publishes;
-        let mut taken: Vec<(usize, usize)> = Vec::with_capacity(self.committed.len());
-        let mut repeated: Vec<Vec<WindowDecl>> = Vec::new();
-        let mut opened = false;
-        self.app_pass = None;
-        for c in &mut self.committed {
-            let mut kept = 0;
-            let mut twice = Vec::new();
-            // Drained, not taken: the vectors keep their room for the next pass.
-            for d in c.windows.drain(..) {
-                match self.memory.get_mut(d.app_id.as_str()) {
-                    Some(m) if m.seen == now => {
-                        tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
-                        twice.push(d);
-                        continue;
-                    }
-                    Some(m) => {
-                        m.seen = now;
-                        m.pass = c.key;
-                    }
-                    None => {
-                        self.memory.insert(d.app_id.clone(), WindowMemory::new(&d, c.key, now));
-                        opened = true;
-                    }
-                }
-                self.declared.push(d);
-                kept += 1;
-            }
-            if !c.app_actions.is_empty() && self.app_pass.is_none() {
-                self.app_pass = Some(c.key);
-            }
-            let actions = c.app_actions.len();
-            self.app_actions.append(&mut c.app_actions);
-            taken.push((kept, actions));
-            repeated.push(twice);
-        }
-        let snapshot = self.build_snapshot(opened);
-        let mut windows = self.declared.drain(..);
-        let mut actions = self.app_actions.drain(..);
-        for ((c, (kept, n)), twice) in self.committed.iter_mut().zip(taken).zip(repeated) {
-            c.windows.extend(windows.by_ref().take(kept));
-            c.windows.extend(twice);
-            c.app_actions.extend(actions.by_ref().take(n));
-        }
-        if !Arc::ptr_eq(&snapshot, &self.last) {
-            self.last = Arc::clone(&snapshot);
-            hub.publish(snapshot);
-        }
-        // Spares beyond the open windows would be held for nothing.
-        self.spare.truncate(self.memory.len());
-        self.calls.finish(&self.last);
-    }
-
-    /// What declaring a window needs of its memory, in one lookup: last pass's block hashes
-    /// (into `decl.block_hashes`), for the two-mode block builders; returns whether it is
-    /// blocked ([`Self::is_blocked`]). The declaration also gets emptied vectors of a replaced
-    /// one to fill, when there are any.
-    ///
-    /// The hashes are taken, not copied: the declaration brings its own back at the publish. A
-    /// second declaration before that (a pass egui discards, a window declared twice) finds
-    /// none and builds its blocks, which costs time and changes nothing.
-    pub fn window_start(&mut self, decl: &mut WindowDecl) -> bool {
-        if let Some(spare) = self.spare.pop() {
-            (decl.blocks, decl.block_hashes, decl.actions) = (spare.blocks, spare.block_hashes, spare.actions);
-        }
-        let Some(m) = self.memory.get_mut(decl.app_id.as_str()) else { return false };
-        if !m.block_hashes.is_empty() {
-            // The spare's (empty) vector goes back to the memory; the publish fills it again.
-            std::mem::swap(&mut decl.block_hashes, &mut m.block_hashes);
-        }
-        m.blocked
-    }
-
-    /// Keeps the vectors of declarations a pass replaced, emptied, for the next pass to fill
-    /// (see [`Self::window_start`]): a pass then allocates and frees less. At most one per open
-    /// window is kept.
-    fn recycle(&mut self, old: PassDecls) {
-        for mut d in old.windows {
-            if self.spare.len() >= self.memory.len() {
-                break;
-            }
-            d.blocks.clear();
-            d.block_hashes.clear();
-            d.actions.clear();
-            self.spare.push(Spare { blocks: d.blocks, block_hashes: d.block_hashes, actions: d.actions });
-        }
-    }
-
     /// What the bridge keeps about windows.
     pub fn footprint(&self) -> Footprint {
         Footprint {
@@ -498,52 +399,5 @@ impl FrameState {
         for call in hub.call_receiver().try_iter() {
             call.reject(super::phase::shutting_down());
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::hub::HubConfig;
-
-    /// One pass of viewport 1 that declares windows `ids`, each with one text block.
-    fn pass(frame: &mut FrameState, hub: &Hub, ids: impl IntoIterator<Item = usize>) {
-        frame.begin_pass(hub, 1, false);
-        for k in ids {
-            let mut decl = WindowDecl::new(format!("w{k}"));
-            frame.window_start(&mut decl);
-            // As `WindowUi` does: last pass's hash replaced by this one.
-            decl.block_hashes = vec![k as u64];
-            decl.blocks.push(Some(Block::Text { id: None, text: format!("{k}") }));
-            decl.content_hash = k as u64;
-            frame.declare_window(decl);
-        }
-        frame.end_pass(hub, 1, Some(&[1]));
-    }
-
-    #[test]
-    fn spare_vectors_are_bounded_by_the_open_windows() {
-        let hub = Hub::new(HubConfig::default());
-        let mut frame = FrameState::default();
-        pass(&mut frame, &hub, 0..100);
-        pass(&mut frame, &hub, 0..100);
-        assert!(frame.spare.len() <= 100, "{} spares for 100 windows", frame.spare.len());
-        pass(&mut frame, &hub, 0..3);
-        assert_eq!(frame.memory.len(), 3);
-        assert!(frame.spare.len() <= 3, "{} spares kept for 3 open windows", frame.spare.len());
-        pass(&mut frame, &hub, 0..0);
-        assert!(frame.spare.is_empty() && frame.memory.is_empty(), "nothing kept once every window closed");
-    }
-
-    #[test]
-    fn a_declaration_gets_last_passes_block_hashes() {
-        let hub = Hub::new(HubConfig::default());
-        let mut frame = FrameState::default();
-        pass(&mut frame, &hub, 0..2);
-        pass(&mut frame, &hub, 0..2);
-        let mut decl = WindowDecl::new("w1".to_owned());
-        frame.window_start(&mut decl);
-        assert_eq!(decl.block_hashes, vec![1], "its hashes, not a spare's leftovers");
-        assert!(decl.blocks.is_empty() && decl.actions.is_empty(), "spares come emptied");
     }
 }

@@ -119,17 +119,23 @@ fn input(viewport: ViewportId, person: bool) -> RawInput {
     input
 }
 
+/// A bridge and a bare context with real viewports, its plugin added. Immediate viewports run a
+/// pass nested in the parent's, with the child's own input.
+fn bare_context() -> (Bridge, egui::Context) {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.set_embed_viewports(false);
+    egui::Context::set_immediate_viewport_renderer(|ctx, viewport| {
+        let mut ui_cb = viewport.viewport_ui_cb;
+        ctx.run_ui(input(viewport.ids.this, false), |ui| ui_cb(ui)).drop_without_applying_deltas();
+    });
+    ctx.add_plugin(bridge.plugin());
+    (bridge, ctx)
+}
+
 impl Driver {
     fn new() -> Self {
-        let bridge = Bridge::builder().build();
-        let ctx = egui::Context::default();
-        ctx.set_embed_viewports(false);
-        // Immediate viewports: a pass nested in the parent's, with the child's own input.
-        egui::Context::set_immediate_viewport_renderer(|ctx, viewport| {
-            let mut ui_cb = viewport.viewport_ui_cb;
-            ctx.run_ui(input(viewport.ids.this, false), |ui| ui_cb(ui)).drop_without_applying_deltas();
-        });
-        ctx.add_plugin(bridge.plugin());
+        let (bridge, ctx) = bare_context();
         let state = Arc::new(Mutex::new(State { label: "first".into(), side_open: true, ..State::default() }));
         let agent = Agent::new(&bridge);
         let mut d = Self { running: std::collections::HashSet::new(), ctx, bridge, state, agent };
@@ -281,14 +287,7 @@ fn a_call_that_opens_a_deferred_viewport_is_answered_with_its_windows() {
 /// is answered once the state without it is published.
 #[test]
 fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
-    let bridge = Bridge::builder().build();
-    let ctx = egui::Context::default();
-    ctx.set_embed_viewports(false);
-    egui::Context::set_immediate_viewport_renderer(|ctx, viewport| {
-        let mut ui_cb = viewport.viewport_ui_cb;
-        ctx.run_ui(input(viewport.ids.this, false), |ui| ui_cb(ui)).drop_without_applying_deltas();
-    });
-    ctx.add_plugin(bridge.plugin());
+    let (bridge, ctx) = bare_context();
     let agent = Agent::new(&bridge);
     let open = Arc::new(Mutex::new((true, 0)));
     let frame = |ctx: &egui::Context| {

@@ -1,17 +1,20 @@
 //! Order Editor windows and the dialogs they own.
 //!
 //! - `model.rs`: the order model and every operation on it, egui-free and unit-tested;
+//! - `draft.rs`: what an editor edits, and its amount (the line items' total);
 //! - `inputs.rs`: the fields' rules, written once;
 //! - `window.rs`: the editor window, described once for the person and agents;
 //! - `dialogs.rs`: the modal stack (Confirm order → Authorize payment, Discard changes?).
 
 mod dialogs;
+mod draft;
 pub mod inputs;
 pub mod model;
 mod window;
 
 pub use dialogs::AuthorizeArgs;
-pub use model::{Dialog, Draft, Editor, PAYMENT_PASSWORD, SubmitArgs};
+pub use draft::Draft;
+pub use model::{Dialog, Editor, PAYMENT_PASSWORD, SubmitArgs};
 pub use window::{AddItemArgs, ITEM_COLUMNS, RemoveItemArgs};
 
 use egui_mcp_bridge::Bridge;

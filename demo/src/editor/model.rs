@@ -9,33 +9,10 @@ use egui_mcp_bridge::{FieldError, Input, ToolError, ToolResult};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::draft::Draft;
 use super::inputs;
 use crate::data::{FIRST_NUMBER, LineItem, Order, Status, money};
 use crate::ui_util::IdGen;
-
-/// What the editor edits: a copy of the order until it is saved.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Draft {
-    /// Recipient.
-    pub recipient: String,
-    /// Address.
-    pub address: String,
-    /// Currency code.
-    pub currency: String,
-    /// Card number (secret).
-    pub card_number: String,
-    /// Line items.
-    pub items: Vec<LineItem>,
-}
-
-impl Draft {
-    /// The amount charged: the total of the line items, to the cent. It is not stored, so what
-    /// the editor shows, what the agent reads and what Confirm and Authorize charge are always
-    /// this one number.
-    pub fn amount(&self) -> f64 {
-        (self.items.iter().map(|it| f64::from(it.quantity) * it.unit_price).sum::<f64>() * 100.0).round() / 100.0
-    }
-}
 
 /// `submit` arguments: values to apply before validating (named as the fields they set). The
 /// amount is the line items' total: a given amount must equal it, and it must be more than 0

@@ -1,5 +1,6 @@
 //! Declarations → snapshot: what a publish builds from the live viewports' declarations, and
-//! the hashes that skip building when nothing an agent could see has changed.
+//! the hashes that skip building when nothing an agent could see has changed, and the publish
+//! that hands the snapshot over and answers the call under way.
 //!
 //! A snapshot shares every unchanged window with the one before, and its JSON is spliced from
 //! each window's JSON, made once per change of the window: a publish after one window changed
@@ -8,13 +9,73 @@
 use std::hash::{Hash as _, Hasher as _};
 use std::sync::Arc;
 
-use super::{FrameState, Published};
-use crate::hub::decl::{ActionDecl, WindowHeader, content_hasher};
+use super::{FrameState, Published, WindowMemory};
+use crate::hub::Hub;
+use crate::hub::decl::{ActionDecl, WindowDecl, WindowHeader, content_hasher};
 use crate::hub::snapshot::{Assembled, StateJson};
 use crate::hub::{Snapshot, ToolSpec};
 use crate::protocol::{Block, operability::Topology, tool_name};
 
 impl FrameState {
+    /// Publishes the union of the live viewports' declarations, then answers the call under way.
+    pub(super) fn publish(&mut self, hub: &Hub) {
+        // Move the declarations out (first declaration of an id wins), build, move them back.
+        // Each window's memory is marked as seen by this publish: a second declaration of the
+        // id finds the mark, and windows left unmarked are the ones that closed.
+        self.publishes += 1;
+        let now = self.publishes;
+        let mut taken: Vec<(usize, usize)> = Vec::with_capacity(self.committed.len());
+        let mut repeated: Vec<Vec<WindowDecl>> = Vec::new();
+        let mut opened = false;
+        self.app_pass = None;
+        for c in &mut self.committed {
+            let mut kept = 0;
+            let mut twice = Vec::new();
+            // Drained, not taken: the vectors keep their room for the next pass.
+            for d in c.windows.drain(..) {
+                match self.memory.get_mut(d.app_id.as_str()) {
+                    Some(m) if m.seen == now => {
+                        tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
+                        twice.push(d);
+                        continue;
+                    }
+                    Some(m) => {
+                        m.seen = now;
+                        m.pass = c.key;
+                    }
+                    None => {
+                        self.memory.insert(d.app_id.clone(), WindowMemory::new(&d, c.key, now));
+                        opened = true;
+                    }
+                }
+                self.declared.push(d);
+                kept += 1;
+            }
+            if !c.app_actions.is_empty() && self.app_pass.is_none() {
+                self.app_pass = Some(c.key);
+            }
+            let actions = c.app_actions.len();
+            self.app_actions.append(&mut c.app_actions);
+            taken.push((kept, actions));
+            repeated.push(twice);
+        }
+        let snapshot = self.build_snapshot(opened);
+        let mut windows = self.declared.drain(..);
+        let mut actions = self.app_actions.drain(..);
+        for ((c, (kept, n)), twice) in self.committed.iter_mut().zip(taken).zip(repeated) {
+            c.windows.extend(windows.by_ref().take(kept));
+            c.windows.extend(twice);
+            c.app_actions.extend(actions.by_ref().take(n));
+        }
+        if !Arc::ptr_eq(&snapshot, &self.last) {
+            self.last = Arc::clone(&snapshot);
+            hub.publish(snapshot);
+        }
+        // Spares beyond the open windows would be held for nothing.
+        self.spare.truncate(self.memory.len());
+        self.calls.finish(&self.last);
+    }
+
     /// Turns this frame's declarations into a snapshot; returns the last one when nothing an
     /// agent could see has changed. `opened`: a window is declared that was not open.
     pub(super) fn build_snapshot(&mut self, opened: bool) -> Arc<Snapshot> {

@@ -1,0 +1,28 @@
+//! The draft an Order Editor edits: a copy of the order until it is saved, and its amount,
+//! which is the line items' total (never stored, so it cannot disagree with them).
+
+use crate::data::LineItem;
+
+/// What the editor edits: a copy of the order until it is saved.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Draft {
+    /// Recipient.
+    pub recipient: String,
+    /// Address.
+    pub address: String,
+    /// Currency code.
+    pub currency: String,
+    /// Card number (secret).
+    pub card_number: String,
+    /// Line items.
+    pub items: Vec<LineItem>,
+}
+
+impl Draft {
+    /// The amount charged: the total of the line items, to the cent. It is not stored, so what
+    /// the editor shows, what the agent reads and what Confirm and Authorize charge are always
+    /// this one number.
+    pub fn amount(&self) -> f64 {
+        (self.items.iter().map(|it| f64::from(it.quantity) * it.unit_price).sum::<f64>() * 100.0).round() / 100.0
+    }
+}

@@ -1,0 +1,230 @@
+//! Widgets that draw for the person and declare for agents in one call, inside a window shown
+//! with [`WindowBuilder::ui`](super::WindowBuilder::ui): a button that is also an action
+//! ([`Press`]), text, notices, tables (paged for agents, scrolled for the person), lists and
+//! media. Fields are in `form.rs`.
+
+use super::content::{Mode, Rows};
+use super::form::display;
+use super::{Call, WindowUi};
+use crate::hub::{ActionSpec, NoArgs};
+
+/// A press of a [`WindowUi::button_ui`]: by the person or by an agent, handled by one code path.
+#[derive(Debug)]
+#[must_use = "answer the press: ok or fail (answers the agent; nothing for the person)"]
+pub enum Press {
+    /// The person clicked the button.
+    Person,
+    /// An agent called the action: answer it.
+    Agent(Call<NoArgs>),
+}
+
+impl Press {
+    /// Whether the person pressed it.
+    pub fn by_person(&self) -> bool {
+        matches!(self, Self::Person)
+    }
+
+    /// Done: the agent is answered with `message` (the person sees the window change).
+    pub fn ok(self, message: impl Into<String>) {
+        if let Self::Agent(call) = self {
+            call.ok(message);
+        }
+    }
+
+    /// Answered with `outcome`, the result of the one operation the button and the action
+    /// share (the person sees the window change either way).
+    pub fn reply(self, outcome: crate::Outcome) {
+        if let Self::Agent(call) = self {
+            call.reply(outcome);
+        }
+    }
+
+    /// Refused: the agent is answered with `error`; nothing should have changed.
+    pub fn fail(self, error: crate::ToolError) {
+        if let Self::Agent(call) = self {
+            call.fail(error);
+        }
+    }
+}
+
+impl WindowUi {
+    /// A paragraph for both: drawn as a label, declared as a `text` block.
+    pub fn text_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str) {
+        ui.label(text);
+        self.text(id, text);
+    }
+
+    /// A status line for both: drawn in the severity's colour, declared as a `notice` block.
+    pub fn notice_ui(&mut self, ui: &mut egui::Ui, id: &str, severity: crate::Severity, text: &str) {
+        let color = match severity {
+            crate::Severity::Info => ui.visuals().text_color(),
+            crate::Severity::Warn => ui.visuals().warn_fg_color,
+            crate::Severity::Error => ui.visuals().error_fg_color,
+            crate::Severity::Success => egui::Color32::from_rgb(80, 180, 110),
+        };
+        ui.colored_label(color, text);
+        self.notice(id, severity, text);
+    }
+
+    /// A button that is also the action `name`: the person's click and an agent's call come
+    /// out as one [`Press`], so one handler serves both. The button is drawn disabled when the
+    /// window is blocked, as the action is then not offered.
+    pub fn button_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> Option<Press> {
+        let clicked = ui.add_enabled(!self.is_blocked(), egui::Button::new(spec.title.as_ref())).clicked();
+        let call = self.button(name, spec);
+        match (call, clicked) {
+            (Some(call), _) => Some(Press::Agent(call)),
+            (None, true) => Some(Press::Person),
+            (None, false) => None,
+        }
+    }
+
+    /// A table for both: the person sees every row of `rows` (scrolled, drawn only where
+    /// visible, each with an optional button), agents read it as the `table` block `id`, with at
+    /// most [`TableOptions::agent_rows`] rows and the total (the rest belongs behind a read-only
+    /// tool, §9). `cells` gives one row's cells, lined up with `columns`
+    /// (`|order, t| t.row((order.id.as_str(), order.total))`). Returns the row whose button the
+    /// person clicked.
+    pub fn table_ui<T>(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        columns: &[&str],
+        rows: &[T],
+        cells: impl Fn(&T, &mut Rows<'_>),
+        options: TableOptions<'_>,
+    ) -> Option<usize> {
+        let limit = options.agent_rows.unwrap_or(usize::MAX);
+        let table = self.table(id, columns);
+        let table = if rows.len() > limit { table.slice(0, rows.len() as u64) } else { table };
+        table.rows(|t| {
+            for r in rows.iter().take(limit) {
+                cells(r, t);
+            }
+        });
+        draw_table(ui, id, columns, rows, &cells, &options)
+    }
+
+    /// A list for both: numbered lines (`ordered`) or bullets for the person, the `list` block
+    /// `id` for agents.
+    pub fn list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, ordered: bool, items: &[S]) {
+        for (k, item) in items.iter().enumerate() {
+            if ordered {
+                ui.label(format!("{}. {}", k + 1, item.as_ref()));
+            } else {
+                ui.label(format!("• {}", item.as_ref()));
+            }
+        }
+        let list = self.list(id);
+        let list = if ordered { list.ordered() } else { list };
+        list.items(|l| {
+            for item in items {
+                l.item(item.as_ref());
+            }
+        });
+    }
+
+    /// A picture for both: `draw` paints it for the person, agents read the `media` block `id`
+    /// (its `url`, such as a `data:image/png;base64,…` of the same picture, and an `alt` text
+    /// that states what it shows).
+    pub fn media_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        (mime_type, url): (&str, &str),
+        alt: &str,
+        draw: impl FnOnce(&mut egui::Ui),
+    ) {
+        draw(ui);
+        self.media(id, mime_type, url, Some(alt));
+    }
+}
+
+/// A cell as the person reads it: a number in whole cents with two decimals (`215.30`, as
+/// money is written), any other as JSON writes it.
+fn shown_cell(value: &serde_json::Value) -> String {
+    match value.as_f64() {
+        Some(f) if value.is_f64() && f.fract() != 0.0 && ((f * 100.0).round() - f * 100.0).abs() < 1e-6 => {
+            format!("{f:.2}")
+        }
+        _ => display(value),
+    }
+}
+
+/// How a [`WindowUi::table_ui`] shows its rows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TableOptions<'a> {
+    /// The most rows agents read in the state (default: all).
+    pub agent_rows: Option<usize>,
+    /// A button at the end of each of the person's rows ("Open", "Remove").
+    pub row_button: Option<&'a str>,
+    /// The height of the person's scrolled rows (default: what is left of the window).
+    pub height: Option<f32>,
+}
+
+/// The person's table: a header, then the rows in a scroll area that lays out only the visible
+/// ones (20,000 rows cost what 20 do), whole rows only.
+fn draw_table<T>(
+    ui: &mut egui::Ui,
+    id: &str,
+    columns: &[&str],
+    rows: &[T],
+    cells: &impl Fn(&T, &mut Rows<'_>),
+    options: &TableOptions<'_>,
+) -> Option<usize> {
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+    let spacing = ui.spacing().item_spacing.x;
+    // The row button's width (its text and padding), and the scroll bar's room: the rows fit the
+    // window as it is, so that they never widen it.
+    let button = options.row_button.map_or(0.0, |b| {
+        let font = egui::TextStyle::Button.resolve(ui.style());
+        let text = ui.painter().layout_no_wrap(b.to_owned(), font, egui::Color32::WHITE).size().x;
+        text + 2.0 * ui.spacing().button_padding.x + spacing
+    });
+    let n = columns.len().max(1) as f32;
+    let room = ui.available_width() - button - ui.spacing().scroll.bar_width - 2.0 * spacing;
+    let width = (room / n - spacing).max(40.0);
+    // Text starts at the left of its column, a number ends at the right of it.
+    let cell = |ui: &mut egui::Ui, text: egui::RichText, number: bool| {
+        let layout = if number {
+            egui::Layout::right_to_left(egui::Align::Center)
+        } else {
+            egui::Layout::left_to_right(egui::Align::Center)
+        };
+        ui.allocate_ui_with_layout(egui::vec2(width, row_height), layout, |ui| {
+            ui.set_min_width(width);
+            ui.add(egui::Label::new(text).truncate());
+        });
+    };
+    ui.horizontal(|ui| {
+        for c in columns {
+            cell(ui, egui::RichText::new(*c).strong(), false);
+        }
+    });
+    ui.separator();
+    let pitch = row_height + ui.spacing().item_spacing.y;
+    let height = options.height.unwrap_or_else(|| ui.available_height());
+    let whole = (height / pitch).floor().max(3.0) * pitch;
+    let mut clicked = None;
+    egui::ScrollArea::vertical()
+        .id_salt(("egui_mcp_bridge::table", id))
+        .auto_shrink([false, true])
+        .max_height(whole)
+        .show_rows(ui, row_height, rows.len(), |ui, range| {
+            for k in range {
+                let mut built = Vec::new();
+                cells(&rows[k], &mut Rows { mode: Mode::Build(&mut built) });
+                ui.horizontal(|ui| {
+                    for value in built.iter().flatten() {
+                        cell(ui, egui::RichText::new(shown_cell(value)), value.is_number());
+                    }
+                    if let Some(b) = options.row_button
+                        && ui.small_button(b).clicked()
+                    {
+                        clicked = Some(k);
+                    }
+                });
+            }
+        });
+    clicked
+}
