@@ -23,7 +23,7 @@ struct Orders {
 /// About the demo's content: a 20-row table and three editors with fields, items and actions.
 fn declare(bridge: &Bridge, app: &mut Orders) {
     let rows = &app.rows;
-    let _ = bridge.window("orders").title("Orders").summary("20,000 orders, 3 drafts open").show(|w| {
+    let _ = bridge.window("orders").title("Orders").summary("20,000 orders, 3 drafts open").declare(|w| {
         let _ = w.button("load_orders", ActionSpec::new("Load orders").read_only());
         w.table("orders", &["Order", "Customer", "Status", "Amount"]).slice(0, 20_000).rows(|t| {
             for (o, c, s, a) in rows {
@@ -33,7 +33,7 @@ fn declare(bridge: &Bridge, app: &mut Orders) {
     });
     for k in 0..3 {
         let id = format!("order-{k}");
-        let _ = bridge.window(&id).title("Order Editor").summary("Editing an order").show(|w| {
+        let _ = bridge.window(&id).title("Order Editor").summary("Editing an order").declare(|w| {
             if let Some(call) = w.action::<Edit>("edit_field", ActionSpec::new("Edit field")) {
                 black_box((&call.args().field, &call.args().value));
                 app.edits += 1;

@@ -31,7 +31,7 @@ fn main() {
                     &ctx,
                     headless::HeadlessOptions::default(),
                     |_ui| {
-                        let _ = bridge.window("main").title("Main").summary("A window").show(|w| {
+                        let _ = bridge.window("main").title("Main").summary("A window").declare(|w| {
                             if let Some(call) = w.button("noop", ActionSpec::new("Nothing")) {
                                 call.ok("Nothing done");
                             }

@@ -202,7 +202,8 @@ impl Bridge {
 
     /// Declares a window for this pass. `app_id` is the app's own id for it (any string); the
     /// bridge maps it to a name-safe external id that is never reused. Finish with
-    /// [`WindowBuilder::show`].
+    /// [`WindowBuilder::ui`] (shows and declares it) or [`WindowBuilder::declare`] (declares
+    /// only).
     pub fn window(&self, app_id: impl Into<String>) -> WindowBuilder {
         WindowBuilder::new(Arc::clone(&self.core), app_id.into())
     }

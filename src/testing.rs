@@ -22,7 +22,7 @@
 //!
 //! /// The app: one window, the same state for the person's text field and the agent's tool.
 //! fn app(bridge: &Bridge, ui: &mut egui::Ui, name: &mut String) {
-//!     bridge.window("profile").title("Profile").summary(format!("Name: {name}")).show(|w| {
+//!     bridge.window("profile").title("Profile").summary(format!("Name: {name}")).declare(|w| {
 //!         if let Some(call) = w.action::<Rename>("rename", ActionSpec::new("Rename")) {
 //!             name.clone_from(&call.args().name);
 //!             call.ok("Renamed");

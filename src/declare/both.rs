@@ -159,7 +159,7 @@ impl WindowBuilder {
             let frame = c.marked(egui::Frame::central_panel(ui.style()));
             let margin = frame.total_margin().sum();
             let toggle = &mut events.toggle;
-            let show = |ui: &mut egui::Ui| (self.clone().show(|w| body(w, ui, toggle)), ui.min_rect().size());
+            let show = |ui: &mut egui::Ui| (self.clone().declare(|w| body(w, ui, toggle)), ui.min_rect().size());
             let (r, used) = egui::CentralPanel::default().frame(frame).show(ui, show).inner;
             // An OS window grows to hold its contents (a dialog's size is fixed for the person);
             // it never shrinks by itself.
@@ -177,7 +177,7 @@ impl WindowBuilder {
         }
         // egui runs an immediate viewport's contents at once; should it not, the window is shown
         // in `parent` rather than left undeclared.
-        let r = last.unwrap_or_else(|| self.show(|w| body(w, parent, &mut events.toggle)));
+        let r = last.unwrap_or_else(|| self.declare(|w| body(w, parent, &mut events.toggle)));
         WindowResponse { inner: Some(r.inner), blocked: r.blocked, agent_action: r.agent_action, closed: events.closed }
     }
 
@@ -190,7 +190,7 @@ impl WindowBuilder {
         events: &mut FrameEvents,
         body: &mut impl FnMut(&mut WindowUi, &mut egui::Ui, &mut bool) -> R,
     ) -> WindowResponse<Option<R>> {
-        self.show(|w| {
+        self.declare(|w| {
             if c.app_modal {
                 let modal = egui::Modal::new(c.placed.egui_id).show(ctx, |ui| {
                     ui.set_width(c.size.x);

@@ -76,7 +76,7 @@ pub(crate) fn claim_call<A: DeserializeOwned>(
 ///
 /// let bridge = Bridge::builder().build();
 /// let mut quantity = 1;
-/// bridge.window("cart").title("Cart").show(|w| {
+/// bridge.window("cart").title("Cart").declare(|w| {
 ///     if let Some(call) = w.action::<SetQuantity>("set_quantity", ActionSpec::new("Set quantity")) {
 ///         // The one-line form: apply, and answer with what `apply` returns.
 ///         call.handle(|args| {

@@ -1,4 +1,4 @@
-//! Declaring a window for this pass: `bridge.window(id).title(…).show(|w| …)`.
+//! Declaring a window for this pass: `bridge.window(id).title(…).declare(|w| …)`.
 
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::sync::Arc;
@@ -13,9 +13,11 @@ use crate::hub::decl::{ContentHasher, WindowDecl, content_hasher};
 use crate::hub::{ActionSpec, AgentAction, NoArgs, UiCore};
 use crate::protocol::{Block, Severity};
 
-/// A window about to be declared for this pass: set its title, summary and modality, then
-/// [`show`](Self::show) its contents. Nothing is declared until `show` runs.
-#[must_use = "declare the window's contents with .show(|w| …); without it the window is not declared"]
+/// A window about to be declared for this pass: set its title, summary and modality, then show
+/// it to the person and declare it at once with [`ui`](Self::ui), or only declare it with
+/// [`declare`](Self::declare) (drawing nothing: for windows the app draws elsewhere). Nothing is
+/// declared until one of them runs.
+#[must_use = "declare the window's contents with .declare(|w| …); without it the window is not declared"]
 #[derive(Clone)]
 pub struct WindowBuilder {
     pub(super) core: Arc<UiCore>,
@@ -63,8 +65,9 @@ impl WindowBuilder {
         self
     }
 
-    /// Declares the window with what `add_contents` adds (blocks and actions), and returns what
-    /// the person's view of it needs.
+    /// Declares the window with what `add_contents` adds (blocks and actions), drawing nothing,
+    /// and returns what the person's view of it needs. For a window the app draws itself (or
+    /// none: headless); [`ui`](Self::ui) draws and declares in one description.
     ///
     /// ```
     /// use egui_mcp_bridge::{ActionSpec, Bridge};
@@ -76,7 +79,7 @@ impl WindowBuilder {
     ///
     /// let bridge = Bridge::builder().build();
     /// let mut name = String::from("Ada");
-    /// let shown = bridge.window("profile").title("Profile").summary(format!("Name: {name}")).show(|w| {
+    /// let shown = bridge.window("profile").title("Profile").summary(format!("Name: {name}")).declare(|w| {
     ///     w.fields("details", |f| f.field("Name", &name));
     ///     if let Some(call) = w.action::<Rename>("rename", ActionSpec::new("Rename")) {
     ///         name.clone_from(&call.args().name);
@@ -86,7 +89,7 @@ impl WindowBuilder {
     /// // Disable the person's widgets exactly when agents are told the window is blocked.
     /// assert!(!shown.blocked);
     /// ```
-    pub fn show<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
+    pub fn declare<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
         let Self { core, mut decl, .. } = self;
         let blocked = core.frame.lock().window_start(&mut decl);
         let mut summary_hash = content_hasher();
@@ -113,7 +116,7 @@ impl WindowBuilder {
     }
 }
 
-/// What [`WindowBuilder::show`] returns: the closure's value and what the person's view of the
+/// What [`WindowBuilder::declare`] and [`WindowBuilder::ui`] return: the closure's value and what the person's view of the
 /// window needs. Like egui's `InnerResponse`, it may be ignored: a window declared without a
 /// person's view of its own (headless, or drawn elsewhere) needs none of it.
 #[derive(Clone, Debug)]
@@ -265,7 +268,7 @@ impl WindowUi {
     /// #![deny(unused_must_use)]
     /// # use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs};
     /// # let bridge = Bridge::builder().build();
-    /// bridge.window("main").show(|w| {
+    /// bridge.window("main").declare(|w| {
     ///     w.action::<NoArgs>("submit", ActionSpec::new("Submit")); // warns: the call is ignored
     /// });
     /// ```

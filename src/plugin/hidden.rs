@@ -43,7 +43,7 @@ const MAX_PASSES: usize = 16;
 ///
 /// /// The app's ui: the same function for real passes and hidden ones.
 /// fn ui(bridge: &Bridge, count: &mut u32, ui: &mut egui::Ui) {
-///     bridge.window("main").title("Main").summary(format!("Count {count}")).show(|w| {
+///     bridge.window("main").title("Main").summary(format!("Count {count}")).declare(|w| {
 ///         if let Some(call) = w.button("increment", ActionSpec::new("Add one")) {
 ///             *count += 1;
 ///             call.ok("Added one");

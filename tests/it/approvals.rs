@@ -45,7 +45,7 @@ impl App {
         self.ctx
             .run_ui(egui::RawInput::default(), |_ui| {
                 let _ =
-                    bridge.window("till").title("Till").summary(format!("{} payments", till.paid.len())).show(|w| {
+                    bridge.window("till").title("Till").summary(format!("{} payments", till.paid.len())).declare(|w| {
                         let pay = ActionSpec::new("Pay").destructive().ask_person();
                         if let Some(call) = w.action::<Pay>("pay", pay) {
                             assert!(!call.args().password.is_empty(), "the app gets the secret itself");
@@ -177,7 +177,7 @@ fn the_harness_keeps_the_callers_setup_and_try_call_gives_up() {
     let setup = move |ctx: &egui::Context| ctx.all_styles_mut(|s| s.spacing.item_spacing = spacing);
     let app = |_ui: &mut egui::Ui, till: &mut (Bridge, Till)| {
         let (bridge, till) = (&till.0, &mut till.1);
-        bridge.window("till").title("Till").show(|w| {
+        bridge.window("till").title("Till").declare(|w| {
             if let Some(call) = w.action::<Pay>("pay", ActionSpec::new("Pay").ask_person()) {
                 till.paid.push(call.args().amount);
                 call.ok("paid");

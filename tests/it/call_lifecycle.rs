@@ -265,7 +265,7 @@ fn a_second_context_with_the_same_bridge_is_inert() {
         let bridge = m.bridge.clone();
         other
             .run_ui(egui::RawInput::default(), |_| {
-                bridge.window("stray").title("Stray").show(|_| ());
+                bridge.window("stray").title("Stray").declare(|_| ());
             })
             .drop_without_applying_deltas();
     }
@@ -292,13 +292,13 @@ fn a_dialog_drawn_before_the_applying_code_counts_after_one_frame() {
         ctx.run_ui(egui::RawInput::default(), |_ui| {
             passes += 1;
             if *open {
-                bridge.window("dlg").title("Dialog").modal_of("main").show(|w| {
+                bridge.window("dlg").title("Dialog").modal_of("main").declare(|w| {
                     if let Some(call) = w.button("close", ActionSpec::new("Close")) {
                         call.ok("closed");
                     }
                 });
             }
-            bridge.window("main").title("Main").show(|w| {
+            bridge.window("main").title("Main").declare(|w| {
                 if let Some(call) = w.button("open", ActionSpec::new("Open the dialog")) {
                     *open = true;
                     call.ok("opened");
@@ -366,14 +366,14 @@ fn a_misspelt_owner_and_a_declaration_outside_a_pass_are_warned_once() {
         .finish();
     tracing::subscriber::with_default(subscriber, || {
         let bridge = Bridge::builder().build();
-        bridge.window("stray").title("Outside").show(|_| ());
-        bridge.window("stray-2").title("Outside").show(|_| ());
+        bridge.window("stray").title("Outside").declare(|_| ());
+        bridge.window("stray-2").title("Outside").declare(|_| ());
         let ctx = egui::Context::default();
         ctx.add_plugin(bridge.plugin());
         for _ in 0..3 {
             ctx.run_ui(egui::RawInput::default(), |_ui| {
-                bridge.window("main").title("Main").show(|_| ());
-                bridge.window("dlg").title("Dialog").modal_of("mian").show(|_| ());
+                bridge.window("main").title("Main").declare(|_| ());
+                bridge.window("dlg").title("Dialog").modal_of("mian").declare(|_| ());
             })
             .drop_without_applying_deltas();
         }

@@ -60,7 +60,7 @@ impl World {
             if let Some(owner) = &m.owner {
                 b = b.modal_of(owner);
             }
-            b.show(|w| {
+            b.declare(|w| {
                 w.fields("f", |f| {
                     f.field("Name", m.name.as_str());
                     f.field("Count", m.count);
@@ -232,7 +232,7 @@ fn a_block_is_built_only_when_it_changed() {
     let frame = |value: i64| {
         runs.set(0);
         ctx.run_ui(egui::RawInput::default(), |_| {
-            bridge.window("w").show(|w| {
+            bridge.window("w").declare(|w| {
                 w.text("t", "unchanged");
                 w.fields("f", |f| {
                     runs.set(runs.get() + 1);

@@ -39,7 +39,7 @@ fn root_ui(ui: &mut egui::Ui, bridge: &Bridge, state: &Arc<Mutex<State>>) {
     {
         let mut s = state.lock();
         let label = s.label.clone();
-        bridge.window("main").title("Main").summary(format!("Label: {label}")).show(|w| {
+        bridge.window("main").title("Main").summary(format!("Label: {label}")).declare(|w| {
             if let Some(call) = w.action::<Label>("set_label", ActionSpec::new("Set label")) {
                 s.label.clone_from(&call.args().label);
                 s.applied.push(format!("main: set_label in {:?}", ctx.viewport_id()));
@@ -66,7 +66,7 @@ fn side_ui(ui: &mut egui::Ui, bridge: &Bridge, state: &Arc<Mutex<State>>) {
     let ctx = ui.ctx().clone();
     let mut s = state.lock();
     let label = s.label.clone();
-    let shown = bridge.window("side").title("Side").summary(format!("Side shows {label}")).show(|w| {
+    let shown = bridge.window("side").title("Side").summary(format!("Side shows {label}")).declare(|w| {
         if let Some(call) = w.button("open_dialog", ActionSpec::new("Open dialog")) {
             s.dialog = true;
             s.applied.push(format!("side: open_dialog in {:?}", ctx.viewport_id()));
@@ -84,7 +84,7 @@ fn side_ui(ui: &mut egui::Ui, bridge: &Bridge, state: &Arc<Mutex<State>>) {
         ctx.show_viewport_immediate(ViewportId::from_hash_of(DIALOG), ViewportBuilder::default(), |ui, _| {
             let ctx = ui.ctx().clone();
             let mut s = state.lock();
-            bridge.window("dialog").title("Dialog").modal_of("side").show(|w| {
+            bridge.window("dialog").title("Dialog").modal_of("side").declare(|w| {
                 if let Some(call) = w.button("close", ActionSpec::new("Close")) {
                     s.dialog = false;
                     s.applied.push(format!("dialog: close in {:?}", ctx.viewport_id()));

@@ -37,7 +37,7 @@ fn declare(bridge: &Bridge, app: &mut App) {
     for k in 0..app.windows {
         let id = format!("w-{k}");
         let edits = if app.change && k == 0 { app.edits } else { 0 };
-        bridge.window(&id).title(format!("Window {k}")).summary("A window of the scale bench").show(|w| {
+        bridge.window(&id).title(format!("Window {k}")).summary("A window of the scale bench").declare(|w| {
             for b in 0..4 {
                 w.fields(&format!("f{b}"), |f| {
                     f.field("Name", "Ada Lovelace");

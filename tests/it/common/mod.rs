@@ -70,7 +70,7 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
         s.applied.push("lock".into());
         call.ok("locked");
     }
-    bridge.window("main").title("Main").summary(format!("Name is {:?}", s.name)).show(|w| {
+    bridge.window("main").title("Main").summary(format!("Name is {:?}", s.name)).declare(|w| {
         if let Some(call) = w.action::<SetName>("set_name", ActionSpec::new("Set name").idempotent()) {
             s.name.clone_from(&call.args().name);
             s.applied.push(format!("set_name {}", s.name));
@@ -109,7 +109,7 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
     let mut owner = "main".to_owned();
     let mut close = None;
     for (k, id) in s.dialogs.clone().iter().enumerate() {
-        bridge.window(id).title(format!("Dialog {k}")).modal_of(&owner).summary("A dialog").show(|w| {
+        bridge.window(id).title(format!("Dialog {k}")).modal_of(&owner).summary("A dialog").declare(|w| {
             if let Some(call) = w.button("close", ActionSpec::new("Close")) {
                 close = Some(k);
                 call.ok("closed");
@@ -127,7 +127,7 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
         s.applied.push("close".into());
     }
     if s.notes_open {
-        bridge.window(UNSAFE_ID).title("Notes").summary("Notes with an unsafe id").show(|w| {
+        bridge.window(UNSAFE_ID).title("Notes").summary("Notes with an unsafe id").declare(|w| {
             if let Some(call) = w.button("ping", ActionSpec::new("Ping")) {
                 s.applied.push("ping".into());
                 call.ok("pong");
@@ -135,19 +135,19 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
         });
     }
     if let Some(blocked) = s.bare {
-        bridge.window("bare").title("Bare").summary("A window without actions").show(|_| ());
+        bridge.window("bare").title("Bare").summary("A window without actions").declare(|_| ());
         if blocked {
             bridge
                 .window("bare-dialog")
                 .title("Bare dialog")
                 .modal_of("bare")
                 .summary("A dialog without actions")
-                .show(|_| ());
+                .declare(|_| ());
         }
     }
     let mut unlock = None;
     for (k, id) in s.locks.clone().iter().enumerate() {
-        bridge.window(id).title("Locked").app_modal().summary("Locked").show(|w| {
+        bridge.window(id).title("Locked").app_modal().summary("Locked").declare(|w| {
             if let Some(call) = w.action::<Pin>("unlock", ActionSpec::new("Unlock")) {
                 if call.args().pin == "1234" {
                     unlock = Some(k);
