@@ -28,7 +28,7 @@ impl OrderApp {
         let window = self.bridge.window("report").title("Sales Report").summary(summary);
         let mut close = false; // set inside: egui may run an OS window's contents twice in a pass
         let shown = window.default_size([340.0, 420.0]).closable().ui(ui, |w, ui| {
-            if let Some(press) = w.button_ui(ui, "refresh", ActionSpec::new("Refresh report").read_only()) {
+            if let Some(press) = w.button_ui(ui, "refresh", ActionSpec::new("Refresh report").read_only()).press {
                 press.ok("The report is up to date"); // it follows the orders by itself
             }
             w.form(ui, "totals", |f| {

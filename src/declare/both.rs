@@ -64,11 +64,11 @@ impl WindowBuilder {
     /// bridge.window("profile").title("Profile").summary(format!("{name}: {count}")).ui(ui, |w, ui| {
     ///     w.form(ui, "details", |f| {
     ///         // The person types; agents read "Name" and set it with `profile__edit_field`.
-    ///         f.edit("name", &Input::text("Name").max_chars(40), &mut name);
+    ///         f.edit("name", &Input::text("Name").char_limit(40), &mut name);
     ///         f.value("Count", count);
     ///     });
     ///     // The person's click and the agent's `profile__add_one` run the same code.
-    ///     if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")) {
+    ///     if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")).press {
     ///         count += 1;
     ///         press.ok("Added one");
     ///     }

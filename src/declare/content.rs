@@ -120,7 +120,7 @@ impl Fields<'_> {
                 value.hash_into(&mut **h);
             }
             Mode::Build(items) => {
-                items.push(FieldItem { label: label.to_owned(), value: value.to_value(), sensitive: false });
+                items.push(FieldItem::new(label, value.to_value()));
             }
         }
     }
@@ -134,7 +134,7 @@ impl Fields<'_> {
                 (label, 0xA5u8, filled).hash(*h);
             }
             Mode::Build(items) => {
-                items.push(FieldItem { label: label.to_owned(), value: masked(filled), sensitive: true });
+                items.push(FieldItem { sensitive: true, ..FieldItem::new(label, masked(filled)) });
             }
         }
     }

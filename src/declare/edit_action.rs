@@ -33,6 +33,8 @@ pub(super) struct Editing {
     pub input: Input,
     /// What a derived field follows ([`super::Form::derived`]).
     pub note: Option<String>,
+    /// A choice's options, by the texts agents choose by ([`super::Form::choice`]).
+    pub options: Option<Vec<String>>,
 }
 
 /// A window's editable fields in this pass, and the agent's edit until a field takes it.
@@ -113,10 +115,24 @@ fn make(fields: &[Editing]) -> Made {
     add_expected_version(&mut schema);
     let listed: Vec<String> = fields
         .iter()
-        .map(|f| match &f.note {
-            Some(note) => format!("{} (= {note})", f.key),
-            None => format!("{} ({})", f.key, f.input.rules()),
+        .map(|f| match (&f.note, &f.options) {
+            (Some(note), _) => format!("{} (= {note})", f.key),
+            (None, Some(options)) => format!("{} (one of: {})", f.key, listed_options(options)),
+            (None, None) => format!("{} ({})", f.key, f.input.rules()),
         })
         .collect();
     (Arc::new(schema), format!("Set one field: {}", listed.join(", ")))
+}
+
+/// Most options a description lists; the refusal of any other names them all.
+const LISTED_OPTIONS: usize = 40;
+
+/// A choice's options as a description lists them: the first [`LISTED_OPTIONS`], then how many
+/// more there are.
+fn listed_options(options: &[String]) -> String {
+    let mut listed = options.iter().take(LISTED_OPTIONS).map(String::as_str).collect::<Vec<_>>().join(", ");
+    if options.len() > LISTED_OPTIONS {
+        listed = format!("{listed} and {} more", options.len() - LISTED_OPTIONS);
+    }
+    listed
 }

@@ -20,6 +20,10 @@ pub struct Form<'u> {
     hasher: DefaultHasher,
     changed: Vec<String>,
     editable: bool,
+    /// The window is blocked: its contents are disabled by the bridge, not by the app, so a
+    /// disabled `ui` says nothing of what the app allows (the window is not operable anyway).
+    blocked: bool,
+    window: &'u str,
 }
 
 impl std::fmt::Debug for Form<'_> {
@@ -36,10 +40,24 @@ impl Form<'_> {
         response
     }
 
-    fn declare(&mut self, label: &str, value: Value, sensitive: bool) {
-        (label, sensitive).hash(&mut self.hasher);
-        super::content::hash_value(&value, &mut self.hasher);
-        self.items.push(FieldItem { label: label.to_owned(), value, sensitive });
+    fn declare(&mut self, item: FieldItem) {
+        (&item.label, item.sensitive, &item.key, item.disabled).hash(&mut self.hasher);
+        super::content::hash_value(&item.value, &mut self.hasher);
+        self.items.push(item);
+    }
+
+    /// Whether the app lets the person change what is drawn now: the `ui` is enabled (the app
+    /// did not disable it with `add_enabled_ui`, `ui.disable()` or a disabled parent), or only
+    /// the bridge's blocking disabled it.
+    fn app_enabled(&self) -> bool {
+        super::widgets::app_allows(self.ui, self.blocked)
+    }
+
+    /// Takes an agent's edit of `key` and refuses it: the field is drawn disabled.
+    fn refuse_disabled(&mut self, key: &str, label: &str) {
+        if let Some(call) = self.edits.take_for(key) {
+            call.fail(ToolError::invalid_field("field", format!("{label} cannot be changed now (it is disabled)")));
+        }
     }
 
     /// Whether the [`edit`](Self::edit) fields after this call can be edited (default: yes).
@@ -49,22 +67,31 @@ impl Form<'_> {
         self.editable = editable;
     }
 
-    /// An editable field: the person's widget for `value` (a text edit, or a drag value for a
-    /// number) following `input`'s rules, and the field agents read by the input's label and
-    /// set through `edit_field {field: key, value}`. An agent's value is checked by the same
-    /// rules and, if accepted, written into `value` before the widget is drawn; the field is then
-    /// listed in [`FormResponse::changed`] by its `key`, as when the person edits it. A value the
-    /// rules reject (a required field left empty) is shown under the widget with the message
-    /// an agent would get.
+    /// An editable field: the person's widget for `value` following `input`'s rules (a text
+    /// edit, a drag value or slider for a number, a checkbox or switch for a `bool`, a colour
+    /// button), and the field agents read by the input's label and set through
+    /// `edit_field {field: key, value}` (the state names the `key`). An agent's value is checked
+    /// by the same rules and, if accepted, written into `value` before the widget is drawn; the
+    /// field is then listed in [`FormResponse::changed`] by its `key`, as when the person edits
+    /// it. A value the rules reject (a required field left empty) is shown under the widget with
+    /// the message an agent would get. Drawn in a disabled `ui` (`ui.add_enabled_ui(false, …)`),
+    /// the field reads as disabled and agents cannot set it either.
     pub fn edit<V: Editable>(&mut self, key: &str, input: &Input, value: &mut V) -> egui::Response {
+        if !V::fits(input) {
+            misfit(self.window, key, std::any::type_name::<V>());
+        }
+        let input = &*V::narrow(input);
         let label = input.label();
         if !self.editable {
             let shown = agents_read(input, &value.to_value());
             let response = self.row(label, |ui| ui.label(display(&shown)));
-            self.declare(label, shown, input.is_secret());
+            self.declare(FieldItem { sensitive: input.is_secret(), ..FieldItem::new(label, shown) });
             return response;
         }
-        if let Some(call) = self.edits.take_for(key) {
+        let enabled = self.app_enabled();
+        if !enabled {
+            self.refuse_disabled(key, label);
+        } else if let Some(call) = self.edits.take_for(key) {
             match input.check(&call.args().value) {
                 Ok(checked) => {
                     value.set(&checked);
@@ -89,12 +116,98 @@ impl Form<'_> {
             })
             .inner
         });
+        let response = hinted(response, input);
         if response.changed() {
             self.changed.push(key.to_owned());
         }
-        self.declare(label, agents_read(input, &value.to_value()), input.is_secret());
-        self.edits.fields.push(Editing { key: key.to_owned(), input: input.clone(), note: None });
+        let item =
+            FieldItem { sensitive: input.is_secret(), ..FieldItem::new(label, agents_read(input, &value.to_value())) };
+        self.declare_editable(key, input, item, enabled, None);
         response
+    }
+
+    /// One of `options` (each a value and the text the person and agents read it by): a combo
+    /// box, radio buttons or selectable labels as `input` says ([`Input::choice`]), and the field
+    /// agents read as the chosen option's text and set through `edit_field` with any option's
+    /// text (the schema lists them). A value that matches no option reads as `null`.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{Bridge, Input};
+    ///
+    /// #[derive(Clone, Copy, PartialEq)]
+    /// enum Parity { None, Even, Odd }
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let (mut parity, mut baud) = (Parity::None, 9600_u32);
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("port").title("Port").ui(ui, |w, ui| {
+    ///     w.form(ui, "settings", |f| {
+    ///         let options = [(Parity::None, "None"), (Parity::Even, "Even"), (Parity::Odd, "Odd")];
+    ///         f.choice("parity", &Input::choice("Parity").radio(), &mut parity, &options);
+    ///         let bauds = [9600, 19200, 115_200].map(|b| (b, b.to_string()));
+    ///         f.choice("baud", &Input::choice("Baud rate"), &mut baud, &bauds);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn choice<T: PartialEq + Clone, S: AsRef<str>>(
+        &mut self,
+        key: &str,
+        input: &Input,
+        value: &mut T,
+        options: &[(T, S)],
+    ) -> egui::Response {
+        if input.kind != super::input::Kind::Choice {
+            misfit(self.window, key, "a choice of options");
+        }
+        let label = input.label();
+        let chosen = |value: &T| options.iter().find(|(v, _)| v == value).map(|(_, t)| t.as_ref().to_owned());
+        if !self.editable {
+            let shown = chosen(value).map_or(Value::Null, Value::String);
+            let response = self.row(label, |ui| ui.label(display(&shown)));
+            self.declare(FieldItem::new(label, shown));
+            return response;
+        }
+        let enabled = self.app_enabled();
+        if !enabled {
+            self.refuse_disabled(key, label);
+        } else if let Some(call) = self.edits.take_for(key) {
+            match pick(label, options, &call.args().value) {
+                Ok(k) => {
+                    *value = options[k].0.clone();
+                    self.changed.push(key.to_owned());
+                    call.ok(format!("{label} is {}", options[k].1.as_ref()));
+                }
+                Err(e) => call.fail(ToolError::invalid_field("value", e)),
+            }
+        }
+        let response = self.row(label, |ui| choice_widget(ui, key, input, value, options));
+        let response = hinted(response, input);
+        if response.changed() {
+            self.changed.push(key.to_owned());
+        }
+        let item = FieldItem::new(label, chosen(value).map_or(Value::Null, Value::String));
+        let texts = options.iter().map(|(_, t)| t.as_ref().to_owned()).collect();
+        self.declare_editable(key, input, item, enabled, Some(texts));
+        response
+    }
+
+    /// Declares an editable field: with its key while agents can set it, disabled while the app
+    /// has its widget disabled.
+    fn declare_editable(
+        &mut self,
+        key: &str,
+        input: &Input,
+        item: FieldItem,
+        enabled: bool,
+        options: Option<Vec<String>>,
+    ) {
+        if enabled {
+            self.declare(FieldItem { key: Some(key.to_owned()), ..item });
+            self.edits.fields.push(Editing { key: key.to_owned(), input: input.clone(), note: None, options });
+        } else {
+            self.declare(FieldItem { disabled: true, ..item });
+        }
     }
 
     /// A field the window works out from others (a total): shown to the person with `note`
@@ -124,33 +237,13 @@ impl Form<'_> {
             })
             .inner
         });
-        self.declare(label, current, false);
         if self.editable {
-            self.edits.fields.push(Editing { key: key.to_owned(), input: input.clone(), note: Some(note.to_owned()) });
+            self.declare(FieldItem { key: Some(key.to_owned()), ..FieldItem::new(label, current) });
+            let note = Some(note.to_owned());
+            self.edits.fields.push(Editing { key: key.to_owned(), input: input.clone(), note, options: None });
+        } else {
+            self.declare(FieldItem::new(label, current));
         }
-        response
-    }
-
-    /// A line of text the person edits; agents read it as the field `label` (and cannot set it:
-    /// give it an [`Input`] with [`edit`](Self::edit) for that).
-    pub fn text_edit(&mut self, label: &str, value: &mut String) -> egui::Response {
-        let response = self.row(label, |ui| ui.text_edit_singleline(value));
-        if response.changed() {
-            self.changed.push(label.to_owned());
-        }
-        self.declare(label, Value::String(value.clone()), false);
-        response
-    }
-
-    /// A secret the person types (shown as dots); agents read it masked at the source, as
-    /// [`Fields::sensitive`](crate::blocks::Fields::sensitive) does: the plaintext never enters
-    /// the state.
-    pub fn secret(&mut self, label: &str, value: &mut String) -> egui::Response {
-        let response = self.row(label, |ui| ui.add(egui::TextEdit::singleline(value).password(true)));
-        if response.changed() {
-            self.changed.push(label.to_owned());
-        }
-        self.declare(label, masked(!value.is_empty()), true);
         response
     }
 
@@ -159,8 +252,98 @@ impl Form<'_> {
     pub fn value<'a>(&mut self, label: &str, value: impl Into<Cell<'a>>) -> egui::Response {
         let value = value.into().to_value();
         let response = self.row(label, |ui| ui.label(display(&value)));
-        self.declare(label, value, false);
+        self.declare(FieldItem::new(label, value));
         response
+    }
+}
+
+/// A type that cannot hold the input's kind (a `bool` with `Input::text`): said loudly, once
+/// per window and field, naming both.
+fn misfit(window: &str, key: &str, type_name: &str) {
+    static WARNED: std::sync::LazyLock<parking_lot::Mutex<std::collections::HashSet<(String, String)>>> =
+        std::sync::LazyLock::new(Default::default);
+    let mut warned = WARNED.lock();
+    if warned.len() < 1024 && warned.insert((window.to_owned(), key.to_owned())) {
+        tracing::warn!(
+            window,
+            field = key,
+            type_name,
+            "this field's value type does not fit its Input's kind (a bool needs Input::checkbox, a number Input::number or Input::integer, text Input::text, a Color32 Input::color); agents cannot set it as the person can"
+        );
+    }
+}
+
+/// The widget's tooltip: the input's hint, for the person as agents read it.
+fn hinted(response: egui::Response, input: &Input) -> egui::Response {
+    match &input.look.hint {
+        Some(hint) => response.on_hover_text(hint.as_ref()),
+        None => response,
+    }
+}
+
+/// The option an agent chose: by its exact text, or else by the one text that matches it
+/// ignoring case and surrounding blanks.
+fn pick<T, S: AsRef<str>>(label: &str, options: &[(T, S)], value: &Value) -> Result<usize, String> {
+    let texts = || options.iter().map(|(_, t)| t.as_ref()).collect::<Vec<_>>().join(", ");
+    let Some(wanted) = value.as_str() else { return Err(format!("{label} must be one of: {}", texts())) };
+    if let Some(k) = options.iter().position(|(_, t)| t.as_ref() == wanted) {
+        return Ok(k);
+    }
+    let loose: Vec<usize> =
+        (0..options.len()).filter(|&k| options[k].1.as_ref().trim().eq_ignore_ascii_case(wanted.trim())).collect();
+    match loose[..] {
+        [k] => Ok(k),
+        _ => Err(format!("{label} must be one of: {}", texts())),
+    }
+}
+
+/// The person's widget for a choice: a combo box, radio buttons or selectable labels.
+fn choice_widget<T: PartialEq + Clone, S: AsRef<str>>(
+    ui: &mut egui::Ui,
+    key: &str,
+    input: &Input,
+    value: &mut T,
+    options: &[(T, S)],
+) -> egui::Response {
+    use super::input::Widget;
+    match input.look.widget {
+        Widget::Radio | Widget::Selectable => {
+            let radio = input.look.widget == Widget::Radio;
+            // The row's label names the group; each button keeps its own option's text.
+            let group = ui.horizontal_wrapped(|ui| {
+                let mut changed = false;
+                for (v, text) in options {
+                    changed |= if radio {
+                        ui.radio_value(value, v.clone(), text.as_ref()).changed()
+                    } else {
+                        ui.selectable_value(value, v.clone(), text.as_ref()).changed()
+                    };
+                }
+                changed
+            });
+            let mut response = group.response;
+            if group.inner {
+                response.mark_changed();
+            }
+            response
+        }
+        _ => {
+            let selected = options.iter().find(|(v, _)| v == value).map_or("", |(_, t)| t.as_ref());
+            let mut changed = false;
+            let combo = egui::ComboBox::from_id_salt(("egui_mcp_bridge::choice", key)).selected_text(selected).show_ui(
+                ui,
+                |ui| {
+                    for (v, text) in options {
+                        changed |= ui.selectable_value(value, v.clone(), text.as_ref()).changed();
+                    }
+                },
+            );
+            let mut response = combo.response;
+            if changed {
+                response.mark_changed();
+            }
+            response
+        }
     }
 }
 
@@ -181,26 +364,25 @@ pub(super) fn display(value: &Value) -> String {
 /// What a [`WindowUi::form`] gave: which fields changed in this pass.
 #[derive(Clone, Debug, Default)]
 pub struct FormResponse {
-    /// The fields the person or an agent changed: by key for [`Form::edit`], by label for
-    /// [`Form::text_edit`] and [`Form::secret`].
+    /// The keys of the fields the person or an agent changed.
     pub changed: Vec<String>,
 }
 
 impl WindowUi {
     /// Labelled fields in a grid for the person, declared to agents as one `fields` block
-    /// `id` from the same values ([`Form::edit`], [`Form::derived`], [`Form::value`],
-    /// [`Form::text_edit`], [`Form::secret`]). Editable fields give the window its
-    /// `edit_field` action.
+    /// `id` from the same values ([`Form::edit`], [`Form::choice`], [`Form::derived`],
+    /// [`Form::value`]). Editable fields give the window its `edit_field` action.
     pub fn form(&mut self, ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut Form<'_>)) -> FormResponse {
         self.claim_edit();
         let mut hasher = DefaultHasher::new();
         ("fields", id).hash(&mut hasher);
-        let edits = &mut self.edits;
+        let (edits, blocked, window) = (&mut self.edits, self.blocked, self.decl.app_id.as_str());
         let (items, hash, changed) = egui::Grid::new(("egui_mcp_bridge::form", id))
             .num_columns(2)
             .spacing([12.0, 6.0])
             .show(ui, |ui| {
-                let mut form = Form { ui, edits, items: Vec::new(), hasher, changed: Vec::new(), editable: true };
+                let mut form =
+                    Form { ui, edits, items: Vec::new(), hasher, changed: Vec::new(), editable: true, blocked, window };
                 add(&mut form);
                 (form.items, form.hasher.finish(), form.changed)
             })

@@ -25,7 +25,7 @@ pub(crate) use call::declare_action;
 pub use content::{Cell, Fields, Items, Row, Rows};
 pub use form::{Form, FormResponse};
 pub use input::{Editable, Input};
-pub use widgets::{Press, TableOptions};
+pub use widgets::{ButtonResponse, Press, TableOptions};
 pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
 
 macro_rules! debug_opaque {

@@ -47,6 +47,17 @@ impl Press {
     }
 }
 
+/// What [`WindowUi::button_ui`] gives: the press, by the person or an agent, and egui's response
+/// to the person's button (for a tooltip of the person's alone, or a context menu).
+#[derive(Debug)]
+#[must_use = "a press arrives in .press: handle it and answer (ok, reply, fail)"]
+pub struct ButtonResponse {
+    /// The button was pressed in this pass, by the person or by an agent's call.
+    pub press: Option<Press>,
+    /// The person's button.
+    pub response: egui::Response,
+}
+
 impl WindowUi {
     /// A paragraph for both: drawn as a label, declared as a `text` block.
     pub fn text_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str) {
@@ -67,16 +78,65 @@ impl WindowUi {
     }
 
     /// A button that is also the action `name`: the person's click and an agent's call come
-    /// out as one [`Press`], so one handler serves both. The button is drawn disabled when the
-    /// window is blocked, as the action is then not offered.
-    pub fn button_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> Option<Press> {
-        let clicked = ui.add_enabled(!self.is_blocked(), egui::Button::new(spec.title.as_ref())).clicked();
-        let call = self.button(name, spec);
-        match (call, clicked) {
+    /// out as one [`Press`] (in [`ButtonResponse::press`]), so one handler serves both. The
+    /// button reads the action's title; its tooltip is the action's description, so both
+    /// audiences read the same words. It is drawn disabled when the window is blocked, as the
+    /// action is then not offered; drawn in a `ui` the app disabled (`ui.add_enabled_ui(false,
+    /// …)`, `ui.disable()`), it is disabled for agents too: the action is not listed, and a call
+    /// to it is refused as not available.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let (mut connected, mut log) = (false, Vec::new());
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("port").title("Port").ui(ui, |w, ui| {
+    ///     ui.add_enabled_ui(!connected, |ui| {
+    ///         let spec = ActionSpec::new("Connect").description("Opens the serial port");
+    ///         if let Some(press) = w.button_ui(ui, "connect", spec).press {
+    ///             connected = true;
+    ///             press.ok("Connected");
+    ///         }
+    ///     });
+    ///     // Any egui button: an icon, small, an image; the response for more of egui.
+    ///     let clear = w.add_button(ui, "clear", ActionSpec::new("Clear the log"), egui::Button::new("🗑").small());
+    ///     if let Some(press) = clear.press {
+    ///         log.clear();
+    ///         press.ok("Cleared");
+    ///     }
+    ///     # let _: &Vec<String> = &log;
+    /// });
+    /// # });
+    /// ```
+    pub fn button_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> ButtonResponse {
+        let title = spec.title.clone();
+        self.add_button(ui, name, spec, egui::Button::new(title.as_ref()))
+    }
+
+    /// [`button_ui`](Self::button_ui) with the person's button as the app makes it (an icon or
+    /// image, rich text, small, a shortcut's text): any `egui::Button`. Agents read the
+    /// action's title and description, so give the words an icon stands for there.
+    pub fn add_button(
+        &mut self,
+        ui: &mut egui::Ui,
+        name: &str,
+        spec: ActionSpec,
+        button: egui::Button<'_>,
+    ) -> ButtonResponse {
+        let enabled = app_allows(ui, self.blocked);
+        let mut response = ui.add_enabled(!self.blocked, button);
+        if let Some(description) = &spec.description {
+            response = response.on_hover_text(description.as_ref());
+        }
+        // Disabled by the app: not offered to agents (§5.1: an unavailable action is hidden).
+        let call = if enabled { self.button(name, spec) } else { None };
+        let press = match (call, response.clicked()) {
             (Some(call), _) => Some(Press::Agent(call)),
             (None, true) => Some(Press::Person),
             (None, false) => None,
-        }
+        };
+        ButtonResponse { press, response }
     }
 
     /// A table for both: the person sees every row of `rows` (scrolled, drawn only where
@@ -138,6 +198,15 @@ impl WindowUi {
         draw(ui);
         self.media(id, mime_type, url, Some(alt));
     }
+}
+
+/// Whether the app lets the person use what is drawn in `ui` now: `ui` is enabled, or what
+/// disabled it was not the app: the bridge's blocking (`blocked`: the window is not operable
+/// anyway), egui's sizing pass of a window shown for the first time, or a pass egui discards.
+/// A widget the app disabled (`add_enabled_ui(false, …)`, `ui.disable()`, `set_invisible`, a
+/// disabled parent) is disabled for agents too.
+pub(super) fn app_allows(ui: &egui::Ui, blocked: bool) -> bool {
+    ui.is_enabled() || blocked || ui.is_sizing_pass() || ui.ctx().will_discard()
 }
 
 /// A cell as the person reads it: a number in whole cents with two decimals (`215.30`, as

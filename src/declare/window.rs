@@ -156,7 +156,7 @@ pub struct WindowUi {
     /// Its `block_hashes` start as last pass's, each overwritten as its block is declared.
     pub(super) decl: WindowDecl,
     blocks_hasher: DefaultHasher,
-    blocked: bool,
+    pub(super) blocked: bool,
     /// The editable fields of its forms, and an agent's edit until one takes it.
     pub(super) edits: super::edit_action::Edits,
 }

@@ -164,6 +164,14 @@ pub(crate) struct FrameState {
     mark: Option<(Vec<String>, AgentAction)>,
     /// A declaration outside any pass was logged (once).
     warned_outside_pass: bool,
+    /// The last publish blocked or unblocked a window: its declarations were made as it was
+    /// before (widgets the app disables are declared by what the window allowed), so its
+    /// viewport is asked for a pass at once rather than at the next unrelated event.
+    reblocked: bool,
+    /// A pass of this frame carried the person's input. If it changed the state, one more pass
+    /// follows: what the app changed after drawing a widget (a click that enables another
+    /// button) is drawn and declared then, not at the next unrelated event.
+    person_pass: bool,
     last: Arc<Snapshot>,
     header_hash: u64,
     tools_hash: u64,
@@ -188,6 +196,8 @@ impl Default for FrameState {
             claimed: None,
             mark: None,
             warned_outside_pass: false,
+            reblocked: false,
+            person_pass: false,
             last: Arc::new(Snapshot::empty()),
             header_hash: 0,
             tools_hash: 0,
@@ -232,6 +242,7 @@ impl FrameState {
     /// carries the person's input arms none (user-first, §7.1). Returns the passes wanted.
     pub fn begin_pass(&mut self, hub: &Hub, key: PassKey, person_input: bool) -> PassEnd {
         self.epoch += 1;
+        self.person_pass |= person_input;
         // Room for as many windows as this viewport declared last time.
         let room = self.committed.iter().find(|c| c.key == key).map_or(0, |c| c.windows.len());
         self.passes.push(PassDecls::new(key, self.epoch, room));
@@ -351,8 +362,14 @@ impl FrameState {
             }
             self.settling = None;
         }
+        let before = Arc::clone(&self.last);
         self.publish(hub);
         wanted.again = !hub.call_receiver().is_empty();
+        let person_changed = std::mem::take(&mut self.person_pass) && !Arc::ptr_eq(&before, &self.last);
+        if std::mem::take(&mut self.reblocked) || person_changed {
+            wanted.again = true;
+            wanted.repaint.extend(self.live.iter().copied().filter(|k| *k != key));
+        }
         if let Some(other) = self.calls.waits_for().filter(|p| *p != key) {
             wanted.repaint.push(other);
         }

@@ -100,6 +100,24 @@ pub struct FieldItem {
     /// `true` when the value was masked at the source.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sensitive: bool,
+
+    /// The key that edits this field through the window's `edit_field` action, present exactly
+    /// while that action accepts it (an extension of §4.4: the label is for reading, the key
+    /// for writing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+
+    /// `true` when the app drew the field's widget disabled: neither the person nor an agent
+    /// can change it now (an extension of §4.4).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disabled: bool,
+}
+
+impl FieldItem {
+    /// A read-only field: a label and its value.
+    pub fn new(label: impl Into<String>, value: Value) -> Self {
+        Self { label: label.into(), value, sensitive: false, key: None, disabled: false }
+    }
 }
 
 /// The seven block primitives of §4.4. `id` is stable within its window.
@@ -226,7 +244,7 @@ mod tests {
             },
             Block::Fields {
                 id: Some("f".into()),
-                items: vec![FieldItem { label: "Card".into(), value: json!(MASK), sensitive: true }],
+                items: vec![FieldItem { sensitive: true, ..FieldItem::new("Card", json!(MASK)) }],
             },
             Block::List { id: None, items: vec![json!("x")], ordered: false, offset: None, total: None },
         ];

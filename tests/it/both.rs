@@ -5,7 +5,7 @@
 
 use egui_kittest::kittest::Queryable as _;
 use egui_mcp_bridge::testing::Harness;
-use egui_mcp_bridge::{ActionSpec, Bridge};
+use egui_mcp_bridge::{ActionSpec, Bridge, Input};
 use serde_json::{Value, json};
 
 #[derive(Default)]
@@ -22,22 +22,22 @@ fn app(ui: &mut egui::Ui, s: &mut Profile) {
     let summary = format!("{} has counted {}", s.name, s.count);
     bridge.window("profile").title("Profile").summary(summary).ui(ui, |w, ui| {
         w.form(ui, "details", |f| {
-            f.text_edit("Name", &mut s.name);
-            f.secret("PIN", &mut s.pin);
+            f.edit("name", &Input::text("Name"), &mut s.name);
+            f.edit("pin", &Input::secret("PIN"), &mut s.pin);
             f.value("Count", s.count);
         });
-        if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")) {
+        if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")).press {
             s.count += 1;
             press.ok("Added one");
         }
-        if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()) {
+        if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()).press {
             s.asking = true;
             press.ok("Asked for confirmation");
         }
     });
     if s.asking {
         bridge.window("sure").title("Sure?").modal_of("profile").ui(ui, |w, ui| {
-            if let Some(press) = w.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()) {
+            if let Some(press) = w.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()).press {
                 s.count = 0;
                 s.asking = false;
                 press.ok("Reset");

@@ -9,8 +9,9 @@
 //! - `http`, `lifecycle`, `notifications`, `bridge_tools`: the server's transports, stopping,
 //!   the notification fan-out and the bridge's own tools.
 //! - `log_secrets`: an app with its own subscriber, as the README sets it up, logs no secret.
-//! - `both`, `widgets`: one description draws the person's widgets and declares the agent's
-//!   view; each widget kind, and `edit_field` against the person's widgets (property tests).
+//! - `both`, `widgets`, `inputs`: one description draws the person's widgets and declares the
+//!   agent's view; each widget and input kind, what the app disables, and `edit_field` against
+//!   the person's widgets (property tests).
 //! - `state_json`: the published JSON, spliced from each window's, is a fresh serialisation.
 
 mod common;
@@ -22,6 +23,7 @@ mod call_lifecycle;
 mod conformance;
 mod hidden_window;
 mod http;
+mod inputs;
 mod invariants;
 mod lifecycle;
 mod log_secrets;

@@ -207,3 +207,21 @@ fn the_readme_first_example_is_hello_bridge() {
         .expect("the README shows the counter example");
     assert_eq!(block, program, "README's first example and demo/examples/hello_bridge.rs differ");
 }
+
+/// The README's logging lines are the ones `tests/readme_logging.rs` runs after an app's own
+/// `log` logger, and its dependency line leaves out tracing-subscriber's `tracing-log` feature
+/// (which made `init()` panic in such an app).
+#[test]
+fn the_readme_logging_lines_are_the_tested_ones() {
+    let test = read(&root().join("tests/readme_logging.rs"));
+    let begin = test.find("// README:begin").expect("begin marker");
+    let end = test.find("// README:end").expect("end marker");
+    let readme = read(&root().join("README.md"));
+    let flat = |s: &str| s.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
+    let lines = flat(&test[begin..end].replace("// README:begin", ""));
+    assert!(flat(&readme).contains(&lines), "the README holds the tested logging lines:\n{lines}");
+    let dependency =
+        readme.lines().find(|l| l.starts_with("tracing-subscriber")).expect("the README's dependency line");
+    assert!(dependency.contains("default-features = false"), "{dependency}");
+    assert!(!dependency.contains("tracing-log"), "{dependency}");
+}

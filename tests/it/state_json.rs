@@ -93,10 +93,7 @@ impl World {
                     blocks: vec![
                         Block::Fields {
                             id: Some("f".into()),
-                            items: vec![
-                                FieldItem { label: "Name".into(), value: json!(m.name), sensitive: false },
-                                FieldItem { label: "Count".into(), value: json!(m.count), sensitive: false },
-                            ],
+                            items: vec![FieldItem::new("Name", json!(m.name)), FieldItem::new("Count", json!(m.count))],
                         },
                         Block::Text { id: Some("t".into()), text: m.text.clone() },
                     ],
@@ -252,9 +249,6 @@ fn a_block_is_built_only_when_it_changed() {
     assert_eq!(window.version, 2);
     assert_eq!(
         window.blocks[1],
-        Block::Fields {
-            id: Some("f".into()),
-            items: vec![FieldItem { label: "Value".into(), value: json!(2), sensitive: false }]
-        }
+        Block::Fields { id: Some("f".into()), items: vec![FieldItem::new("Value", json!(2))] }
     );
 }

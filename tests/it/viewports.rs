@@ -297,7 +297,7 @@ fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
             bridge.set_native_windows(ui.ctx(), true);
             let mut o = open.lock();
             bridge.window("main").title("Main").ui(ui, |w, ui| {
-                if let Some(press) = w.button_ui(ui, "bump", ActionSpec::new("Bump")) {
+                if let Some(press) = w.button_ui(ui, "bump", ActionSpec::new("Bump")).press {
                     o.1 += 1;
                     press.ok("Bumped");
                 }
@@ -306,7 +306,7 @@ fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
                 // The state changes inside the closure: egui may run it again in the same pass.
                 let mut close = false;
                 bridge.window("panel").title("Panel").ui(ui, |w, ui| {
-                    if let Some(press) = w.button_ui(ui, "close", ActionSpec::new("Close")) {
+                    if let Some(press) = w.button_ui(ui, "close", ActionSpec::new("Close")).press {
                         close = true;
                         press.ok("Closed");
                     }

@@ -23,7 +23,7 @@ struct Shop {
 }
 
 fn name() -> Input {
-    Input::text("Name").max_chars(8)
+    Input::text("Name").char_limit(8)
 }
 
 fn price() -> Input {
@@ -37,7 +37,7 @@ fn app(ui: &mut egui::Ui, s: &mut Shop) {
         w.form(ui, "details", |f| {
             f.set_editable(!s.read_only);
             f.edit("name", &name(), &mut s.name);
-            f.edit("pin", &Input::secret("PIN").max_chars(4), &mut s.pin);
+            f.edit("pin", &Input::secret("PIN").char_limit(4), &mut s.pin);
             f.edit("price", &price(), &mut s.price);
             f.edit("qty", &Input::integer("Qty", 1..=9), &mut s.qty);
             f.derived("total", &Input::number("Total", 0.0..=1e6).decimals(2), total, "price times qty");
@@ -54,7 +54,7 @@ fn app(ui: &mut egui::Ui, s: &mut Shop) {
         w.media_ui(ui, "logo", ("image/png", "data:image/png;base64,AA=="), "A round logo", |ui| {
             ui.label("[logo]");
         });
-        if let Some(press) = w.button_ui(ui, "ring", ActionSpec::new("Ring the bell")) {
+        if let Some(press) = w.button_ui(ui, "ring", ActionSpec::new("Ring the bell")).press {
             s.pressed += 1;
             press.ok("Rang");
         }

@@ -31,14 +31,15 @@ struct Set {
 /// measures the path, not conflicts).
 fn declare(bridge: &Bridge, values: &mut [u64; WINDOWS]) {
     for (k, value) in values.iter_mut().enumerate() {
-        let _ =
-            bridge.window(format!("w-{k}")).title(format!("Window {k}")).summary(format!("Value {value}")).declare(|w| {
+        let _ = bridge.window(format!("w-{k}")).title(format!("Window {k}")).summary(format!("Value {value}")).declare(
+            |w| {
                 w.fields("state", |f| f.field("Value", *value));
                 if let Some(call) = w.action::<Set>("set", ActionSpec::new("Set the value").idempotent()) {
                     *value = call.args().value;
                     call.ok("set");
                 }
-            });
+            },
+        );
     }
 }
 

@@ -76,7 +76,10 @@ impl Editor {
                 });
                 let confirm = ActionSpec::new("Confirm").description("Confirm, then authorize the payment");
                 ui.horizontal(|ui| {
-                    (w.button_ui(ui, "confirm", confirm), w.button_ui(ui, "cancel", ActionSpec::new("Cancel")))
+                    (
+                        w.button_ui(ui, "confirm", confirm).press,
+                        w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).press,
+                    )
                 })
                 .inner
             }
@@ -86,8 +89,8 @@ impl Editor {
                 let discard = ActionSpec::new("Discard changes").destructive();
                 ui.horizontal(|ui| {
                     (
-                        w.button_ui(ui, "discard", discard),
-                        w.button_ui(ui, "keep_editing", ActionSpec::new("Keep editing")),
+                        w.button_ui(ui, "discard", discard).press,
+                        w.button_ui(ui, "keep_editing", ActionSpec::new("Keep editing")).press,
                     )
                 })
                 .inner
@@ -134,7 +137,9 @@ impl Editor {
             call.handle(|a| self.authorize(&a.password, parts.orders, parts.orders_revision));
         }
         let (clicked, cancel) = ui
-            .horizontal(|ui| (ui.button("Authorize").clicked(), w.button_ui(ui, "cancel", ActionSpec::new("Cancel"))))
+            .horizontal(|ui| {
+                (ui.button("Authorize").clicked(), w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).press)
+            })
             .inner;
         if let Some(press) = cancel {
             self.close_top_dialog();

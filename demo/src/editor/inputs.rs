@@ -6,12 +6,12 @@ use egui_mcp_bridge::Input;
 
 /// Who receives the order.
 pub fn recipient() -> Input {
-    Input::text("Recipient").max_chars(100)
+    Input::text("Recipient").char_limit(100)
 }
 
 /// Where it goes.
 pub fn address() -> Input {
-    Input::text("Address").max_chars(200)
+    Input::text("Address").char_limit(200)
 }
 
 /// The amount charged: the line items' total, never typed.
@@ -21,17 +21,17 @@ pub fn amount() -> Input {
 
 /// A currency code.
 pub fn currency() -> Input {
-    Input::text("Currency").max_chars(3)
+    Input::text("Currency").char_limit(3)
 }
 
 /// The card charged: a secret, masked for agents at the source.
 pub fn card_number() -> Input {
-    Input::secret("Card number").max_chars(23)
+    Input::secret("Card number").char_limit(23)
 }
 
 /// A line item's product.
 pub fn product() -> Input {
-    Input::text("Product").max_chars(100).required()
+    Input::text("Product").char_limit(100).required()
 }
 
 /// A line item's quantity.

@@ -109,7 +109,7 @@ impl Editor {
                 }
                 let close =
                     ActionSpec::new("Close editor").description("Close; asks first if there are unsaved changes");
-                if let Some(press) = w.button_ui(ui, "close", close) {
+                if let Some(press) = w.button_ui(ui, "close", close).press {
                     press.reply(Ok(self.close(parts.ids)));
                 }
             });

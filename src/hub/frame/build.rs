@@ -137,7 +137,9 @@ impl FrameState {
             let mut windows = Vec::with_capacity(headers.len());
             for (i, d) in self.declared.iter().enumerate() {
                 let Some(mem) = self.memory.get_mut(d.app_id.as_str()) else { continue };
-                mem.blocked = blockers[i].is_some();
+                let blocked = blockers[i].is_some();
+                self.reblocked |= mem.blocked != blocked;
+                mem.blocked = blocked;
                 let current = mem.changed_blocks.is_none()
                     && mem.published.as_ref().is_some_and(|p| headers[i].describes(&p.window));
                 if !current {
