@@ -36,7 +36,7 @@ pub use protocol::{ErrorCode, FieldError, Severity, ToolError, ToolResult};
 /// Inferred in the closures; named here for the rare signature that needs them.
 pub mod blocks {
     pub use crate::declare::{
-        ButtonResponse, Cell, Editable, Fields, FormResponse, Items, ListKind, Paged, Row, Rows, TableKind,
+        ButtonResponse, Cell, Editable, Fields, FormResponse, Items, ListKind, Menu, Paged, Row, Rows, TableKind,
         TableOptions,
     };
 }

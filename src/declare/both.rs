@@ -102,15 +102,8 @@ impl WindowBuilder {
             Chrome { title, placed, size, dialog, app_modal, closable: look.closable, blocked, strength, area };
         let mut events = FrameEvents::default();
         let mut body = |w: &mut WindowUi, ui: &mut egui::Ui, toggle: &mut bool| {
-            header(ui, agent.as_ref(), strength, &placed, toggle);
-            if blocked {
-                ui.label(egui::RichText::new("Waiting for the dialog on top to be answered.").italics());
-            }
-            if let Some(approval) = &approval
-                && let Some(allow) = crate::plugin::approval_prompt(ui, approval)
-            {
-                core.answer_approval(&app_id, allow);
-            }
+            header(ui, agent.as_ref(), strength, Some(&placed), toggle);
+            prompts(ui, &core, &app_id, blocked, approval.as_ref());
             ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
         };
         let mut response = if placed.native {
@@ -127,6 +120,58 @@ impl WindowBuilder {
         }
         response.closed = events.closed;
         response
+    }
+
+    /// Declares the window and draws its contents straight into `ui`, with no window frame of its
+    /// own: for a panel (`egui::Panel` side, top, bottom or central: the window is what the
+    /// panel shows), or a part of the main window that agents should see as a window of its
+    /// own (a console whose live lines should not move the settings' version). The glue of
+    /// [`ui`](Self::ui) is done here too: the contents disabled exactly when a dialog blocks it,
+    /// the agent's mark, the approval prompt; and a dialog owned by it
+    /// ([`modal_of`](Self::modal_of)) opens over it.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge, Input};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut dark = false;
+    /// # egui::__run_test_ui(|ui| {
+    /// egui::Panel::left("settings").show(ui, |ui| {
+    ///     bridge.window("settings").title("Settings").summary("The app's settings").panel(ui, |w, ui| {
+    ///         w.form(ui, "look", |f| {
+    ///             f.edit("dark", &Input::checkbox("Dark mode"), &mut dark);
+    ///         });
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn panel<R>(
+        self,
+        ui: &mut egui::Ui,
+        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui) -> R,
+    ) -> WindowResponse<R> {
+        let ctx = ui.ctx().clone();
+        let app_id = self.decl.app_id.clone();
+        let (blocked, agent, approval) = {
+            let frame = self.core.frame.lock();
+            (frame.is_blocked(&app_id), frame.agent_action(&app_id).cloned(), frame.approval(&app_id))
+        };
+        let strength = mark_strength(&ctx, agent.as_ref());
+        let core = std::sync::Arc::clone(&self.core);
+        let frame = match strength {
+            Some(s) => egui::Frame::NONE.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s))),
+            None => egui::Frame::NONE,
+        };
+        let shown = frame.show(ui, |ui| {
+            self.declare(|w| {
+                header(ui, agent.as_ref(), strength, None, &mut false);
+                prompts(ui, &core, &app_id, blocked, approval.as_ref());
+                ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
+            })
+        });
+        // Where it is, for the dialogs it owns.
+        places(&ctx).lock().inline(&ctx, &app_id, shown.response.rect);
+        shown.inner
     }
 
     /// Shows the window in an OS window of its own, declared inside its viewport's pass: that is
@@ -276,17 +321,45 @@ fn mark_strength(ctx: &egui::Context, agent: Option<&AgentAction>) -> Option<f32
     }
 }
 
+/// What a window says above its contents: that it waits for the dialog on top, and an agent's
+/// call waiting for the person's approval (Allow, Deny, and its countdown).
+fn prompts(
+    ui: &mut egui::Ui,
+    core: &crate::hub::UiCore,
+    app_id: &str,
+    blocked: bool,
+    approval: Option<&crate::hub::Approval>,
+) {
+    if blocked {
+        ui.label(egui::RichText::new("Waiting for the dialog on top to be answered.").italics());
+    }
+    if let Some(approval) = approval {
+        match crate::plugin::approval_prompt(ui, approval) {
+            Some(allow) => {
+                core.answer_approval(app_id, allow);
+            }
+            None => ui.ctx().request_repaint_after(Duration::from_millis(500)), // the countdown
+        }
+    }
+}
+
 /// The line above a window's contents: "Agent: …" while the mark shows (its room kept when it
 /// does not, so nothing jumps), and the button that moves the window into an OS window of its
-/// own or back.
-fn header(ui: &mut egui::Ui, agent: Option<&AgentAction>, strength: Option<f32>, placed: &Placed, toggle: &mut bool) {
+/// own or back (not for a panel).
+fn header(
+    ui: &mut egui::Ui,
+    agent: Option<&AgentAction>,
+    strength: Option<f32>,
+    placed: Option<&Placed>,
+    toggle: &mut bool,
+) {
     ui.horizontal(|ui| {
         ui.set_min_height(ui.spacing().interact_size.y);
         if let (Some(a), Some(s)) = (agent, strength) {
             let text = if a.ok { format!("Agent: {}", a.title) } else { format!("Agent: {} (refused)", a.title) };
             ui.colored_label(AGENT_BLUE.gamma_multiply(s), text);
         }
-        if placed.can_pop {
+        if let Some(placed) = placed.filter(|p| p.can_pop) {
             let label = if placed.popped { "Back into the main window" } else { "Own window" };
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui.small_button(label).on_hover_text("Show this window in its own OS window, or back").clicked() {

@@ -20,10 +20,12 @@ pub struct Form<'u> {
     hasher: DefaultHasher,
     changed: Vec<String>,
     editable: bool,
-    /// The window is blocked: its contents are disabled by the bridge, not by the app, so a
-    /// disabled `ui` says nothing of what the app allows (the window is not operable anyway).
-    blocked: bool,
+    /// What else decides whether the app allows a widget (the window's blocking, a collapsed
+    /// section).
+    gate: super::widgets::Gate,
     window: &'u str,
+    /// The collapsed section the form is in: its fields are read, not edited, until it opens.
+    collapsed: Option<&'u str>,
 }
 
 impl std::fmt::Debug for Form<'_> {
@@ -50,13 +52,20 @@ impl Form<'_> {
     /// did not disable it with `add_enabled_ui`, `ui.disable()` or a disabled parent), or only
     /// the bridge's blocking disabled it.
     fn app_enabled(&self) -> bool {
-        super::widgets::app_allows(self.ui, self.blocked)
+        self.gate.allows(self.ui)
     }
 
-    /// Takes an agent's edit of `key` and refuses it: the field is drawn disabled.
+    /// Takes an agent's edit of `key` and refuses it: the field is drawn disabled, or is in a
+    /// collapsed section.
     fn refuse_disabled(&mut self, key: &str, label: &str) {
         if let Some(call) = self.edits.take_for(key) {
-            call.fail(ToolError::invalid_field("field", format!("{label} cannot be changed now (it is disabled)")));
+            let why = match self.collapsed {
+                Some(section) => {
+                    format!("{label} is in the collapsed section \"{section}\": open it first with open_section")
+                }
+                None => format!("{label} cannot be changed now (it is disabled)"),
+            };
+            call.fail(ToolError::invalid_field("field", why));
         }
     }
 
@@ -205,6 +214,8 @@ impl Form<'_> {
         if enabled {
             self.declare(FieldItem { key: Some(key.to_owned()), ..item });
             self.edits.fields.push(Editing { key: key.to_owned(), input: input.clone(), note: None, options });
+        } else if self.collapsed.is_some() {
+            self.declare(item);
         } else {
             self.declare(FieldItem { disabled: true, ..item });
         }
@@ -376,13 +387,23 @@ impl WindowUi {
         self.claim_edit();
         let mut hasher = DefaultHasher::new();
         ("fields", id).hash(&mut hasher);
-        let (edits, blocked, window) = (&mut self.edits, self.blocked, self.decl.app_id.as_str());
+        let (gate, window, collapsed) = (self.gate(), self.decl.app_id.as_str(), self.sections.inside.as_deref());
+        let edits = &mut self.edits;
         let (items, hash, changed) = egui::Grid::new(("egui_mcp_bridge::form", id))
             .num_columns(2)
             .spacing([12.0, 6.0])
             .show(ui, |ui| {
-                let mut form =
-                    Form { ui, edits, items: Vec::new(), hasher, changed: Vec::new(), editable: true, blocked, window };
+                let mut form = Form {
+                    ui,
+                    edits,
+                    items: Vec::new(),
+                    hasher,
+                    changed: Vec::new(),
+                    editable: true,
+                    gate,
+                    window,
+                    collapsed,
+                };
                 add(&mut form);
                 (form.items, form.hasher.finish(), form.changed)
             })

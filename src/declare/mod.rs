@@ -17,6 +17,7 @@ mod edit_action;
 mod form;
 mod input;
 pub(crate) mod places;
+mod sections;
 mod widgets;
 mod window;
 
@@ -25,6 +26,7 @@ pub(crate) use call::declare_action;
 pub use content::{Cell, Fields, Items, Row, Rows};
 pub use form::{Form, FormResponse};
 pub use input::{Editable, Input};
+pub use sections::Menu;
 pub use widgets::{ButtonResponse, Press, TableOptions};
 pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
 

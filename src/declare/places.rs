@@ -189,7 +189,10 @@ impl Places {
                     .filter(|(id, s)| id.as_str() != app_id && s.native == native)
                     .filter_map(|(_, s)| s.rect)
                     .collect();
-                let screen = Rect::from_min_size(Pos2::ZERO, egui::vec2(1600.0, 900.0));
+                // The monitor the main window is on, as the platform tells it (a common size when
+                // it does not).
+                let monitor = ctx.input(|i| i.viewport().monitor_size).unwrap_or(egui::vec2(1600.0, 900.0));
+                let screen = Rect::from_min_size(Pos2::ZERO, monitor);
                 let area = if native { screen } else { area.unwrap_or_else(|| ctx.content_rect()) };
                 free_spot(area, &open, size)
             }
@@ -202,6 +205,15 @@ impl Places {
         let popped = seen.popped;
         let pos = if native { origin + pos.to_vec2() } else { pos };
         Placed { egui_id, native, pos, first, became_top, can_pop: owner.is_none() && !self.native, popped }
+    }
+
+    /// A window drawn straight into the app's `ui` (a panel) in this pass, at `rect`: kept like
+    /// the others so that its dialogs open over it.
+    pub fn inline(&mut self, ctx: &egui::Context, app_id: &str, rect: Rect) {
+        self.begin(ctx.cumulative_pass_nr_for(ViewportId::ROOT));
+        let pass = self.pass;
+        let seen = self.seen(app_id);
+        (seen.pass, seen.rect, seen.native) = (pass, Some(rect), false);
     }
 
     /// Where a window was drawn in this pass (absolute: main-window points or the screen).

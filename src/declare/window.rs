@@ -99,10 +99,13 @@ impl WindowBuilder {
             decl,
             blocks_hasher: DefaultHasher::new(),
             blocked,
+            hidden: None,
+            sections: super::sections::Sections::default(),
             edits: super::edit_action::Edits::default(),
         };
         let inner = add_contents(&mut ui);
         ui.finish_edits();
+        ui.finish_sections();
         let WindowUi { core, mut decl, blocks_hasher, .. } = ui;
         // Hashes of blocks no longer declared (the window shows fewer than last pass).
         decl.block_hashes.truncate(decl.blocks.len());
@@ -157,6 +160,10 @@ pub struct WindowUi {
     pub(super) decl: WindowDecl,
     blocks_hasher: DefaultHasher,
     pub(super) blocked: bool,
+    /// Inside a closed menu drawn hidden: whether the menu's `ui` allowed use.
+    pub(super) hidden: Option<bool>,
+    /// The collapsed sections of this pass, and the one whose contents are being declared.
+    pub(super) sections: super::sections::Sections,
     /// The editable fields of its forms, and an agent's edit until one takes it.
     pub(super) edits: super::edit_action::Edits,
 }
@@ -171,6 +178,11 @@ impl WindowUi {
     /// Whether a dialog blocked this window in the last published state.
     pub fn is_blocked(&self) -> bool {
         self.blocked
+    }
+
+    /// What decides, beyond a widget's `ui`, whether the app lets the person use it.
+    pub(super) fn gate(&self) -> super::widgets::Gate {
+        super::widgets::Gate { blocked: self.blocked, hidden: self.hidden, collapsed: self.sections.inside.is_some() }
     }
 
     /// Hashes a block; builds it only when it differs from last pass's block at this position.

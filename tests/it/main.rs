@@ -12,6 +12,7 @@
 //! - `both`, `widgets`, `inputs`: one description draws the person's widgets and declares the
 //!   agent's view; each widget and input kind, what the app disables, and `edit_field` against
 //!   the person's widgets (property tests).
+//! - `containers`: panels that are windows, menus and collapsing sections declared while closed.
 //! - `state_json`: the published JSON, spliced from each window's, is a fresh serialisation.
 
 mod common;
@@ -21,6 +22,7 @@ mod both;
 mod bridge_tools;
 mod call_lifecycle;
 mod conformance;
+mod containers;
 mod hidden_window;
 mod http;
 mod inputs;

@@ -1,0 +1,197 @@
+//! What real apps are laid out in, described once: panels that are windows
+//! (`WindowBuilder::panel`, with a dialog over one), a menu bar whose items are actions
+//! declared while the menu is closed (`WindowUi::menu_ui`, a submenu, a keyboard shortcut), and
+//! a collapsing section whose contents agents read and use while the person has it collapsed
+//! (`WindowUi::collapsing`).
+
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use egui_mcp_bridge::testing::Harness;
+use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, Input};
+use serde_json::{Value, json};
+
+const SAVE: egui::KeyboardShortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::S);
+
+#[derive(Default)]
+struct App {
+    bridge: Option<Bridge>,
+    saved: usize,
+    reopened: usize,
+    reverted: usize,
+    plots: usize,
+    reset: usize,
+    asking: bool,
+    cleared: usize,
+    locked: bool,
+}
+
+fn app(ui: &mut egui::Ui, s: &mut App) {
+    let Some(bridge) = s.bridge.clone() else { return };
+    egui::Panel::top("menu").show(ui, |ui| {
+        bridge.window("menu").title("Menu").summary("The menu bar").panel(ui, |w, ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                w.menu_ui(ui, "File", |m| {
+                    if let Some(press) = m.shortcut("save", ActionSpec::new("Save"), SAVE) {
+                        s.saved += 1;
+                        press.ok("Saved");
+                    }
+                    // Nothing to revert before the first save: disabled for both.
+                    m.enabled(s.saved > 0);
+                    if let Some(press) = m.button("revert", ActionSpec::new("Revert to saved")) {
+                        s.reverted += 1;
+                        press.ok("Reverted");
+                    }
+                    m.enabled(true);
+                    m.menu("Recent", |m| {
+                        if let Some(press) = m.button("reopen", ActionSpec::new("Reopen the last file")) {
+                            s.reopened += 1;
+                            press.ok("Reopened");
+                        }
+                    });
+                });
+            });
+        });
+    });
+    egui::Panel::left("settings").default_size(260.0).show(ui, |ui| {
+        bridge.window("settings").title("Settings").summary("Plot settings").panel(ui, |w, ui| {
+            w.collapsing(ui, "Plot settings", |w, ui| {
+                ui.add_enabled_ui(!s.locked, |ui| {
+                    w.form(ui, "plot", |f| {
+                        f.edit("plots", &Input::integer("Number of plots", 1..=10), &mut s.plots);
+                    });
+                    if let Some(press) = w.button_ui(ui, "reset_plots", ActionSpec::new("Reset plots")).press {
+                        s.plots = 1;
+                        s.reset += 1;
+                        press.ok("Reset");
+                    }
+                });
+            });
+            if let Some(press) = w.button_ui(ui, "clear", ActionSpec::new("Clear data")).press {
+                s.asking = true;
+                press.ok("Asking first");
+            }
+        });
+    });
+    if s.asking {
+        bridge.window("sure").title("Clear all data?").modal_of("settings").ui(ui, |d, ui| {
+            if let Some(press) = d.button_ui(ui, "yes", ActionSpec::new("Clear")).press {
+                s.cleared += 1;
+                s.asking = false;
+                press.ok("Cleared");
+            }
+        });
+    }
+}
+
+fn harness(locked: bool) -> Harness<'static, App> {
+    let bridge = Bridge::builder().build();
+    let state = App { bridge: Some(bridge.clone()), plots: 3, locked, ..App::default() };
+    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([900.0, 600.0]), app, state);
+    h.run_steps(2);
+    h
+}
+
+fn plots_field(h: &Harness<'_, App>) -> Value {
+    let w = serde_json::to_value(h.window("settings").expect("declared")).expect("json");
+    w["blocks"][0]["items"][0].clone()
+}
+
+#[test]
+fn a_menu_item_is_an_action_while_its_menu_is_closed() {
+    let mut h = harness(false);
+    assert!(h.query_by_label("Save Ctrl+S").is_none(), "the menu is closed for the person");
+    let tools = h.snapshot().tools().to_vec();
+    let save = tools.iter().find(|t| t.name == "menu__save").expect("declared while closed");
+    assert!(save.description.contains("Shortcut"), "{:?}", save.description);
+    assert!(tools.iter().any(|t| t.name == "menu__reopen"), "a submenu's item too");
+    assert!(!tools.iter().any(|t| t.name == "menu__revert"), "a disabled item is not offered");
+    let e = h.call("menu__revert", json!({})).expect_err("disabled");
+    assert_eq!(e.code, ErrorCode::ActionNotAvailable);
+    h.call("menu__save", json!({})).expect("the agent saves without opening File");
+    h.call("menu__reopen", json!({})).expect("and reopens");
+    assert_eq!((h.state().saved, h.state().reopened), (1, 1));
+    h.call("menu__revert", json!({})).expect("enabled once saved");
+    assert_eq!(h.state().reverted, 1);
+
+    // The person: through the menu (it closes after the click), and by the shortcut.
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Save Ctrl+S").click();
+    h.run_steps(2);
+    assert_eq!(h.state().saved, 2);
+    assert!(h.query_by_label("Save Ctrl+S").is_none(), "the menu closed");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    assert_eq!(h.state().saved, 3, "the shortcut presses the item while the menu is closed");
+}
+
+#[test]
+fn a_collapsed_section_is_read_and_opened_before_anything_in_it_changes() {
+    let mut h = harness(false);
+    assert!(h.query_by_label("Number of plots").is_none(), "collapsed for the person");
+    let field = plots_field(&h);
+    assert_eq!(
+        (field["label"].clone(), field["value"].clone()),
+        (json!("Number of plots"), json!(3)),
+        "read while collapsed"
+    );
+    assert_eq!(field.get("key"), None, "not editable while collapsed: {field}");
+    assert!(!h.tool_names().contains(&"settings__reset_plots".to_owned()), "nor its buttons");
+    let open =
+        h.snapshot().tools().iter().find(|t| t.name == "settings__open_section").cloned().expect("a way to open it");
+    assert!(open.description.contains("Plot settings"), "{:?}", open.description);
+    let e = h.call("settings__edit_field", json!({"field": "plots", "value": 7})).expect_err("collapsed");
+    assert_eq!(e.code, ErrorCode::ActionNotAvailable, "no field of the window is editable now: {e:?}");
+
+    // The agent opens it, as the person would: the person sees it open, the agent can use it.
+    let r = h.call("settings__open_section", json!({"section": "Plot settings"})).expect("opens");
+    assert_eq!(r.message.as_deref(), Some("Plot settings is open"));
+    h.run_steps(1);
+    assert_eq!(h.get_by_label("Number of plots").value().as_deref(), Some("3"), "open for the person");
+    assert_eq!(plots_field(&h)["key"], "plots");
+    assert!(!h.tool_names().contains(&"settings__open_section".to_owned()), "nothing left to open");
+    h.call("settings__edit_field", json!({"field": "plots", "value": 7})).expect("edited once open");
+    h.call("settings__reset_plots", json!({})).expect("pressed once open");
+    assert_eq!((h.state().plots, h.state().reset), (1, 1));
+    assert_eq!(plots_field(&h)["value"], 1);
+
+    // The person collapses it: read again, not editable.
+    h.get_by_label("Plot settings").click();
+    h.run();
+    assert_eq!(plots_field(&h).get("key"), None);
+    let e = h.call("settings__open_section", json!({"section": "Nope"})).expect_err("no such section");
+    assert_eq!(e.code, ErrorCode::ValidationFailed);
+}
+
+#[test]
+fn what_an_open_section_disables_stays_disabled_for_agents() {
+    let mut h = harness(true);
+    h.call("settings__open_section", json!({"section": "Plot settings"})).expect("opens");
+    h.run_steps(1);
+    assert_eq!(plots_field(&h)["disabled"], true);
+    let e = h.call("settings__reset_plots", json!({})).expect_err("disabled");
+    assert_eq!(e.code, ErrorCode::ActionNotAvailable);
+    assert!(!h.tool_names().iter().any(|t| t == "settings__edit_field"), "no editable field");
+    assert_eq!(h.state().plots, 3);
+}
+
+#[test]
+fn a_panel_is_a_window_and_its_dialog_opens_over_it() {
+    let mut h = harness(false);
+    let r = h.call("settings__clear", json!({})).expect("asks");
+    assert_eq!(r.opened_window_ids, ["sure"]);
+    h.run_steps(2);
+    // The panel is blocked for both: its tools are gone, its buttons disabled for the person.
+    assert!(!h.tool_names().iter().any(|t| t.starts_with("settings__")));
+    assert!(h.get_by_label("Clear data").accesskit_node().is_disabled());
+    // The dialog is over the panel that owns it.
+    let panel = h.get_by_label("Clear data").rect();
+    let dialog = h.get_by_label("Clear").rect();
+    assert!(
+        dialog.center().x < 300.0 && (dialog.center().x - panel.center().x).abs() < 200.0,
+        "{dialog:?} over {panel:?}"
+    );
+    h.get_by_label("Clear").click();
+    h.run();
+    assert_eq!(h.state().cleared, 1);
+    assert!(h.tool_names().contains(&"settings__clear".to_owned()), "the panel is operable again");
+}
