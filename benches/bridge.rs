@@ -49,7 +49,7 @@ fn declare(bridge: &Bridge, app: &mut Orders) {
                 f.field("Recipient", "Ada Lovelace");
                 f.field("Address", "1 Main Street");
                 f.field("Amount", 100.0);
-                f.sensitive("Card number", "4111 1111 1111 1111");
+                f.secret("Card number", "4111 1111 1111 1111");
             });
             let edits = format!("edit {}", app.edits);
             w.table("items", &["Product", "Quantity", "Unit price"]).rows(|t| {

@@ -26,7 +26,7 @@ mod server;
 pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
-pub use declare::{Call, Form, Input, Press, WindowBuilder, WindowResponse, WindowUi};
+pub use declare::{Call, Form, Gesture, Input, Press, WindowBuilder, WindowResponse, WindowUi};
 pub use hub::{ActionSpec, NoArgs, Outcome};
 pub use protocol::{ErrorCode, FieldError, Severity, ToolError, ToolResult};
 

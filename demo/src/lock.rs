@@ -51,21 +51,24 @@ impl OrderApp {
         let mut unlocked = false; // set inside: egui may run an OS window's contents twice in a pass
         window.ui(ui, |w, ui| {
             w.text_ui(ui, "info", "The session is locked. Enter the PIN to unlock it.");
-            let l = ui.label("PIN");
-            let r = ui.add(egui::TextEdit::singleline(&mut lock.pin).password(true)).labelled_by(l.id);
+            // The person's PIN and Unlock (or Enter), and the agent's `unlock`: one gesture.
+            let spec = ActionSpec::new("Unlock session").description("Unlock with the PIN");
+            let pin = &mut lock.pin;
+            let gesture = w.gesture_ui(ui, "unlock", spec, |ui| {
+                let l = ui.label("PIN");
+                let r = ui.add(egui::TextEdit::singleline(pin).password(true)).labelled_by(l.id);
+                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                (ui.button("Unlock").clicked() || enter).then(|| UnlockArgs { pin: std::mem::take(pin) })
+            });
+            if let Some(gesture) = gesture {
+                let _ = gesture.handle(|a| {
+                    let r = lock.unlock(&a.pin);
+                    unlocked |= r.is_ok();
+                    r
+                });
+            }
             if let Some(e) = lock.error.clone() {
                 w.notice_ui(ui, "error-pin", Severity::Error, &format!("pin: {e}"));
-            }
-            let spec = ActionSpec::new("Unlock session").description("Unlock with the PIN");
-            if let Some(call) = w.action::<UnlockArgs>("unlock", spec) {
-                let r = lock.unlock(&call.args().pin);
-                unlocked |= r.is_ok();
-                call.reply(r);
-            }
-            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if ui.button("Unlock").clicked() || enter {
-                let pin = std::mem::take(&mut lock.pin);
-                unlocked |= lock.unlock(&pin).is_ok();
             }
         });
         if unlocked {

@@ -120,8 +120,7 @@ impl OrderApp {
                 f.computed_for = Some((f.status, self.orders_revision, total));
             }
             let orders = &self.orders;
-            let options =
-                TableOptions { agent_rows: Some(PREVIEW_ROWS), row_button: Some("Open"), ..Default::default() };
+            let options = TableOptions::new().agent_rows(PREVIEW_ROWS).row_button("Open");
             let cells = |&i: &usize, t: &mut Rows<'_>| {
                 let o = &orders[i];
                 t.row((o.label().as_str(), o.customer.as_str(), o.status.as_str(), o.amount));

@@ -43,7 +43,7 @@ impl OrderApp {
             ui.label("Top products");
             let top: Vec<String> =
                 r.top_products.iter().map(|(p, q)| format!("{p} ({} sold)", thousands(*q))).collect();
-            w.list_ui(ui, "top-products", true, &top);
+            w.ordered_list_ui(ui, "top-products", &top);
             if let Some(call) = w.button("close", ActionSpec::new("Close report")) {
                 close = true;
                 call.ok("Sales Report closed");

@@ -50,10 +50,10 @@ impl WindowBuilder {
     /// - the agent's latest call that changed it is marked for a few seconds;
     /// - an agent's call waiting for the person's approval is shown first.
     ///
-    /// `inner` is `None` while the person has the window collapsed. `add_contents` may run more
-    /// than once in a pass (an OS window's pass that egui runs again at once after an agent's
-    /// call): change the app's state inside it (set a flag it captures), not from what it
-    /// returns.
+    /// `add_contents` returns nothing: it may run more than once in a pass (an OS window's pass
+    /// that egui runs again at once after an agent's call), so a value it returned could be the
+    /// second run's and miss what the first did. Change the app's state inside it, where a
+    /// press or an edit arrives.
     ///
     /// ```
     /// use egui_mcp_bridge::{ActionSpec, Bridge, Input};
@@ -75,11 +75,11 @@ impl WindowBuilder {
     /// });
     /// # });
     /// ```
-    pub fn ui<R>(
+    pub fn ui(
         self,
         parent: &mut egui::Ui,
-        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui) -> R,
-    ) -> WindowResponse<Option<R>> {
+        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui),
+    ) -> WindowResponse<()> {
         let ctx = &parent.ctx().clone();
         // What the app's panels left free of `parent`: where windows are placed and kept.
         let area = Some(parent.available_rect_before_wrap()).filter(egui::Rect::is_positive);
@@ -104,9 +104,9 @@ impl WindowBuilder {
         let mut body = |w: &mut WindowUi, ui: &mut egui::Ui, toggle: &mut bool| {
             header(ui, agent.as_ref(), strength, Some(&placed), toggle);
             prompts(ui, &core, &app_id, blocked, approval.as_ref());
-            ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
+            ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
         };
-        let mut response = if placed.native {
+        let response = if placed.native {
             self.in_viewport(ctx, parent, &chrome, &mut events, &mut body)
         } else {
             self.in_main_window(ctx, &chrome, &mut events, &mut body)
@@ -118,8 +118,12 @@ impl WindowBuilder {
         if events.toggle {
             places.toggle(&app_id);
         }
-        response.closed = events.closed;
-        response
+        WindowResponse {
+            inner: (),
+            blocked: response.blocked,
+            agent_action: response.agent_action,
+            closed: events.closed,
+        }
     }
 
     /// Declares the window and draws its contents straight into `ui`, with no window frame of its
@@ -145,11 +149,11 @@ impl WindowBuilder {
     /// });
     /// # });
     /// ```
-    pub fn panel<R>(
+    pub fn panel(
         self,
         ui: &mut egui::Ui,
-        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui) -> R,
-    ) -> WindowResponse<R> {
+        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui),
+    ) -> WindowResponse<()> {
         let ctx = ui.ctx().clone();
         let app_id = self.decl.app_id.clone();
         let (blocked, agent, approval) = {
@@ -166,7 +170,7 @@ impl WindowBuilder {
             self.declare(|w| {
                 header(ui, agent.as_ref(), strength, None, &mut false);
                 prompts(ui, &core, &app_id, blocked, approval.as_ref());
-                ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
+                ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
             })
         });
         // Where it is, for the dialogs it owns.

@@ -127,7 +127,7 @@ impl Fields<'_> {
 
     /// A secret, masked here at the source (§4.5): only whether it is filled in is kept,
     /// so the plaintext never enters the snapshot, a hash, a log or a result.
-    pub fn sensitive<'a>(&mut self, label: &str, value: impl Into<Cell<'a>>) {
+    pub fn secret<'a>(&mut self, label: &str, value: impl Into<Cell<'a>>) {
         let filled = !value.into().is_empty();
         match &mut self.mode {
             Mode::Hash(h) => {

@@ -69,11 +69,11 @@ impl Form<'_> {
         }
     }
 
-    /// Whether the [`edit`](Self::edit) fields after this call can be edited (default: yes).
-    /// Not editable, they are drawn as values and left out of the `edit_field` action (a
-    /// submitted order, say).
-    pub fn set_editable(&mut self, editable: bool) {
-        self.editable = editable;
+    /// The [`edit`](Self::edit) and [`choice`](Self::choice) fields after this call are shown
+    /// as values, not edited, and left out of the `edit_field` action (a submitted order, say):
+    /// `if submitted { f.read_only(); }`.
+    pub fn read_only(&mut self) {
+        self.editable = false;
     }
 
     /// An editable field: the person's widget for `value` following `input`'s rules (a text

@@ -47,6 +47,40 @@ impl Press {
     }
 }
 
+/// An action with arguments done by the person's gesture or an agent's call
+/// ([`WindowUi::gesture_ui`]): the same typed arguments either way, for one handler.
+#[derive(Debug)]
+#[must_use = "handle the gesture: .handle(|args| …) (answers the agent; the person sees the window change)"]
+pub enum Gesture<A> {
+    /// The person completed the gesture, with these arguments.
+    Person(A),
+    /// An agent called the action: its arguments are checked against `A`'s schema already.
+    Agent(Call<A>),
+}
+
+impl<A> Gesture<A> {
+    /// The arguments, whoever gave them.
+    pub fn args(&self) -> &A {
+        match self {
+            Self::Person(args) => args,
+            Self::Agent(call) => call.args(),
+        }
+    }
+
+    /// Applies the arguments with `apply`, the one operation the gesture and the action share:
+    /// the agent is answered with what it returns; for the person, it comes back to show (an
+    /// error under the widgets, say).
+    pub fn handle(self, apply: impl FnOnce(A) -> crate::Outcome) -> Option<crate::Outcome> {
+        match self {
+            Self::Person(args) => Some(apply(args)),
+            Self::Agent(call) => {
+                call.handle(apply);
+                None
+            }
+        }
+    }
+}
+
 /// What [`WindowUi::button_ui`] gives: the press, by the person or an agent, and egui's response
 /// to the person's button (for a tooltip of the person's alone, or a context menu).
 #[derive(Debug)]
@@ -59,6 +93,61 @@ pub struct ButtonResponse {
 }
 
 impl WindowUi {
+    /// An action with arguments whose person's gesture gives the same arguments (a PIN field and
+    /// Unlock, a product, a quantity and Add): `draw` draws the person's widgets and returns the
+    /// arguments when the person completes the gesture; an agent's call to `name` comes with
+    /// them parsed and checked against `A`. Both come out as one [`Gesture`] for one handler.
+    /// Drawn in a `ui` the app disabled, the action is not offered either.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge, ToolError, ToolResult};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Unlock {
+    ///     /// The four-digit PIN.
+    ///     pin: String,
+    /// }
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let (mut typed, mut locked) = (String::new(), true);
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("lock").title("Locked").ui(ui, |w, ui| {
+    ///     let unlock = w.gesture_ui(ui, "unlock", ActionSpec::new("Unlock"), |ui| {
+    ///         ui.add(egui::TextEdit::singleline(&mut typed).password(true));
+    ///         ui.button("Unlock").clicked().then(|| Unlock { pin: typed.clone() })
+    ///     });
+    ///     if let Some(gesture) = unlock {
+    ///         let _ = gesture.handle(|args| {
+    ///             if args.pin != "1234" {
+    ///                 return Err(ToolError::invalid_field("pin", "Wrong PIN"));
+    ///             }
+    ///             locked = false;
+    ///             Ok(ToolResult::message("Unlocked"))
+    ///         });
+    ///     }
+    /// });
+    /// # });
+    /// ```
+    pub fn gesture_ui<A>(
+        &mut self,
+        ui: &mut egui::Ui,
+        name: &str,
+        spec: ActionSpec,
+        draw: impl FnOnce(&mut egui::Ui) -> Option<A>,
+    ) -> Option<Gesture<A>>
+    where
+        A: serde::de::DeserializeOwned + schemars::JsonSchema + 'static,
+    {
+        let enabled = self.gate().allows(ui);
+        let call = if enabled { self.action::<A>(name, spec) } else { None };
+        let person = draw(ui);
+        match (call, person) {
+            (Some(call), _) => Some(Gesture::Agent(call)),
+            (None, Some(args)) if enabled || self.blocked => Some(Gesture::Person(args)),
+            _ => None,
+        }
+    }
+
     /// A paragraph for both: drawn as a label, declared as a `text` block.
     pub fn text_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str) {
         ui.label(text);
@@ -165,9 +254,18 @@ impl WindowUi {
         draw_table(ui, id, columns, rows, &cells, &options)
     }
 
-    /// A list for both: numbered lines (`ordered`) or bullets for the person, the `list` block
-    /// `id` for agents.
-    pub fn list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, ordered: bool, items: &[S]) {
+    /// A list for both: bullets for the person, the `list` block `id` for agents.
+    pub fn list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, items: &[S]) {
+        self.any_list_ui(ui, id, false, items);
+    }
+
+    /// A list whose order means something (steps, a ranking): numbered lines for the person, an
+    /// ordered `list` block `id` for agents.
+    pub fn ordered_list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, items: &[S]) {
+        self.any_list_ui(ui, id, true, items);
+    }
+
+    fn any_list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, ordered: bool, items: &[S]) {
         for (k, item) in items.iter().enumerate() {
             if ordered {
                 ui.label(format!("{}. {}", k + 1, item.as_ref()));
@@ -244,15 +342,41 @@ fn shown_cell(value: &serde_json::Value) -> String {
     }
 }
 
-/// How a [`WindowUi::table_ui`] shows its rows.
+/// How a [`WindowUi::table_ui`] shows its rows, built as egui's widgets are:
+/// `TableOptions::new().agent_rows(20).row_button("Open")`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TableOptions<'a> {
-    /// The most rows agents read in the state (default: all).
-    pub agent_rows: Option<usize>,
+    agent_rows: Option<usize>,
+    row_button: Option<&'a str>,
+    height: Option<f32>,
+}
+
+impl<'a> TableOptions<'a> {
+    /// All rows for agents, no row button, the height left in the window.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The most rows agents read in the state (default: all); the total says how many there are.
+    #[must_use]
+    pub fn agent_rows(mut self, n: usize) -> Self {
+        self.agent_rows = Some(n);
+        self
+    }
+
     /// A button at the end of each of the person's rows ("Open", "Remove").
-    pub row_button: Option<&'a str>,
+    #[must_use]
+    pub fn row_button(mut self, text: &'a str) -> Self {
+        self.row_button = Some(text);
+        self
+    }
+
     /// The height of the person's scrolled rows (default: what is left of the window).
-    pub height: Option<f32>,
+    #[must_use]
+    pub fn height(mut self, height: f32) -> Self {
+        self.height = Some(height);
+        self
+    }
 }
 
 /// The person's table: a header, then the rows in a scroll area that lays out only the visible

@@ -114,3 +114,69 @@ fn a_dialog_blocks_its_owner_for_both_and_is_answered_on_top() {
     assert!(!h.state().asking, "answered by the person");
     assert!(h.tool_names().contains(&"profile__add_one".to_owned()), "the owner is operable again");
 }
+
+/// A gesture with arguments (a PIN field and Unlock) and the agent's `unlock {pin}`: the same
+/// typed arguments, one handler; a wrong PIN is refused for both; drawn disabled, it is not
+/// offered.
+#[test]
+fn a_gesture_and_its_action_give_the_same_arguments_to_one_handler() {
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Unlock {
+        pin: String,
+    }
+    #[derive(Default)]
+    struct Lock {
+        bridge: Option<Bridge>,
+        typed: String,
+        unlocked: usize,
+        wrong: usize,
+        frozen: bool,
+    }
+    let app = |ui: &mut egui::Ui, s: &mut Lock| {
+        let Some(bridge) = s.bridge.clone() else { return };
+        bridge.window("lock").title("Lock").ui(ui, |w, ui| {
+            ui.add_enabled_ui(!s.frozen, |ui| {
+                let typed = &mut s.typed;
+                let gesture = w.gesture_ui(ui, "unlock", ActionSpec::new("Unlock"), |ui| {
+                    let l = ui.label("PIN");
+                    ui.add(egui::TextEdit::singleline(typed)).labelled_by(l.id);
+                    ui.button("Unlock").clicked().then(|| Unlock { pin: std::mem::take(typed) })
+                });
+                if let Some(gesture) = gesture {
+                    let _ = gesture.handle(|a| {
+                        if a.pin == "1234" {
+                            s.unlocked += 1;
+                            Ok(egui_mcp_bridge::ToolResult::message("Unlocked"))
+                        } else {
+                            s.wrong += 1;
+                            Err(egui_mcp_bridge::ToolError::invalid_field("pin", "Wrong PIN"))
+                        }
+                    });
+                }
+            });
+        });
+    };
+    let bridge = Bridge::builder().build();
+    let state = Lock { bridge: Some(bridge.clone()), ..Lock::default() };
+    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([400.0, 300.0]), app, state);
+    h.run_steps(2);
+    // The person.
+    h.get_by_label("PIN").focus();
+    h.run_steps(1);
+    h.get_by_label("PIN").type_text("1234");
+    h.run_steps(1);
+    h.get_by_label("Unlock").click();
+    h.run_steps(2);
+    assert_eq!((h.state().unlocked, h.state().typed.as_str()), (1, ""));
+    // The agent: the schema is the arguments', a wrong PIN is refused by the same handler.
+    let tool = h.snapshot().tools().iter().find(|t| t.name == "lock__unlock").cloned().expect("offered");
+    assert!(serde_json::to_value(&tool.input_schema).expect("json")["properties"]["pin"].is_object());
+    h.call("lock__unlock", json!({"pin": "1234"})).expect("unlocked");
+    let e = h.call("lock__unlock", json!({"pin": "0000"})).expect_err("wrong");
+    assert_eq!(e.fields.expect("per field")[0].error, "Wrong PIN");
+    assert_eq!((h.state().unlocked, h.state().wrong), (2, 1));
+    // Drawn disabled: not offered.
+    h.state_mut().frozen = true;
+    h.run_steps(2);
+    assert!(!h.tool_names().contains(&"lock__unlock".to_owned()));
+}

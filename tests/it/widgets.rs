@@ -35,7 +35,9 @@ fn app(ui: &mut egui::Ui, s: &mut Shop) {
     bridge.window("shop").title("Shop").summary("A shop").ui(ui, |w, ui| {
         let total = s.price * s.qty as f64;
         w.form(ui, "details", |f| {
-            f.set_editable(!s.read_only);
+            if s.read_only {
+                f.read_only();
+            }
             f.edit("name", &name(), &mut s.name);
             f.edit("pin", &Input::secret("PIN").char_limit(4), &mut s.pin);
             f.edit("price", &price(), &mut s.price);
@@ -44,13 +46,13 @@ fn app(ui: &mut egui::Ui, s: &mut Shop) {
         });
         w.text_ui(ui, "intro", "Welcome to the shop");
         w.notice_ui(ui, "stock", Severity::Warn, "Stock is low");
-        let options = TableOptions { agent_rows: Some(2), row_button: Some("Drop"), height: Some(120.0) };
+        let options = TableOptions::new().agent_rows(2).row_button("Drop").height(120.0);
         if let Some(row) =
             w.table_ui(ui, "items", &["Item", "Qty"], &s.items, |it, t| t.row((it.0.as_str(), it.1)), options)
         {
             s.dropped.push(row);
         }
-        w.list_ui(ui, "tags", true, &["new", "sale"]);
+        w.ordered_list_ui(ui, "tags", &["new", "sale"]);
         w.media_ui(ui, "logo", ("image/png", "data:image/png;base64,AA=="), "A round logo", |ui| {
             ui.label("[logo]");
         });

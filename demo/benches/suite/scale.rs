@@ -44,7 +44,7 @@ fn declare(bridge: &Bridge, app: &mut App) {
                     f.field("Address", "1 Main Street");
                     f.field("Amount", 100.0 + f64::from(b));
                     f.field("Edits", edits);
-                    f.sensitive("Card", "4111 1111 1111 1111");
+                    f.secret("Card", "4111 1111 1111 1111");
                 });
             }
             for t in 0..3 {

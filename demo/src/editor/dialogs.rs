@@ -110,7 +110,7 @@ impl Editor {
         let mut card = self.draft.card_number.clone();
         w.form(ui, "payment", |f| {
             f.value("Amount", total);
-            f.set_editable(false);
+            f.read_only();
             f.edit("card_number", &inputs::card_number(), &mut card);
         });
         let Dialog::Authorize { password, error, focused, .. } = &mut self.dialogs[k] else { return };
@@ -125,27 +125,28 @@ impl Editor {
             }
         }
         let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        let (typed, error) = (password.clone(), error.clone());
-        if let Some(e) = error {
+        if let Some(e) = error.clone() {
             w.notice_ui(ui, "error-password", Severity::Error, &format!("password: {e}"));
         }
         let spec = ActionSpec::new("Authorize payment")
             .destructive()
             .ask_person()
             .description("Charge the card and submit the order (needs the payment password)");
-        if let Some(call) = w.action::<AuthorizeArgs>("authorize", spec) {
-            call.handle(|a| self.authorize(&a.password, parts.orders, parts.orders_revision));
-        }
-        let (clicked, cancel) = ui
+        // The person's Authorize (or Enter) and the agent's `authorize`: one gesture, one handler.
+        let (authorize, cancel) = ui
             .horizontal(|ui| {
-                (ui.button("Authorize").clicked(), w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).press)
+                let authorize = w.gesture_ui(ui, "authorize", spec, |ui| {
+                    let typed = ui.button("Authorize").clicked() || enter;
+                    typed.then(|| AuthorizeArgs { password: password.clone() })
+                });
+                (authorize, w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).press)
             })
             .inner;
-        if let Some(press) = cancel {
+        if let Some(gesture) = authorize {
+            let _ = gesture.handle(|a| self.authorize(&a.password, parts.orders, parts.orders_revision));
+        } else if let Some(press) = cancel {
             self.close_top_dialog();
             press.ok("Authorization cancelled; back to Confirm order");
-        } else if clicked || enter {
-            let _ = self.authorize(&typed, parts.orders, parts.orders_revision);
         }
     }
 }

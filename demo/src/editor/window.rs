@@ -6,14 +6,14 @@ use std::sync::LazyLock;
 
 use egui_mcp_bridge::blocks::Rows;
 use egui_mcp_bridge::{
-    ActionSpec, Severity,
+    ActionSpec, Gesture, Severity,
     blocks::{Editable as _, TableOptions},
 };
 use serde::Deserialize;
 
 use super::Parts;
 use super::inputs;
-use super::model::{Editor, SubmitArgs};
+use super::model::{Editor, NewItemForm, SubmitArgs};
 
 /// The columns of an editor's line-item table.
 pub const ITEM_COLUMNS: [&str; 3] = ["Product", "Quantity", "Unit price"];
@@ -57,7 +57,9 @@ impl Editor {
             };
             let d = &mut self.draft;
             let form = w.form(ui, "details", |f| {
-                f.set_editable(!read_only);
+                if read_only {
+                    f.read_only();
+                }
                 f.edit("recipient", &inputs::recipient(), &mut d.recipient);
                 f.edit("address", &inputs::address(), &mut d.address);
                 f.derived("amount", &inputs::amount(), d.amount(), "the total of the line items");
@@ -70,18 +72,25 @@ impl Editor {
             }
             ui.separator();
             ui.strong("Line items");
-            let options =
-                TableOptions { row_button: (!read_only).then_some("Remove"), height: Some(90.0), ..Default::default() };
+            let mut options = TableOptions::new().height(90.0);
+            if !read_only {
+                options = options.row_button("Remove");
+            }
             let cells =
                 |it: &crate::data::LineItem, t: &mut Rows<'_>| t.row((it.product.as_str(), it.quantity, it.unit_price));
             if let Some(row) = w.table_ui(ui, "items", &ITEM_COLUMNS, &self.draft.items, cells, options) {
                 let _ = self.remove_item(row);
             }
             if !read_only {
-                if let Some(call) =
-                    w.action::<AddItemArgs>("add_item", ActionSpec::new("Add line item").description(&*ADD_ITEM))
-                {
-                    call.handle(|a| self.add_item(&a.product, a.quantity, a.unit_price));
+                // The person's add-item row and the agent's `add_item`: the same arguments, one handler.
+                let add = ActionSpec::new("Add line item").description(&*ADD_ITEM);
+                let new = &mut self.new_item;
+                if let Some(gesture) = w.gesture_ui(ui, "add_item", add, |ui| add_item_row(ui, new)) {
+                    let by_person = matches!(gesture, Gesture::Person(_));
+                    let done = gesture.handle(|a| self.add_item(&a.product, a.quantity, a.unit_price));
+                    if by_person && done.is_some_and(|r| r.is_ok()) {
+                        self.new_item.product.clear();
+                    }
                 }
                 let remove = ActionSpec::new("Remove line item")
                     .destructive()
@@ -94,7 +103,6 @@ impl Editor {
                 if let Some(call) = w.action::<SubmitArgs>("submit", submit) {
                     call.handle(|a| self.submit(a, parts.ids));
                 }
-                self.add_item_row(ui);
             }
             for e in &self.errors {
                 w.notice_ui(ui, &format!("error-{}", e.field), Severity::Error, &format!("{}: {}", e.field, e.error));
@@ -123,24 +131,24 @@ impl Editor {
         }
         self.show_dialogs(ui, parts);
     }
+}
 
-    /// The person's add-item row: the same inputs `add_item` checks.
-    fn add_item_row(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            ui.spacing_mut().text_edit_width = 120.0; // one row: product, quantity, price, button
-            let new = &mut self.new_item;
-            let l = ui.label("Product");
-            new.product.widget(ui, &inputs::product()).labelled_by(l.id);
-            let l = ui.label("Qty");
-            new.quantity.widget(ui, &inputs::quantity()).labelled_by(l.id);
-            let l = ui.label("Price");
-            new.unit_price.widget(ui, &inputs::unit_price()).labelled_by(l.id);
-            if ui.button("Add item").clicked() {
-                let (product, quantity, price) = (new.product.clone(), new.quantity, new.unit_price);
-                if self.add_item(&product, u32::try_from(quantity).unwrap_or(0), Some(price)).is_ok() {
-                    self.new_item.product.clear();
-                }
-            }
-        });
-    }
+/// The person's add-item row (product, quantity, price, Add item), by the same rules as
+/// `add_item` (`inputs.rs`): the arguments when the person presses Add item.
+fn add_item_row(ui: &mut egui::Ui, new: &mut NewItemForm) -> Option<AddItemArgs> {
+    ui.horizontal(|ui| {
+        ui.spacing_mut().text_edit_width = 120.0; // one row: product, quantity, price, button
+        let l = ui.label("Product");
+        new.product.widget(ui, &inputs::product()).labelled_by(l.id);
+        let l = ui.label("Qty");
+        new.quantity.widget(ui, &inputs::quantity()).labelled_by(l.id);
+        let l = ui.label("Price");
+        new.unit_price.widget(ui, &inputs::unit_price()).labelled_by(l.id);
+        ui.button("Add item").clicked().then(|| AddItemArgs {
+            product: new.product.clone(),
+            quantity: u32::try_from(new.quantity).unwrap_or(0),
+            unit_price: Some(new.unit_price),
+        })
+    })
+    .inner
 }

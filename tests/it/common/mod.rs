@@ -103,7 +103,7 @@ pub fn declare(bridge: &Bridge, s: &mut TestState) {
         }
         w.fields("f", |f| {
             f.field("Name", &s.name);
-            f.sensitive("Secret", &s.secret);
+            f.secret("Secret", &s.secret);
         });
     });
     let mut owner = "main".to_owned();
