@@ -36,8 +36,8 @@ pub use protocol::{ErrorCode, FieldError, Severity, ToolError, ToolResult};
 /// Inferred in the closures; named here for the rare signature that needs them.
 pub mod blocks {
     pub use crate::declare::{
-        ButtonResponse, Cell, Editable, Fields, FormResponse, Items, ListKind, Menu, Paged, Row, Rows, TableKind,
-        TableOptions,
+        ButtonResponse, Cell, Editable, Fields, FormResponse, Items, ListKind, Menu, Paged, Row, RowPress, Rows,
+        TableKind, TableOptions,
     };
 }
 

@@ -125,8 +125,9 @@ impl OrderApp {
                 let o = &orders[i];
                 t.row((o.label().as_str(), o.customer.as_str(), o.status.as_str(), o.amount));
             };
-            if let Some(k) = w.table_ui(ui, "orders", &ORDER_COLUMNS, &f.rows, cells, options) {
-                open_index = Some(f.rows[k]);
+            if let Some(pressed) = w.table_ui(ui, "orders", &ORDER_COLUMNS, &f.rows, cells, options) {
+                open_index = Some(f.rows[pressed.row]);
+                pressed.press.ok("Opened"); // the person's: Orders has no row action
             }
         });
         if let Some(i) = open_index {

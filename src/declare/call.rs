@@ -121,6 +121,12 @@ impl<A: std::fmt::Debug> std::fmt::Debug for Call<A> {
 }
 
 impl<A> Call<A> {
+    /// The same call, its arguments turned into others (a table's row taken out of them).
+    pub(crate) fn map_args<B>(self, f: impl FnOnce(A) -> B) -> Call<B> {
+        let Self { args, answer } = self;
+        Call { args: f(args), answer }
+    }
+
     /// The parsed arguments.
     pub fn args(&self) -> &A {
         &self.args

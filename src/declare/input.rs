@@ -258,10 +258,11 @@ impl Input {
         self
     }
 
-    /// Selectable labels side by side, one per option, instead of a combo box (choice).
+    /// Selectable labels side by side, one per option, instead of a combo box (choice); a
+    /// selectable label that stays pressed while on (yes/no, egui's `toggle_value`).
     #[must_use]
     pub fn selectable(mut self) -> Self {
-        if self.kind == Kind::Choice {
+        if matches!(self.kind, Kind::Choice | Kind::Bool) {
             self.look.widget = Widget::Selectable;
         }
         self
@@ -514,7 +515,11 @@ impl Editable for bool {
     }
 
     fn widget(&mut self, ui: &mut egui::Ui, input: &Input) -> egui::Response {
-        if input.look.widget == Widget::Switch { switch(ui, self) } else { ui.checkbox(self, "") }
+        match input.look.widget {
+            Widget::Switch => switch(ui, self),
+            Widget::Selectable => ui.toggle_value(self, input.label()),
+            _ => ui.checkbox(self, ""),
+        }
     }
 
     fn fits(input: &Input) -> bool {

@@ -27,7 +27,7 @@ pub use content::{Cell, Fields, Items, Row, Rows};
 pub use form::{Form, FormResponse};
 pub use input::{Editable, Input};
 pub use sections::Menu;
-pub use widgets::{ButtonResponse, Gesture, Press, TableOptions};
+pub use widgets::{ButtonResponse, Gesture, Press, RowPress, TableOptions};
 pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
 
 macro_rules! debug_opaque {

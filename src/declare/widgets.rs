@@ -148,6 +148,21 @@ impl WindowUi {
         }
     }
 
+    /// A link that does something in the app (egui's `ui.link`): drawn as a link, and the action
+    /// `name` for agents, one handler for both (as [`button_ui`](Self::button_ui)).
+    pub fn link_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> ButtonResponse {
+        let title = spec.title.clone();
+        self.add_button(ui, name, spec, egui::Link::new(title.as_ref()))
+    }
+
+    /// A link to a web page for both: the person's hyperlink opens it in the browser; agents read
+    /// it as the `text` block `id`, "text: url" (an agent does not open the person's browser).
+    pub fn hyperlink_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str, url: &str) -> egui::Response {
+        let response = ui.hyperlink_to(text, url);
+        self.text(id, &format!("{text}: {url}"));
+        response
+    }
+
     /// A paragraph for both: drawn as a label, declared as a `text` block.
     pub fn text_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str) {
         ui.label(text);
@@ -204,14 +219,15 @@ impl WindowUi {
     }
 
     /// [`button_ui`](Self::button_ui) with the person's button as the app makes it (an icon or
-    /// image, rich text, small, a shortcut's text): any `egui::Button`. Agents read the
+    /// image, rich text, small, a shortcut's text): any `egui::Button`, or any widget whose
+    /// click is the press (`egui::Link`, an `egui::Image` that senses clicks). Agents read the
     /// action's title and description, so give the words an icon stands for there.
     pub fn add_button(
         &mut self,
         ui: &mut egui::Ui,
         name: &str,
         spec: ActionSpec,
-        button: egui::Button<'_>,
+        button: impl egui::Widget,
     ) -> ButtonResponse {
         let enabled = self.gate().allows(ui);
         let mut response = ui.add_enabled(!self.blocked, button);
@@ -232,8 +248,10 @@ impl WindowUi {
     /// visible, each with an optional button), agents read it as the `table` block `id`, with at
     /// most [`TableOptions::agent_rows`] rows and the total (the rest belongs behind a read-only
     /// tool, §9). `cells` gives one row's cells, lined up with `columns`
-    /// (`|order, t| t.row((order.id.as_str(), order.total))`). Returns the row whose button the
-    /// person clicked.
+    /// (`|order, t| t.row((order.id.as_str(), order.total))`). With
+    /// [`TableOptions::row_action`], each row's button is also an action `{row}` for agents
+    /// (0-based, over all the rows): the person's click and the agent's call come out as one
+    /// [`RowPress`]. Returns the row pressed in this pass.
     pub fn table_ui<T>(
         &mut self,
         ui: &mut egui::Ui,
@@ -241,8 +259,12 @@ impl WindowUi {
         columns: &[&str],
         rows: &[T],
         cells: impl Fn(&T, &mut Rows<'_>),
-        options: TableOptions<'_>,
-    ) -> Option<usize> {
+        mut options: TableOptions<'_>,
+    ) -> Option<RowPress> {
+        let agent = match options.row_action.take() {
+            Some((name, spec)) if self.gate().allows(ui) => self.agents_row(name, spec, rows.len()),
+            _ => None,
+        };
         let limit = options.agent_rows.unwrap_or(usize::MAX);
         let table = self.table(id, columns);
         let table = if rows.len() > limit { table.slice(0, rows.len() as u64) } else { table };
@@ -251,7 +273,21 @@ impl WindowUi {
                 cells(r, t);
             }
         });
-        draw_table(ui, id, columns, rows, &cells, &options)
+        let clicked = draw_table(ui, id, columns, rows, &cells, &options);
+        agent.or_else(|| clicked.map(|row| RowPress { row, press: Press::Person }))
+    }
+
+    /// Declares a table's row action and takes an agent's call to it, refusing a row that is not
+    /// there.
+    fn agents_row(&mut self, name: &str, spec: ActionSpec, rows: usize) -> Option<RowPress> {
+        let call = self.action::<RowArgs>(name, spec)?;
+        let row = call.args().row;
+        if row >= rows {
+            let range = if rows == 0 { "there are no rows".to_owned() } else { format!("must be 0 to {}", rows - 1) };
+            call.fail(crate::ToolError::invalid_field("row", range));
+            return None;
+        }
+        Some(RowPress { row, press: Press::Agent(call.map_args(|_| NoArgs {})) })
     }
 
     /// A list for both: bullets for the person, the `list` block `id` for agents.
@@ -342,12 +378,32 @@ fn shown_cell(value: &serde_json::Value) -> String {
     }
 }
 
+/// A row's button pressed in a [`WindowUi::table_ui`]: by the person, or by an agent's call to
+/// the table's row action.
+#[derive(Debug)]
+#[must_use = "a row was pressed: handle it and answer the press (ok, reply, fail)"]
+pub struct RowPress {
+    /// The row, 0-based over all the rows.
+    pub row: usize,
+    /// Who pressed it; answer it as any [`Press`].
+    pub press: Press,
+}
+
+/// The arguments of a table's row action: the row, 0-based over all the rows (the action's
+/// description says so; a parameter description would repeat it in every listing).
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RowArgs {
+    row: usize,
+}
+
 /// How a [`WindowUi::table_ui`] shows its rows, built as egui's widgets are:
 /// `TableOptions::new().agent_rows(20).row_button("Open")`.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TableOptions<'a> {
     agent_rows: Option<usize>,
     row_button: Option<&'a str>,
+    row_action: Option<(&'a str, ActionSpec)>,
     height: Option<f32>,
 }
 
@@ -368,6 +424,14 @@ impl<'a> TableOptions<'a> {
     #[must_use]
     pub fn row_button(mut self, text: &'a str) -> Self {
         self.row_button = Some(text);
+        self
+    }
+
+    /// The row button as an action for agents too: `name {row}`, described by `spec` (say that
+    /// rows are 0-based, as the state's rows are listed).
+    #[must_use]
+    pub fn row_action(mut self, name: &'a str, spec: ActionSpec) -> Self {
+        self.row_action = Some((name, spec));
         self
     }
 

@@ -37,6 +37,8 @@ struct Monitor {
     color: egui::Color32,
     port: String,
     connected: bool,
+    paused: bool,
+    helped: usize,
 }
 
 fn max_lines(n: f64) -> String {
@@ -66,7 +68,13 @@ fn app(ui: &mut egui::Ui, s: &mut Monitor) {
             f.edit("level", &level(), &mut s.level);
             f.edit("notes", &Input::text("Notes").multiline(), &mut s.notes);
             f.edit("color", &Input::color("Colour"), &mut s.color);
+            f.edit("paused", &Input::checkbox("Paused").selectable(), &mut s.paused);
         });
+        if let Some(press) = w.link_ui(ui, "help", ActionSpec::new("Show help")).press {
+            s.helped += 1;
+            press.ok("Help shown");
+        }
+        w.hyperlink_ui(ui, "docs", "Manual", "https://example.com/manual");
         // The app disables its port controls while connected, as real apps do.
         ui.add_enabled_ui(!s.connected, |ui| {
             w.form(ui, "port", |f| {
@@ -103,6 +111,8 @@ fn monitor() -> Harness<'static, Monitor> {
         color: egui::Color32::from_rgb(255, 128, 0),
         port: "/dev/ttyUSB0".into(),
         connected: false,
+        paused: false,
+        helped: 0,
     };
     let builder = egui_kittest::Harness::builder().with_size([700.0, 900.0]);
     let mut h = Harness::from_builder(&bridge, builder, app, state);
@@ -383,4 +393,26 @@ proptest! {
         prop_assert_eq!(field(&h, "Colour"), json!(text));
         prop_assert_eq!(h.state().color, egui::Color32::from_rgb(rgb[0], rgb[1], rgb[2]));
     }
+}
+
+#[test]
+fn toggles_links_and_hyperlinks_are_described_once() {
+    let mut h = monitor();
+    // A selectable label that stays pressed (egui's toggle_value).
+    assert_eq!(field(&h, "Paused"), false);
+    h.get_all_by_label("Paused").last().expect("the toggle").click();
+    h.run_steps(2);
+    assert_eq!((h.state().paused, field(&h, "Paused")), (true, json!(true)));
+    edit(&mut h, "paused", false).expect("the agent");
+    assert!(!h.state().paused);
+    // A link that does something: one handler for the click and the call.
+    h.get_by_label("Show help").click();
+    h.run_steps(2);
+    h.call("monitor__help", json!({})).expect("the agent");
+    assert_eq!(h.state().helped, 2);
+    // A hyperlink: the agent reads where it goes.
+    let w = serde_json::to_value(h.window("monitor").expect("declared")).expect("json");
+    let docs = w["blocks"].as_array().expect("blocks").iter().find(|b| b["id"] == "docs").cloned().expect("declared");
+    assert_eq!(docs["text"], "Manual: https://example.com/manual");
+    assert!(h.query_by_label("Manual").is_some());
 }

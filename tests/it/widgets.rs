@@ -46,11 +46,13 @@ fn app(ui: &mut egui::Ui, s: &mut Shop) {
         });
         w.text_ui(ui, "intro", "Welcome to the shop");
         w.notice_ui(ui, "stock", Severity::Warn, "Stock is low");
-        let options = TableOptions::new().agent_rows(2).row_button("Drop").height(120.0);
-        if let Some(row) =
+        let drop = ActionSpec::new("Drop an item").description("Drop the item at a row (0-based)");
+        let options = TableOptions::new().agent_rows(2).row_button("Drop").row_action("drop", drop).height(120.0);
+        if let Some(pressed) =
             w.table_ui(ui, "items", &["Item", "Qty"], &s.items, |it, t| t.row((it.0.as_str(), it.1)), options)
         {
-            s.dropped.push(row);
+            s.dropped.push(pressed.row);
+            pressed.press.ok(format!("Dropped row {}", pressed.row));
         }
         w.ordered_list_ui(ui, "tags", &["new", "sale"]);
         w.media_ui(ui, "logo", ("image/png", "data:image/png;base64,AA=="), "A round logo", |ui| {
@@ -161,6 +163,12 @@ fn a_change_by_either_shows_to_the_other() {
     h.get_all_by_label("Drop").nth(1).expect("a row").click();
     h.run_steps(1);
     assert_eq!(h.state().dropped, [1]);
+    // The row's button as an action: any row of all of them (the agent read two of three).
+    let r = h.call("shop__drop", json!({"row": 2})).expect("a row past the agent's page");
+    assert_eq!(r.message.as_deref(), Some("Dropped row 2"));
+    let e = h.call("shop__drop", json!({"row": 3})).expect_err("no such row");
+    assert_eq!((e.fields.expect("per field")[0].error.as_str()), "must be 0 to 2");
+    assert_eq!(h.state().dropped, [1, 2], "one handler for the person's click and the agent's call");
     h.call("shop__ring", json!({})).expect("rang");
     h.get_by_label("Ring the bell").click();
     h.run_steps(1);

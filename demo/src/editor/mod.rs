@@ -15,7 +15,7 @@ mod window;
 pub use dialogs::AuthorizeArgs;
 pub use draft::Draft;
 pub use model::{Dialog, Editor, PAYMENT_PASSWORD, SubmitArgs};
-pub use window::{AddItemArgs, ITEM_COLUMNS, RemoveItemArgs};
+pub use window::{AddItemArgs, ITEM_COLUMNS};
 
 use egui_mcp_bridge::Bridge;
 

@@ -28,14 +28,6 @@ pub struct AddItemArgs {
     pub unit_price: Option<f64>,
 }
 
-/// `remove_item` arguments: the 0-based row of the line-item table (the tool's description
-/// says so).
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RemoveItemArgs {
-    pub row: usize,
-}
-
 static ADD_ITEM: LazyLock<String> = LazyLock::new(|| {
     let (p, q, u) = (inputs::product().rules(), inputs::quantity().rules(), inputs::unit_price().rules());
     format!("Append a line item: product ({p}), quantity ({q}), unitPrice ({u}, default 0)")
@@ -74,12 +66,16 @@ impl Editor {
             ui.strong("Line items");
             let mut options = TableOptions::new().height(90.0);
             if !read_only {
-                options = options.row_button("Remove");
+                // The person's Remove on a row and the agent's `remove_item {row}`: one handler.
+                let remove = ActionSpec::new("Remove line item")
+                    .destructive()
+                    .description("Remove the line item at a row (0-based)");
+                options = options.row_button("Remove").row_action("remove_item", remove);
             }
             let cells =
                 |it: &crate::data::LineItem, t: &mut Rows<'_>| t.row((it.product.as_str(), it.quantity, it.unit_price));
-            if let Some(row) = w.table_ui(ui, "items", &ITEM_COLUMNS, &self.draft.items, cells, options) {
-                let _ = self.remove_item(row);
+            if let Some(pressed) = w.table_ui(ui, "items", &ITEM_COLUMNS, &self.draft.items, cells, options) {
+                pressed.press.reply(self.remove_item(pressed.row));
             }
             if !read_only {
                 // The person's add-item row and the agent's `add_item`: the same arguments, one handler.
@@ -91,12 +87,6 @@ impl Editor {
                     if by_person && done.is_some_and(|r| r.is_ok()) {
                         self.new_item.product.clear();
                     }
-                }
-                let remove = ActionSpec::new("Remove line item")
-                    .destructive()
-                    .description("Remove the line item at a row (0-based)");
-                if let Some(call) = w.action::<RemoveItemArgs>("remove_item", remove) {
-                    call.handle(|a| self.remove_item(a.row));
                 }
                 let submit =
                     ActionSpec::new("Submit order").description("Apply the values given, validate, open Confirm order");
