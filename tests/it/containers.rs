@@ -195,3 +195,59 @@ fn a_panel_is_a_window_and_its_dialog_opens_over_it() {
     assert_eq!(h.state().cleared, 1);
     assert!(h.tool_names().contains(&"settings__clear".to_owned()), "the panel is operable again");
 }
+
+/// Live data without stale writes: a console whose lines arrive every pass is a window of its
+/// own (a panel), so its version moves and the settings' does not; an agent's write to the
+/// settings with the version it read before the lines arrived is taken. The same lines inside
+/// the settings window make that write stale: the reason for the split.
+#[test]
+fn live_lines_in_a_window_of_their_own_leave_the_settings_writes_fresh() {
+    struct Live {
+        bridge: Bridge,
+        baud: u32,
+        lines: Vec<String>,
+        split: bool,
+    }
+    let app = |ui: &mut egui::Ui, s: &mut Live| {
+        let bridge = s.bridge.clone();
+        s.lines.push(format!("line {}", s.lines.len())); // 1 line per pass, as a port delivers them
+        let last = s.lines[s.lines.len().saturating_sub(5)..].to_vec();
+        egui::Panel::left("settings").show(ui, |ui| {
+            bridge.window("settings").title("Settings").panel(ui, |w, ui| {
+                w.form(ui, "port", |f| {
+                    let bauds = [9600, 19_200].map(|b| (b, b.to_string()));
+                    f.choice("baud", &Input::choice("Baud rate"), &mut s.baud, &bauds);
+                });
+                if !s.split {
+                    w.list_ui(ui, "lines", &last);
+                }
+            });
+        });
+        if s.split {
+            egui::CentralPanel::default().show(ui, |ui| {
+                let summary = format!("{} lines", s.lines.len());
+                bridge.window("console").title("Console").summary(summary).panel(ui, |w, ui| {
+                    w.list_ui(ui, "lines", &last);
+                });
+            });
+        }
+    };
+    for split in [true, false] {
+        let bridge = Bridge::builder().build();
+        let state = Live { bridge: bridge.clone(), baud: 9600, lines: Vec::new(), split };
+        let mut h =
+            Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([600.0, 400.0]), app, state);
+        h.run_steps(2);
+        let read = h.window("settings").expect("declared").version;
+        h.run_steps(5); // five more lines
+        let write = h.call("settings__edit_field", json!({"field": "baud", "value": "19200", "expectedVersion": read}));
+        if split {
+            write.expect("the settings did not change: the write is fresh");
+            assert_eq!(h.state().baud, 19_200);
+            assert!(h.window("console").expect("declared").version > 5, "the console's version moves");
+        } else {
+            let e = write.expect_err("the lines moved the settings' version");
+            assert_eq!(e.code, ErrorCode::StaleState);
+        }
+    }
+}
