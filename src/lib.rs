@@ -26,7 +26,7 @@ mod server;
 pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
-pub use declare::{Call, Form, Gesture, Input, Press, WindowBuilder, WindowResponse, WindowUi};
+pub use declare::{Call, Deferred, Form, Gesture, Input, Press, WindowBuilder, WindowResponse, WindowUi};
 pub use hub::{ActionSpec, NoArgs, Outcome};
 pub use protocol::{ErrorCode, FieldError, Severity, ToolError, ToolResult};
 
@@ -66,7 +66,7 @@ pub mod passes {
 /// The bridge's fixed bounds and defaults (each settable one has its builder method; the whole
 /// list, with what happens past each, is in `SECURITY.md`).
 pub mod limits {
-    pub use crate::hub::{ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_TOOL_NAME};
+    pub use crate::hub::{ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_DEFERRED_CALLS, MAX_TOOL_NAME};
     pub use crate::plugin::STALLED_AFTER;
     pub use crate::protocol::MASK;
     pub use crate::server::INSTRUCTIONS_MAX_BYTES;

@@ -315,6 +315,9 @@ struct FrameEvents {
 /// How strongly the agent's mark shows (1, fading to 0 over the last [`FADE`] of [`MARK`]);
 /// asks for the repaints of the fade.
 fn mark_strength(ctx: &egui::Context, agent: Option<&AgentAction>) -> Option<f32> {
+    if agent?.waiting {
+        return Some(1.0); // shown until the app answers
+    }
     let left = MARK.checked_sub(agent?.at.elapsed()).filter(|d| !d.is_zero())?;
     if left > FADE {
         ctx.request_repaint_after(left.saturating_sub(FADE));
@@ -360,7 +363,11 @@ fn header(
     ui.horizontal(|ui| {
         ui.set_min_height(ui.spacing().interact_size.y);
         if let (Some(a), Some(s)) = (agent, strength) {
-            let text = if a.ok { format!("Agent: {}", a.title) } else { format!("Agent: {} (refused)", a.title) };
+            let text = match (a.waiting, a.ok) {
+                (true, _) => format!("Agent: {} (waiting)", a.title),
+                (false, true) => format!("Agent: {}", a.title),
+                (false, false) => format!("Agent: {} (refused)", a.title),
+            };
             ui.colored_label(AGENT_BLUE.gamma_multiply(s), text);
         }
         if let Some(placed) = placed.filter(|p| p.can_pop) {

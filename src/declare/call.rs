@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 
 use crate::hub::decl::ActionDecl;
-use crate::hub::phase::unanswered;
+use crate::hub::phase::{dropped, unanswered};
 use crate::hub::{ActionSpec, NoArgs, Outcome, PendingCall, UiCore, input_schema_for, parse_args};
 use crate::protocol::{ToolError, ToolResult, is_name_safe, is_reserved_app_action};
 
@@ -58,7 +58,8 @@ pub(crate) fn claim_call<A: DeserializeOwned>(
 
 /// An agent's call to an action, taken by the app in this pass. Apply it, then answer with
 /// [`Call::ok`], [`Call::reply`], [`Call::fail`] or [`Call::handle`] in the same pass. The agent
-/// gets the answer once the state it caused is published.
+/// gets the answer once the state it caused is published. An effect that takes time (a port to
+/// open, a file to save) is answered on a later pass: [`Call::defer`].
 ///
 /// Dropped without an answer, it is answered with `action_not_available`, saying the app took
 /// the call and did not answer, and a warning is logged: the agent is never told "done" for
@@ -109,6 +110,20 @@ impl Answer {
         self.answered = true;
         self.core.frame.lock().set_outcome(&self.pending, outcome);
     }
+
+    fn defer(mut self) -> Deferred {
+        self.answered = true;
+        if self.core.frame.lock().defer(&self.pending) {
+            Deferred { pending: Some((Arc::clone(&self.pending), Arc::clone(&self.core))) }
+        } else {
+            // Not the call claimed in this pass (kept from an earlier one, or answered): it can
+            // no longer be kept, and gets the error of a call taken and not answered.
+            let tool = self.pending.tool_name();
+            tracing::warn!(tool = %tool, "defer() on a call not claimed in this pass; the agent gets an error");
+            self.core.frame.lock().set_outcome(&self.pending, Err(unanswered(&tool)));
+            Deferred::nobody()
+        }
+    }
 }
 
 impl<A: std::fmt::Debug> std::fmt::Debug for Call<A> {
@@ -157,6 +172,129 @@ impl<A> Call<A> {
     pub fn handle(self, apply: impl FnOnce(A) -> Outcome) {
         let Self { args, answer } = self;
         answer.give(apply(args));
+    }
+
+    /// Keeps the call, to answer it on a later pass once the effect is in place (a port opened,
+    /// a file saved, a reply received): start the operation now, keep the [`Deferred`] in the
+    /// app's state, and answer it with [`Deferred::ok`], [`Deferred::reply`] or
+    /// [`Deferred::fail`] when the operation is done. The agent's call returns then, as the
+    /// protocol asks (§5.4: a tool returns once the operation has taken effect), after the pass
+    /// that answered is published: its `version`, `openedWindowIds` and `newTools` describe the
+    /// state with the effect. Meanwhile the window's mark and the activity log say the agent
+    /// waits, and other calls go on.
+    ///
+    /// Within the call budget ([`call_timeout`](crate::BridgeBuilder::call_timeout), 10 s by
+    /// default) only: past it the agent gets `action_timeout` (it may re-read the state to see
+    /// whether the operation finished after all) and the app's later answer is dropped. At most
+    /// [`MAX_DEFERRED_CALLS`](crate::limits::MAX_DEFERRED_CALLS) calls wait at once; past that a
+    /// call is refused before the app sees it. A `Deferred` dropped unanswered answers the agent
+    /// with an error, never a success.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge, Deferred};
+    ///
+    /// /// The app's state: the call waiting for the port, and the port.
+    /// #[derive(Default)]
+    /// struct Port {
+    ///     connecting: Option<Deferred>,
+    ///     open: bool,
+    /// }
+    ///
+    /// fn ui(bridge: &Bridge, port: &mut Port, port_is_ready: bool) {
+    ///     bridge.window("port").title("Port").declare(|w| {
+    ///         if let Some(call) = w.button("connect", ActionSpec::new("Connect")) {
+    ///             // Start opening the port here, then keep the call.
+    ///             port.connecting = Some(call.defer());
+    ///         }
+    ///     });
+    ///     // A later pass: the port is open, the agent is answered.
+    ///     if port_is_ready && let Some(connecting) = port.connecting.take() {
+    ///         port.open = true;
+    ///         connecting.ok("Connected");
+    ///     }
+    /// }
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut port = Port::default();
+    /// ui(&bridge, &mut port, false);
+    /// ```
+    pub fn defer(self) -> Deferred {
+        let Self { answer, .. } = self;
+        answer.defer()
+    }
+}
+
+/// A call the app keeps to answer on a later pass, once the effect is in place ([`Call::defer`],
+/// [`Press::defer`](crate::Press::defer)). Keep it in the app's state; answer it with
+/// [`ok`](Self::ok), [`reply`](Self::reply) or [`fail`](Self::fail), from the app's ui code or
+/// `App::logic` (any thread may). The answer goes out after the next published pass, which
+/// shows the effect.
+///
+/// Dropped without an answer, it answers the agent with `action_not_available`, saying the app
+/// did not answer, and a warning is logged. An answer after the call budget ran out is dropped
+/// (logged at debug): the agent already had `action_timeout`. A person's press defers to nobody:
+/// its answer does nothing.
+#[must_use = "keep it in the app's state and answer it once the effect is in place: ok, reply or fail"]
+pub struct Deferred {
+    /// `None` for a person's press, or a call that could not be kept.
+    pending: Option<(Arc<PendingCall>, Arc<UiCore>)>,
+}
+
+impl std::fmt::Debug for Deferred {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tool = self.pending.as_ref().map(|(p, _)| p.tool_name());
+        f.debug_struct("Deferred").field("tool", &tool).finish()
+    }
+}
+
+impl Deferred {
+    /// One that answers nobody (the person pressed the button).
+    pub(crate) fn nobody() -> Self {
+        Self { pending: None }
+    }
+
+    /// Whether an agent's call waits for this answer (false for a person's press, and once the
+    /// call's budget ran out).
+    pub fn is_agent(&self) -> bool {
+        self.pending.as_ref().is_some_and(|(p, _)| p.is_deferred())
+    }
+
+    /// Answers with success or a tool error.
+    pub fn reply(mut self, outcome: Outcome) {
+        self.give(outcome);
+    }
+
+    /// Answers with success and a one-line message: the operation is done.
+    pub fn ok(self, message: impl Into<String>) {
+        self.reply(Ok(ToolResult::message(message)));
+    }
+
+    /// Answers with a tool error: the operation failed.
+    pub fn fail(self, error: ToolError) {
+        self.reply(Err(error));
+    }
+
+    fn give(&mut self, outcome: Outcome) {
+        let Some((pending, core)) = self.pending.take() else { return };
+        let taken = core.frame.lock().answer_deferred(&pending, outcome);
+        if taken {
+            core.hub.wake(); // between passes, a pass publishes it; in one, harmless
+        } else {
+            tracing::debug!(tool = %pending.tool_name(), "a deferred call was answered after its budget ran out; the answer is dropped");
+        }
+    }
+}
+
+impl Drop for Deferred {
+    fn drop(&mut self) {
+        // One whose budget ran out is done with already.
+        if let Some((pending, _)) = self.pending.as_ref().filter(|(p, _)| p.is_deferred()) {
+            let tool = pending.tool_name();
+            tracing::warn!(tool = %tool, "a deferred call was dropped without an answer; the agent gets an error");
+            self.give(Err(dropped(&tool)));
+        }
     }
 }
 

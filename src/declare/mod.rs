@@ -21,8 +21,8 @@ mod sections;
 mod widgets;
 mod window;
 
-pub use call::Call;
 pub(crate) use call::declare_action;
+pub use call::{Call, Deferred};
 pub use content::{Cell, Fields, Items, Row, Rows};
 pub use form::{Form, FormResponse};
 pub use input::{Editable, Input};

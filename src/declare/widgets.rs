@@ -45,6 +45,16 @@ impl Press {
             call.fail(error);
         }
     }
+
+    /// Answered later, once the effect is in place (see [`Call::defer`]): keep the
+    /// [`Deferred`](crate::Deferred) and answer it then. A person's press gives one that answers
+    /// nobody, so one code path serves both.
+    pub fn defer(self) -> crate::Deferred {
+        match self {
+            Self::Agent(call) => call.defer(),
+            Self::Person => crate::Deferred::nobody(),
+        }
+    }
 }
 
 /// An action with arguments done by the person's gesture or an agent's call

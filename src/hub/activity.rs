@@ -12,7 +12,7 @@ use crate::protocol::ErrorCode;
 /// How many records the log keeps.
 pub const ACTIVITY_CAPACITY: usize = 64;
 
-/// One finished call.
+/// One finished call, or one the app took and will answer later ([`waiting`](Self::waiting)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActivityRecord {
     /// Sequence number, rising by one per record.
@@ -23,7 +23,10 @@ pub struct ActivityRecord {
     pub error: Option<ErrorCode>,
     /// The result's or error's message.
     pub message: String,
-    /// When it finished.
+    /// The app took the call and will answer it on a later pass (a deferred call): the agent
+    /// waits. Replaced by the finished record when it is answered or its budget runs out.
+    pub waiting: bool,
+    /// When it finished (or, while waiting, when the app took it).
     pub at: Instant,
 }
 
@@ -34,14 +37,34 @@ pub struct ActivityLog {
 }
 
 impl ActivityLog {
-    pub(crate) fn record(&self, tool: String, error: Option<ErrorCode>, message: String) {
+    /// A finished call; it replaces the record `waiting` (its waiting record), if still kept.
+    pub(crate) fn record(&self, tool: String, error: Option<ErrorCode>, message: String, waiting: Option<u64>) {
         let mut inner = self.inner.lock();
+        if let Some(seq) = waiting {
+            inner.1.retain(|r| r.seq != seq);
+        }
+        Self::push(&mut inner, tool, error, message, false);
+    }
+
+    /// A call the app took and will answer later; returns its record's sequence number.
+    pub(crate) fn waiting(&self, tool: String) -> u64 {
+        Self::push(&mut self.inner.lock(), tool, None, "Waiting for the app to finish".to_owned(), true)
+    }
+
+    fn push(
+        inner: &mut (u64, VecDeque<ActivityRecord>),
+        tool: String,
+        error: Option<ErrorCode>,
+        message: String,
+        waiting: bool,
+    ) -> u64 {
         inner.0 += 1;
         let seq = inner.0;
         if inner.1.len() == ACTIVITY_CAPACITY {
             inner.1.pop_front();
         }
-        inner.1.push_back(ActivityRecord { seq, tool, error, message, at: Instant::now() });
+        inner.1.push_back(ActivityRecord { seq, tool, error, message, waiting, at: Instant::now() });
+        seq
     }
 
     /// The newest records, newest last.

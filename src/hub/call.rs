@@ -1,7 +1,7 @@
 //! A tool call on its way from a server task to the UI thread and back.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
 
 use parking_lot::Mutex;
@@ -43,10 +43,14 @@ const PENDING: u8 = 0;
 const CLAIMED: u8 = 1;
 const CANCELLED: u8 = 2;
 const DONE: u8 = 3;
+/// Claimed, and kept by the app to answer on a later pass.
+const DEFERRED: u8 = 4;
 
 /// One queued call. Exactly one party wins the move out of "pending": the UI thread by
 /// claiming it (then it is applied), or anyone else by cancelling or rejecting it (then it
-/// never is).
+/// never is). A claimed call the app defers moves on to "deferred", and out of it exactly once:
+/// back to "claimed" when the app answers in time, or to "done" when its budget runs out (then
+/// the app's answer is never sent).
 #[derive(Debug)]
 pub struct PendingCall {
     /// Window or app.
@@ -66,6 +70,8 @@ pub struct PendingCall {
     approved: AtomicBool,
     reply: Mutex<Option<oneshot::Sender<Outcome>>>,
     activity: Option<Arc<ActivityLog>>,
+    /// The activity record that says the agent waits (0: none), replaced by the outcome.
+    waiting_record: AtomicU64,
 }
 
 impl PendingCall {
@@ -89,6 +95,7 @@ impl PendingCall {
             approved: AtomicBool::new(false),
             reply: Mutex::new(Some(reply)),
             activity,
+            waiting_record: AtomicU64::new(0),
         }
     }
 
@@ -105,7 +112,11 @@ impl PendingCall {
     }
 
     fn transition(&self, to: u8) -> bool {
-        self.state.compare_exchange(PENDING, to, Ordering::AcqRel, Ordering::Acquire).is_ok()
+        self.change(PENDING, to)
+    }
+
+    fn change(&self, from: u8, to: u8) -> bool {
+        self.state.compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire).is_ok()
     }
 
     /// Whether the person allowed it.
@@ -145,6 +156,40 @@ impl PendingCall {
         }
     }
 
+    /// The app keeps the claimed call to answer it on a later pass; the activity log says the
+    /// agent waits. False if it was not claimed (or already deferred).
+    pub fn defer(&self) -> bool {
+        if !self.change(CLAIMED, DEFERRED) {
+            return false;
+        }
+        if let Some(log) = &self.activity {
+            let seq = log.waiting(self.tool_name());
+            self.waiting_record.store(seq, Ordering::Release);
+        }
+        true
+    }
+
+    /// Whether the app keeps it and the agent still waits for the answer.
+    pub fn is_deferred(&self) -> bool {
+        self.state.load(Ordering::Acquire) == DEFERRED
+    }
+
+    /// The app answers a deferred call: it is claimed again, to be resolved after the publish.
+    /// False if its budget ran out first (the agent had `action_timeout`; the answer is not sent).
+    pub fn take_back(&self) -> bool {
+        self.change(DEFERRED, CLAIMED)
+    }
+
+    /// Ends a deferred call that the app has not answered, with `error` (its budget ran out, or
+    /// the app is exiting). False if the app answered first or it already ended.
+    pub fn expire(&self, error: ToolError) -> bool {
+        let won = self.change(DEFERRED, DONE);
+        if won {
+            self.send(Err(error));
+        }
+        won
+    }
+
     /// Answers a claimed call.
     pub fn resolve(&self, outcome: Outcome) {
         self.state.store(DONE, Ordering::Release);
@@ -158,7 +203,8 @@ impl PendingCall {
                     Ok(r) => (None, r.message.clone().unwrap_or_default()),
                     Err(e) => (Some(e.code), e.message.clone()),
                 };
-                log.record(self.tool_name(), error, message);
+                let waiting = self.waiting_record.load(Ordering::Acquire);
+                log.record(self.tool_name(), error, message, (waiting != 0).then_some(waiting));
             }
             let _ = tx.send(outcome);
         }
@@ -190,5 +236,20 @@ mod tests {
         assert!(rx.try_recv().is_err(), "reject must not answer a claimed call");
         c.resolve(Ok(ToolResult::message("ok")));
         assert_eq!(rx.try_recv().unwrap().unwrap().message.as_deref(), Some("ok"));
+    }
+
+    #[test]
+    fn a_deferred_call_ends_once_by_the_answer_or_by_its_budget() {
+        let (c, mut rx) = call();
+        assert!(!c.defer(), "only a claimed call can be deferred");
+        assert!(c.try_claim() && c.defer());
+        assert!(!c.cancel(ToolError::timeout(std::time::Duration::ZERO)), "taken: not cancelled");
+        assert!(c.expire(ToolError::timeout(std::time::Duration::ZERO)));
+        assert!(!c.take_back(), "the app's answer after the budget is not sent");
+        assert!(rx.try_recv().unwrap().is_err());
+
+        let (c, _rx) = call();
+        assert!(c.try_claim() && c.defer() && c.take_back());
+        assert!(!c.expire(ToolError::timeout(std::time::Duration::ZERO)), "answered in time: no timeout");
     }
 }

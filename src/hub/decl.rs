@@ -110,8 +110,11 @@ pub struct AgentAction {
     pub action: String,
     /// The action's title, for a person (`Edit field`).
     pub title: String,
-    /// Whether the app answered with success.
+    /// Whether the app answered with success (while [`waiting`](Self::waiting): true).
     pub ok: bool,
-    /// When the app answered.
+    /// The app took the call and will answer it on a later pass, once the effect is in place
+    /// ([`crate::Deferred`]): the agent waits ("Agent: Connect (waiting)").
+    pub waiting: bool,
+    /// When the app answered (or took the call it answers later).
     pub at: Instant,
 }

@@ -8,7 +8,7 @@ mod reuse;
 use reuse::Spare;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use super::decl::{ActionDecl, AgentAction, WindowDecl};
@@ -160,8 +160,9 @@ pub(crate) struct FrameState {
     claimed: Option<(Option<String>, String, String)>,
     /// The agent's latest applied call, and the windows it may mark: its target, then the
     /// target's owners, nearest first. One window is marked: the first of them still open, so
-    /// a call that closed its own dialog (authorize) marks the window it changed.
-    mark: Option<(Vec<String>, AgentAction)>,
+    /// a call that closed its own dialog (authorize) marks the window it changed. With the call,
+    /// to end a deferred call's "waiting" mark when its budget runs out.
+    mark: Option<(Vec<String>, AgentAction, Weak<PendingCall>)>,
     /// A declaration outside any pass was logged (once).
     warned_outside_pass: bool,
     /// The last publish blocked or unblocked a window: its declarations were made as it was
@@ -246,6 +247,12 @@ impl FrameState {
         // Room for as many windows as this viewport declared last time.
         let room = self.committed.iter().find(|c| c.key == key).map_or(0, |c| c.windows.len());
         self.passes.push(PassDecls::new(key, self.epoch, room));
+        // Deferred calls past their budget end now; a pass is asked for when the next one is due.
+        let budget = hub.config().call_timeout;
+        let (due, ended) = self.calls.deferred.prune(budget);
+        for call in ended {
+            self.unmark_waiting(&call);
+        }
         let (registry, memory, app_pass) = (&self.registry, &self.memory, self.app_pass);
         let locate = |t: &CallTarget| match t {
             CallTarget::App => (None, app_pass),
@@ -256,10 +263,14 @@ impl FrameState {
             }
         };
         self.calls.ask_person = hub.approvals();
-        let budget = hub.config().call_timeout;
         // Calls that waited for the person and ended meanwhile go first (so a new one for the
         // same window is not refused); one still waiting vanishes when its budget runs out.
         let after = self.calls.approvals.prune(budget);
+        let after = match (after, due) {
+            (Some(a), Some(d)) => Some(a.min(d)),
+            (a, d) => a.or(d),
+        };
+        // (Asked for again at the end of the pass: egui forgets a delay asked for before it.)
         let active = self.calls.admit(hub.call_receiver(), &self.last, key, person_input, budget, locate);
         let mut wanted = PassEnd { after, ..PassEnd::default() };
         if let Some(other) = self.calls.waits_for().filter(|p| *p != key) {
@@ -288,15 +299,50 @@ impl FrameState {
     /// The app's answer to the call it applied.
     pub fn set_outcome(&mut self, call: &Arc<PendingCall>, outcome: Outcome) {
         if let Some((Some(app_id), action, title)) = self.claimed.take() {
-            self.mark_call(app_id, AgentAction { action, title, ok: outcome.is_ok(), at: Instant::now() });
+            let action = AgentAction { action, title, ok: outcome.is_ok(), waiting: false, at: Instant::now() };
+            self.mark_call(app_id, action, call);
         }
         self.calls.set_outcome(call, outcome);
     }
 
-    /// Whether the call under way was applied in the pass of `key` under way: the plugin then
-    /// asks egui to run that pass again at once (one-frame calls).
+    /// The app keeps the call it claimed in this pass, to answer on a later pass. False if it is
+    /// not that call (it was answered, or its pass ended): nothing is kept.
+    pub fn defer(&mut self, call: &Arc<PendingCall>) -> bool {
+        let Some((app_id, action, title)) = self.claimed.clone() else { return false };
+        if !self.calls.defer(call, (app_id.clone(), action.clone(), title.clone())) {
+            return false;
+        }
+        self.claimed = None;
+        if let Some(app_id) = app_id {
+            self.mark_call(app_id, AgentAction { action, title, ok: true, waiting: true, at: Instant::now() }, call);
+        }
+        true
+    }
+
+    /// The app's answer to a call it deferred, in the pass under way or between passes. It goes
+    /// out after the next publish; a pass given it is run again first, so that the published
+    /// state is all after it. False if it came too late (its budget ran out): then it is dropped.
+    pub fn answer_deferred(&mut self, call: &Arc<PendingCall>, outcome: Outcome) -> bool {
+        let pass = self.passes.last().map(|p| p.key);
+        let ok = outcome.is_ok();
+        let Some((app_id, action, title)) = self.calls.deferred.answer(call, outcome, pass, &self.last) else {
+            return false;
+        };
+        if let Some(app_id) = app_id {
+            self.mark_call(app_id, AgentAction { action, title, ok, waiting: false, at: Instant::now() }, call);
+        }
+        if pass.is_none() {
+            // Between passes: every viewport declares again before the state is published.
+            self.settling = Some(Settling { after: self.epoch, since: Instant::now() });
+        }
+        true
+    }
+
+    /// Whether the call under way was applied, or a deferred call answered, in the pass of `key`
+    /// under way: the plugin then asks egui to run that pass again at once (one-frame calls).
     pub fn applied_in_pass(&self, key: PassKey) -> bool {
-        self.passes.last().is_some_and(|p| p.key == key) && self.calls.claimed_in(key)
+        self.passes.last().is_some_and(|p| p.key == key)
+            && (self.calls.claimed_in(key) || self.calls.deferred.answered_in(key))
     }
 
     /// A pass egui discards (it runs it again at once): its declarations count for nothing. A
@@ -306,7 +352,7 @@ impl FrameState {
         if self.passes.last().is_some_and(|p| p.key == key) {
             self.passes.pop();
         }
-        if self.calls.settle_if_claimed(key) {
+        if self.calls.settle_if_claimed(key) | self.calls.deferred.settle(key) {
             self.settling = Some(Settling { after: self.epoch, since: Instant::now() });
         }
     }
@@ -330,8 +376,9 @@ impl FrameState {
             self.committed.retain(|c| live.contains(&c.key));
             self.live = live.to_vec();
         }
-        let mut wanted = PassEnd::default();
-        if self.calls.after_pass(key) == AfterPass::Applied {
+        // A pass when the next deferred call's budget runs out, to end it then.
+        let mut wanted = PassEnd { after: self.calls.deferred.due(), ..PassEnd::default() };
+        if (self.calls.after_pass(key) == AfterPass::Applied) | self.calls.deferred.settle(key) {
             self.settling = Some(Settling { after: self.epoch, since: Instant::now() });
         }
         if !self.passes.is_empty() {
@@ -351,7 +398,8 @@ impl FrameState {
             if wait_stale || wait_new {
                 wanted.again = stale.contains(&key);
                 wanted.repaint = stale.into_iter().chain(new).filter(|k| *k != key).collect();
-                wanted.after = Some(if wait_stale { SETTLE_WAIT } else { NEW_VIEWPORT_WAIT }.saturating_sub(waited));
+                let wait = if wait_stale { SETTLE_WAIT } else { NEW_VIEWPORT_WAIT }.saturating_sub(waited);
+                wanted.after = Some(wanted.after.map_or(wait, |due| due.min(wait)));
                 return wanted;
             }
             if !stale.is_empty() || !new.is_empty() {
@@ -400,9 +448,10 @@ impl FrameState {
         self.calls.approvals.answer(Some(app_id), allow)
     }
 
-    /// Whether a call is admitted, or applied and not yet answered.
+    /// Whether a call is admitted, or applied and not yet answered (a deferred call the app
+    /// answered included; one it has not answered yet is not work for the UI).
     pub fn has_active_call(&self) -> bool {
-        self.calls.is_busy()
+        self.calls.is_busy() || self.calls.deferred.unsent()
     }
 
     /// The external id of an open window.

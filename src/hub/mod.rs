@@ -10,7 +10,9 @@
 //!   ([`Hub::call`]). A call goes onto a channel, the UI thread is woken, and the call's future
 //!   completes when the UI thread resolves it after the frame that applied it was published.
 //! - A call that waits past the budget ends with `action_timeout`. An atomic claim makes sure
-//!   it is then never applied: the UI thread applies a call only if it wins that claim.
+//!   it is then never applied: the UI thread applies a call only if it wins that claim. A call
+//!   the app deferred (to answer on a later pass) ends so too if the app has not answered it by
+//!   then, and the app's later answer is dropped.
 //!
 //! - Between passes the UI thread keeps, behind [`UiCore`]'s short-held lock, what makes a
 //!   snapshot out of declarations: window versions, external ids never reused ([`frame`]),
@@ -28,7 +30,8 @@
 //!    `hub/phase.rs` (`CallSlot::admit`): admitted and armed for the pass that declares its
 //!    window; an action that asks the person waits in `hub/approvals.rs` first.
 //! 4. `declare/window.rs` (`WindowUi::action`): the app declares the action, wins the claim,
-//!    gets the parsed arguments (`hub/args.rs`) as a `Call` (`declare/call.rs`) and answers it.
+//!    gets the parsed arguments (`hub/args.rs`) as a `Call` (`declare/call.rs`) and answers it,
+//!    or keeps it to answer on a later pass (`Call::defer`, `hub/phase/deferred.rs`).
 //! 5. `plugin/mod.rs` (`output_hook`) → `hub/frame.rs` (`build.rs`): the pass after it is
 //!    published; the call is resolved with its version, opened windows and new tools
 //!    (`hub/phase.rs`, settle).
@@ -61,6 +64,7 @@ pub use decl::AgentAction;
 pub use frame::Footprint;
 pub use limits::DEFAULT_MAX_STRING_CHARS;
 pub(crate) use limits::check_arguments;
+pub use phase::MAX_DEFERRED_CALLS;
 pub use snapshot::{Snapshot, ToolSpec};
 pub(crate) use ui_core::UiCore;
 
@@ -317,6 +321,12 @@ impl Hub {
         if call.as_ref().is_none_or(|c| c.cancel(ToolError::timeout(budget))) {
             tracing::warn!(tool, "call timed out before the UI took it");
             return rx.await.unwrap_or_else(|_| Err(ToolError::timeout(budget)));
+        }
+        // The app kept it to answer later and has not: it ends now, and its answer is dropped.
+        if call.as_ref().is_some_and(|c| c.expire(phase::unfinished(budget))) {
+            tracing::debug!(tool, "a deferred call ran out of budget before the app answered");
+            self.wake(); // the person's view stops saying the agent waits
+            return rx.await.unwrap_or_else(|_| Err(phase::unfinished(budget)));
         }
         // The UI claimed it already: its frame is under way, so wait for that frame.
         match tokio::time::timeout(budget, rx).await {

@@ -21,6 +21,14 @@
 //! - **Settle**: the pass that applied the call is not published (its declarations may mix the
 //!   states before and after); the next one is, and only then is the call answered, with the
 //!   windows and tools it made new.
+//! - **Defer**: instead of answering, the app may keep the call to answer on a later pass
+//!   ([`deferred`]). It settles as above, and once that pass is published it leaves the slot for
+//!   the calls the app keeps; the slot takes the next call.
+
+mod deferred;
+
+pub use deferred::MAX_DEFERRED_CALLS;
+pub(crate) use deferred::{MarkOf, dropped, unfinished};
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -53,6 +61,8 @@ struct ActiveCall {
     armed: Option<PassKey>,
     /// Armed in a pass that ended without claiming it: answered after the next publish.
     unclaimed: bool,
+    /// The app keeps it to answer later (in [`CallSlot::deferred`] too).
+    deferred: bool,
     phase: Phase,
     /// The snapshot the call was checked against last: the windows and tools before it.
     before: Arc<Snapshot>,
@@ -80,6 +90,8 @@ pub(crate) struct CallSlot {
     pub approvals: Approvals,
     /// Whether such calls wait for the person (off: applied as any other).
     pub ask_person: bool,
+    /// Calls the app keeps to answer on a later pass.
+    pub deferred: deferred::Deferrals,
 }
 
 impl CallSlot {
@@ -170,6 +182,10 @@ impl CallSlot {
                 call.reject(e);
                 continue;
             }
+            if self.deferred.is_full() {
+                call.reject(deferred::too_many());
+                continue;
+            }
             let (app_id, pass) = locate(&call.target);
             if self.ask_person
                 && !call.is_approved()
@@ -184,6 +200,7 @@ impl CallSlot {
                 pass,
                 armed: None,
                 unclaimed: false,
+                deferred: false,
                 phase: Phase::Admitted,
                 before: Arc::clone(last),
                 outcome: None,
@@ -219,6 +236,20 @@ impl CallSlot {
             self.active = None;
         }
         call.resolve(Err(error));
+    }
+
+    /// The app keeps the call it claimed in this pass to answer later; `mark` is what it marks.
+    /// False (nothing kept) if it is not the call claimed in this pass.
+    pub fn defer(&mut self, call: &Arc<PendingCall>, mark: MarkOf) -> bool {
+        let Some(a) = self.active.as_mut().filter(|a| Arc::ptr_eq(&a.call, call) && a.phase == Phase::Claimed) else {
+            return false;
+        };
+        if a.deferred || !call.defer() {
+            return false;
+        }
+        a.deferred = true;
+        self.deferred.keep(Arc::clone(call), mark);
+        true
     }
 
     /// The app's answer to the call it applied. Kept until the state it caused is published.
@@ -270,6 +301,11 @@ impl CallSlot {
     /// claimed one gets the app's answer, with the windows and tools it made new and the
     /// window's version, or an error if the app gave none.
     pub fn finish(&mut self, published: &Snapshot) {
+        self.finish_active(published);
+        self.deferred.finish(published);
+    }
+
+    fn finish_active(&mut self, published: &Snapshot) {
         if self.active.as_ref().is_some_and(|a| a.phase == Phase::Admitted && !a.unclaimed) {
             return; // waits for the pass of its target
         }
@@ -287,24 +323,14 @@ impl CallSlot {
                 // Still in the pass that applies it (a nested pass ended): answered later.
                 self.active = Some(active);
             }
+            Phase::Settling if active.deferred => {
+                // Kept by the app: what its pass made new counts for the answer to come.
+                self.deferred.claim_published(call, &active.before, published);
+            }
             Phase::Settling => {
                 let outcome = active.outcome.take().unwrap_or_else(|| Err(unanswered(&call.tool_name())));
-                // What is new since the call was admitted: set lookups, so that answering a call
-                // stays linear in the number of windows and tools.
-                let before = &active.before;
-                let old_windows: HashSet<&str> = before.windows().map(|w| w.id.as_str()).collect();
-                let old_tools: HashSet<&str> = before.tools.iter().map(|t| t.name.as_str()).collect();
-                let outcome = outcome.map(|mut r| {
-                    for w in published.windows().filter(|w| !old_windows.contains(w.id.as_str())) {
-                        r.opened_window_ids.push(w.id.clone());
-                        r.opened_window_versions.insert(w.id.clone(), w.version);
-                    }
-                    r.new_tools = new_names(published.tools.iter().map(|t| &t.name), &old_tools);
-                    if let CallTarget::Window(h) = &call.target {
-                        r.version = published.window(h).map(|w| w.version);
-                    }
-                    r
-                });
+                let (windows, tools) = deferred::what_is_new(&active.before, published);
+                let outcome = deferred::complete(outcome, call, published, windows, tools);
                 tracing::debug!(tool = %call.tool_name(), ok = outcome.is_ok(), "call resolved");
                 call.resolve(outcome);
             }
@@ -316,9 +342,11 @@ impl CallSlot {
         if let Some(a) = self.active.take() {
             match a.phase {
                 Phase::Admitted => a.call.reject(shutting_down()),
+                Phase::Claimed | Phase::Settling if a.deferred => {}
                 Phase::Claimed | Phase::Settling => a.call.resolve(a.outcome.unwrap_or_else(|| Err(shutting_down()))),
             }
         }
+        self.deferred.shutdown();
     }
 }
 

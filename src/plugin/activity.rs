@@ -1,5 +1,5 @@
 //! The person's view of what agents did ([`crate::Bridge::activity_ui`]): recent calls and
-//! their outcomes, identical consecutive calls as one line, the window each call touched, and a
+//! their outcomes (or "waiting" while the app finishes a deferred one), identical consecutive calls as one line, the window each call touched, and a
 //! click on a call brings that window to the front.
 
 use std::collections::HashMap;
@@ -24,7 +24,7 @@ pub(crate) fn groups(records: &[ActivityRecord]) -> Vec<Group<'_>> {
     let mut out: Vec<Group<'_>> = Vec::new();
     for r in records.iter().rev() {
         match out.last_mut() {
-            Some(g) if g.last.tool == r.tool && g.last.error == r.error => g.count += 1,
+            Some(g) if g.last.tool == r.tool && g.last.error == r.error && g.last.waiting == r.waiting => g.count += 1,
             _ => out.push(Group { last: r, count: 1 }),
         }
     }
@@ -84,6 +84,7 @@ pub(crate) fn activity_ui(bridge: &Bridge, ui: &mut egui::Ui) {
     egui::ScrollArea::vertical().show(ui, |ui| {
         for g in groups(&copied.records) {
             let (mark, color) = match g.last.error {
+                None if g.last.waiting => ("waiting", ui.visuals().text_color()),
                 None => ("ok", egui::Color32::from_rgb(80, 180, 110)),
                 Some(code) => (code.as_str(), egui::Color32::from_rgb(230, 120, 90)),
             };
@@ -126,7 +127,7 @@ mod tests {
     use crate::ErrorCode;
 
     fn record(seq: u64, tool: &str, error: Option<ErrorCode>) -> ActivityRecord {
-        ActivityRecord { seq, tool: tool.into(), error, message: String::new(), at: Instant::now() }
+        ActivityRecord { seq, tool: tool.into(), error, message: String::new(), waiting: false, at: Instant::now() }
     }
 
     #[test]

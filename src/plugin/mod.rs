@@ -194,6 +194,11 @@ impl egui::Plugin for BridgePlugin {
             self.known.retain(|k, _| live.contains(k));
         }
         let wanted = self.core.frame.lock().end_pass(&self.core.hub, key(viewport), live.as_deref());
+        if let Some(after) = wanted.after
+            && let Some(vp) = output.viewport_output.get_mut(&viewport)
+        {
+            vp.repaint_delay = vp.repaint_delay.min(after);
+        }
         if wanted.again {
             if self.primary {
                 self.core.ask_for_pass();

@@ -5,6 +5,8 @@
 //! - `conformance`: one test per line of spec §11, through an rmcp client over an in-process pipe,
 //!   on both lifecycles.
 //! - `call_lifecycle`, `hidden_window`, `viewports`, `approvals`: frames driven by hand.
+//! - `deferred`: effects that take time: calls the app answers on a later pass, their budget,
+//!   and the cap on how many wait.
 //! - `invariants`: the design's invariants on every published snapshot under random sequences.
 //! - `http`, `lifecycle`, `notifications`, `bridge_tools`: the server's transports, stopping,
 //!   the notification fan-out and the bridge's own tools.
@@ -23,6 +25,7 @@ mod bridge_tools;
 mod call_lifecycle;
 mod conformance;
 mod containers;
+mod deferred;
 mod hidden_window;
 mod http;
 mod inputs;

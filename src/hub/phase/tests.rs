@@ -284,3 +284,32 @@ fn a_call_waiting_for_its_pass_still_times_out_and_frees_the_slot() {
     assert!(slot.claim(P, Some("w"), "go").is_some());
     assert!(next.try_recv().is_err());
 }
+
+/// A deferred call leaves the slot once the pass that kept it is published, and is answered
+/// after the publish of the pass that answered it: with the window's version then, and what its
+/// claim and its answer opened (not what opened meanwhile for other reasons).
+#[test]
+fn a_deferred_call_is_answered_with_what_its_claim_and_its_answer_opened() {
+    let q = Queue::new();
+    let mut rx = q.push("w__go", Some(1), later());
+    let mut slot = CallSlot::default();
+    assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), P, false, BUDGET, same_id));
+    let call = slot.claim(P, Some("w"), "go").expect("claimed");
+    assert!(slot.defer(&call, (Some("w".into()), "go".into(), "Go".into())));
+    assert_eq!(slot.after_pass(P), AfterPass::Applied, "the pass that kept it is run again first");
+    // The claim opened a progress dialog.
+    slot.finish(&snapshot(&[("w", 2), ("p", 1)], &["w__go", "p__cancel"]));
+    assert!(!slot.is_busy(), "the slot takes the next call meanwhile");
+    assert!(rx.try_recv().is_err(), "not answered before the app answers");
+    // Something else opened a window meanwhile; then the app answers, in pass P.
+    let meanwhile = snapshot(&[("w", 2), ("p", 1), ("x", 1)], &["w__go", "p__cancel", "x__ok"]);
+    assert!(slot.deferred.answer(&call, Ok(ToolResult::message("done")), Some(P), &meanwhile).is_some());
+    assert!(slot.deferred.answered_in(P) && slot.deferred.unsent());
+    assert!(slot.deferred.settle(P));
+    slot.finish(&snapshot(&[("w", 3), ("p", 1), ("x", 1), ("r", 1)], &["w__go", "p__cancel", "x__ok", "r__ok"]));
+    let r = answer(&mut rx).expect("success");
+    assert_eq!(r.version, Some(3), "the window's version in the state published after the answer");
+    assert_eq!(r.opened_window_ids, ["p", "r"]);
+    assert_eq!(r.new_tools, ["p__cancel", "r__ok"]);
+    assert!(!slot.deferred.unsent());
+}

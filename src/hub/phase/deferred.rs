@@ -1,0 +1,258 @@
+//! Calls the app keeps to answer on a later pass, once the effect is in place (a port opened, a
+//! file saved): "effects that take time".
+//!
+//! ```text
+//!   Claimed ──defer──▶ Waiting ──the app answers in a pass──▶ AnsweredIn(pass) ──pass ends──▶ Settling ──publish──▶ answered
+//!                         │    └─ the app answers between passes ──────────────────────────▶ Settling
+//!                         └── its budget runs out (the UI's deadline, or the server's wait) ──▶ action_timeout;
+//!                                                                        the app's later answer is dropped
+//! ```
+//!
+//! A deferred call leaves the call slot once the pass that deferred it is published, so other
+//! calls go on meanwhile; each answer still takes effect on the UI thread, in a pass that is
+//! run again before it is published (as the pass that applies a call is), and goes out after
+//! that publish. At most [`MAX_DEFERRED_CALLS`] wait at once: past that, a call is refused
+//! before the app sees it.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::{PassKey, new_names};
+use crate::hub::call::{CallTarget, Outcome, PendingCall};
+use crate::hub::snapshot::Snapshot;
+use crate::protocol::{ErrorCode, ToolError};
+
+/// The most calls the app may keep to answer later at once (see [`crate::Deferred`]). While
+/// this many wait, the next call is refused with `action_not_available` before the app sees
+/// it; each waits at most the call budget, so room comes back within it.
+pub const MAX_DEFERRED_CALLS: usize = 64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The agent waits for the app's answer.
+    Waiting,
+    /// Answered in this pass, which is under way: the pass is run again before it is published.
+    AnsweredIn(PassKey),
+    /// Answered; sent after the next publish.
+    Settling,
+}
+
+/// Who a kept call marks: the window's app id (`None` for the app), the action and its title.
+pub(crate) type MarkOf = (Option<String>, String, String);
+
+#[derive(Debug)]
+struct Kept {
+    call: Arc<PendingCall>,
+    stage: Stage,
+    /// The windows and tools the pass that claimed it made new, once it is published.
+    claimed: Option<(Vec<String>, Vec<String>)>,
+    /// The state published before the pass that answered it.
+    before_answer: Option<Arc<Snapshot>>,
+    outcome: Option<Outcome>,
+    mark: MarkOf,
+}
+
+/// The calls kept to answer later.
+#[derive(Debug, Default)]
+pub(crate) struct Deferrals {
+    kept: Vec<Kept>,
+}
+
+impl Deferrals {
+    /// Whether no more calls may be kept (the next call is refused).
+    pub fn is_full(&self) -> bool {
+        self.kept.len() >= MAX_DEFERRED_CALLS
+    }
+
+    /// The app keeps `call` (claimed, just moved to deferred) to answer later.
+    pub fn keep(&mut self, call: Arc<PendingCall>, mark: MarkOf) {
+        self.kept.push(Kept { call, stage: Stage::Waiting, claimed: None, before_answer: None, outcome: None, mark });
+    }
+
+    /// The pass that deferred `call` is published: `before` is the state before its claim.
+    pub fn claim_published(&mut self, call: &Arc<PendingCall>, before: &Snapshot, published: &Snapshot) {
+        if let Some(k) = self.kept.iter_mut().find(|k| Arc::ptr_eq(&k.call, call)) {
+            k.claimed = Some(what_is_new(before, published));
+        }
+    }
+
+    /// The app answers `call` in `pass` (`None`: between passes), `last` being the state
+    /// published last. Returns what the call marks if the answer is taken; `None` if it came too
+    /// late (the budget ran out, or the app is exiting), when it is dropped.
+    pub fn answer(
+        &mut self,
+        call: &Arc<PendingCall>,
+        outcome: Outcome,
+        pass: Option<PassKey>,
+        last: &Arc<Snapshot>,
+    ) -> Option<MarkOf> {
+        let at = self.kept.iter().position(|k| Arc::ptr_eq(&k.call, call));
+        if !call.take_back() {
+            if let Some(at) = at {
+                self.kept.swap_remove(at);
+            }
+            return None;
+        }
+        let Some(k) = at.and_then(|at| self.kept.get_mut(at)) else {
+            // Not kept (cannot happen: taken back means it was deferred here): answer as is.
+            call.resolve(outcome);
+            return None;
+        };
+        k.outcome = Some(outcome);
+        k.before_answer = Some(Arc::clone(last));
+        k.stage = pass.map_or(Stage::Settling, Stage::AnsweredIn);
+        Some(k.mark.clone())
+    }
+
+    /// Whether a kept call was answered in `pass`, which is under way.
+    pub fn answered_in(&self, pass: PassKey) -> bool {
+        self.kept.iter().any(|k| k.stage == Stage::AnsweredIn(pass))
+    }
+
+    /// `pass` ended (or is run again): what was answered in it settles. Returns whether any was.
+    pub fn settle(&mut self, pass: PassKey) -> bool {
+        let mut any = false;
+        for k in self.kept.iter_mut().filter(|k| k.stage == Stage::AnsweredIn(pass)) {
+            k.stage = Stage::Settling;
+            any = true;
+        }
+        any
+    }
+
+    /// Whether an answer waits for its publish.
+    pub fn unsent(&self) -> bool {
+        self.kept.iter().any(|k| k.stage != Stage::Waiting)
+    }
+
+    /// After the publish of `published`: sends the settled answers, with what the operation made
+    /// new (in the pass that claimed it, and in the pass that answered it, as far as it is still
+    /// there) and the window's version now.
+    pub fn finish(&mut self, published: &Snapshot) {
+        let mut k = 0;
+        while k < self.kept.len() {
+            if self.kept[k].stage != Stage::Settling {
+                k += 1;
+                continue;
+            }
+            let kept = self.kept.swap_remove(k);
+            let outcome = kept.outcome.unwrap_or_else(|| Err(dropped(&kept.call.tool_name())));
+            let (mut windows, mut tools) = kept.claimed.unwrap_or_default();
+            windows.retain(|w| published.window(w).is_some());
+            tools.retain(|t| published.tool(t).is_some());
+            if let Some(before) = &kept.before_answer {
+                let (w, t) = what_is_new(before, published);
+                windows.extend(w.into_iter().filter(|w| !windows.contains(w)).collect::<Vec<_>>());
+                tools.extend(t.into_iter().filter(|t| !tools.contains(t)).collect::<Vec<_>>());
+            }
+            let outcome = complete(outcome, &kept.call, published, windows, tools);
+            tracing::debug!(tool = %kept.call.tool_name(), ok = outcome.is_ok(), "deferred call resolved");
+            kept.call.resolve(outcome);
+        }
+    }
+
+    /// Start of a pass: ends the kept calls past their deadline with `action_timeout`, and forgets
+    /// those that ended meanwhile (the server's wait ran out). Returns when the next one is due,
+    /// to wake for it, and the calls that ended (their marks).
+    pub fn prune(&mut self, budget: Duration) -> (Option<Duration>, Vec<Arc<PendingCall>>) {
+        let now = Instant::now();
+        let mut ended = Vec::new();
+        self.kept.retain(|k| {
+            if k.stage != Stage::Waiting {
+                return true;
+            }
+            if now > k.call.deadline {
+                k.call.expire(unfinished(budget));
+            }
+            let waiting = k.call.is_deferred();
+            if !waiting {
+                ended.push(Arc::clone(&k.call));
+            }
+            waiting
+        });
+        (self.due(), ended)
+    }
+
+    /// How long until the next waiting call's budget runs out (a little past it, so that the
+    /// pass then finds it passed).
+    pub fn due(&self) -> Option<Duration> {
+        let next = self.kept.iter().filter(|k| k.stage == Stage::Waiting).map(|k| k.call.deadline).min()?;
+        Some(next.saturating_duration_since(Instant::now()) + Duration::from_millis(1))
+    }
+
+    /// The app is exiting: answered calls get their answer, waiting ones an error.
+    pub fn shutdown(&mut self) {
+        for k in self.kept.drain(..) {
+            match k.outcome {
+                Some(outcome) => k.call.resolve(outcome),
+                None => {
+                    k.call.expire(super::shutting_down());
+                }
+            }
+        }
+    }
+}
+
+/// The windows and tools of `published` that `before` did not have, in order.
+pub(super) fn what_is_new(before: &Snapshot, published: &Snapshot) -> (Vec<String>, Vec<String>) {
+    // Set lookups, so that answering a call stays linear in the number of windows and tools.
+    let old_windows: HashSet<&str> = before.windows().map(|w| w.id.as_str()).collect();
+    let old_tools: HashSet<&str> = before.tools.iter().map(|t| t.name.as_str()).collect();
+    let windows = new_names(published.windows().map(|w| &w.id), &old_windows);
+    (windows, new_names(published.tools.iter().map(|t| &t.name), &old_tools))
+}
+
+/// A success completed with what the call made new and the target window's version in
+/// `published`.
+pub(super) fn complete(
+    outcome: Outcome,
+    call: &PendingCall,
+    published: &Snapshot,
+    windows: Vec<String>,
+    tools: Vec<String>,
+) -> Outcome {
+    outcome.map(|mut r| {
+        for id in windows {
+            if let Some(w) = published.window(&id) {
+                r.opened_window_versions.insert(id.clone(), w.version);
+            }
+            r.opened_window_ids.push(id);
+        }
+        r.new_tools = tools;
+        if let CallTarget::Window(h) = &call.target {
+            r.version = published.window(h).map(|w| w.version);
+        }
+        r
+    })
+}
+
+/// A deferred call's budget ran out before the app answered.
+pub(crate) fn unfinished(budget: Duration) -> ToolError {
+    ToolError::new(
+        ErrorCode::ActionTimeout,
+        format!(
+            "The app did not finish the operation within {} ms; it may still finish it later, so re-read the state before trying again",
+            budget.as_millis()
+        ),
+    )
+}
+
+/// A deferred call the app dropped without an answer.
+pub(crate) fn dropped(tool: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::ActionNotAvailable,
+        format!(
+            "The app took the call to {tool} to answer later, but did not answer it; re-read the state to see what happened"
+        ),
+    )
+}
+
+/// A call refused because the app keeps as many deferred calls as it may.
+pub(crate) fn too_many() -> ToolError {
+    ToolError::new(
+        ErrorCode::ActionNotAvailable,
+        format!(
+            "The app has {MAX_DEFERRED_CALLS} operations still in progress, the most it keeps; try again once one has finished (each ends within the call budget)"
+        ),
+    )
+}

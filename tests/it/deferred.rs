@@ -1,0 +1,352 @@
+//! Effects that take time (issue 24, item 6): the app keeps a call ([`Call::defer`],
+//! [`Press::defer`]) and answers it on a later pass, once the effect is in place. The answer goes
+//! out after the pass that gave it is published, with the window's version in that state; past
+//! the call budget the agent gets `action_timeout` and the app's late answer is dropped; a
+//! deferred call dropped unanswered is an error; the number outstanding is capped.
+
+use std::time::Duration;
+
+use egui_kittest::kittest::Queryable as _;
+use egui_mcp_bridge::limits::MAX_DEFERRED_CALLS;
+use egui_mcp_bridge::testing::{Agent, AgentCall, Harness};
+use egui_mcp_bridge::{ActionSpec, Bridge, Deferred, ErrorCode, Outcome, passes::headless};
+use serde_json::{Map, json};
+
+/// A serial port that takes time to open: `connect` is answered once the port is open.
+#[derive(Debug, Default)]
+struct Port {
+    /// The port is open (the effect).
+    open: bool,
+    /// The device said it is ready: the next pass opens the port and answers.
+    ready: bool,
+    /// The call (or the person's press) waiting for the port.
+    opening: Vec<Deferred>,
+    /// Drop what waits, unanswered.
+    drop_waiting: bool,
+    /// `ping` calls applied.
+    pings: u32,
+}
+
+fn summary(p: &Port) -> String {
+    match (p.open, p.opening.is_empty()) {
+        (true, _) => "Port open".to_owned(),
+        (false, false) => "Opening the port".to_owned(),
+        (false, true) => "Port closed".to_owned(),
+    }
+}
+
+/// One pass of the app. The window is declared before the code that finishes the effect, so a
+/// state published from the pass that answered would still show the port opening.
+fn declare(bridge: &Bridge, p: &mut Port) {
+    bridge.window("port").title("Port").summary(summary(p)).declare(|w| {
+        if let Some(call) = w.button("connect", ActionSpec::new("Connect")) {
+            p.opening.push(call.defer());
+        }
+        if let Some(call) = w.button("ping", ActionSpec::new("Ping").read_only()) {
+            p.pings += 1;
+            call.ok("pong");
+        }
+    });
+    finish_effect(p);
+}
+
+/// Where the app learns that the effect is in place (here, a flag the test sets).
+fn finish_effect(p: &mut Port) {
+    if std::mem::take(&mut p.drop_waiting) {
+        p.opening.clear();
+    }
+    if p.ready && !p.opening.is_empty() {
+        p.open = true;
+        for d in p.opening.drain(..) {
+            d.ok("Connected");
+        }
+    }
+}
+
+/// Frames driven by hand, as in `call_lifecycle`.
+struct Manual {
+    bridge: Bridge,
+    ctx: egui::Context,
+    port: Port,
+}
+
+impl Manual {
+    fn new(timeout: Duration) -> Self {
+        let bridge = Bridge::builder().call_timeout(timeout).build();
+        let ctx = egui::Context::default();
+        ctx.add_plugin(bridge.plugin());
+        let mut m = Self { bridge, ctx, port: Port::default() };
+        m.frame();
+        m
+    }
+
+    /// One frame; returns how many passes egui ran in it.
+    fn frame(&mut self) -> usize {
+        let (bridge, port) = (&self.bridge, &mut self.port);
+        let mut passes = 0;
+        self.ctx
+            .run_ui(egui::RawInput::default(), |_ui| {
+                passes += 1;
+                declare(bridge, port);
+            })
+            .drop_without_applying_deltas();
+        passes
+    }
+
+    fn send(&self, tool: &str) -> AgentCall {
+        Agent::new(&self.bridge).send(tool, json!({}))
+    }
+
+    fn port(&self) -> egui_mcp_bridge::state::Window {
+        self.bridge.snapshot().state().window("port").cloned().expect("the port window is published")
+    }
+}
+
+/// The call is answered after the pass in which the app finished the effect, not before, with
+/// the window's version in the state that shows the effect. Meanwhile the state shows the
+/// operation under way, the agent's mark and the activity log say the agent is waiting.
+#[test]
+fn a_deferred_call_is_answered_after_the_effect_with_the_new_version() {
+    let mut m = Manual::new(Duration::from_secs(10));
+    let mut call = m.send("port__connect");
+    m.frame();
+    assert_eq!(m.port.opening.len(), 1, "the app took the call and kept it");
+    for _ in 0..3 {
+        m.frame();
+        assert!(call.try_outcome().is_none(), "nothing is answered before the effect is in place");
+    }
+    assert_eq!(m.port().summary, "Opening the port", "the state shows the operation under way");
+    let mark = m.bridge.agent_action("port").expect("the window carries the agent's mark");
+    assert!(mark.waiting && mark.title == "Connect", "{mark:?}");
+    let last = m.bridge.activity().pop().expect("recorded while waiting");
+    assert!(last.waiting && last.tool == "port__connect" && last.error.is_none(), "{last:?}");
+    let version_while_waiting = m.port().version;
+
+    m.port.ready = true;
+    assert_eq!(m.frame(), 2, "the pass that answered ran again before it was published");
+    let r = call.try_outcome().expect("answered in the frame that finished the effect").expect("success");
+    let published = m.port();
+    assert_eq!(published.summary, "Port open", "the published state shows the effect");
+    assert_eq!(r.version, Some(published.version), "the result's version is the window's in that state");
+    assert!(published.version > version_while_waiting);
+    assert_eq!(r.message.as_deref(), Some("Connected"));
+    let mark = m.bridge.agent_action("port").expect("marked");
+    assert!(!mark.waiting && mark.ok, "{mark:?}");
+    let records: Vec<_> = m.bridge.activity().into_iter().filter(|r| r.tool == "port__connect").collect();
+    assert_eq!(records.len(), 1, "the waiting record became the finished one: {records:?}");
+    assert!(!records[0].waiting && records[0].error.is_none() && records[0].message == "Connected");
+}
+
+/// An app can finish the effect outside any pass (in `App::logic`, or a worker thread): the
+/// answer goes out after the next pass is published.
+#[test]
+fn an_answer_given_between_passes_goes_out_after_the_next_publish() {
+    let mut m = Manual::new(Duration::from_secs(10));
+    let mut call = m.send("port__connect");
+    m.frame();
+    m.port.open = true;
+    m.port.opening.pop().expect("kept").ok("Connected");
+    assert!(call.try_outcome().is_none(), "not before the state with the effect is published");
+    m.frame();
+    let r = call.try_outcome().expect("answered after the next pass").expect("success");
+    assert_eq!(m.port().summary, "Port open");
+    assert_eq!(r.version, Some(m.port().version));
+}
+
+/// While a call is deferred, other calls are applied (one at a time, each in its own pass).
+#[test]
+fn other_calls_are_applied_while_one_is_deferred() {
+    let mut m = Manual::new(Duration::from_secs(10));
+    let mut connect = m.send("port__connect");
+    m.frame();
+    let mut ping = m.send("port__ping");
+    m.frame();
+    assert_eq!(ping.try_outcome().expect("answered").expect("success").message.as_deref(), Some("pong"));
+    assert!(connect.try_outcome().is_none(), "still waiting for the port");
+    m.port.ready = true;
+    m.frame();
+    assert!(connect.try_outcome().expect("answered").is_ok());
+}
+
+/// A deferred call the app never answers ends with `action_timeout` at the call budget; the
+/// app's answer after that is dropped (no panic) and never sent: the activity log keeps the
+/// timeout, not a success.
+#[test]
+fn a_deferred_call_never_answered_ends_with_action_timeout_and_a_late_answer_is_dropped() {
+    let mut m = Manual::new(Duration::from_millis(300));
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let agent = Agent::new(&m.bridge);
+    let outcome = rt.block_on(async {
+        // The server's own wait (as for an MCP client), polled once so that the call is queued.
+        let call = agent.call("port__connect", Map::new());
+        tokio::pin!(call);
+        assert!(poll_once(call.as_mut()).await.is_none(), "queued");
+        m.frame();
+        assert_eq!(m.port.opening.len(), 1, "taken and kept");
+        tokio::time::timeout(Duration::from_secs(10), call).await.expect("answered within the budget and a bit")
+    });
+    let e = outcome.expect_err("the app did not answer in time");
+    assert_eq!(e.code, ErrorCode::ActionTimeout);
+    assert!(e.message.contains("re-read"), "{}", e.message);
+    m.frame();
+    let mark = m.bridge.agent_action("port").expect("marked");
+    assert!(!mark.waiting && !mark.ok, "the mark no longer says waiting: {mark:?}");
+
+    // The app finishes later: no panic, nothing sent.
+    m.port.ready = true;
+    m.frame();
+    m.frame();
+    assert!(m.port.open, "the app's own effect still happens");
+    let records: Vec<_> = m.bridge.activity().into_iter().filter(|r| r.tool == "port__connect").collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].error, Some(ErrorCode::ActionTimeout), "the late answer was not sent: {records:?}");
+    // And the bridge goes on serving calls.
+    let mut ping = m.send("port__ping");
+    m.frame();
+    assert!(ping.try_outcome().expect("answered").is_ok());
+}
+
+/// With no client waiting on the server side (an in-process agent's call), the UI itself ends a
+/// deferred call at its deadline: an idle headless app wakes for it, with no other event.
+#[test]
+fn an_idle_app_ends_a_deferred_call_at_its_deadline() {
+    let bridge = Bridge::builder().call_timeout(Duration::from_millis(300)).build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let (stop_tx, stop_rx) = crossbeam_channel::bounded::<()>(1);
+    let ui = {
+        let (bridge, ctx) = (bridge.clone(), ctx.clone());
+        std::thread::Builder::new().name("deferred-test-ui".into()).spawn(move || {
+            let mut port = Port::default();
+            let options = headless::HeadlessOptions { max_idle: Duration::from_secs(60), ..Default::default() };
+            headless::run(&ctx, options, |_ui| declare(&bridge, &mut port), || stop_rx.try_recv().is_err());
+            port.opening.len()
+        })
+    }
+    .expect("a UI thread");
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let agent = Agent::new(&bridge);
+    let outcome = rt.block_on(async {
+        let mut watch = agent.watch();
+        tokio::time::timeout(Duration::from_secs(10), watch.wait_for(|s| s.state().window("port").is_some()))
+            .await
+            .expect("the first publish")
+            .expect("the app runs");
+        let call = agent.send("port__connect", json!({}));
+        tokio::time::timeout(Duration::from_secs(10), call).await.expect("the UI answered at the deadline")
+    });
+    assert_eq!(outcome.expect_err("never answered by the app").code, ErrorCode::ActionTimeout);
+    let _ = stop_tx.send(());
+    ctx.request_repaint();
+    assert_eq!(ui.join().expect("the UI thread ends"), 1, "the app still holds its Deferred");
+}
+
+/// A deferred call dropped without an answer is answered with an error saying so, never with a
+/// success.
+#[test]
+fn a_deferred_call_dropped_unanswered_is_an_error_not_a_success() {
+    let mut m = Manual::new(Duration::from_secs(10));
+    let mut call = m.send("port__connect");
+    m.frame();
+    m.port.drop_waiting = true;
+    m.frame();
+    let e = call.try_outcome().expect("answered").expect_err("not a success");
+    assert_eq!(e.code, ErrorCode::ActionNotAvailable);
+    assert!(e.message.contains("did not answer"), "{}", e.message);
+    assert!(!m.bridge.agent_action("port").expect("marked").waiting);
+}
+
+/// At most [`MAX_DEFERRED_CALLS`] calls wait for the app at once: the next call is refused
+/// before the app sees it, saying why, until one is answered.
+#[test]
+fn the_deferred_calls_outstanding_are_capped() {
+    let mut m = Manual::new(Duration::from_secs(30));
+    let mut waiting = Vec::new();
+    for _ in 0..MAX_DEFERRED_CALLS {
+        let mut call = m.send("port__connect");
+        m.frame();
+        assert!(call.try_outcome().is_none());
+        waiting.push(call);
+    }
+    assert_eq!(m.port.opening.len(), MAX_DEFERRED_CALLS);
+    let mut refused = m.send("port__connect");
+    m.frame();
+    let e = refused.try_outcome().expect("answered at once").expect_err("refused");
+    assert_eq!(e.code, ErrorCode::ActionNotAvailable);
+    assert!(e.message.contains(&MAX_DEFERRED_CALLS.to_string()), "{}", e.message);
+    assert_eq!(m.port.opening.len(), MAX_DEFERRED_CALLS, "the app never saw it");
+    // One answered: room for the next.
+    m.port.opening.pop().expect("kept").ok("Connected");
+    m.frame();
+    let mut next = m.send("port__ping");
+    m.frame();
+    assert!(next.try_outcome().expect("answered").is_ok());
+    m.port.ready = true;
+    m.frame();
+    let answered: Vec<Outcome> = waiting.iter_mut().filter_map(AgentCall::try_outcome).collect();
+    assert_eq!(answered.len(), MAX_DEFERRED_CALLS);
+    assert!(answered.iter().all(Result::is_ok));
+}
+
+/// The person's press and the agent's call share one handler: a person's press defers to
+/// nobody, an agent's is answered once the effect is in place (kittest and the state agree).
+#[test]
+fn a_button_press_defers_for_the_agent_and_for_nobody_when_the_person_pressed() {
+    struct App {
+        bridge: Bridge,
+        port: Port,
+    }
+    let bridge = Bridge::builder().build();
+    let app = |ui: &mut egui::Ui, a: &mut App| {
+        finish_effect(&mut a.port);
+        let bridge = a.bridge.clone();
+        bridge.window("port").title("Port").summary(summary(&a.port)).ui(ui, |w, ui| {
+            ui.label(summary(&a.port));
+            if let Some(press) = w.button_ui(ui, "connect", ActionSpec::new("Connect")).press {
+                a.port.opening.push(press.defer());
+            }
+        });
+    };
+    let mut h = Harness::new_ui_state(&bridge, app, App { bridge: bridge.clone(), port: Port::default() });
+
+    h.get_by_label("Connect").click();
+    h.run();
+    assert_eq!(h.state().port.opening.len(), 1);
+    assert!(!h.state().port.opening[0].is_agent(), "the person's press answers nobody");
+    h.state_mut().port.ready = true;
+    h.run();
+    assert!(h.state().port.open);
+    h.get_by_label("Port open");
+    assert!(h.snapshot().state().window("port").expect("published").summary == "Port open");
+    assert!(bridge.activity().is_empty(), "no agent call was recorded");
+
+    h.state_mut().port.open = false;
+    h.state_mut().port.ready = false;
+    h.run();
+    let call = h.agent().send("port__connect", json!({}));
+    for _ in 0..3 {
+        h.step();
+    }
+    assert_eq!(h.state().port.opening.len(), 1);
+    assert!(h.state().port.opening[0].is_agent());
+    h.get_by_label("Agent: Connect (waiting)");
+    h.state_mut().port.ready = true;
+    let r = h.finish(call).expect("answered after the effect");
+    assert_eq!(r.version, h.window("port").map(|w| w.version));
+    assert_eq!(h.window("port").expect("published").summary, "Port open");
+}
+
+/// A `Deferred` may be answered from a worker thread (it is `Send`).
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<Deferred>();
+};
+
+/// Polls a future once; `Some` if it finished.
+async fn poll_once<F: std::future::Future + Unpin>(mut f: F) -> Option<F::Output> {
+    std::future::poll_fn(|cx| match std::pin::Pin::new(&mut f).poll(cx) {
+        std::task::Poll::Ready(v) => std::task::Poll::Ready(Some(v)),
+        std::task::Poll::Pending => std::task::Poll::Ready(None),
+    })
+    .await
+}
