@@ -255,9 +255,9 @@ impl Deferred {
         Self { pending: None }
     }
 
-    /// Whether an agent's call waits for this answer (false for a person's press, and once the
-    /// call's budget ran out).
-    pub fn is_agent(&self) -> bool {
+    /// Whether an agent still waits for this answer: false for a person's press, and once the
+    /// call's budget ran out (the app may then stop an operation nobody waits for).
+    pub fn agent_waits(&self) -> bool {
         self.pending.as_ref().is_some_and(|(p, _)| p.is_deferred())
     }
 

@@ -173,7 +173,7 @@ fn other_calls_are_applied_while_one_is_deferred() {
 /// timeout, not a success.
 #[test]
 fn a_deferred_call_never_answered_ends_with_action_timeout_and_a_late_answer_is_dropped() {
-    let mut m = Manual::new(Duration::from_millis(300));
+    let mut m = Manual::new(Duration::from_secs(1));
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let agent = Agent::new(&m.bridge);
     let outcome = rt.block_on(async {
@@ -188,6 +188,7 @@ fn a_deferred_call_never_answered_ends_with_action_timeout_and_a_late_answer_is_
     let e = outcome.expect_err("the app did not answer in time");
     assert_eq!(e.code, ErrorCode::ActionTimeout);
     assert!(e.message.contains("re-read"), "{}", e.message);
+    assert!(!m.port.opening[0].agent_waits(), "the app can tell that nobody waits any more");
     m.frame();
     let mark = m.bridge.agent_action("port").expect("marked");
     assert!(!mark.waiting && !mark.ok, "the mark no longer says waiting: {mark:?}");
@@ -210,7 +211,7 @@ fn a_deferred_call_never_answered_ends_with_action_timeout_and_a_late_answer_is_
 /// deferred call at its deadline: an idle headless app wakes for it, with no other event.
 #[test]
 fn an_idle_app_ends_a_deferred_call_at_its_deadline() {
-    let bridge = Bridge::builder().call_timeout(Duration::from_millis(300)).build();
+    let bridge = Bridge::builder().call_timeout(Duration::from_secs(1)).build();
     let ctx = egui::Context::default();
     ctx.add_plugin(bridge.plugin());
     let (stop_tx, stop_rx) = crossbeam_channel::bounded::<()>(1);
@@ -312,7 +313,7 @@ fn a_button_press_defers_for_the_agent_and_for_nobody_when_the_person_pressed() 
     h.get_by_label("Connect").click();
     h.run();
     assert_eq!(h.state().port.opening.len(), 1);
-    assert!(!h.state().port.opening[0].is_agent(), "the person's press answers nobody");
+    assert!(!h.state().port.opening[0].agent_waits(), "the person's press answers nobody");
     h.state_mut().port.ready = true;
     h.run();
     assert!(h.state().port.open);
@@ -328,7 +329,7 @@ fn a_button_press_defers_for_the_agent_and_for_nobody_when_the_person_pressed() 
         h.step();
     }
     assert_eq!(h.state().port.opening.len(), 1);
-    assert!(h.state().port.opening[0].is_agent());
+    assert!(h.state().port.opening[0].agent_waits());
     h.get_by_label("Agent: Connect (waiting)");
     h.state_mut().port.ready = true;
     let r = h.finish(call).expect("answered after the effect");
