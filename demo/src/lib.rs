@@ -6,6 +6,7 @@ pub mod chart;
 pub mod data;
 pub mod editor;
 mod lock;
+pub mod monitor;
 mod orders;
 mod report;
 pub mod ui_util;

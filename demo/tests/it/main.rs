@@ -3,7 +3,8 @@
 //! dependencies once instead of once per file.
 //!
 //! - In process: `order_model` (the model without egui), `person_and_agent` (kittest),
-//!   `agent_fuzz`, `memory`.
+//!   `agent_fuzz`, `memory`, and `monitor` (the second example, a serial monitor: a person with
+//!   kittest, an agent over MCP).
 //! - The demo binary over stdio and HTTP: `stdio_hygiene`, `frame_fuzz`, `token_budget`,
 //!   `client_zoo` (emulated clients that cannot run here), `native_windows` (under Xvfb).
 //! - Real clients we did not write: `interop` (the Python SDK), `node_clients` (the Inspector,
@@ -17,6 +18,7 @@ mod client_zoo;
 mod frame_fuzz;
 mod interop;
 mod memory;
+mod monitor;
 mod native_windows;
 mod node_clients;
 mod order_model;
