@@ -168,13 +168,17 @@ impl WindowBuilder {
         };
         let shown = frame.show(ui, |ui| {
             self.declare(|w| {
-                header(ui, agent.as_ref(), strength, None, &mut false);
+                // A panel keeps no room for the "Agent: …" line: it shows while the mark does.
+                if strength.is_some() {
+                    header(ui, agent.as_ref(), strength, None, &mut false);
+                }
                 prompts(ui, &core, &app_id, blocked, approval.as_ref());
                 ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
             })
         });
-        // Where it is, for the dialogs it owns.
-        places(&ctx).lock().inline(&ctx, &app_id, shown.response.rect);
+        // Where it is, for the dialogs it owns: all of the panel, not only what its contents took.
+        let rect = shown.response.rect.union(ui.max_rect().intersect(ctx.content_rect()));
+        places(&ctx).lock().inline(&ctx, &app_id, rect);
         shown.inner
     }
 

@@ -292,21 +292,32 @@ impl Monitor {
             let s = &self.settings;
             (Severity::Success, format!("Connected to {} at {} baud", s.port, s.baud))
         } else {
-            (Severity::Info, format!("Not connected ({})", self.status()))
+            let status = if self.device.is_opening() { "Connecting…" } else { "Not connected" };
+            (Severity::Info, status.to_owned())
         };
         w.notice_ui(ui, "status", severity, &status);
+        // Every line for the person, scrolled (only the visible ones laid out); the newest
+        // AGENT_LINES for agents, as a page of the whole (§9), from the same lines and words.
         let timestamps = self.settings.timestamps;
-        let shown: Vec<String> = self
-            .lines
-            .iter()
-            .rev()
-            .take(AGENT_LINES)
-            .rev()
-            .map(|(t, line)| if timestamps { format!("[{t:.1}] {line}") } else { line.clone() })
-            .collect();
-        egui::ScrollArea::vertical().stick_to_bottom(self.settings.autoscroll).show(ui, |ui| {
-            w.list_ui(ui, "lines", &shown);
+        let shown = |(t, line): &(f64, String)| if timestamps { format!("[{t:.1}] {line}") } else { line.clone() };
+        let (lines, total) = (&self.lines, self.lines.len());
+        let first = total.saturating_sub(AGENT_LINES);
+        w.list("lines").slice(first as u64, total as u64).items(|l| {
+            for line in lines.range(first..) {
+                l.item(shown(line).as_str());
+            }
         });
+        let row = ui.text_style_height(&egui::TextStyle::Body);
+        egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(self.settings.autoscroll).show_rows(
+            ui,
+            row,
+            total,
+            |ui, range| {
+                for k in range {
+                    ui.label(shown(&lines[k]));
+                }
+            },
+        );
     }
 }
 
