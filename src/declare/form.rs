@@ -101,7 +101,15 @@ impl Form<'_> {
         if !enabled {
             self.refuse_disabled(key, label);
         } else if let Some(call) = self.edits.take_for(key) {
-            match input.check(&call.args().value) {
+            let checked = input.check(&call.args().value).and_then(|checked| {
+                let held = V::widget_holds(&checked);
+                if held == checked {
+                    Ok(checked)
+                } else {
+                    Err(format!("{label} cannot be {}: the widget holds it as {}", display(&checked), display(&held)))
+                }
+            });
+            match checked {
                 Ok(checked) => {
                     value.set(&checked);
                     self.changed.push(key.to_owned());
@@ -341,14 +349,15 @@ fn choice_widget<T: PartialEq + Clone, S: AsRef<str>>(
         _ => {
             let selected = options.iter().find(|(v, _)| v == value).map_or("", |(_, t)| t.as_ref());
             let mut changed = false;
-            let combo = egui::ComboBox::from_id_salt(("egui_mcp_bridge::choice", key)).selected_text(selected).show_ui(
-                ui,
-                |ui| {
-                    for (v, text) in options {
-                        changed |= ui.selectable_value(value, v.clone(), text.as_ref()).changed();
-                    }
-                },
-            );
+            let mut combo = egui::ComboBox::from_id_salt(("egui_mcp_bridge::choice", key)).selected_text(selected);
+            if let Some(width) = input.look.width {
+                combo = combo.width(width);
+            }
+            let combo = combo.show_ui(ui, |ui| {
+                for (v, text) in options {
+                    changed |= ui.selectable_value(value, v.clone(), text.as_ref()).changed();
+                }
+            });
             let mut response = combo.response;
             if changed {
                 response.mark_changed();

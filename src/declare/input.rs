@@ -91,6 +91,12 @@ pub(super) struct Look {
     pub formatter: Option<fn(f64) -> String>,
     /// A sentence for both: the person's tooltip, and words after the rules for agents.
     pub hint: Option<Cow<'static, str>>,
+    /// Greyed text in an empty text edit (egui's `hint_text`), for the person.
+    pub placeholder: Option<Cow<'static, str>>,
+    /// The widget's width (a text edit's `desired_width`, a combo box's `width`).
+    pub width: Option<f32>,
+    /// How fast a drag value moves per point dragged.
+    pub speed: Option<f64>,
 }
 
 impl PartialEq for Look {
@@ -99,8 +105,9 @@ impl PartialEq for Look {
             (Some(a), Some(b)) => std::ptr::fn_addr_eq(a, b),
             (a, b) => a.is_none() && b.is_none(),
         };
-        (self.widget, &self.prefix, &self.suffix, self.logarithmic, &self.hint)
-            == (other.widget, &other.prefix, &other.suffix, other.logarithmic, &other.hint)
+        (self.widget, &self.prefix, &self.suffix, self.logarithmic, &self.hint, &self.placeholder)
+            == (other.widget, &other.prefix, &other.suffix, other.logarithmic, &other.hint, &other.placeholder)
+            && (self.width, self.speed) == (other.width, other.speed)
             && same_format
     }
 }
@@ -273,6 +280,27 @@ impl Input {
     #[must_use]
     pub fn hint(mut self, hint: impl Into<Cow<'static, str>>) -> Self {
         self.look.hint = Some(hint.into());
+        self
+    }
+
+    /// Greyed text the person sees in an empty text edit (egui's `hint_text`).
+    #[must_use]
+    pub fn placeholder(mut self, text: impl Into<Cow<'static, str>>) -> Self {
+        self.look.placeholder = Some(text.into());
+        self
+    }
+
+    /// The widget's width in points (a text edit's `desired_width`, a combo box's `width`).
+    #[must_use]
+    pub fn width(mut self, points: f32) -> Self {
+        self.look.width = Some(points);
+        self
+    }
+
+    /// How much a drag value changes per point the person drags (egui's `speed`).
+    #[must_use]
+    pub fn speed(mut self, speed: f64) -> Self {
+        self.look.speed = Some(speed);
         self
     }
 
@@ -460,6 +488,13 @@ pub trait Editable: sealed::Sealed {
     fn narrow(input: &Input) -> Cow<'_, Input> {
         Cow::Borrowed(input)
     }
+    /// What the person's widget holds once given `checked` (a colour picker's round trip
+    /// through its own colour space may change a nearly transparent colour): a value the widget
+    /// would change is refused, so that what an agent set is what the window then shows.
+    #[doc(hidden)]
+    fn widget_holds(checked: &Value) -> Value {
+        checked.clone()
+    }
 }
 
 mod sealed {
@@ -469,6 +504,8 @@ mod sealed {
 impl sealed::Sealed for String {}
 impl sealed::Sealed for bool {}
 impl sealed::Sealed for egui::Color32 {}
+impl sealed::Sealed for [u8; 4] {}
+impl sealed::Sealed for [u8; 3] {}
 
 impl Editable for String {
     fn to_value(&self) -> Value {
@@ -490,7 +527,14 @@ impl Editable for String {
             Lines::Many => egui::TextEdit::multiline(self).desired_rows(3),
             Lines::Code => egui::TextEdit::multiline(self).code_editor().desired_rows(4),
         };
-        let response = ui.add(edit.char_limit(max_chars).password(secret));
+        let mut edit = edit.char_limit(max_chars).password(secret);
+        if let Some(text) = &input.look.placeholder {
+            edit = edit.hint_text(text.as_ref());
+        }
+        if let Some(width) = input.look.width {
+            edit = edit.desired_width(width);
+        }
+        let response = ui.add(edit);
         if lines == Lines::One && response.changed() && self.contains(['\n', '\r']) {
             // One line, as an agent's must be (egui inserts a text event holding a line break).
             self.retain(|c| c != '\n' && c != '\r');
@@ -544,6 +588,72 @@ impl Editable for egui::Color32 {
 
     fn fits(input: &Input) -> bool {
         input.kind == Kind::Color
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        let mut c = Self::default();
+        c.set(checked);
+        // The picker's round trip (egui's `color_edit_button_srgba`).
+        let held = Self::from(egui::ecolor::Hsva::from(c));
+        held.to_value()
+    }
+}
+
+/// A colour as four bytes, not premultiplied (egui's `color_edit_button_srgba_unmultiplied`).
+impl Editable for [u8; 4] {
+    fn to_value(&self) -> Value {
+        Value::String(color_text(*self))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some(c) = checked.as_str().and_then(parse_color) {
+            *self = c;
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_srgba_unmultiplied(self)
+    }
+
+    fn fits(input: &Input) -> bool {
+        input.kind == Kind::Color
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        let mut c = [0; 4];
+        c.set(checked);
+        // The picker's round trip (egui's `color_edit_button_srgba_unmultiplied`).
+        let rgba = egui::Rgba::from_srgba_unmultiplied(c[0], c[1], c[2], c[3]);
+        egui::Rgba::from(egui::ecolor::Hsva::from(rgba)).to_srgba_unmultiplied().to_value()
+    }
+}
+
+/// An opaque colour as three bytes (egui's `color_edit_button_srgb`): agents write `#rrggbb`.
+impl Editable for [u8; 3] {
+    fn to_value(&self) -> Value {
+        let [r, g, b] = *self;
+        Value::String(color_text([r, g, b, 255]))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some([r, g, b, _]) = checked.as_str().and_then(parse_color) {
+            *self = [r, g, b];
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_srgb(self)
+    }
+
+    fn fits(input: &Input) -> bool {
+        input.kind == Kind::Color
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        let mut c = [0; 3];
+        c.set(checked);
+        let held = egui::Color32::from(egui::ecolor::Hsva::from(egui::Color32::from_rgb(c[0], c[1], c[2])));
+        [held.r(), held.g(), held.b()].to_value()
     }
 }
 
@@ -635,6 +745,9 @@ fn number_widget<N: egui::emath::Numeric>(ui: &mut egui::Ui, value: &mut N, inpu
     } else {
         let mut drag =
             egui::DragValue::new(value).range(lo..=hi).prefix(look.prefix.as_ref()).suffix(look.suffix.as_ref());
+        if let Some(speed) = look.speed {
+            drag = drag.speed(speed);
+        }
         if let Some(d) = decimals {
             drag = drag.fixed_decimals(d);
         }
@@ -664,6 +777,7 @@ impl Hash for Input {
             Kind::Color => 4u8.hash(h),
         }
         let look = &self.look;
-        (look.widget, &look.prefix, &look.suffix, look.logarithmic, &look.hint).hash(h);
+        (look.widget, &look.prefix, &look.suffix, look.logarithmic, &look.hint, &look.placeholder).hash(h);
+        (look.width.map(f32::to_bits), look.speed.map(f64::to_bits)).hash(h);
     }
 }

@@ -39,6 +39,7 @@ struct Monitor {
     connected: bool,
     paused: bool,
     helped: usize,
+    highlight: [u8; 4],
 }
 
 fn max_lines(n: f64) -> String {
@@ -69,6 +70,7 @@ fn app(ui: &mut egui::Ui, s: &mut Monitor) {
             f.edit("notes", &Input::text("Notes").multiline(), &mut s.notes);
             f.edit("color", &Input::color("Colour"), &mut s.color);
             f.edit("paused", &Input::checkbox("Paused").selectable(), &mut s.paused);
+            f.edit("highlight", &Input::color("Highlight"), &mut s.highlight);
         });
         if let Some(press) = w.link_ui(ui, "help", ActionSpec::new("Show help")).press {
             s.helped += 1;
@@ -78,7 +80,7 @@ fn app(ui: &mut egui::Ui, s: &mut Monitor) {
         // The app disables its port controls while connected, as real apps do.
         ui.add_enabled_ui(!s.connected, |ui| {
             w.form(ui, "port", |f| {
-                f.edit("port", &Input::text("Port"), &mut s.port);
+                f.edit("port", &Input::text("Port").placeholder("e.g. /dev/ttyUSB0").width(160.0), &mut s.port);
             });
             let connect = ActionSpec::new("Connect").description("Opens the serial port");
             if let Some(press) = w.button_ui(ui, "connect", connect).press {
@@ -113,6 +115,7 @@ fn monitor() -> Harness<'static, Monitor> {
         connected: false,
         paused: false,
         helped: 0,
+        highlight: [255, 255, 0, 128],
     };
     let builder = egui_kittest::Harness::builder().with_size([700.0, 900.0]);
     let mut h = Harness::from_builder(&bridge, builder, app, state);
@@ -383,6 +386,32 @@ proptest! {
         }
     }
 
+    /// A colour in four bytes, alpha not premultiplied: egui's picker changes some nearly
+    /// transparent colours on its way through its own colour space. The agent's edit is taken
+    /// exactly when the picker holds the colour as it is, and then reads back the same.
+    #[test]
+    fn the_edit_tool_accepts_exactly_the_colours_the_picker_holds(rgba in any::<[u8; 4]>(), low_alpha in any::<bool>()) {
+        let rgba = if low_alpha { [rgba[0], rgba[1], rgba[2], rgba[3] % 4] } else { rgba };
+        let text = if rgba[3] == 255 {
+            format!("#{:02x}{:02x}{:02x}", rgba[0], rgba[1], rgba[2])
+        } else {
+            format!("#{:02x}{:02x}{:02x}{:02x}", rgba[0], rgba[1], rgba[2], rgba[3])
+        };
+        // What the person's picker holds: the app's value drawn once by egui.
+        let mut h = monitor();
+        h.state_mut().highlight = rgba;
+        h.run_steps(1);
+        let held = h.state().highlight;
+        let mut h = monitor();
+        let accepted = edit(&mut h, "highlight", json!(text)).is_ok();
+        prop_assert_eq!(accepted, held == rgba, "{} held as {:?}", text, held);
+        if accepted {
+            h.run_steps(1);
+            prop_assert_eq!(field(&h, "Highlight"), json!(text));
+            prop_assert_eq!(h.state().highlight, rgba);
+        }
+    }
+
     /// A colour: what the agent sets reads back the same, and the picker holds it.
     #[test]
     fn a_colour_set_by_the_agent_reads_back_the_same(rgb in any::<[u8; 3]>()) {
@@ -415,4 +444,8 @@ fn toggles_links_and_hyperlinks_are_described_once() {
     let docs = w["blocks"].as_array().expect("blocks").iter().find(|b| b["id"] == "docs").cloned().expect("declared");
     assert_eq!(docs["text"], "Manual: https://example.com/manual");
     assert!(h.query_by_label("Manual").is_some());
+    // The person's styling options: a text edit's placeholder (shown while it is empty).
+    h.state_mut().port.clear();
+    h.run_steps(1);
+    assert_eq!(h.get_by_label("Port").accesskit_node().placeholder().as_deref(), Some("e.g. /dev/ttyUSB0"));
 }
