@@ -447,5 +447,5 @@ fn toggles_links_and_hyperlinks_are_described_once() {
     // The person's styling options: a text edit's placeholder (shown while it is empty).
     h.state_mut().port.clear();
     h.run_steps(1);
-    assert_eq!(h.get_by_label("Port").accesskit_node().placeholder().as_deref(), Some("e.g. /dev/ttyUSB0"));
+    assert_eq!(h.get_by_label("Port").accesskit_node().placeholder(), Some("e.g. /dev/ttyUSB0"));
 }
