@@ -26,6 +26,8 @@ pub struct Form<'u> {
     window: &'u str,
     /// The collapsed section the form is in: its fields are read, not edited, until it opens.
     collapsed: Option<&'u str>,
+    /// Drawn in the app's own layout (each label beside its widget), not in a grid.
+    inline: bool,
 }
 
 impl std::fmt::Debug for Form<'_> {
@@ -36,6 +38,16 @@ impl std::fmt::Debug for Form<'_> {
 
 impl Form<'_> {
     fn row(&mut self, label: &str, add: impl FnOnce(&mut egui::Ui) -> egui::Response) -> egui::Response {
+        if self.inline {
+            // The label beside its widget, in whatever layout the app's `ui` has.
+            return self
+                .ui
+                .horizontal(|ui| {
+                    let l = ui.label(label);
+                    add(ui).labelled_by(l.id)
+                })
+                .inner;
+        }
         let l = self.ui.label(label);
         let response = add(self.ui).labelled_by(l.id);
         self.ui.end_row();
@@ -123,16 +135,23 @@ impl Form<'_> {
             Value::String(s) => input.check_text(s).err(),
             _ => None,
         };
-        let response = self.row(label, |ui| {
-            ui.vertical(|ui| {
-                let r = value.widget(ui, input);
-                if let Some(p) = &problem {
-                    ui.colored_label(ui.visuals().error_fg_color, p);
-                }
-                r
+        let response = if self.inline
+            && let Some(r) = value.labelled_widget(self.ui, input)
+        {
+            // A checkbox with its text, as egui draws one on its own.
+            r
+        } else {
+            self.row(label, |ui| {
+                ui.vertical(|ui| {
+                    let r = value.widget(ui, input);
+                    if let Some(p) = &problem {
+                        ui.colored_label(ui.visuals().error_fg_color, p);
+                    }
+                    r
+                })
+                .inner
             })
-            .inner
-        });
+        };
         let response = hinted(response, input);
         if response.changed() {
             self.changed.push(key.to_owned());
@@ -393,30 +412,54 @@ impl WindowUi {
     /// `id` from the same values ([`Form::edit`], [`Form::choice`], [`Form::derived`],
     /// [`Form::value`]). Editable fields give the window its `edit_field` action.
     pub fn form(&mut self, ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut Form<'_>)) -> FormResponse {
+        let grid = egui::Grid::new(("egui_mcp_bridge::form", id)).num_columns(2).spacing([12.0, 6.0]);
+        grid.show(ui, |ui| self.any_form(ui, id, false, add)).inner
+    }
+
+    /// Fields in the app's own layout, as egui draws them one by one: each label beside its
+    /// widget (a checkbox's text in it), following `ui`'s layout, so that in `ui.horizontal`
+    /// they sit in one row. Declared as [`form`](Self::form) declares them.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{Bridge, Input};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let (mut grid, mut axes) = (true, false);
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("plot").title("Plot").ui(ui, |w, ui| {
+    ///     ui.horizontal(|ui| {
+    ///         w.inline_form(ui, "options", |f| {
+    ///             f.edit("grid", &Input::checkbox("Show grid"), &mut grid);
+    ///             f.edit("axes", &Input::checkbox("Show axes"), &mut axes);
+    ///         });
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn inline_form(&mut self, ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut Form<'_>)) -> FormResponse {
+        self.any_form(ui, id, true, add)
+    }
+
+    fn any_form(&mut self, ui: &mut egui::Ui, id: &str, inline: bool, add: impl FnOnce(&mut Form<'_>)) -> FormResponse {
         self.claim_edit();
         let mut hasher = DefaultHasher::new();
         ("fields", id).hash(&mut hasher);
         let (gate, window, collapsed) = (self.gate(), self.decl.app_id.as_str(), self.sections.inside.as_deref());
         let edits = &mut self.edits;
-        let (items, hash, changed) = egui::Grid::new(("egui_mcp_bridge::form", id))
-            .num_columns(2)
-            .spacing([12.0, 6.0])
-            .show(ui, |ui| {
-                let mut form = Form {
-                    ui,
-                    edits,
-                    items: Vec::new(),
-                    hasher,
-                    changed: Vec::new(),
-                    editable: true,
-                    gate,
-                    window,
-                    collapsed,
-                };
-                add(&mut form);
-                (form.items, form.hasher.finish(), form.changed)
-            })
-            .inner;
+        let mut form = Form {
+            ui,
+            edits,
+            items: Vec::new(),
+            hasher,
+            changed: Vec::new(),
+            editable: true,
+            gate,
+            window,
+            collapsed,
+            inline,
+        };
+        add(&mut form);
+        let (items, hash, changed) = (form.items, form.hasher.finish(), form.changed);
         self.block_with_hash(hash, || Block::Fields { id: Some(id.to_owned()), items });
         FormResponse { changed }
     }

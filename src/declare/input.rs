@@ -488,6 +488,12 @@ pub trait Editable: sealed::Sealed {
     fn narrow(input: &Input) -> Cow<'_, Input> {
         Cow::Borrowed(input)
     }
+    /// The widget with the input's label in it (a checkbox's text), for a field drawn on its own
+    /// ([`WindowUi::inline_form`](crate::WindowUi::inline_form)); `None`: a label beside it.
+    #[doc(hidden)]
+    fn labelled_widget(&mut self, _ui: &mut egui::Ui, _input: &Input) -> Option<egui::Response> {
+        None
+    }
     /// What the person's widget holds once given `checked` (a colour picker's round trip
     /// through its own colour space may change a nearly transparent colour): a value the widget
     /// would change is refused, so that what an agent set is what the window then shows.
@@ -568,6 +574,21 @@ impl Editable for bool {
 
     fn fits(input: &Input) -> bool {
         input.kind == Kind::Bool
+    }
+
+    fn labelled_widget(&mut self, ui: &mut egui::Ui, input: &Input) -> Option<egui::Response> {
+        Some(match input.look.widget {
+            Widget::Switch => {
+                ui.horizontal(|ui| {
+                    let r = switch(ui, self);
+                    let l = ui.label(input.label());
+                    r.labelled_by(l.id)
+                })
+                .inner
+            }
+            Widget::Selectable => ui.toggle_value(self, input.label()),
+            _ => ui.checkbox(self, input.label()),
+        })
     }
 }
 

@@ -306,6 +306,19 @@ impl Menu<'_> {
         self.add(name, spec, egui::Button::new(title.as_ref()).shortcut_text(text), Some(shortcut))
     }
 
+    /// Fields in the menu (a "Show console" checkbox, a colour), as [`WindowUi::form`]: agents
+    /// read and set them whether the menu is open or not, as they press its items.
+    pub fn form(&mut self, id: &str, add: impl FnOnce(&mut super::Form<'_>)) -> super::FormResponse {
+        let outer = self.w.hidden;
+        if let Some(allowed) = outer {
+            self.w.hidden = Some(allowed && self.enabled);
+        }
+        let w = &mut *self.w;
+        let response = self.ui.add_enabled_ui(self.enabled, |ui| w.form(ui, id, add)).inner;
+        self.w.hidden = outer;
+        response
+    }
+
     /// A submenu, declared whether it is open or not.
     pub fn menu<R>(&mut self, title: impl Into<egui::WidgetText>, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
         self.w.menu_ui(self.ui, title, add_items).inner

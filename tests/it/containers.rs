@@ -17,6 +17,7 @@ struct App {
     saved: usize,
     reopened: usize,
     reverted: usize,
+    console: bool,
     plots: usize,
     reset: usize,
     asking: bool,
@@ -41,6 +42,9 @@ fn app(ui: &mut egui::Ui, s: &mut App) {
                         press.ok("Reverted");
                     }
                     m.enabled(true);
+                    m.form("view", |f| {
+                        f.edit("console", &Input::checkbox("Show console"), &mut s.console);
+                    });
                     m.menu("Recent", |m| {
                         if let Some(press) = m.button("reopen", ActionSpec::new("Reopen the last file")) {
                             s.reopened += 1;
@@ -111,6 +115,9 @@ fn a_menu_item_is_an_action_while_its_menu_is_closed() {
     assert_eq!((h.state().saved, h.state().reopened), (1, 1));
     h.call("menu__revert", json!({})).expect("enabled once saved");
     assert_eq!(h.state().reverted, 1);
+    // A checkbox in the menu: read and set while the menu is closed.
+    h.call("menu__edit_field", json!({"field": "console", "value": true})).expect("set while closed");
+    assert!(h.state().console);
 
     // The person: through the menu (it closes after the click), and by the shortcut.
     h.get_by_label("File").click();
@@ -250,4 +257,46 @@ fn live_lines_in_a_window_of_their_own_leave_the_settings_writes_fresh() {
             assert_eq!(e.code, ErrorCode::StaleState);
         }
     }
+}
+
+/// Fields in the app's own layout (`inline_form`): in `ui.horizontal`, a checkbox with its text,
+/// a switch and a number sit in one row as egui draws them; agents read and set them as any
+/// form's.
+#[test]
+fn an_inline_form_lays_its_fields_out_in_the_apps_row() {
+    struct Row {
+        bridge: Bridge,
+        grid: bool,
+        axes: bool,
+        points: u32,
+    }
+    let app = |ui: &mut egui::Ui, s: &mut Row| {
+        let b = s.bridge.clone();
+        b.window("plot").title("Plot").ui(ui, |w, ui| {
+            ui.horizontal(|ui| {
+                w.inline_form(ui, "options", |f| {
+                    f.edit("grid", &Input::checkbox("Show grid"), &mut s.grid);
+                    f.edit("axes", &Input::checkbox("Show axes").switch(), &mut s.axes);
+                    f.edit("points", &Input::integer("Points", 10..=1000).speed(5.0), &mut s.points);
+                });
+            });
+        });
+    };
+    let bridge = Bridge::builder().build();
+    let state = Row { bridge: bridge.clone(), grid: false, axes: true, points: 100 };
+    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([700.0, 300.0]), app, state);
+    h.run_steps(2);
+    let (grid, axes, points) =
+        (h.get_by_label("Show grid").rect(), h.get_by_label("Show axes").rect(), h.get_by_label("Points").rect());
+    assert!(
+        (grid.center().y - axes.center().y).abs() < 4.0 && (grid.center().y - points.center().y).abs() < 4.0,
+        "one row: {grid:?} {axes:?} {points:?}"
+    );
+    assert!(grid.right() <= axes.left() && axes.right() <= points.left() + 60.0, "left to right");
+    h.get_by_label("Show grid").click();
+    h.run_steps(2);
+    assert!(h.state().grid, "the person's click");
+    h.call("plot__edit_field", json!({"field": "points", "value": 250})).expect("the agent");
+    h.call("plot__edit_field", json!({"field": "axes", "value": false})).expect("the agent");
+    assert_eq!((h.state().points, h.state().axes), (250, false));
 }
