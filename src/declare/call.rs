@@ -224,6 +224,12 @@ impl<A> Call<A> {
         let Self { answer, .. } = self;
         answer.defer()
     }
+
+    /// [`defer`](Self::defer), keeping the arguments: for an operation that starts with them.
+    pub fn defer_with_args(self) -> (A, Deferred) {
+        let Self { args, answer } = self;
+        (args, answer.defer())
+    }
 }
 
 /// A call the app keeps to answer on a later pass, once the effect is in place ([`Call::defer`],

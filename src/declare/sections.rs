@@ -100,6 +100,68 @@ impl WindowUi {
         response
     }
 
+    /// Tabs (selectable labels in a row, as apps draw them) whose contents stay declared while
+    /// another tab is shown: agents read a hidden tab's fields, and change what is in it once it
+    /// is shown, by the person's click or by the window's `open_section {section}` action (the
+    /// tab's title), exactly as a collapsed section. `add_contents` draws tab `k` of `titles`;
+    /// it runs for each tab every pass (hidden for all but the selected one).
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{Bridge, Input};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let (mut tab, mut name, mut dark) = (0, String::from("Ada"), false);
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("prefs").title("Preferences").ui(ui, |w, ui| {
+    ///     w.tabs(ui, &mut tab, &["Profile", "Appearance"], |w, ui, k| match k {
+    ///         0 => {
+    ///             w.form(ui, "profile", |f| {
+    ///                 f.edit("name", &Input::text("Name"), &mut name);
+    ///             });
+    ///         }
+    ///         _ => {
+    ///             w.form(ui, "look", |f| {
+    ///                 f.edit("dark", &Input::checkbox("Dark mode"), &mut dark);
+    ///             });
+    ///         }
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn tabs(
+        &mut self,
+        ui: &mut egui::Ui,
+        selected: &mut usize,
+        titles: &[&str],
+        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui, usize),
+    ) {
+        self.claim_open();
+        if let Some(k) = self.sections.call.as_ref().and_then(|c| titles.iter().position(|t| *t == c.args().section))
+            && let Some(call) = self.sections.call.take()
+        {
+            *selected = k;
+            call.ok(format!("{} is shown", titles[k]));
+        }
+        ui.horizontal(|ui| {
+            for (k, title) in titles.iter().enumerate() {
+                ui.selectable_value(selected, k, *title);
+            }
+        });
+        ui.separator();
+        for (k, title) in titles.iter().enumerate() {
+            if k == *selected {
+                add_contents(self, ui, k);
+            } else if self.sections.inside.is_none() {
+                self.sections.collapsed.push((*title).to_owned());
+                self.sections.inside = Some((*title).to_owned());
+                self.hidden_run(ui, title, |w, ui| add_contents(w, ui, k));
+                self.sections.inside = None;
+            } else {
+                self.hidden_run(ui, title, |w, ui| add_contents(w, ui, k));
+            }
+        }
+    }
+
     /// Claims an agent's call to open a section of this window, once per pass.
     fn claim_open(&mut self) {
         if !self.sections.claimed {
@@ -115,7 +177,10 @@ impl WindowUi {
         let sections = std::mem::take(&mut self.sections);
         if let Some(call) = sections.call {
             let open = if sections.collapsed.is_empty() { "none".to_owned() } else { sections.collapsed.join(", ") };
-            call.fail(ToolError::invalid_field("section", format!("must be a collapsed section: {open}")));
+            call.fail(ToolError::invalid_field(
+                "section",
+                format!("must be a collapsed section or hidden tab: {open}"),
+            ));
         }
         if sections.collapsed.is_empty() || self.gate().collapsed {
             return;
@@ -130,7 +195,7 @@ impl WindowUi {
         };
         add_expected_version(&mut schema);
         let description = format!(
-            "Open a collapsed section, as the person would, to change what is in it (its fields are read while collapsed): {}",
+            "Open a collapsed section or show a tab, as the person would, to change what is in it (its fields are read while hidden): {}",
             sections.collapsed.join(", ")
         );
         let spec = ActionSpec::new("Open section").idempotent().description(description);

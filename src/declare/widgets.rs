@@ -69,6 +69,16 @@ pub enum Gesture<A> {
 }
 
 impl<A> Gesture<A> {
+    /// Answered later, once the effect is in place (see [`Call::defer`]): the arguments to start
+    /// the operation with, and the [`Deferred`](crate::Deferred) to answer it by (one that
+    /// answers nobody for the person's gesture).
+    pub fn defer(self) -> (A, crate::Deferred) {
+        match self {
+            Self::Person(args) => (args, crate::Deferred::nobody()),
+            Self::Agent(call) => call.defer_with_args(),
+        }
+    }
+
     /// The arguments, whoever gave them.
     pub fn args(&self) -> &A {
         match self {

@@ -180,3 +180,52 @@ fn a_gesture_and_its_action_give_the_same_arguments_to_one_handler() {
     h.run_steps(2);
     assert!(!h.tool_names().contains(&"lock__unlock".to_owned()));
 }
+
+/// A gesture whose effect takes time: `defer` gives the arguments and a `Deferred`; the agent's
+/// call is answered on a later pass, once the effect is in place; the person's needs no answer.
+#[test]
+fn a_deferred_gesture_is_answered_once_its_effect_is_in_place() {
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Save {
+        name: String,
+    }
+    #[derive(Default)]
+    struct Saver {
+        bridge: Option<Bridge>,
+        saving: Option<(String, egui_mcp_bridge::Deferred, u32)>,
+        saved: Vec<String>,
+    }
+    let app = |ui: &mut egui::Ui, s: &mut Saver| {
+        let Some(bridge) = s.bridge.clone() else { return };
+        // The pretend disk takes three passes.
+        if let Some((name, deferred, passes)) = s.saving.take() {
+            if passes == 0 {
+                s.saved.push(name);
+                deferred.ok("Saved");
+            } else {
+                s.saving = Some((name, deferred, passes - 1));
+                ui.ctx().request_repaint();
+            }
+        }
+        bridge.window("file").title("File").summary(format!("{} saved", s.saved.len())).ui(ui, |w, ui| {
+            let save = w.gesture_ui(ui, "save", ActionSpec::new("Save as"), |ui| {
+                ui.button("Save as report").clicked().then(|| Save { name: "report".into() })
+            });
+            if let Some(gesture) = save {
+                let (args, deferred) = gesture.defer();
+                s.saving = Some((args.name, deferred, 3));
+            }
+        });
+    };
+    let bridge = Bridge::builder().build();
+    let state = Saver { bridge: Some(bridge.clone()), ..Saver::default() };
+    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([400.0, 300.0]), app, state);
+    h.run_steps(2);
+    let r = h.call("file__save", json!({"name": "notes"})).expect("answered after the save");
+    assert_eq!(r.message.as_deref(), Some("Saved"));
+    assert_eq!(h.state().saved, ["notes"], "answered once the effect was in place");
+    assert_eq!(r.version, h.window("file").map(|w| w.version), "with the state that shows it");
+    h.get_by_label("Save as report").click();
+    h.run_steps(6);
+    assert_eq!(h.state().saved, ["notes", "report"], "the person's, answered to nobody");
+}

@@ -300,3 +300,56 @@ fn an_inline_form_lays_its_fields_out_in_the_apps_row() {
     h.call("plot__edit_field", json!({"field": "axes", "value": false})).expect("the agent");
     assert_eq!((h.state().points, h.state().axes), (250, false));
 }
+
+/// Tabs: a hidden tab's fields are read; to change them an agent shows the tab, as the person
+/// does, with `open_section`; the person's click on a tab does the same.
+#[test]
+fn a_hidden_tab_is_read_and_shown_before_anything_in_it_changes() {
+    struct Prefs {
+        bridge: Bridge,
+        tab: usize,
+        name: String,
+        dark: bool,
+    }
+    let app = |ui: &mut egui::Ui, s: &mut Prefs| {
+        let b = s.bridge.clone();
+        b.window("prefs").title("Preferences").ui(ui, |w, ui| {
+            w.tabs(ui, &mut s.tab, &["Profile", "Appearance"], |w, ui, k| {
+                if k == 0 {
+                    w.form(ui, "profile", |f| {
+                        f.edit("name", &Input::text("Name"), &mut s.name);
+                    });
+                } else {
+                    w.form(ui, "look", |f| {
+                        f.edit("dark", &Input::checkbox("Dark mode"), &mut s.dark);
+                    });
+                }
+            });
+        });
+    };
+    let bridge = Bridge::builder().build();
+    let state = Prefs { bridge: bridge.clone(), tab: 0, name: "Ada".into(), dark: false };
+    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([500.0, 300.0]), app, state);
+    h.run_steps(2);
+    let item = |h: &Harness<'_, Prefs>, block: &str| {
+        let w = serde_json::to_value(h.window("prefs").expect("declared")).expect("json");
+        let b = w["blocks"].as_array().expect("blocks").iter().find(|b| b["id"] == block).cloned().expect("the block");
+        b["items"][0].clone()
+    };
+    assert!(h.query_by_label("Dark mode").is_none(), "hidden for the person");
+    assert_eq!(
+        (item(&h, "look")["value"].clone(), item(&h, "look").get("key").cloned()),
+        (json!(false), None),
+        "read, not editable"
+    );
+    assert_eq!(item(&h, "profile")["key"], "name");
+    h.call("prefs__open_section", json!({"section": "Appearance"})).expect("shows the tab");
+    h.run_steps(1);
+    assert!(h.query_by_label("Dark mode").is_some() && h.query_by_label("Name").is_none(), "the person sees it too");
+    h.call("prefs__edit_field", json!({"field": "dark", "value": true})).expect("editable once shown");
+    assert!(h.state().dark);
+    assert_eq!(item(&h, "profile").get("key"), None, "the other tab is hidden now");
+    h.get_by_label("Profile").click();
+    h.run_steps(2);
+    assert_eq!((h.state().tab, item(&h, "profile")["key"].clone()), (0, json!("name")), "the person's click");
+}
