@@ -6,9 +6,10 @@
 //! turns passes into publishes.
 //!
 //! One description for both audiences (egui knows only these): `both.rs` shows a window
-//! ([`WindowBuilder::ui`]), `places.rs` says where, `widgets.rs` and `form.rs` draw and
-//! declare its contents, `input.rs` holds a field's rules, and `edit_action.rs` derives the
-//! `edit_field` action from the editable fields.
+//! ([`WindowBuilder::ui`], [`WindowBuilder::panel`]), `places.rs` says where, `widgets.rs` and
+//! `form.rs` draw and declare its contents, `sections.rs` keeps what menus, collapsed sections
+//! and hidden tabs fold away declared, `input.rs` holds a field's rules, and `edit_action.rs`
+//! derives the `edit_field` action from the editable fields.
 
 mod both;
 mod call;
