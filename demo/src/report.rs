@@ -26,8 +26,8 @@ impl OrderApp {
         let (today, revenue, average) = (r.orders_today, money(r.revenue_today), money(r.average_today));
         let summary = format!("Today: {today} orders, revenue {revenue}, average order {average}");
         let window = self.bridge.window("report").title("Sales Report").summary(summary);
-        let mut close = false; // set inside: egui may run an OS window's contents twice in a pass
-        let shown = window.default_size([340.0, 420.0]).closable().ui(ui, |w, ui| {
+        let window = window.default_size([340.0, 420.0]).closable_as(ActionSpec::new("Close report"));
+        let shown = window.ui(ui, |w, ui| {
             if let Some(press) = w.button_ui(ui, "refresh", ActionSpec::new("Refresh report").read_only()).press {
                 press.ok("The report is up to date"); // it follows the orders by itself
             }
@@ -44,13 +44,10 @@ impl OrderApp {
             let top: Vec<String> =
                 r.top_products.iter().map(|(p, q)| format!("{p} ({} sold)", thousands(*q))).collect();
             w.ordered_list_ui(ui, "top-products", &top);
-            if let Some(call) = w.button("close", ActionSpec::new("Close report")) {
-                close = true;
-                call.ok("Sales Report closed");
-            }
         });
-        if shown.closed || close {
+        if let Some(press) = shown.close {
             self.report_open = false;
+            press.ok("Sales Report closed");
         }
     }
 }

@@ -28,10 +28,18 @@ impl WindowBuilder {
         self
     }
 
-    /// Gives the window a close button (and lets its OS window be closed): the person's close
-    /// comes back as [`WindowResponse::closed`], for the app to stop showing it or ask first.
-    pub fn closable(mut self) -> Self {
-        self.look.closable = true;
+    /// Gives the window a close button (and lets its OS window be closed) and declares its
+    /// `close` action ("Close"): the person's close and the agent's call come back as one
+    /// [`Press`](crate::Press) in [`WindowResponse::close`], for the app to stop showing it (and
+    /// answer "closed") or to ask first (and answer what it did).
+    pub fn closable(self) -> Self {
+        self.closable_as(crate::ActionSpec::new("Close"))
+    }
+
+    /// [`closable`](Self::closable), with the `close` action described by `spec` ("Close editor",
+    /// "asks first if there are unsaved changes").
+    pub fn closable_as(mut self, spec: crate::ActionSpec) -> Self {
+        self.look.closable = Some(spec);
         self
     }
 
@@ -87,7 +95,7 @@ impl WindowBuilder {
         let title = self.decl.title.clone();
         let owner = self.decl.owner.clone();
         let app_modal = self.decl.modal && owner.is_none();
-        let look = self.look;
+        let look = self.look.clone();
         let (blocked, agent, approval) = {
             let frame = self.core.frame.lock();
             (frame.is_blocked(&app_id), frame.agent_action(&app_id).cloned(), frame.approval(&app_id))
@@ -98,13 +106,29 @@ impl WindowBuilder {
         let placed = places.lock().place(ctx, area, &app_id, (size, owner.as_deref()), dialog && !blocked);
         let core = std::sync::Arc::clone(&self.core);
         let strength = mark_strength(ctx, agent.as_ref());
-        let chrome =
-            Chrome { title, placed, size, dialog, app_modal, closable: look.closable, blocked, strength, area };
+        let chrome = Chrome {
+            title,
+            placed,
+            size,
+            dialog,
+            app_modal,
+            closable: look.closable.is_some(),
+            blocked,
+            strength,
+            area,
+        };
         let mut events = FrameEvents::default();
+        // An agent's call to `close` (kept from the first run when egui runs the pass twice).
+        let mut agent_close = None;
         let mut body = |w: &mut WindowUi, ui: &mut egui::Ui, toggle: &mut bool| {
             header(ui, agent.as_ref(), strength, Some(&placed), toggle);
             prompts(ui, &core, &app_id, blocked, approval.as_ref());
             ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
+            if let Some(spec) = &look.closable
+                && let Some(call) = w.button("close", spec.clone())
+            {
+                agent_close = Some(call);
+            }
         };
         let response = if placed.native {
             self.in_viewport(ctx, parent, &chrome, &mut events, &mut body)
@@ -118,12 +142,12 @@ impl WindowBuilder {
         if events.toggle {
             places.toggle(&app_id);
         }
-        WindowResponse {
-            inner: (),
-            blocked: response.blocked,
-            agent_action: response.agent_action,
-            closed: events.closed,
-        }
+        let close = match (agent_close, events.closed && !blocked) {
+            (Some(call), _) => Some(crate::Press::Agent(call)),
+            (None, true) => Some(crate::Press::Person),
+            (None, false) => None,
+        };
+        WindowResponse { inner: (), blocked: response.blocked, agent_action: response.agent_action, close }
     }
 
     /// Declares the window and draws its contents straight into `ui`, with no window frame of its
@@ -231,7 +255,7 @@ impl WindowBuilder {
         // egui runs an immediate viewport's contents at once; should it not, the window is shown
         // in `parent` rather than left undeclared.
         let r = last.unwrap_or_else(|| self.declare(|w| body(w, parent, &mut events.toggle)));
-        WindowResponse { inner: Some(r.inner), blocked: r.blocked, agent_action: r.agent_action, closed: events.closed }
+        WindowResponse { inner: Some(r.inner), blocked: r.blocked, agent_action: r.agent_action, close: None }
     }
 
     /// Shows the window inside the main window: an `egui::Window`, or an `egui::Modal` for an

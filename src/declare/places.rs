@@ -12,10 +12,11 @@ use egui::{Pos2, Rect, Vec2, ViewportCommand, ViewportId};
 
 /// How a window shown with `ui` looks beyond what agents read: its size, whether the person
 /// may close it.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Look {
     pub size: Option<Vec2>,
-    pub closable: bool,
+    /// The person may close it, and agents with its `close` action, described so.
+    pub closable: Option<crate::hub::ActionSpec>,
 }
 
 /// What is remembered of one window shown in the last pass.

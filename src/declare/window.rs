@@ -115,14 +115,14 @@ impl WindowBuilder {
         let mut frame = core.frame.lock();
         let agent_action = frame.agent_action(&decl.app_id).cloned();
         frame.declare_window(decl);
-        WindowResponse { inner, blocked, agent_action, closed: false }
+        WindowResponse { inner, blocked, agent_action, close: None }
     }
 }
 
 /// What [`WindowBuilder::declare`] and [`WindowBuilder::ui`] return: the closure's value and what the person's view of the
 /// window needs. Like egui's `InnerResponse`, it may be ignored: a window declared without a
 /// person's view of its own (headless, or drawn elsewhere) needs none of it.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct WindowResponse<R> {
     /// What the closure returned.
     pub inner: R,
@@ -133,10 +133,13 @@ pub struct WindowResponse<R> {
     /// or for a dialog of it that the call closed (an Authorize that saved the order marks the
     /// order's editor). One window at a time is marked: the latest call's.
     pub agent_action: Option<AgentAction>,
-    /// The person closed the window in this pass (shown with [`WindowBuilder::ui`] and
-    /// [`closable`](WindowBuilder::closable): its close button, or its OS window's). Stop
-    /// showing it, or keep it and ask first: the bridge does neither by itself.
-    pub closed: bool,
+    /// The window was closed in this pass (shown with [`WindowBuilder::ui`] and
+    /// [`closable`](WindowBuilder::closable)): by the person (its close button, or its OS
+    /// window's; not while a dialog blocks it) or by an agent's call to its `close` action. Stop
+    /// showing it and answer `press.ok("Closed")`, or keep it and ask first and answer what
+    /// happened: the bridge does neither by itself, and an agent is never told it closed
+    /// unless the app says so.
+    pub close: Option<crate::Press>,
 }
 
 impl<R> WindowResponse<R> {

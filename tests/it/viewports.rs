@@ -340,3 +340,48 @@ fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
     assert!(outcome.expect("answered").is_ok());
     assert_eq!(ids(&bridge), ["main"], "answered once the state without it is published");
 }
+
+/// `.closable()` declares `close`: in an OS window of its own, the agent's call is claimed in the
+/// window's viewport pass and comes back as `WindowResponse::close` after it, in the root pass;
+/// answered there, it is answered once the state without the window is published.
+#[test]
+fn a_closable_native_windows_close_is_answered_from_its_response() {
+    let (bridge, ctx) = bare_context();
+    let agent = Agent::new(&bridge);
+    let open = Arc::new(Mutex::new(true));
+    let frame = |ctx: &egui::Context| {
+        let open = Arc::clone(&open);
+        let bridge = bridge.clone();
+        ctx.run_ui(input(ViewportId::ROOT, false), move |ui| {
+            bridge.set_native_windows(ui.ctx(), true);
+            let mut o = open.lock();
+            bridge.window("main").title("Main").ui(ui, |_, _| {});
+            if *o {
+                let shown = bridge.window("panel").title("Panel").closable().ui(ui, |_, ui| {
+                    ui.label("A panel");
+                });
+                if let Some(press) = shown.close {
+                    *o = false;
+                    press.ok("Closed");
+                }
+            }
+        })
+        .drop_without_applying_deltas();
+    };
+    frame(&ctx);
+    frame(&ctx);
+    let ids = |b: &Bridge| b.snapshot().state().windows.iter().map(|w| w.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&bridge), ["main", "panel"]);
+    assert!(bridge.snapshot().tools().iter().any(|t| t.name == "panel__close"), "declared by closable()");
+    let mut call = agent.send("panel__close", json!({}));
+    let mut outcome = None;
+    for _ in 0..20 {
+        outcome = call.try_outcome();
+        if outcome.is_some() {
+            break;
+        }
+        frame(&ctx);
+    }
+    assert_eq!(outcome.expect("answered").expect("closed").message.as_deref(), Some("Closed"));
+    assert_eq!(ids(&bridge), ["main"], "answered once the state without it is published");
+}

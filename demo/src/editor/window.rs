@@ -39,7 +39,10 @@ impl Editor {
         let ctx = &ui.ctx().clone();
         let (title, summary) = (self.title(parts.orders), self.summary(parts.orders));
         let id = self.app_id.clone();
-        let window = parts.bridge.window(&id).title(&title).summary(summary).default_size([430.0, 380.0]).closable();
+        // Its close button and the agent's `close`: one handler (below).
+        let close = ActionSpec::new("Close editor").description("Close; asks first if there are unsaved changes");
+        let window = parts.bridge.window(&id).title(&title).summary(summary).default_size([430.0, 380.0]);
+        let window = window.closable_as(close);
         let shown = window.ui(ui, |w, ui| {
             let read_only = self.submitted;
             let status = match (self.submitted, self.order_index) {
@@ -105,10 +108,8 @@ impl Editor {
                 if !read_only && ui.button("Submit").clicked() {
                     let _ = self.submit(SubmitArgs::default(), parts.ids);
                 }
-                let close =
-                    ActionSpec::new("Close editor").description("Close; asks first if there are unsaved changes");
-                if let Some(press) = w.button_ui(ui, "close", close).press {
-                    press.reply(Ok(self.close(parts.ids)));
+                if ui.button("Close editor").clicked() {
+                    let _ = self.close(parts.ids); // as the window's close button
                 }
             });
             if let Some(call) = w.button("focus", ActionSpec::new("Bring to front").idempotent()) {
@@ -116,8 +117,8 @@ impl Editor {
                 call.ok(format!("{title} is in front"));
             }
         });
-        if shown.closed && !shown.blocked {
-            self.close(parts.ids);
+        if let Some(press) = shown.close {
+            press.reply(Ok(self.close(parts.ids)));
         }
         self.show_dialogs(ui, parts);
     }
