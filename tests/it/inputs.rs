@@ -346,8 +346,32 @@ fn typed_into(label: &str, text: &str) -> Monitor {
     Monitor { bridge: s.bridge.clone(), port: s.port.clone(), notes: s.notes.clone(), ..*s }
 }
 
+/// What the person's multi-line text edit holds after typing `text` into it, emptied first.
+fn typed_into_notes(text: &str) -> String {
+    let mut h = monitor();
+    h.state_mut().notes.clear();
+    h.run_steps(1);
+    h.get_by_label("Notes").focus();
+    h.run_steps(1);
+    h.get_by_label("Notes").type_text(text);
+    h.run_steps(2);
+    h.state().notes.clone()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Several lines: the agent's text is taken exactly when the person could type it.
+    #[test]
+    fn the_edit_tool_accepts_exactly_what_a_multiline_widget_holds(text in "[a-zé .\n\t]{0,12}") {
+        let widget_holds = typed_into_notes(&text) == text;
+        let mut h = monitor();
+        let accepted = edit(&mut h, "notes", json!(text)).is_ok();
+        prop_assert_eq!(accepted, widget_holds, "{:?}", text);
+        if accepted {
+            prop_assert_eq!(&h.state().notes, &text);
+        }
+    }
 
     /// A `u8` field whose input allows -5 to 300: the widget holds 0 to 255, and so does the edit.
     #[test]
