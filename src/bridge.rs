@@ -245,6 +245,37 @@ impl Bridge {
         call
     }
 
+    /// A menu of app-level actions (`app__{name}`; a menu bar's "File"), drawn for the person and
+    /// declared whether the menu is open or not, as a window's
+    /// [`menu_ui`](crate::WindowUi::menu_ui) is: its items ([`Menu::button`](crate::blocks::Menu::button),
+    /// [`Menu::shortcut`](crate::blocks::Menu::shortcut), submenus) are the app's actions, listed
+    /// while no app-level modal is open.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut documents = 0;
+    /// # egui::__run_test_ui(|ui| {
+    /// egui::MenuBar::new().ui(ui, |ui| {
+    ///     bridge.app_menu_ui(ui, "File", |m| {
+    ///         if let Some(press) = m.button("new_document", ActionSpec::new("New document")) {
+    ///             documents += 1;
+    ///             press.ok("A new document is open");
+    ///         }
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn app_menu_ui<R>(
+        &self,
+        ui: &mut egui::Ui,
+        title: impl Into<egui::WidgetText>,
+        add_items: impl FnOnce(&mut crate::blocks::Menu<'_>) -> R,
+    ) -> egui::InnerResponse<R> {
+        crate::declare::app_menu_ui(self, ui, title, add_items)
+    }
+
     /// An app-level action without arguments: [`app_action`](Self::app_action) with [`NoArgs`].
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
     pub fn app_button(&self, name: &str, spec: ActionSpec) -> Option<Call<NoArgs>> {

@@ -106,7 +106,6 @@ impl OrderApp {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.bridge.set_native_windows(&ctx, self.native);
-        self.app_actions(&ctx);
         self.menu(ui);
         // With every window in an OS window of its own, the main window is this panel.
         let width = if self.native { ui.available_width() } else { 260.0 };
@@ -131,47 +130,33 @@ impl OrderApp {
         self.lock_modal(ui);
     }
 
-    fn app_actions(&mut self, ctx: &egui::Context) {
-        if let Some(call) =
-            self.bridge.app_button("new_order", ActionSpec::new("New order").description("Open an empty Order Editor"))
-        {
-            self.new_order();
-            call.ok("Opened a new Order Editor");
-        }
-        if let Some(call) = self.bridge.app_button(
-            "open_report",
-            ActionSpec::new("Open sales report")
-                .idempotent()
-                .description("Open the Sales Report, or bring it to the front"),
-        ) {
-            self.open_report(ctx);
-            call.ok("The Sales Report is open");
-        }
-        if let Some(call) = self.bridge.app_button(
-            "lock",
-            ActionSpec::new("Lock session")
-                .idempotent()
-                .description("Show the Session locked dialog; unlocking needs the PIN"),
-        ) {
-            self.lock();
-            call.ok("The session is locked");
-        }
-    }
-
+    /// The menu bar: the Orders menu's items are the app-level actions (`app__new_order`,
+    /// `app__open_report`, `app__lock`), described once for the person and agents.
     fn menu(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        let bridge = self.bridge.clone();
         egui::Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
-                ui.menu_button("Orders", |ui| {
-                    if ui.button("New order").clicked() {
+                bridge.app_menu_ui(ui, "Orders", |m| {
+                    let new = ActionSpec::new("New order").description("Open an empty Order Editor");
+                    if let Some(press) = m.button("new_order", new) {
                         self.new_order();
+                        press.ok("Opened a new Order Editor");
                     }
-                    if ui.button("Sales report").clicked() {
+                    let report = ActionSpec::new("Open sales report")
+                        .idempotent()
+                        .description("Open the Sales Report, or bring it to the front");
+                    if let Some(press) = m.button("open_report", report) {
                         self.open_report(&ctx);
+                        press.ok("The Sales Report is open");
                     }
-                    ui.separator();
-                    if ui.button("Lock session").clicked() {
+                    m.ui().separator();
+                    let lock = ActionSpec::new("Lock session")
+                        .idempotent()
+                        .description("Show the Session locked dialog; unlocking needs the PIN");
+                    if let Some(press) = m.button("lock", lock) {
                         self.lock();
+                        press.ok("The session is locked");
                     }
                 });
                 ui.separator();

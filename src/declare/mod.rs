@@ -28,6 +28,7 @@ pub use content::{Cell, Fields, Items, Row, Rows};
 pub use form::{Form, FormResponse};
 pub use input::{Editable, Input};
 pub use sections::Menu;
+pub(crate) use sections::app_menu_ui;
 pub use widgets::{ButtonResponse, Gesture, Press, RowPress, TableOptions};
 pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
 

@@ -256,13 +256,15 @@ impl WindowUi {
         let response = ui
             .menu_button(title, |ui| {
                 if let Some(add) = add.take() {
-                    out = Some(add(&mut Menu { w: me, ui, enabled: true }));
+                    out = Some(add(&mut Menu { owner: Owner::Window(me), ui, enabled: true }));
                 }
             })
             .response;
         if let Some(add) = add.take() {
             // Closed: the items are declared; shortcuts still press them for the person.
-            self.hidden_run(ui, &salt, |w, hidden| out = Some(add(&mut Menu { w, ui: hidden, enabled: true })));
+            self.hidden_run(ui, &salt, |w, hidden| {
+                out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }))
+            });
         }
         egui::InnerResponse::new(out.unwrap_or_else(|| unreachable_menu()), response)
     }
@@ -275,7 +277,7 @@ impl WindowUi {
         let me = &mut *self;
         response.context_menu(|ui| {
             if let Some(add) = add.take() {
-                out = Some(add(&mut Menu { w: me, ui, enabled: true }));
+                out = Some(add(&mut Menu { owner: Owner::Window(me), ui, enabled: true }));
             }
         });
         if let Some(add) = add.take() {
@@ -288,7 +290,7 @@ impl WindowUi {
             let allows = response.enabled();
             let outer = self.hidden;
             self.hidden = Some(allows && outer.unwrap_or(true));
-            out = Some(add(&mut Menu { w: self, ui: &mut ui, enabled: true }));
+            out = Some(add(&mut Menu { owner: Owner::Window(self), ui: &mut ui, enabled: true }));
             self.hidden = outer;
         }
         out.unwrap_or_else(|| unreachable_menu())
@@ -304,9 +306,46 @@ fn unreachable_menu<R>() -> R {
 /// The items of a menu ([`WindowUi::menu_ui`], [`WindowUi::context_menu_ui`]): each an action
 /// declared whether the menu is open or not, drawn while it is.
 pub struct Menu<'m> {
-    w: &'m mut WindowUi,
+    owner: Owner<'m>,
     ui: &'m mut egui::Ui,
     enabled: bool,
+}
+
+/// Whose actions a menu's items are.
+enum Owner<'m> {
+    /// A window's (`menu_ui`, `context_menu_ui`).
+    Window(&'m mut WindowUi),
+    /// The app's (`Bridge::app_menu_ui`), with whether the closed menu's `ui` allowed use.
+    App(&'m crate::Bridge, Option<bool>),
+}
+
+/// An app-level menu (`app__{name}` items): see [`crate::Bridge::app_menu_ui`].
+pub(crate) fn app_menu_ui<R>(
+    bridge: &crate::Bridge,
+    ui: &mut egui::Ui,
+    title: impl Into<egui::WidgetText>,
+    add_items: impl FnOnce(&mut Menu<'_>) -> R,
+) -> egui::InnerResponse<R> {
+    let title: egui::WidgetText = title.into();
+    let salt = title.text().to_owned();
+    let mut add = Some(add_items);
+    let mut out = None;
+    let response = ui
+        .menu_button(title, |ui| {
+            if let Some(add) = add.take() {
+                out = Some(add(&mut Menu { owner: Owner::App(bridge, None), ui, enabled: true }));
+            }
+        })
+        .response;
+    if let Some(add) = add.take() {
+        // Closed: the items are declared; shortcuts still press them for the person.
+        let allowed = super::widgets::Gate::default().allows(ui);
+        let builder =
+            egui::UiBuilder::new().id_salt(("egui_mcp_bridge::hidden", salt)).max_rect(ui.max_rect()).invisible();
+        let mut hidden = ui.new_child(builder);
+        out = Some(add(&mut Menu { owner: Owner::App(bridge, Some(allowed)), ui: &mut hidden, enabled: true }));
+    }
+    egui::InnerResponse::new(out.unwrap_or_else(|| unreachable_menu()), response)
 }
 
 impl std::fmt::Debug for Menu<'_> {
@@ -339,14 +378,33 @@ impl Menu<'_> {
         button: egui::Button<'_>,
         shortcut: Option<egui::KeyboardShortcut>,
     ) -> Option<Press> {
-        let outer = self.w.hidden;
-        if let Some(allowed) = outer {
-            self.w.hidden = Some(allowed && self.enabled);
-        }
-        let usable = self.enabled && self.w.gate().allows(self.ui) && !self.w.is_blocked();
-        let w = &mut *self.w;
-        let pressed = self.ui.add_enabled_ui(self.enabled, |ui| w.add_button(ui, name, spec, button)).inner;
-        self.w.hidden = outer;
+        let enabled = self.enabled;
+        let (pressed, usable) = match &mut self.owner {
+            Owner::Window(w) => {
+                let outer = w.hidden;
+                if let Some(allowed) = outer {
+                    w.hidden = Some(allowed && enabled);
+                }
+                let usable = enabled && w.gate().allows(self.ui) && !w.is_blocked();
+                let pressed = self.ui.add_enabled_ui(enabled, |ui| w.add_button(ui, name, spec, button)).inner;
+                w.hidden = outer;
+                (pressed, usable)
+            }
+            Owner::App(bridge, hidden) => {
+                let usable = enabled && hidden.unwrap_or_else(|| super::widgets::Gate::default().allows(self.ui));
+                let mut response = self.ui.add_enabled(enabled, button);
+                if let Some(description) = &spec.description {
+                    response = response.on_hover_text(description.as_ref());
+                }
+                let call = if usable { bridge.app_button(name, spec) } else { None };
+                let press = match (call, response.clicked()) {
+                    (Some(call), _) => Some(Press::Agent(call)),
+                    (None, true) => Some(Press::Person),
+                    (None, false) => None,
+                };
+                (super::widgets::ButtonResponse { press, response }, usable)
+            }
+        };
         if pressed.response.clicked() {
             self.ui.close();
         }
@@ -373,20 +431,28 @@ impl Menu<'_> {
 
     /// Fields in the menu (a "Show console" checkbox, a colour), as [`WindowUi::form`]: agents
     /// read and set them whether the menu is open or not, as they press its items.
+    /// Only in a window's menu: fields belong to a window (an app-level menu's are left out,
+    /// with a warning).
     pub fn form(&mut self, id: &str, add: impl FnOnce(&mut super::Form<'_>)) -> super::FormResponse {
-        let outer = self.w.hidden;
+        let Owner::Window(w) = &mut self.owner else {
+            tracing::warn!(form = id, "an app-level menu holds actions only: put fields in a window's menu");
+            return super::FormResponse::default();
+        };
+        let outer = w.hidden;
         if let Some(allowed) = outer {
-            self.w.hidden = Some(allowed && self.enabled);
+            w.hidden = Some(allowed && self.enabled);
         }
-        let w = &mut *self.w;
         let response = self.ui.add_enabled_ui(self.enabled, |ui| w.form(ui, id, add)).inner;
-        self.w.hidden = outer;
+        w.hidden = outer;
         response
     }
 
     /// A submenu, declared whether it is open or not.
     pub fn menu<R>(&mut self, title: impl Into<egui::WidgetText>, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
-        self.w.menu_ui(self.ui, title, add_items).inner
+        match &mut self.owner {
+            Owner::Window(w) => w.menu_ui(self.ui, title, add_items).inner,
+            Owner::App(bridge, _) => app_menu_ui(bridge, self.ui, title, add_items).inner,
+        }
     }
 
     /// The `ui` the menu draws in (hidden while it is closed): for egui items of the app's own.

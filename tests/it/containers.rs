@@ -353,3 +353,38 @@ fn a_hidden_tab_is_read_and_shown_before_anything_in_it_changes() {
     h.run_steps(2);
     assert_eq!((h.state().tab, item(&h, "profile")["key"].clone()), (0, json!("name")), "the person's click");
 }
+
+/// An app-level menu (`Bridge::app_menu_ui`): its items are `app__…` actions, declared while the
+/// menu is closed, one handler for the person's click and the agent's call.
+#[test]
+fn an_app_menus_items_are_app_actions_while_it_is_closed() {
+    struct Docs {
+        bridge: Bridge,
+        opened: usize,
+    }
+    let app = |ui: &mut egui::Ui, s: &mut Docs| {
+        let b = s.bridge.clone();
+        egui::Panel::top("bar").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                b.app_menu_ui(ui, "Documents", |m| {
+                    if let Some(press) = m.button("new_document", ActionSpec::new("New document")) {
+                        s.opened += 1;
+                        press.ok("Opened");
+                    }
+                });
+            });
+        });
+    };
+    let bridge = Bridge::builder().build();
+    let state = Docs { bridge: bridge.clone(), opened: 0 };
+    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([500.0, 300.0]), app, state);
+    h.run_steps(2);
+    assert!(h.query_by_label("New document").is_none(), "closed for the person");
+    h.call("app__new_document", json!({})).expect("the agent, menu closed");
+    h.get_by_label("Documents").click();
+    h.run_steps(2);
+    h.get_by_label("New document").click();
+    h.run_steps(2);
+    assert_eq!(h.state().opened, 2);
+    assert!(h.query_by_label("New document").is_none(), "the menu closed after the click");
+}
