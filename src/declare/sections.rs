@@ -263,7 +263,7 @@ impl WindowUi {
         if let Some(add) = add.take() {
             // Closed: the items are declared; shortcuts still press them for the person.
             self.hidden_run(ui, &salt, |w, hidden| {
-                out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }))
+                out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }));
             });
         }
         egui::InnerResponse::new(out.unwrap_or_else(|| unreachable_menu()), response)
