@@ -249,11 +249,19 @@ impl ServerHandler for BridgeHandler {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         self.shared.hub.first_frame().await;
         let app = self.shared.tools();
-        Ok(ListToolsResult::with_all_items(self.bridge_tools().chain(app.iter().cloned()).collect()))
+        let mut tools: Vec<Tool> = self.bridge_tools().chain(app.iter().cloned()).collect();
+        if self.profile_of(&context).defers_tools {
+            let bridge = tools.len() - app.len();
+            let load_app = app.len() <= super::profile::ALWAYS_LOAD_TOOLS;
+            for (k, tool) in tools.iter_mut().enumerate() {
+                mark_for_tool_search(tool, k < bridge || load_app);
+            }
+        }
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -346,4 +354,18 @@ impl BridgeHandler {
         self.shared.hub.first_frame().await;
         Ok((name.to_owned(), self.shared.hub.call(name, args).await))
     }
+}
+
+/// For a client that shows its model a tool search instead of the tools (Claude Code): whether
+/// the tool is loaded in every model request anyway (`anthropic/alwaysLoad`), and the words its
+/// search finds it by (`anthropic/searchHint`: the title, and the window's id for a window's
+/// tool).
+fn mark_for_tool_search(tool: &mut Tool, always_load: bool) {
+    let title = tool.title.as_deref().unwrap_or_default();
+    let window = tool.name.split_once("__").map(|(w, _)| w).filter(|w| *w != "app").unwrap_or_default();
+    let hint = if window.is_empty() { title.to_owned() } else { format!("{title} {window}") };
+    let mut meta = serde_json::Map::new();
+    meta.insert("anthropic/alwaysLoad".to_owned(), serde_json::Value::Bool(always_load));
+    meta.insert("anthropic/searchHint".to_owned(), serde_json::Value::String(hint));
+    tool.meta = Some(rmcp::model::MetaObject(meta));
 }

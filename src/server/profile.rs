@@ -46,15 +46,30 @@ pub struct ClientProfile {
     pub reads_resources: bool,
     /// Which part of a result its model sees.
     pub sees: ResultView,
+    /// It shows its model a search over MCP tools rather than the tools, unless a tool's
+    /// `_meta["anthropic/alwaysLoad"]` is `true` (Claude Code): the bridge marks its own tools
+    /// so, and the app's while they are at most [`ALWAYS_LOAD_TOOLS`], and gives every tool
+    /// `_meta["anthropic/searchHint"]` words.
+    pub defers_tools: bool,
 }
+
+/// The most app tools marked to be loaded at once for a client that defers tools
+/// ([`ClientProfile::defers_tools`]); beyond, they are found by their search words, and the
+/// bridge's own tools (the state and the dispatchers, which reach every tool) stay loaded.
+pub const ALWAYS_LOAD_TOOLS: usize = 40;
 
 impl ClientProfile {
     /// A client of unknown name: it may read resources, and it may see either part of a
     /// result, so the text block carries the whole JSON.
-    pub const BASELINE: Self = Self { label: "baseline", reads_resources: true, sees: ResultView::Both };
+    pub const BASELINE: Self =
+        Self { label: "baseline", reads_resources: true, sees: ResultView::Both, defers_tools: false };
 
     const fn new(label: &'static str, reads: bool, sees: ResultView) -> Self {
-        Self { label, reads_resources: reads, sees }
+        Self { label, reads_resources: reads, sees, defers_tools: false }
+    }
+
+    const fn deferring(self) -> Self {
+        Self { defers_tools: true, ..self }
     }
 
     /// The profile of a client that sends this `clientInfo.name` (case-insensitive), if known.
@@ -70,7 +85,7 @@ use ResultView::{Both, Structured, StructuredThenTextOnError, Text};
 /// with the real programs (what their models are shown); the rest come from their docs.
 #[rustfmt::skip]
 const KNOWN: &[(&[&str], ClientProfile)] = &[
-    (&["claude-code"], ClientProfile::new("claude-code", true, StructuredThenTextOnError)),
+    (&["claude-code"], ClientProfile::new("claude-code", true, StructuredThenTextOnError).deferring()),
     (&["codex-mcp-client", "codex"], ClientProfile::new("codex", true, Structured)),
     (&["gemini-cli-mcp-client"], ClientProfile::new("gemini-cli", true, Text)),
     (&["copilot-cli"], ClientProfile::new("copilot-cli", false, Text)),
@@ -181,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_app_overrides_per_name_or_for_all_and_compat_overrides_the_profile() {
-        let ours = ClientProfile { label: "ours", reads_resources: false, sees: Structured };
+        let ours = ClientProfile { label: "ours", reads_resources: false, sees: Structured, defers_tools: false };
         let mut p = ClientPolicy { overrides: vec![("mcp".into(), ours)], ..ClientPolicy::default() };
         assert_eq!(p.profile_for(Some("MCP")), ours);
         p.all = Some(ClientProfile::BASELINE);

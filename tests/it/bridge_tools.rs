@@ -59,7 +59,8 @@ async fn compat_on_off_and_app_overrides_win_over_the_table() {
     assert_eq!(names(&c.tool_names().await), ["app__read_windows", "app__lock"], "compat off: the spec's floor");
     let r = c.call("app__read_windows", json!({})).await;
     assert!(r.ok()["result"].get("tools").is_none(), "compat off: no tools in the state");
-    let ours = ClientProfile { label: "test", reads_resources: true, sees: ResultView::Structured };
+    let ours =
+        ClientProfile { label: "test", reads_resources: true, sees: ResultView::Structured, defers_tools: false };
     let overridden = Rig::start_with(Bridge::builder().client_profile("test-client", ours));
     let c = overridden.connect(Lifecycle::Legacy).await;
     assert_eq!(c.call("main__set_name", json!({"name": "Ada"})).await.text, "name set", "a per-name override");
@@ -323,4 +324,26 @@ async fn results_give_the_new_tools_parameters_and_their_dispatcher() {
     let open = bare.call("main__open_dialog", json!({})).await;
     assert!(open.ok().get("newTools").is_some(), "{:?}", open.body);
     assert!(open.ok().get("newToolSpecs").is_none(), "compat off: names only");
+}
+
+/// Claude Code shows its model a tool search instead of MCP tools, unless a tool says
+/// `_meta["anthropic/alwaysLoad"]: true`: on its connections every tool says so (the app's while
+/// they are at most `ALWAYS_LOAD_TOOLS`), with search words; other clients' lists carry no
+/// `_meta` (no bytes they would not read).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_codes_tools_are_all_loaded_and_other_clients_lists_carry_no_meta() {
+    for lifecycle in BOTH {
+        let rig = Rig::start();
+        let claude = rig.connect_as(lifecycle, "claude-code").await;
+        let tools = claude.service.list_all_tools().await.expect("tools/list");
+        assert!(tools.len() >= 5, "{tools:?}");
+        for t in &tools {
+            let meta = serde_json::to_value(&t.meta).unwrap();
+            assert_eq!(meta["anthropic/alwaysLoad"], true, "{lifecycle:?} {}: {meta}", t.name);
+            assert!(meta["anthropic/searchHint"].as_str().is_some_and(|h| !h.is_empty()), "{}: {meta}", t.name);
+        }
+        let codex = rig.connect_as(lifecycle, "codex-mcp-client").await;
+        let tools = codex.service.list_all_tools().await.expect("tools/list");
+        assert!(tools.iter().all(|t| t.meta.is_none()), "{lifecycle:?}");
+    }
 }
