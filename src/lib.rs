@@ -69,10 +69,10 @@ pub mod limits {
     pub use crate::hub::{ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_DEFERRED_CALLS, MAX_TOOL_NAME};
     pub use crate::plugin::STALLED_AFTER;
     pub use crate::protocol::MASK;
-    pub use crate::server::INSTRUCTIONS_MAX_BYTES;
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub use crate::server::SESSION_IDLE;
+    pub use crate::server::{ALWAYS_LOAD_TOOLS, INSTRUCTIONS_MAX_BYTES};
 }
 
 /// The `schemars` this crate derives input schemas with: `derive(JsonSchema)` on argument

@@ -38,7 +38,7 @@ pub use http::{Held, HttpHandle, HttpOptions, SESSION_IDLE};
 pub use instructions::INSTRUCTIONS_MAX_BYTES;
 pub(crate) use instructions::{InstructionsFor, instructions};
 pub(crate) use profile::ClientPolicy;
-pub use profile::{ClientProfile, Compat, ResultView};
+pub use profile::{ALWAYS_LOAD_TOOLS, ClientProfile, Compat, ResultView};
 pub use serving::ServeHandle;
 
 use std::sync::Arc;
