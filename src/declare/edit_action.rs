@@ -1,8 +1,14 @@
 //! The `edit_field` action a window gets from the editable fields of its forms
-//! ([`super::Form::edit`]): `{field, value}`, with `field` one of their keys. The agent's call is
-//! claimed at the window's first form and handed to the field it names, which checks the value
-//! by its [`Input`] and writes it into the very value the person's widget edits, in the same
-//! pass, before the widget is drawn. The schema and description are made once per set of fields.
+//! ([`super::Form::edit`]): `{field, value}`, with `field` one of their keys, or several at once,
+//! `{fields: {key: value, …}}`. The agent's call is claimed at the window's first form and
+//! handed to the field it names, which checks the value by its [`Input`] and writes it into the
+//! very value the person's widget edits, in the same pass, before the widget is drawn.
+//!
+//! Several fields are all or nothing: every value is checked first, by the rules the window's
+//! fields had in its last declaration (kept with it in the core between passes), and only if
+//! all pass is each written where its field is drawn; otherwise the call is refused naming
+//! every invalid field (§7.3), and nothing changes. One call, one version step. The schema and
+//! description are made once per set of fields.
 
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::sync::{Arc, LazyLock};
@@ -18,23 +24,82 @@ use crate::protocol::ToolError;
 /// The name of the edit action derived from a window's editable fields.
 pub(crate) const EDIT_ACTION: &str = "edit_field";
 
-/// `edit_field`'s arguments.
+/// `edit_field`'s arguments: one field, or several.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct EditArgs {
+    #[serde(default)]
     pub field: String,
+    #[serde(default)]
     pub value: Value,
+    #[serde(default)]
+    fields: Option<Map<String, Value>>,
 }
 
 /// One editable field of a window, for the derived edit action.
-#[derive(Debug, Hash)]
+#[derive(Clone, Debug)]
 pub(super) struct Editing {
     pub key: String,
     pub input: Input,
-    /// What a derived field follows ([`super::Form::derived`]).
-    pub note: Option<String>,
+    /// What a derived field follows ([`super::Form::derived`]), and its value.
+    pub note: Option<(String, f64)>,
     /// A choice's options, by the texts agents choose by ([`super::Form::choice`]).
     pub options: Option<Vec<String>>,
+    /// What the person's widget holds of a checked value (see `Editable::widget_holds`).
+    pub holds: fn(&Value) -> Value,
+}
+
+impl std::hash::Hash for Editing {
+    /// What the schema and description say: not a derived field's current value.
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (&self.key, &self.input, self.note.as_ref().map(|n| &n.0), &self.options).hash(h);
+    }
+}
+
+impl Editing {
+    /// Checks a value for this field as the field itself would: the value to write, or what is
+    /// wrong.
+    fn check(&self, value: &Value) -> Result<Value, String> {
+        let label = self.input.label();
+        if let Some((note, current)) = &self.note {
+            let same =
+                self.input.check(value).ok().and_then(|v| v.as_f64()).is_some_and(|v| (v - current).abs() < 1e-9);
+            return if same {
+                Ok(value.clone())
+            } else {
+                Err(format!("{label} is {note} ({}); change that to change it", self.input.shown(*current)))
+            };
+        }
+        if let Some(options) = &self.options {
+            return super::form::pick(label, &options.iter().map(|o| ((), o.as_str())).collect::<Vec<_>>(), value)
+                .map(|k| Value::String(options[k].clone()));
+        }
+        let checked = self.input.check(value)?;
+        let held = (self.holds)(&checked);
+        if held == checked {
+            Ok(checked)
+        } else {
+            Err(format!(
+                "{label} cannot be {}: the widget holds it as {}",
+                super::form::display(&checked),
+                super::form::display(&held)
+            ))
+        }
+    }
+}
+
+/// The editable fields' rules of a window's last declaration, kept with it between passes.
+struct Rules(Vec<Editing>);
+
+/// Several fields set by one call, checked against the rules: each written where its field is
+/// drawn.
+#[derive(Debug)]
+struct Multi {
+    call: Call<EditArgs>,
+    /// Checked values by key, taken as their fields are drawn.
+    values: Map<String, Value>,
+    /// The labels of the fields written, in order.
+    written: Vec<String>,
 }
 
 /// A window's editable fields in this pass, and the agent's edit until a field takes it.
@@ -42,6 +107,7 @@ pub(super) struct Editing {
 pub(crate) struct Edits {
     claimed: bool,
     call: Option<Call<EditArgs>>,
+    multi: Option<Multi>,
     pub(super) fields: Vec<Editing>,
 }
 
@@ -49,6 +115,15 @@ impl Edits {
     /// Takes the agent's edit if it is for `key`.
     pub(super) fn take_for(&mut self, key: &str) -> Option<Call<EditArgs>> {
         if self.call.as_ref().is_some_and(|c| c.args().field == key) { self.call.take() } else { None }
+    }
+
+    /// The checked value a call setting several fields has for `key`, once (the field's label
+    /// is noted as written).
+    pub(super) fn multi_value(&mut self, key: &str, label: &str) -> Option<Value> {
+        let multi = self.multi.as_mut()?;
+        let value = multi.values.remove(key)?;
+        multi.written.push(label.to_owned());
+        Some(value)
     }
 }
 
@@ -59,12 +134,60 @@ static MADE: LazyLock<Mutex<std::collections::HashMap<u64, Made>>> = LazyLock::n
 
 impl WindowUi {
     /// Claims an agent's edit of this window for its forms, once per pass (at the first form).
+    /// Several fields are checked here, all of them, by the rules of the window's last
+    /// declaration: refused together, or kept to be written as their fields are drawn.
     pub(super) fn claim_edit(&mut self) {
-        if !self.edits.claimed {
-            self.edits.claimed = true;
-            let call =
-                super::call::claim_call::<EditArgs>(&self.core, Some(&self.decl.app_id), EDIT_ACTION, "Edit field");
-            self.edits.call = call;
+        if self.edits.claimed {
+            return;
+        }
+        self.edits.claimed = true;
+        let Some(call) =
+            super::call::claim_call::<EditArgs>(&self.core, Some(&self.decl.app_id), EDIT_ACTION, "Edit field")
+        else {
+            return;
+        };
+        let Some(fields) = call.args().fields.clone() else {
+            if call.args().field.is_empty() {
+                call.fail(ToolError::invalid_field("field", "give field and value, or fields {key: value, …}"));
+            } else {
+                self.edits.call = Some(call);
+            }
+            return;
+        };
+        if !call.args().field.is_empty() || fields.is_empty() {
+            call.fail(ToolError::invalid_field(
+                "fields",
+                "give field and value, or a non-empty fields {key: value, …}",
+            ));
+            return;
+        }
+        let rules = self.decl.kept.as_ref().and_then(|k| k.downcast_ref::<Rules>());
+        let mut values = Map::new();
+        let mut errors = Vec::new();
+        for (key, value) in &fields {
+            let rule = rules.and_then(|r| r.0.iter().find(|e| e.key == *key));
+            match rule.map(|r| r.check(value)) {
+                Some(Ok(checked)) => {
+                    values.insert(key.clone(), checked);
+                }
+                Some(Err(e)) => errors.push(crate::protocol::FieldError::new(key.clone(), e)),
+                None => {
+                    let keys: Vec<&str> =
+                        rules.map(|r| r.0.iter().map(|e| e.key.as_str()).collect()).unwrap_or_default();
+                    errors.push(crate::protocol::FieldError::new(
+                        key.clone(),
+                        format!("not a field; one of: {}", keys.join(", ")),
+                    ));
+                }
+            }
+        }
+        if errors.is_empty() {
+            self.edits.multi = Some(Multi { call, values, written: Vec::new() });
+        } else {
+            let n = errors.len();
+            let message =
+                format!("Nothing was set: {n} of the fields {}", if n == 1 { "is invalid" } else { "are invalid" });
+            call.fail(ToolError::validation(message, errors));
         }
     }
 
@@ -75,6 +198,19 @@ impl WindowUi {
         if let Some(call) = edits.call {
             let keys: Vec<&str> = edits.fields.iter().map(|f| f.key.as_str()).collect();
             call.fail(ToolError::invalid_field("field", format!("must be one of: {}", keys.join(", "))));
+        }
+        if let Some(Multi { call, values, written }) = edits.multi {
+            if values.is_empty() {
+                call.ok(format!("{} updated", written.join(", ")));
+            } else {
+                // A field checked against the last declaration was not drawn editable in this one.
+                let missed: Vec<&str> = values.keys().map(String::as_str).collect();
+                let set = if written.is_empty() { "nothing".to_owned() } else { written.join(", ") };
+                call.fail(ToolError::invalid_field(
+                    "fields",
+                    format!("{} could not be set (no longer editable); set: {set}", missed.join(", ")),
+                ));
+            }
         }
         if edits.fields.is_empty() {
             return;
@@ -91,6 +227,8 @@ impl WindowUi {
         };
         let spec = ActionSpec::new("Edit field").idempotent().description(description);
         self.decl.actions.push(ActionDecl { name: EDIT_ACTION.to_owned(), schema, spec });
+        // The rules, for a call setting several fields in the next pass.
+        self.decl.kept = Some(Arc::new(Rules(edits.fields)));
     }
 }
 
@@ -106,8 +244,11 @@ fn make(fields: &[Editing]) -> Made {
     let value = if types.len() == 1 { json!({"type": types[0]}) } else { json!({"type": types}) };
     let mut schema = match json!({
         "type": "object",
-        "properties": {"field": {"type": "string", "enum": keys}, "value": value},
-        "required": ["field", "value"],
+        "properties": {
+            "field": {"type": "string", "enum": keys},
+            "value": value,
+            "fields": {"type": "object"},
+        },
     }) {
         Value::Object(o) => o,
         _ => Map::new(),
@@ -116,12 +257,15 @@ fn make(fields: &[Editing]) -> Made {
     let listed: Vec<String> = fields
         .iter()
         .map(|f| match (&f.note, &f.options) {
-            (Some(note), _) => format!("{} (= {note})", f.key),
+            (Some((note, _)), _) => format!("{} (= {note})", f.key),
             (None, Some(options)) => format!("{} (one of: {})", f.key, listed_options(options)),
             (None, None) => format!("{} ({})", f.key, f.input.rules()),
         })
         .collect();
-    (Arc::new(schema), format!("Set one field: {}", listed.join(", ")))
+    (
+        Arc::new(schema),
+        format!("Set {{field, value}} or {{fields: {{field: value…}}}}, all or none: {}", listed.join(", ")),
+    )
 }
 
 /// Most options a description lists; the refusal of any other names them all.

@@ -112,6 +112,9 @@ impl Form<'_> {
         let enabled = self.app_enabled();
         if !enabled {
             self.refuse_disabled(key, label);
+        } else if let Some(checked) = self.edits.multi_value(key, label) {
+            value.set(&checked);
+            self.changed.push(key.to_owned());
         } else if let Some(call) = self.edits.take_for(key) {
             let checked = input.check(&call.args().value).and_then(|checked| {
                 let held = V::widget_holds(&checked);
@@ -158,7 +161,7 @@ impl Form<'_> {
         }
         let item =
             FieldItem { sensitive: input.is_secret(), ..FieldItem::new(label, agents_read(input, &value.to_value())) };
-        self.declare_editable(key, input, item, enabled, None);
+        self.declare_editable(key, input, item, enabled, (None, V::widget_holds));
         response
     }
 
@@ -207,6 +210,11 @@ impl Form<'_> {
         let enabled = self.app_enabled();
         if !enabled {
             self.refuse_disabled(key, label);
+        } else if let Some(checked) = self.edits.multi_value(key, label) {
+            if let Ok(k) = pick(label, options, &checked) {
+                *value = options[k].0.clone();
+                self.changed.push(key.to_owned());
+            }
         } else if let Some(call) = self.edits.take_for(key) {
             match pick(label, options, &call.args().value) {
                 Ok(k) => {
@@ -224,7 +232,7 @@ impl Form<'_> {
         }
         let item = FieldItem::new(label, chosen(value).map_or(Value::Null, Value::String));
         let texts = options.iter().map(|(_, t)| t.as_ref().to_owned()).collect();
-        self.declare_editable(key, input, item, enabled, Some(texts));
+        self.declare_editable(key, input, item, enabled, (Some(texts), Value::clone));
         response
     }
 
@@ -236,11 +244,12 @@ impl Form<'_> {
         input: &Input,
         item: FieldItem,
         enabled: bool,
-        options: Option<Vec<String>>,
+        (options, holds): (Option<Vec<String>>, Holds),
     ) {
         if enabled {
             self.declare(FieldItem { key: Some(key.to_owned()), ..item });
-            self.edits.fields.push(Editing { key: key.to_owned(), input: input.clone(), note: None, options });
+            let editing = Editing { key: key.to_owned(), input: input.clone(), note: None, options, holds };
+            self.edits.fields.push(editing);
         } else if self.collapsed.is_some() {
             self.declare(item);
         } else {
@@ -277,8 +286,11 @@ impl Form<'_> {
         });
         if self.editable {
             self.declare(FieldItem { key: Some(key.to_owned()), ..FieldItem::new(label, current) });
-            let note = Some(note.to_owned());
-            self.edits.fields.push(Editing { key: key.to_owned(), input: input.clone(), note, options: None });
+            let _ = self.edits.multi_value(key, label); // checked against its value already
+            let note = Some((note.to_owned(), value));
+            let editing =
+                Editing { key: key.to_owned(), input: input.clone(), note, options: None, holds: Value::clone };
+            self.edits.fields.push(editing);
         } else {
             self.declare(FieldItem::new(label, current));
         }
@@ -294,6 +306,9 @@ impl Form<'_> {
         response
     }
 }
+
+/// What a field's widget holds of a checked value (`Editable::widget_holds`).
+type Holds = fn(&Value) -> Value;
 
 /// A type that cannot hold the input's kind (a `bool` with `Input::text`): said loudly, once
 /// per window and field, naming both.
@@ -321,7 +336,7 @@ fn hinted(response: egui::Response, input: &Input) -> egui::Response {
 
 /// The option an agent chose: by its exact text, or else by the one text that matches it
 /// ignoring case and surrounding blanks.
-fn pick<T, S: AsRef<str>>(label: &str, options: &[(T, S)], value: &Value) -> Result<usize, String> {
+pub(super) fn pick<T, S: AsRef<str>>(label: &str, options: &[(T, S)], value: &Value) -> Result<usize, String> {
     let texts = || options.iter().map(|(_, t)| t.as_ref()).collect::<Vec<_>>().join(", ");
     let Some(wanted) = value.as_str() else { return Err(format!("{label} must be one of: {}", texts())) };
     if let Some(k) = options.iter().position(|(_, t)| t.as_ref() == wanted) {

@@ -43,7 +43,13 @@ pub(crate) struct WindowDecl {
     /// Per block: its hash, remembered for the next pass.
     pub block_hashes: Vec<u64>,
     pub actions: Vec<ActionDecl>,
+    /// What the declaration layer keeps about the window from one declaration to the next (the
+    /// rules of its editable fields), opaque here: given back by `FrameState::window_start`.
+    pub kept: Option<Kept>,
 }
+
+/// Something the declaration layer keeps per window between passes (see [`WindowDecl::kept`]).
+pub(crate) type Kept = Arc<dyn std::any::Any + Send + Sync>;
 
 impl WindowDecl {
     /// An empty declaration, titled with its id until the app gives a title.
@@ -58,6 +64,7 @@ impl WindowDecl {
             blocks: Vec::new(),
             block_hashes: Vec::new(),
             actions: Vec::new(),
+            kept: None,
         }
     }
 }

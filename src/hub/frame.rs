@@ -38,6 +38,8 @@ struct WindowMemory {
     seen: u64,
     /// Its missing owner was logged (once per window).
     owner_warned: bool,
+    /// What its last declaration kept for the next ([`WindowDecl::kept`]).
+    kept: Option<super::decl::Kept>,
 }
 
 /// A window as published, with its JSON (`serde_json::to_string` of it).
@@ -62,6 +64,7 @@ impl WindowMemory {
             pass,
             seen,
             owner_warned: false,
+            kept: decl.kept.clone(),
         }
     }
 }

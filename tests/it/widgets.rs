@@ -182,7 +182,8 @@ fn the_edit_tool_lists_exactly_the_editable_fields_and_their_rules() {
     let schema = serde_json::to_value(&tool.input_schema).expect("json");
     assert_eq!(schema["properties"]["field"]["enum"], json!(["name", "pin", "price", "qty", "total"]));
     assert_eq!(schema["properties"]["value"]["type"], json!(["number", "string"]));
-    assert_eq!(schema["required"], json!(["field", "value"]));
+    assert_eq!(schema["properties"]["fields"]["type"], "object", "several at once");
+    assert!(schema.get("required").is_none(), "one field or several: neither pair is required alone");
     let description = tool.description.clone();
     for rule in [
         "name (≤8 chars)",
@@ -278,4 +279,47 @@ proptest! {
         let accepted = h.call("shop__edit_field", json!({"field": "price", "value": value})).is_ok();
         prop_assert_eq!(accepted, widget_holds, "{} held as {}", text, held);
     }
+}
+
+/// One call fills a form: several fields at once, one version step, all or nothing; every
+/// invalid field is named (§7.3) and nothing changes.
+#[test]
+fn the_edit_tool_sets_several_fields_at_once_all_or_none() {
+    let mut h = shop(false);
+    let v = h.window("shop").expect("declared").version;
+    let r = h
+        .call("shop__edit_field", json!({"fields": {"name": "Grace", "qty": 4, "price": 3.25}, "expectedVersion": v}))
+        .expect("all valid");
+    assert_eq!(r.version, Some(v + 1), "one version step");
+    assert_eq!(r.message.as_deref(), Some("Name, Price, Qty updated"));
+    assert_eq!((h.state().name.as_str(), h.state().qty, h.state().price), ("Grace", 4, 3.25));
+    h.run_steps(1);
+    assert_eq!(widget_value(&h, "Name"), "Grace", "the person's widgets show it");
+    assert_eq!(field(&h, "Total"), 13.0);
+
+    // Two invalid fields and a valid one: refused together, each named, nothing set.
+    let e = h
+        .call("shop__edit_field", json!({"fields": {"name": "Augustus Ada", "qty": 0, "price": 1.0}}))
+        .expect_err("refused");
+    assert_eq!(e.code, ErrorCode::ValidationFailed);
+    let mut named: Vec<(String, String)> =
+        e.fields.expect("per field").into_iter().map(|f| (f.field, f.error)).collect();
+    named.sort();
+    assert_eq!(
+        named,
+        [
+            ("name".to_owned(), "Name must be at most 8 characters".to_owned()),
+            ("qty".to_owned(), "Qty must be 1 to 9".to_owned())
+        ]
+    );
+    assert_eq!((h.state().name.as_str(), h.state().qty, h.state().price), ("Grace", 4, 3.25), "nothing changed");
+    // A derived field confirms its value; an unknown key is named; both forms at once are refused.
+    h.call("shop__edit_field", json!({"fields": {"total": 13, "qty": 4}})).expect("the total it has");
+    let e = h.call("shop__edit_field", json!({"fields": {"colour": "red"}})).expect_err("unknown");
+    assert_eq!(e.fields.expect("per field")[0].field, "colour");
+    let e = h.call("shop__edit_field", json!({"field": "qty", "value": 2, "fields": {"qty": 3}})).expect_err("both");
+    assert_eq!(e.code, ErrorCode::ValidationFailed);
+    // The one-field form keeps working.
+    h.call("shop__edit_field", json!({"field": "qty", "value": 2})).expect("one field");
+    assert_eq!(h.state().qty, 2);
 }

@@ -193,8 +193,9 @@ fn tool_entries_stay_lean() {
     // with a short description, every tool the one bare output schema and `openWorldHint:
     // false` besides the hints MCP's defaults would get wrong, titles without the window's;
     // the three dispatchers about 530 each). Before issue 15: 335.
+    // 2026-12-02: 446, `edit_field` taking several fields at once (one call fills a form).
     // These bounds catch regressions such as schemars noise or a verbose schema.
-    assert!(average <= 445, "tool entries average {average} bytes: {sizes:?}");
+    assert!(average <= 448, "tool entries average {average} bytes: {sizes:?}");
     let close = sizes.iter().find(|(n, _)| *n == format!("{editor}__close")).unwrap().1;
     assert!(close <= 370, "a parameterless tool costs {close} bytes");
     let (err, r) = f.call(&format!("{editor}__edit_field"), json!({"field": "address", "value": "2 Main Street"}));

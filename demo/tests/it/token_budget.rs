@@ -198,23 +198,27 @@ fn the_standard_task_for_a_frozen_list_client() {
 
 /// Claude Code: its model reads the resource, its host re-lists on every `list_changed`, and
 /// it sees `structuredContent` on success, so each result's text is just its message (§12.3).
-/// Measured: 12 calls, 33,294 bytes (four re-listings of about 6.6 KB: after open, submit,
-/// confirm and authorize); the list 6,628 bytes, 4,760 of them for the model.
+/// Measured: 12 calls, 38,079 bytes (four re-listings of about 8 KB: after open, submit,
+/// confirm and authorize); the list 7,959 bytes, 4,842 of them for the model. Before issue 25:
+/// 33,294 and 6,628. Its list now carries `_meta` (`anthropic/alwaysLoad`, `searchHint`), about
+/// 1.3 KB a listing, which its model does not see and which saves it a `ToolSearch` turn (a
+/// whole model request, about 54 KB); `edit_field` takes several fields at once (+45 bytes).
 #[test]
 fn the_standard_task_for_a_client_that_relists() {
     let f = standard_task("claude-code", false);
     assert!(f.calls <= 12, "{} calls", f.calls);
-    assert!(f.received <= 33_500, "{} bytes received", f.received);
-    assert!(f.list_bytes <= 6_700, "the tool list with one editor open is {} bytes", f.list_bytes);
-    assert!(f.model_list_bytes <= 4_800, "the model's part of that list is {} bytes", f.model_list_bytes);
+    assert!(f.received <= 38_300, "{} bytes received", f.received);
+    assert!(f.list_bytes <= 8_000, "the tool list with one editor open is {} bytes", f.list_bytes);
+    assert!(f.model_list_bytes <= 4_850, "the model's part of that list is {} bytes", f.model_list_bytes);
 }
 
 /// A client of unknown name: as Claude Code, but each result's text is the whole JSON again
-/// (its model may see only the text). Measured: 12 calls, 38,386 bytes.
+/// (its model may see only the text), and no `_meta`. Measured: 12 calls, 38,612 bytes (before
+/// `edit_field` took several fields at once: 38,386).
 #[test]
 fn the_standard_task_for_an_unknown_client() {
     let f = standard_task("lean-agent", false);
     assert!(f.calls <= 12, "{} calls", f.calls);
-    assert!(f.received <= 38_500, "{} bytes received", f.received);
-    assert!(f.list_bytes <= 6_700, "the tool list with one editor open is {} bytes", f.list_bytes);
+    assert!(f.received <= 38_800, "{} bytes received", f.received);
+    assert!(f.list_bytes <= 6_750, "the tool list with one editor open is {} bytes", f.list_bytes);
 }

@@ -42,6 +42,9 @@ impl FrameState {
                     Some(m) => {
                         m.seen = now;
                         m.pass = c.key;
+                        if d.kept.is_some() {
+                            m.kept.clone_from(&d.kept);
+                        }
                     }
                     None => {
                         self.memory.insert(d.app_id.clone(), WindowMemory::new(&d, c.key, now));

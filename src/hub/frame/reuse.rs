@@ -28,6 +28,7 @@ impl FrameState {
             (decl.blocks, decl.block_hashes, decl.actions) = (spare.blocks, spare.block_hashes, spare.actions);
         }
         let Some(m) = self.memory.get_mut(decl.app_id.as_str()) else { return false };
+        decl.kept.clone_from(&m.kept);
         if !m.block_hashes.is_empty() {
             // The spare's (empty) vector goes back to the memory; the publish fills it again.
             std::mem::swap(&mut decl.block_hashes, &mut m.block_hashes);
