@@ -10,7 +10,8 @@ the bridge's (``orders__open_order``); ``Observation.resolve`` maps them to the 
 (``mcp__order-demo__orders__open_order``, ``mcp_order-demo_orders__open_order``, ...).
 
 The policy is what a careful model does with this bridge: read the state, open a draft order,
-fill four fields with ``edit_field`` carrying the version each result gives, add an item,
+fill the fields with ``edit_field`` (all in one call when the schema it was shown takes
+``fields``, else one per call) carrying the version each result gives, add an item,
 submit, confirm, authorize; lock then unlock for the second task. A tool the client does not
 offer is called through the bridge's dispatcher for its safety class. Errors lead to a re-read
 and a retry, a bounded number of times; then it gives up with a final answer starting
@@ -259,6 +260,9 @@ def learn(obs: Observation) -> Known:
                 k.version = p["version"]
             if action == "edit_field":
                 k.edited.add(str(args.get("field")))
+                several = args.get("fields")
+                if isinstance(several, dict):
+                    k.edited.update(str(f) for f in several)
             elif action == "add_item":
                 k.added = True
             elif action == "submit" and opened:
@@ -339,12 +343,24 @@ def decide(obs: Observation) -> Action:
     if k.version is None:
         return call(obs, k, READ, {})
     v = {"expectedVersion": k.version}
-    for f, value in EDITS:
-        if f not in k.edited:
-            return call(obs, k, f"{k.editor}__edit_field", {"field": f, "value": value, **v})
+    todo = [(f, value) for f, value in EDITS if f not in k.edited]
+    if todo:
+        edit = f"{k.editor}__edit_field"
+        if _takes_several(k, edit):
+            # The schema it was shown takes several fields at once: one call fills the form.
+            return call(obs, k, edit, {"fields": dict(todo), **v})
+        f, value = todo[0]
+        return call(obs, k, edit, {"field": f, "value": value, **v})
     if not k.added:
         return call(obs, k, f"{k.editor}__add_item", {"product": "Green tea", "quantity": 2, "unitPrice": 4.5, **v})
     return call(obs, k, f"{k.editor}__submit", v)
+
+
+def _takes_several(k: Known, tool: str) -> bool:
+    """Whether the tool's schema, as a result showed it (newToolSpecs, app__read_windows' tools),
+    takes several fields at once."""
+    schema = (k.specs.get(tool) or {}).get("inputSchema") or {}
+    return isinstance(schema, dict) and "fields" in (schema.get("properties") or {})
 
 
 def _draft(state: dict[str, Any]) -> str | None:
