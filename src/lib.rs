@@ -54,7 +54,7 @@ pub mod serve {
     pub use crate::server::{ClientProfile, Compat, ResultView, ServeHandle};
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub use crate::server::{Held, HttpHandle, HttpOptions};
+    pub use crate::server::{Held, HttpHandle, HttpOptions, rotate_token, user_token_path};
 }
 
 /// What runs the app's passes: the egui plugin ([`Bridge::plugin`]), the headless loop, and the

@@ -16,8 +16,8 @@ use order_demo::OrderApp;
 const USAGE: &str = "\
 order-demo: a multi-window order editor that MCP agents can read and operate.
 
-USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token] [--headless]
-                  [--native-windows] [--no-approval] [--compat auto|on|off]
+USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token | --rotate-token]
+                  [--headless] [--native-windows] [--no-approval] [--compat auto|on|off]
 
   --stdio         serve MCP over stdin/stdout
   --http ADDR     serve MCP over streamable HTTP at http://ADDR/mcp (port 0: any free port;
@@ -26,8 +26,12 @@ USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token] [--he
                   file P (or set ORDER_DEMO_TOKEN; `--token TOKEN` works too, but other users
                   can read it in the process list)
   --no-token      serve HTTP on a loopback address without a token (any local process can then
-                  call the app). By default HTTP requires a token generated for this run and
-                  written to a file only you can read, whose path is printed (never the token)
+                  call the app). By default HTTP requires a token kept in a file only you can
+                  read ($XDG_STATE_HOME/order-demo/http-token, else ~/.local/state/…; on macOS
+                  ~/Library/Application Support/…, on Windows %APPDATA%\\…): made on first use,
+                  reused after, so a client configured once keeps working; its path is printed
+                  (never the token)
+  --rotate-token  a new token in that file before serving (clients need the new one)
   --headless      run the same UI without a window (the default when there is no display)
   --no-approval   an agent's payment (authorize) is applied without asking the person at the
                   window first (for unattended agents; headless never asks: nobody is there)
@@ -55,6 +59,7 @@ struct Options {
     http: Option<std::net::SocketAddr>,
     token: Option<String>,
     no_token: bool,
+    rotate_token: bool,
     headless: bool,
     native_windows: bool,
     no_approval: bool,
@@ -94,6 +99,7 @@ fn parse_args() -> Result<Options, String> {
                 o.token = Some(token);
             }
             "--no-token" => o.no_token = true,
+            "--rotate-token" => o.rotate_token = true,
             "--compat" => o.compat = args.next().ok_or("--compat needs auto, on or off")?.parse()?,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
@@ -101,6 +107,9 @@ fn parse_args() -> Result<Options, String> {
     }
     if o.no_token && o.token.is_some() {
         return Err("--no-token and a token (--token-file, --token, ORDER_DEMO_TOKEN) exclude each other".into());
+    }
+    if o.rotate_token && (o.no_token || o.token.is_some()) {
+        return Err("--rotate-token renews the kept token: not with --no-token or a token of your own".into());
     }
     Ok(o)
 }
@@ -110,12 +119,22 @@ fn start_http(
     bridge: &Bridge,
     addr: std::net::SocketAddr,
     token: Option<&String>,
-    no_token: bool,
+    (no_token, rotate): (bool, bool),
     fallback: bool,
 ) -> std::io::Result<HttpHandle> {
-    // Without a token and without the opt-out, the bridge generates one for the endpoint, in a
-    // file only the user can read.
-    let options = HttpOptions { token: token.cloned(), no_token, ..HttpOptions::default() };
+    // Without a token and without the opt-out, the bridge keeps one in a file only the user can
+    // read, the same across runs (a client configured once keeps working), renewed on request.
+    let mut options = HttpOptions { token: token.cloned(), no_token, ..HttpOptions::default() };
+    if token.is_none()
+        && !no_token
+        && let Some(store) = egui_mcp_bridge::serve::user_token_path("order-demo")
+    {
+        if rotate {
+            egui_mcp_bridge::serve::rotate_token(&store)?;
+            eprintln!("A new HTTP token: clients configured with the old one need the new one.");
+        }
+        options = options.with_token_store(store);
+    }
     let handle = match bridge.serve_http(addr, options.clone()) {
         Err(e) if fallback && e.kind() == std::io::ErrorKind::AddrInUse => {
             bridge.serve_http(std::net::SocketAddr::new(addr.ip(), 0), options)?
@@ -129,7 +148,9 @@ fn start_http(
     let (header_flag, headers) = match (handle.token_file(), token) {
         (Some(file), _) => {
             let path = file.display();
-            eprintln!("  Token file:    {path} (send its first line as Authorization: Bearer <token>)");
+            eprintln!(
+                "  Token file:    {path} (send its first line as Authorization: Bearer <token>; kept across runs, --rotate-token for a new one)"
+            );
             (
                 format!(" --header \"Authorization: Bearer $(cat {path})\""),
                 format!(r#","headers":{{"Authorization":"Bearer <the token in {path}>"}}"#),
@@ -202,7 +223,7 @@ fn main() -> ExitCode {
     // Serving stops when a handle is dropped: they live until `main` returns.
     let mut _http = None;
     if let Some((addr, fallback)) = http {
-        match start_http(&bridge, addr, options.token.as_ref(), options.no_token, fallback) {
+        match start_http(&bridge, addr, options.token.as_ref(), (options.no_token, options.rotate_token), fallback) {
             Ok(handle) => {
                 endpoints.push(handle.url());
                 _http = Some(handle);

@@ -49,6 +49,9 @@ pub struct HttpOptions {
     /// A session with no request for this long is closed (default [`SESSION_IDLE`]); one that
     /// never sent `notifications/initialized` is closed after `header_timeout` × 2.
     pub session_idle: Duration,
+    /// Where the generated token is kept across runs (see [`with_token_store`](Self::with_token_store));
+    /// `None` (the default): a token per run, in a file removed when the handle is dropped.
+    pub token_store: Option<std::path::PathBuf>,
 }
 
 impl Default for HttpOptions {
@@ -60,6 +63,7 @@ impl Default for HttpOptions {
             header_timeout: Duration::from_secs(30),
             max_sessions: 64,
             session_idle: SESSION_IDLE,
+            token_store: None,
         }
     }
 }
@@ -76,6 +80,26 @@ impl HttpOptions {
     #[must_use]
     pub fn without_token(mut self) -> Self {
         self.no_token = true;
+        self
+    }
+
+    /// Keeps the generated token in `path` across runs, so that a client configured once with
+    /// it keeps working when the app starts again: created on first use (a file only the user
+    /// can read, in a private folder), reused after, never removed by the bridge. A good place
+    /// is [`user_token_path`](crate::serve::user_token_path). For a new token, call
+    /// [`rotate_token`](crate::serve::rotate_token) (or delete the file) before serving.
+    ///
+    /// ```no_run
+    /// use egui_mcp_bridge::serve::{HttpOptions, user_token_path};
+    ///
+    /// let mut options = HttpOptions::default();
+    /// if let Some(path) = user_token_path("my-app") {
+    ///     options = options.with_token_store(path);
+    /// }
+    /// ```
+    #[must_use]
+    pub fn with_token_store(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.token_store = Some(path.into());
         self
     }
 }
@@ -164,7 +188,10 @@ pub(crate) fn serve(
     let local_addr = listener.local_addr()?;
     // A token unless the app gave one or opted out: generated for this endpoint, in a file.
     let token_file = if options.token.is_none() && !options.no_token {
-        let file = TokenFile::generate(&shared.hub.config().app_name, local_addr.port())?;
+        let file = match &options.token_store {
+            Some(path) => TokenFile::stored(path)?,
+            None => TokenFile::generate(&shared.hub.config().app_name, local_addr.port())?,
+        };
         options.token = Some(file.token.clone());
         Some(file)
     } else {

@@ -40,6 +40,8 @@ pub(crate) use instructions::{InstructionsFor, instructions};
 pub(crate) use profile::ClientPolicy;
 pub use profile::{ALWAYS_LOAD_TOOLS, ClientProfile, Compat, ResultView};
 pub use serving::ServeHandle;
+#[cfg(feature = "http")]
+pub use token::{rotate_token, user_token_path};
 
 use std::sync::Arc;
 

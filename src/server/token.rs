@@ -14,10 +14,12 @@ use axum::response::Response;
 const MAX_AUTH_BODY: usize = 64 * 1024;
 
 /// A token generated for one endpoint, in a file only the user can read; the file is removed
-/// when the endpoint's handle is dropped.
+/// when the endpoint's handle is dropped, unless it is a store kept across runs.
 pub(super) struct TokenFile {
     pub path: std::path::PathBuf,
     pub token: String,
+    /// Kept across runs ([`TokenFile::stored`]): not removed on drop.
+    keep: bool,
 }
 
 impl TokenFile {
@@ -38,13 +40,83 @@ impl TokenFile {
         std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
         let mut file = open.open(&path)?;
         writeln!(file, "{token}")?;
-        Ok(Self { path, token })
+        Ok(Self { path, token, keep: false })
     }
+
+    /// The token kept in `path` across runs: the one there (its first line, 64 hex digits), or
+    /// a new one written there, in a file only the user can read (its folder created private).
+    /// A file others could read is made private again before it is used.
+    pub fn stored(path: &std::path::Path) -> std::io::Result<Self> {
+        let existing = std::fs::read_to_string(path).ok();
+        let token = existing.as_deref().and_then(|t| t.lines().next()).map(str::trim).filter(|t| is_token(t));
+        let Some(token) = token else {
+            write_token(path, &random_hex()?)?;
+            return Self::stored(path);
+        };
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            if std::fs::metadata(path)?.permissions().mode() & 0o077 != 0 {
+                tracing::warn!("the HTTP token file could be read by others; made private again");
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+            }
+        }
+        Ok(Self { path: path.to_owned(), token: token.to_owned(), keep: true })
+    }
+}
+
+/// Whether a stored line is a token the bridge made: 64 hex digits.
+fn is_token(line: &str) -> bool {
+    line.len() == 64 && line.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Writes `token` to `path` (a new file only the user can read; its folder made if missing,
+/// private), replacing what was there.
+fn write_token(path: &std::path::Path, token: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir)?;
+    }
+    // A fresh file, so that it is private from its first byte whatever the old one's mode.
+    let _ = std::fs::remove_file(path);
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
+    writeln!(open.open(path)?, "{token}")
+}
+
+/// Replaces the token kept in `path` with a new one (the next start serves it; clients
+/// configured with the old one are refused). See [`crate::serve::HttpOptions::with_token_store`].
+pub fn rotate_token(path: &std::path::Path) -> std::io::Result<()> {
+    write_token(path, &random_hex()?)
+}
+
+/// Where an app keeps its HTTP token across runs, per user: `$XDG_STATE_HOME/{app}/http-token`
+/// (else `~/.local/state/…`) on Linux and other Unix, `~/Library/Application Support/{app}/…` on
+/// macOS, `%APPDATA%\{app}\…` on Windows; `None` when the platform says no home.
+pub fn user_token_path(app: &str) -> Option<std::path::PathBuf> {
+    let app: String = app.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
+    let base = if cfg!(windows) {
+        var("APPDATA")
+    } else if cfg!(target_os = "macos") {
+        var("HOME").map(|h| h.join("Library/Application Support"))
+    } else {
+        var("XDG_STATE_HOME").or_else(|| var("HOME").map(|h| h.join(".local/state")))
+    }?;
+    Some(base.join(app).join("http-token"))
 }
 
 impl Drop for TokenFile {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        if !self.keep {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 

@@ -385,6 +385,7 @@ async def terminal(kind, where):
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["RUST_LOG"] = "info"
+    env["XDG_STATE_HOME"] = tempfile.mkdtemp()  # where the kept token goes, not the user's home
     proc = subprocess.Popen([where], stdin=slave, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
     try:
         lines, url, deadline = [], None, time.monotonic() + 30
@@ -398,8 +399,8 @@ async def terminal(kind, where):
         text = "".join(lines)
         assert url, f"no URL on stderr:\n{text}"
         assert "no display found" in text and "Client config:" in text and "claude mcp add --transport http" in text, text
-        # HTTP needs a token by default: generated for this run, in a file only the user can
-        # read, whose path (never the token) is printed.
+        # HTTP needs a token by default: kept in a file only the user can read (the same across
+        # runs), whose path (never the token) is printed.
         m = re.search(r"Token file: +(\S+)", text)
         assert m, f"no token file named:\n{text}"
         path = m.group(1)

@@ -6,6 +6,7 @@
 //!   `agent_fuzz`, `memory`, and `monitor` (the second example, a serial monitor: a person with
 //!   kittest, an agent over MCP).
 //! - The demo binary over stdio and HTTP: `stdio_hygiene`, `frame_fuzz`, `token_budget`,
+//!   `token_store` (the HTTP token kept across restarts),
 //!   `client_zoo` (emulated clients that cannot run here), `native_windows` (under Xvfb).
 //! - Real clients we did not write: `interop` (the Python SDK), `node_clients` (the Inspector,
 //!   the conformance suite, the TypeScript SDK), `real_clients` (the agent programs people run,
@@ -26,4 +27,5 @@ mod person_and_agent;
 mod real_clients;
 mod stdio_hygiene;
 mod token_budget;
+mod token_store;
 mod validation;

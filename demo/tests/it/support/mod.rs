@@ -154,15 +154,21 @@ impl DemoHttp {
     /// Sends one JSON-RPC message in `session` (none for `initialize`) and returns the response's
     /// head and its JSON-RPC message (JSON or the SSE event that carries it), if any.
     pub fn post(&self, session: Option<&str>, message: &Value) -> (String, Option<Value>) {
+        self.post_as(None, session, message)
+    }
+
+    /// [`post`](Self::post) with `Authorization: Bearer <token>` when a token is given.
+    pub fn post_as(&self, token: Option<&str>, session: Option<&str>, message: &Value) -> (String, Option<Value>) {
         use std::io::{Read as _, Write as _};
         let authority = self.url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
         let mut stream = std::net::TcpStream::connect(&authority).expect("connect");
         stream.set_read_timeout(Some(std::time::Duration::from_secs(30))).expect("timeout");
         let body = message.to_string();
         let session = session.map(|s| format!("Mcp-Session-Id: {s}\r\n")).unwrap_or_default();
+        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
         write!(
             stream,
-            "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n{session}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n{session}{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         )
         .expect("send");
