@@ -346,15 +346,26 @@ fn typed_into(label: &str, text: &str) -> Monitor {
     Monitor { bridge: s.bridge.clone(), port: s.port.clone(), notes: s.notes.clone(), ..*s }
 }
 
-/// What the person's multi-line text edit holds after typing `text` into it, emptied first.
+/// What the person's multi-line text edit holds after typing `text` into it, emptied first: a
+/// line break with the Enter key, as a person types one (egui takes a lone "\n" text event for
+/// no text).
 fn typed_into_notes(text: &str) -> String {
     let mut h = monitor();
     h.state_mut().notes.clear();
     h.run_steps(1);
     h.get_by_label("Notes").focus();
     h.run_steps(1);
-    h.get_by_label("Notes").type_text(text);
-    h.run_steps(2);
+    for (k, line) in text.split('\n').enumerate() {
+        if k > 0 {
+            h.key_press(egui::Key::Enter);
+            h.run_steps(1);
+        }
+        if !line.is_empty() {
+            h.get_by_label("Notes").type_text(line);
+            h.run_steps(1);
+        }
+    }
+    h.run_steps(1);
     h.state().notes.clone()
 }
 
