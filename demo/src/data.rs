@@ -136,8 +136,7 @@ pub fn seed_orders() -> Vec<Order> {
                     }
                 })
                 .collect();
-            let amount =
-                (items.iter().map(|it| f64::from(it.quantity) * it.unit_price).sum::<f64>() * 100.0).round() / 100.0;
+            let amount = cents_total(&items);
             Order {
                 number: FIRST_NUMBER + i as u32,
                 customer: customer.to_owned(),
@@ -237,6 +236,13 @@ impl Report {
         alt.pop();
         alt
     }
+}
+
+/// The total of line items, to the cent. Zero for none: an empty sum of `f64` is `-0.0` in Rust,
+/// which an agent would read as `-0.0` and a person as "-0.00".
+pub fn cents_total(items: &[LineItem]) -> f64 {
+    let total = items.iter().map(|it| f64::from(it.quantity) * it.unit_price).sum::<f64>();
+    (total * 100.0).round() / 100.0 + 0.0
 }
 
 #[cfg(test)]

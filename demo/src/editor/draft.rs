@@ -23,6 +23,6 @@ impl Draft {
     /// the editor shows, what the agent reads and what Confirm and Authorize charge are always
     /// this one number.
     pub fn amount(&self) -> f64 {
-        (self.items.iter().map(|it| f64::from(it.quantity) * it.unit_price).sum::<f64>() * 100.0).round() / 100.0
+        crate::data::cents_total(&self.items)
     }
 }

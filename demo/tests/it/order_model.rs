@@ -172,3 +172,14 @@ fn the_amount_is_the_line_items_total_everywhere() {
     e.authorize(PAYMENT_PASSWORD, &mut orders, &mut revision).unwrap();
     assert_eq!(orders[index].amount, after, "what is charged is the total");
 }
+
+/// A new order's amount is zero, not negative zero (an empty sum of `f64` is `-0.0` in Rust):
+/// the agent read `-0.0` in the state and "-0.00" in an error.
+#[test]
+fn an_empty_order_amounts_to_zero_not_negative_zero() {
+    let draft = order_demo::editor::Draft::default();
+    let amount = draft.amount();
+    assert!(amount == 0.0 && amount.is_sign_positive(), "{amount:?}");
+    assert_eq!(serde_json::json!(amount).to_string(), "0.0");
+    assert_eq!(format!("{amount:.2}"), "0.00");
+}
