@@ -99,8 +99,15 @@ struct Seen {
 
 impl Agent {
     async fn start(b: Behaviour) -> Self {
-        let mut demo = tokio::process::Command::new(DEMO)
-            .args(["--headless", "--stdio"])
+        Self::start_with(b, std::path::Path::new(DEMO), &["--headless", "--stdio"]).await
+    }
+
+    /// The agent on the server `command args` (the demo, or what a bundle's manifest says).
+    async fn start_with(b: Behaviour, command: &std::path::Path, args: &[&str]) -> Self {
+        let mut demo = tokio::process::Command::new(command)
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
             .env("RUST_LOG", "warn")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -386,4 +393,54 @@ async fn zed_reads_no_resources_and_never_relists() {
         sees: Sees::Text,
     })
     .await;
+}
+
+/// The demo's MCP Bundle (`scripts/bundle`), as Claude Desktop installs it: the official CLI
+/// validates and packs it (the script stops on a failed `mcpb validate`), and, unpacked with
+/// that CLI, its server started exactly as the manifest's `mcp_config` says (`${__dirname}`
+/// the unpacked folder) finishes the standard tasks driven as Claude Desktop drives a server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bundle_validates_and_its_server_runs_as_its_manifest_says() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
+    let out = std::process::Command::new(root.join("scripts/bundle"))
+        .env("ORDER_DEMO_BINARY", DEMO)
+        .current_dir(root)
+        .output()
+        .expect("run scripts/bundle");
+    assert!(out.status.success(), "scripts/bundle failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let bundle = root.join(String::from_utf8_lossy(&out.stdout).trim());
+    assert!(bundle.extension().is_some_and(|e| e == "mcpb"), "{}", bundle.display());
+    let unpacked = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bundle-unpacked");
+    let _ = std::fs::remove_dir_all(&unpacked);
+    let mcpb = root.join("target/tmp/mcpb/node_modules/.bin/mcpb");
+    let status = std::process::Command::new(&mcpb).arg("unpack").arg(&bundle).arg(&unpacked).status().expect("mcpb");
+    assert!(status.success(), "mcpb unpack failed");
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(unpacked.join("manifest.json")).expect("manifest"))
+            .expect("json");
+    let config = &manifest["server"]["mcp_config"];
+    let dir = unpacked.to_str().expect("a UTF-8 path");
+    let command = config["command"].as_str().expect("a command").replace("${__dirname}", dir);
+    let args: Vec<String> = config["args"]
+        .as_array()
+        .expect("args")
+        .iter()
+        .map(|a| a.as_str().expect("text").replace("${__dirname}", dir))
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let b = Behaviour {
+        label: "Claude Desktop (bundle)",
+        client_name: "claude-ai",
+        version: V1125,
+        discover: false,
+        reads_resources: false,
+        relist: Relist::Never,
+        sees: Sees::Text,
+    };
+    let mut agent = Agent::start_with(b, std::path::Path::new(&command), &args).await;
+    for tool in ["app__read_windows", "app__call", "orders__open_order", "app__lock"] {
+        assert!(agent.tools.contains(tool), "{tool} in {:?}", agent.tools);
+    }
+    order_task(&mut agent).await;
+    lock_task(&mut agent).await;
 }
