@@ -46,7 +46,7 @@ pub(super) struct Editing {
     /// A choice's options, by the texts agents choose by ([`super::Form::choice`]).
     pub options: Option<Vec<String>>,
     /// What the person's widget holds of a checked value (see `Editable::widget_holds`).
-    pub holds: fn(&Value) -> Value,
+    pub holds: super::form::Holds,
 }
 
 impl std::hash::Hash for Editing {
@@ -71,20 +71,10 @@ impl Editing {
             };
         }
         if let Some(options) = &self.options {
-            return super::form::pick(label, &options.iter().map(|o| ((), o.as_str())).collect::<Vec<_>>(), value)
+            return super::choice::pick(label, &options.iter().map(|o| ((), o.as_str())).collect::<Vec<_>>(), value)
                 .map(|k| Value::String(options[k].clone()));
         }
-        let checked = self.input.check(value)?;
-        let held = (self.holds)(&checked);
-        if held == checked {
-            Ok(checked)
-        } else {
-            Err(format!(
-                "{label} cannot be {}: the widget holds it as {}",
-                super::form::display(&checked),
-                super::form::display(&held)
-            ))
-        }
+        super::form::check_held(&self.input, self.holds, value)
     }
 }
 

@@ -14,20 +14,20 @@ use crate::protocol::{Block, FieldItem, ToolError, masked};
 /// The fields of a [`WindowUi::form`]: each one a widget for the person and a field for agents,
 /// from the same value.
 pub struct Form<'u> {
-    ui: &'u mut egui::Ui,
-    edits: &'u mut Edits,
-    items: Vec<FieldItem>,
-    hasher: DefaultHasher,
-    changed: Vec<String>,
-    editable: bool,
+    pub(super) ui: &'u mut egui::Ui,
+    pub(super) edits: &'u mut Edits,
+    pub(super) items: Vec<FieldItem>,
+    pub(super) hasher: DefaultHasher,
+    pub(super) changed: Vec<String>,
+    pub(super) editable: bool,
     /// What else decides whether the app allows a widget (the window's blocking, a collapsed
     /// section).
-    gate: super::widgets::Gate,
-    window: &'u str,
+    pub(super) gate: super::gate::Gate,
+    pub(super) window: &'u str,
     /// The collapsed section the form is in: its fields are read, not edited, until it opens.
-    collapsed: Option<&'u str>,
+    pub(super) collapsed: Option<&'u str>,
     /// Drawn in the app's own layout (each label beside its widget), not in a grid.
-    inline: bool,
+    pub(super) inline: bool,
 }
 
 impl std::fmt::Debug for Form<'_> {
@@ -37,7 +37,7 @@ impl std::fmt::Debug for Form<'_> {
 }
 
 impl Form<'_> {
-    fn row(&mut self, label: &str, add: impl FnOnce(&mut egui::Ui) -> egui::Response) -> egui::Response {
+    pub(super) fn row(&mut self, label: &str, add: impl FnOnce(&mut egui::Ui) -> egui::Response) -> egui::Response {
         if self.inline {
             // The label beside its widget, in whatever layout the app's `ui` has.
             return self
@@ -54,7 +54,7 @@ impl Form<'_> {
         response
     }
 
-    fn declare(&mut self, item: FieldItem) {
+    pub(super) fn declare(&mut self, item: FieldItem) {
         (&item.label, item.sensitive, &item.key, item.disabled).hash(&mut self.hasher);
         super::content::hash_value(&item.value, &mut self.hasher);
         self.items.push(item);
@@ -63,13 +63,13 @@ impl Form<'_> {
     /// Whether the app lets the person change what is drawn now: the `ui` is enabled (the app
     /// did not disable it with `add_enabled_ui`, `ui.disable()` or a disabled parent), or only
     /// the bridge's blocking disabled it.
-    fn app_enabled(&self) -> bool {
+    pub(super) fn app_enabled(&self) -> bool {
         self.gate.allows(self.ui)
     }
 
     /// Takes an agent's edit of `key` and refuses it: the field is drawn disabled, or is in a
     /// collapsed section.
-    fn refuse_disabled(&mut self, key: &str, label: &str) {
+    pub(super) fn refuse_disabled(&mut self, key: &str, label: &str) {
         if let Some(call) = self.edits.take_for(key) {
             let why = match self.collapsed {
                 Some(section) => {
@@ -110,52 +110,12 @@ impl Form<'_> {
             return response;
         }
         let enabled = self.app_enabled();
-        if !enabled {
-            self.refuse_disabled(key, label);
-        } else if let Some(checked) = self.edits.multi_value(key, label) {
-            value.set(&checked);
-            self.changed.push(key.to_owned());
-        } else if let Some(call) = self.edits.take_for(key) {
-            let checked = input.check(&call.args().value).and_then(|checked| {
-                let held = V::widget_holds(&checked);
-                if held == checked {
-                    Ok(checked)
-                } else {
-                    Err(format!("{label} cannot be {}: the widget holds it as {}", display(&checked), display(&held)))
-                }
-            });
-            match checked {
-                Ok(checked) => {
-                    value.set(&checked);
-                    self.changed.push(key.to_owned());
-                    call.ok(format!("{label} updated")); // never the value: it may be a secret
-                }
-                Err(e) => call.fail(ToolError::invalid_field("value", e)),
-            }
-        }
-        let current = value.to_value();
-        let problem = match &current {
-            Value::String(s) => input.check_text(s).err(),
-            _ => None,
-        };
-        let response = if self.inline
-            && let Some(r) = value.labelled_widget(self.ui, input)
-        {
-            // A checkbox with its text, as egui draws one on its own.
-            r
+        if enabled {
+            self.take_agents_edit(key, input, value);
         } else {
-            self.row(label, |ui| {
-                ui.vertical(|ui| {
-                    let r = value.widget(ui, input);
-                    if let Some(p) = &problem {
-                        ui.colored_label(ui.visuals().error_fg_color, p);
-                    }
-                    r
-                })
-                .inner
-            })
-        };
-        let response = hinted(response, input);
+            self.refuse_disabled(key, label);
+        }
+        let response = hinted(self.edit_widget(input, value), input);
         if response.changed() {
             self.changed.push(key.to_owned());
         }
@@ -165,80 +125,9 @@ impl Form<'_> {
         response
     }
 
-    /// One of `options` (each a value and the text the person and agents read it by): a combo
-    /// box, radio buttons or selectable labels as `input` says ([`Input::choice`]), and the field
-    /// agents read as the chosen option's text and set through `edit_field` with any option's
-    /// text (the schema lists them). A value that matches no option reads as `null`.
-    ///
-    /// ```
-    /// use egui_mcp_bridge::{Bridge, Input};
-    ///
-    /// #[derive(Clone, Copy, PartialEq)]
-    /// enum Parity { None, Even, Odd }
-    ///
-    /// let bridge = Bridge::builder().build();
-    /// let (mut parity, mut baud) = (Parity::None, 9600_u32);
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("port").title("Port").ui(ui, |w, ui| {
-    ///     w.form(ui, "settings", |f| {
-    ///         let options = [(Parity::None, "None"), (Parity::Even, "Even"), (Parity::Odd, "Odd")];
-    ///         f.choice("parity", &Input::choice("Parity").radio(), &mut parity, &options);
-    ///         let bauds = [9600, 19200, 115_200].map(|b| (b, b.to_string()));
-    ///         f.choice("baud", &Input::choice("Baud rate"), &mut baud, &bauds);
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    pub fn choice<T: PartialEq + Clone, S: AsRef<str>>(
-        &mut self,
-        key: &str,
-        input: &Input,
-        value: &mut T,
-        options: &[(T, S)],
-    ) -> egui::Response {
-        if input.kind != super::input::Kind::Choice {
-            misfit(self.window, key, "a choice of options");
-        }
-        let label = input.label();
-        let chosen = |value: &T| options.iter().find(|(v, _)| v == value).map(|(_, t)| t.as_ref().to_owned());
-        if !self.editable {
-            let shown = chosen(value).map_or(Value::Null, Value::String);
-            let response = self.row(label, |ui| ui.label(display(&shown)));
-            self.declare(FieldItem::new(label, shown));
-            return response;
-        }
-        let enabled = self.app_enabled();
-        if !enabled {
-            self.refuse_disabled(key, label);
-        } else if let Some(checked) = self.edits.multi_value(key, label) {
-            if let Ok(k) = pick(label, options, &checked) {
-                *value = options[k].0.clone();
-                self.changed.push(key.to_owned());
-            }
-        } else if let Some(call) = self.edits.take_for(key) {
-            match pick(label, options, &call.args().value) {
-                Ok(k) => {
-                    *value = options[k].0.clone();
-                    self.changed.push(key.to_owned());
-                    call.ok(format!("{label} is {}", options[k].1.as_ref()));
-                }
-                Err(e) => call.fail(ToolError::invalid_field("value", e)),
-            }
-        }
-        let response = self.row(label, |ui| choice_widget(ui, key, input, value, options));
-        let response = hinted(response, input);
-        if response.changed() {
-            self.changed.push(key.to_owned());
-        }
-        let item = FieldItem::new(label, chosen(value).map_or(Value::Null, Value::String));
-        let texts = options.iter().map(|(_, t)| t.as_ref().to_owned()).collect();
-        self.declare_editable(key, input, item, enabled, (Some(texts), Value::clone));
-        response
-    }
-
     /// Declares an editable field: with its key while agents can set it, disabled while the app
     /// has its widget disabled.
-    fn declare_editable(
+    pub(super) fn declare_editable(
         &mut self,
         key: &str,
         input: &Input,
@@ -255,6 +144,49 @@ impl Form<'_> {
         } else {
             self.declare(FieldItem { disabled: true, ..item });
         }
+    }
+
+    /// An agent's edit of `key` in this pass, if any, written into `value` before the widget is
+    /// drawn: one of several fields checked together already, or one field checked here.
+    fn take_agents_edit<V: Editable>(&mut self, key: &str, input: &Input, value: &mut V) {
+        let label = input.label();
+        if let Some(checked) = self.edits.multi_value(key, label) {
+            value.set(&checked);
+            self.changed.push(key.to_owned());
+        } else if let Some(call) = self.edits.take_for(key) {
+            match check_held(input, V::widget_holds, &call.args().value) {
+                Ok(checked) => {
+                    value.set(&checked);
+                    self.changed.push(key.to_owned());
+                    call.ok(format!("{label} updated")); // never the value: it may be a secret
+                }
+                Err(e) => call.fail(ToolError::invalid_field("value", e)),
+            }
+        }
+    }
+
+    /// The person's widget for an editable field: with its label (beside it, or in it for an
+    /// inline checkbox) and, under it, what the rules say of the value it holds.
+    fn edit_widget<V: Editable>(&mut self, input: &Input, value: &mut V) -> egui::Response {
+        if self.inline
+            && let Some(r) = value.labelled_widget(self.ui, input)
+        {
+            return r; // a checkbox with its text, as egui draws one on its own
+        }
+        let problem = match value.to_value() {
+            Value::String(s) => input.check_text(&s).err(),
+            _ => None,
+        };
+        self.row(input.label(), |ui| {
+            ui.vertical(|ui| {
+                let r = value.widget(ui, input);
+                if let Some(p) = &problem {
+                    ui.colored_label(ui.visuals().error_fg_color, p);
+                }
+                r
+            })
+            .inner
+        })
     }
 
     /// A field the window works out from others (a total): shown to the person with `note`
@@ -308,11 +240,23 @@ impl Form<'_> {
 }
 
 /// What a field's widget holds of a checked value (`Editable::widget_holds`).
-type Holds = fn(&Value) -> Value;
+pub(super) type Holds = fn(&Value) -> Value;
+
+/// Checks an agent's value by `input`'s rules, then that the person's widget holds it as given
+/// (`holds`): the value to write, or what is wrong, in the rules' words.
+pub(super) fn check_held(input: &Input, holds: Holds, value: &Value) -> Result<Value, String> {
+    let checked = input.check(value)?;
+    let held = holds(&checked);
+    if held == checked {
+        Ok(checked)
+    } else {
+        Err(format!("{} cannot be {}: the widget holds it as {}", input.label(), display(&checked), display(&held)))
+    }
+}
 
 /// A type that cannot hold the input's kind (a `bool` with `Input::text`): said loudly, once
 /// per window and field, naming both.
-fn misfit(window: &str, key: &str, type_name: &str) {
+pub(super) fn misfit(window: &str, key: &str, type_name: &str) {
     static WARNED: std::sync::LazyLock<parking_lot::Mutex<std::collections::HashSet<(String, String)>>> =
         std::sync::LazyLock::new(Default::default);
     let mut warned = WARNED.lock();
@@ -327,77 +271,10 @@ fn misfit(window: &str, key: &str, type_name: &str) {
 }
 
 /// The widget's tooltip: the input's hint, for the person as agents read it.
-fn hinted(response: egui::Response, input: &Input) -> egui::Response {
+pub(super) fn hinted(response: egui::Response, input: &Input) -> egui::Response {
     match &input.look.hint {
         Some(hint) => response.on_hover_text(hint.as_ref()),
         None => response,
-    }
-}
-
-/// The option an agent chose: by its exact text, or else by the one text that matches it
-/// ignoring case and surrounding blanks.
-pub(super) fn pick<T, S: AsRef<str>>(label: &str, options: &[(T, S)], value: &Value) -> Result<usize, String> {
-    let texts = || options.iter().map(|(_, t)| t.as_ref()).collect::<Vec<_>>().join(", ");
-    let Some(wanted) = value.as_str() else { return Err(format!("{label} must be one of: {}", texts())) };
-    if let Some(k) = options.iter().position(|(_, t)| t.as_ref() == wanted) {
-        return Ok(k);
-    }
-    let loose: Vec<usize> =
-        (0..options.len()).filter(|&k| options[k].1.as_ref().trim().eq_ignore_ascii_case(wanted.trim())).collect();
-    match loose[..] {
-        [k] => Ok(k),
-        _ => Err(format!("{label} must be one of: {}", texts())),
-    }
-}
-
-/// The person's widget for a choice: a combo box, radio buttons or selectable labels.
-fn choice_widget<T: PartialEq + Clone, S: AsRef<str>>(
-    ui: &mut egui::Ui,
-    key: &str,
-    input: &Input,
-    value: &mut T,
-    options: &[(T, S)],
-) -> egui::Response {
-    use super::input::Widget;
-    match input.look.widget {
-        Widget::Radio | Widget::Selectable => {
-            let radio = input.look.widget == Widget::Radio;
-            // The row's label names the group; each button keeps its own option's text.
-            let group = ui.horizontal_wrapped(|ui| {
-                let mut changed = false;
-                for (v, text) in options {
-                    changed |= if radio {
-                        ui.radio_value(value, v.clone(), text.as_ref()).changed()
-                    } else {
-                        ui.selectable_value(value, v.clone(), text.as_ref()).changed()
-                    };
-                }
-                changed
-            });
-            let mut response = group.response;
-            if group.inner {
-                response.mark_changed();
-            }
-            response
-        }
-        _ => {
-            let selected = options.iter().find(|(v, _)| v == value).map_or("", |(_, t)| t.as_ref());
-            let mut changed = false;
-            let mut combo = egui::ComboBox::from_id_salt(("egui_mcp_bridge::choice", key)).selected_text(selected);
-            if let Some(width) = input.look.width {
-                combo = combo.width(width);
-            }
-            let combo = combo.show_ui(ui, |ui| {
-                for (v, text) in options {
-                    changed |= ui.selectable_value(value, v.clone(), text.as_ref()).changed();
-                }
-            });
-            let mut response = combo.response;
-            if changed {
-                response.mark_changed();
-            }
-            response
-        }
     }
 }
 

@@ -13,23 +13,30 @@
 
 mod both;
 mod call;
+mod choice;
 mod content;
 mod edit_action;
+mod editable;
 mod form;
+mod gate;
 mod input;
+mod menus;
 pub(crate) mod places;
 mod sections;
+mod table;
 mod widgets;
 mod window;
 
 pub(crate) use call::declare_action;
 pub use call::{Call, Deferred};
 pub use content::{Cell, Fields, Items, Row, Rows};
+pub use editable::Editable;
 pub use form::{Form, FormResponse};
-pub use input::{Editable, Input};
-pub use sections::Menu;
-pub(crate) use sections::app_menu_ui;
-pub use widgets::{ButtonResponse, Gesture, Press, RowPress, TableOptions};
+pub use input::Input;
+pub use menus::Menu;
+pub(crate) use menus::app_menu_ui;
+pub use table::{RowPress, TableOptions};
+pub use widgets::{ButtonResponse, Gesture, Press};
 pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
 
 macro_rules! debug_opaque {

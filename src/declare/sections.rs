@@ -1,19 +1,17 @@
-//! What real apps fold away: collapsing sections and menus.
+//! What real apps fold away: collapsing sections and tabs (menus are in `menus.rs`).
 //!
-//! A collapsed section's contents run in a hidden `ui` (no space, no paint, nothing for
-//! accessibility), so agents read its fields while the person has it collapsed; they change
-//! nothing in it until it is open, as the person cannot either: the window's `open_section`
-//! action opens it (the person sees it open), and then its fields and buttons are used as
-//! anywhere else, with what the app disables in it disabled for both. A closed menu's items
-//! are actions declared without being drawn: a menu item is one click for the person whatever
-//! state it is in, and the app says which items are disabled ([`Menu::enabled`]).
+//! A collapsed section's or hidden tab's contents run in a hidden `ui` (no space, no paint,
+//! nothing for accessibility), so agents read their fields while the person cannot see them;
+//! they change nothing in them until they are shown, as the person cannot either: the window's
+//! `open_section` action shows them (the person sees it), and then their fields and buttons are
+//! used as anywhere else, with what the app disables in them disabled for both.
 
 use std::sync::Arc;
 
 use serde_json::json;
 
+use super::WindowUi;
 use super::call::{Call, claim_call};
-use super::{Press, WindowUi};
 use crate::hub::decl::ActionDecl;
 use crate::hub::{ActionSpec, add_expected_version};
 use crate::protocol::ToolError;
@@ -205,258 +203,19 @@ impl WindowUi {
     /// Runs `add` in a `ui` the person does not see (collapsed, or a closed menu): no space taken,
     /// nothing painted, nothing for accessibility; declarations count as usual, and what the
     /// enclosing `ui` disables stays disabled.
-    fn hidden_run(&mut self, ui: &mut egui::Ui, salt: &str, add: impl FnOnce(&mut WindowUi, &mut egui::Ui)) {
+    pub(super) fn hidden_run(&mut self, ui: &mut egui::Ui, salt: &str, add: impl FnOnce(&mut WindowUi, &mut egui::Ui)) {
         let outer = self.hidden;
         if outer.is_none() {
             self.hidden = Some(self.gate().allows(ui));
         }
-        let builder =
-            egui::UiBuilder::new().id_salt(("egui_mcp_bridge::hidden", salt)).max_rect(ui.max_rect()).invisible();
-        let mut hidden = ui.new_child(builder);
-        add(self, &mut hidden);
+        add(self, &mut hidden_child(ui, salt));
         self.hidden = outer;
     }
-
-    /// A menu (`ui.menu_button`: in a menu bar, or anywhere) whose items are actions declared
-    /// whether the menu is open or not: an agent calls `save` without opening File. Its items
-    /// are added with [`Menu::button`] and [`Menu::menu`] (a submenu). A keyboard shortcut
-    /// ([`Menu::shortcut`]) presses an item for the person while the menu is closed too, and is
-    /// named in the action's description.
-    ///
-    /// ```
-    /// use egui_mcp_bridge::{ActionSpec, Bridge};
-    ///
-    /// const SAVE: egui::KeyboardShortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::S);
-    /// let bridge = Bridge::builder().build();
-    /// let mut saved = 0;
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("editor").title("Editor").ui(ui, |w, ui| {
-    ///     egui::MenuBar::new().ui(ui, |ui| {
-    ///         w.menu_ui(ui, "File", |m| {
-    ///             if let Some(press) = m.shortcut("save", ActionSpec::new("Save"), SAVE) {
-    ///                 saved += 1;
-    ///                 press.ok("Saved");
-    ///             }
-    ///         });
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    pub fn menu_ui<R>(
-        &mut self,
-        ui: &mut egui::Ui,
-        title: impl Into<egui::WidgetText>,
-        add_items: impl FnOnce(&mut Menu<'_>) -> R,
-    ) -> egui::InnerResponse<R> {
-        let title: egui::WidgetText = title.into();
-        let salt = title.text().to_owned();
-        let mut add = Some(add_items);
-        let mut out = None;
-        let me = &mut *self;
-        let response = ui
-            .menu_button(title, |ui| {
-                if let Some(add) = add.take() {
-                    out = Some(add(&mut Menu { owner: Owner::Window(me), ui, enabled: true }));
-                }
-            })
-            .response;
-        if let Some(add) = add.take() {
-            // Closed: the items are declared; shortcuts still press them for the person.
-            self.hidden_run(ui, &salt, |w, hidden| {
-                out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }));
-            });
-        }
-        egui::InnerResponse::new(out.unwrap_or_else(|| unreachable_menu()), response)
-    }
-
-    /// A context menu on `response` (right click: on a row, a button, an area), whose items are
-    /// actions declared whether it is open or not, as in [`menu_ui`](Self::menu_ui).
-    pub fn context_menu_ui<R>(&mut self, response: &egui::Response, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
-        let mut add = Some(add_items);
-        let mut out = None;
-        let me = &mut *self;
-        response.context_menu(|ui| {
-            if let Some(add) = add.take() {
-                out = Some(add(&mut Menu { owner: Owner::Window(me), ui, enabled: true }));
-            }
-        });
-        if let Some(add) = add.take() {
-            let salt = format!("{:?}", response.id);
-            let mut ui = egui::Ui::new(
-                response.ctx.clone(),
-                egui::Id::unique(("egui_mcp_bridge::context", &salt)),
-                egui::UiBuilder::new().layer_id(response.layer_id).max_rect(response.rect).invisible(),
-            );
-            let allows = response.enabled();
-            let outer = self.hidden;
-            self.hidden = Some(allows && outer.unwrap_or(true));
-            out = Some(add(&mut Menu { owner: Owner::Window(self), ui: &mut ui, enabled: true }));
-            self.hidden = outer;
-        }
-        out.unwrap_or_else(|| unreachable_menu())
-    }
 }
 
-/// `add_items` runs exactly once: in the open menu, or else hidden.
-#[cold]
-fn unreachable_menu<R>() -> R {
-    panic!("egui_mcp_bridge: a menu's items ran neither open nor closed")
-}
-
-/// The items of a menu ([`WindowUi::menu_ui`], [`WindowUi::context_menu_ui`]): each an action
-/// declared whether the menu is open or not, drawn while it is.
-pub struct Menu<'m> {
-    owner: Owner<'m>,
-    ui: &'m mut egui::Ui,
-    enabled: bool,
-}
-
-/// Whose actions a menu's items are.
-enum Owner<'m> {
-    /// A window's (`menu_ui`, `context_menu_ui`).
-    Window(&'m mut WindowUi),
-    /// The app's (`Bridge::app_menu_ui`), with whether the closed menu's `ui` allowed use.
-    App(&'m crate::Bridge, Option<bool>),
-}
-
-/// An app-level menu (`app__{name}` items): see [`crate::Bridge::app_menu_ui`].
-pub(crate) fn app_menu_ui<R>(
-    bridge: &crate::Bridge,
-    ui: &mut egui::Ui,
-    title: impl Into<egui::WidgetText>,
-    add_items: impl FnOnce(&mut Menu<'_>) -> R,
-) -> egui::InnerResponse<R> {
-    let title: egui::WidgetText = title.into();
-    let salt = title.text().to_owned();
-    let mut add = Some(add_items);
-    let mut out = None;
-    let response = ui
-        .menu_button(title, |ui| {
-            if let Some(add) = add.take() {
-                out = Some(add(&mut Menu { owner: Owner::App(bridge, None), ui, enabled: true }));
-            }
-        })
-        .response;
-    if let Some(add) = add.take() {
-        // Closed: the items are declared; shortcuts still press them for the person.
-        let allowed = super::widgets::Gate::default().allows(ui);
-        let builder =
-            egui::UiBuilder::new().id_salt(("egui_mcp_bridge::hidden", salt)).max_rect(ui.max_rect()).invisible();
-        let mut hidden = ui.new_child(builder);
-        out = Some(add(&mut Menu { owner: Owner::App(bridge, Some(allowed)), ui: &mut hidden, enabled: true }));
-    }
-    egui::InnerResponse::new(out.unwrap_or_else(|| unreachable_menu()), response)
-}
-
-impl std::fmt::Debug for Menu<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Menu").finish_non_exhaustive()
-    }
-}
-
-impl Menu<'_> {
-    /// Whether the items after this call can be used (default: yes), as egui's `add_enabled`:
-    /// disabled, they are drawn greyed and are not offered to agents, open menu or closed.
-    pub fn enabled(&mut self, enabled: bool) -> &mut Self {
-        self.enabled = enabled;
-        self
-    }
-
-    /// An item that is also the action `name` (as [`WindowUi::button_ui`]); a click closes the
-    /// menu.
-    pub fn button(&mut self, name: &str, spec: ActionSpec) -> Option<Press> {
-        let title = spec.title.clone();
-        self.add(name, spec, egui::Button::new(title.as_ref()), None)
-    }
-
-    /// Adds an item, disabled as [`enabled`](Self::enabled) says, for the open menu and the
-    /// hidden one alike; presses it for the person on `shortcut`.
-    fn add(
-        &mut self,
-        name: &str,
-        spec: ActionSpec,
-        button: egui::Button<'_>,
-        shortcut: Option<egui::KeyboardShortcut>,
-    ) -> Option<Press> {
-        let enabled = self.enabled;
-        let (pressed, usable) = match &mut self.owner {
-            Owner::Window(w) => {
-                let outer = w.hidden;
-                if let Some(allowed) = outer {
-                    w.hidden = Some(allowed && enabled);
-                }
-                let usable = enabled && w.gate().allows(self.ui) && !w.is_blocked();
-                let pressed = self.ui.add_enabled_ui(enabled, |ui| w.add_button(ui, name, spec, button)).inner;
-                w.hidden = outer;
-                (pressed, usable)
-            }
-            Owner::App(bridge, hidden) => {
-                let usable = enabled && hidden.unwrap_or_else(|| super::widgets::Gate::default().allows(self.ui));
-                let mut response = self.ui.add_enabled(enabled, button);
-                if let Some(description) = &spec.description {
-                    response = response.on_hover_text(description.as_ref());
-                }
-                let call = if usable { bridge.app_button(name, spec) } else { None };
-                let press = match (call, response.clicked()) {
-                    (Some(call), _) => Some(Press::Agent(call)),
-                    (None, true) => Some(Press::Person),
-                    (None, false) => None,
-                };
-                (super::widgets::ButtonResponse { press, response }, usable)
-            }
-        };
-        if pressed.response.clicked() {
-            self.ui.close();
-        }
-        match (pressed.press, shortcut) {
-            (Some(press), _) => Some(press),
-            (None, Some(s)) if usable && self.ui.ctx().input_mut(|i| i.consume_shortcut(&s)) => Some(Press::Person),
-            _ => None,
-        }
-    }
-
-    /// An item with a keyboard shortcut: the item shows it, the person's shortcut presses it
-    /// (while the menu is closed too, when the window could be used), and agents read it in
-    /// the action's description.
-    pub fn shortcut(&mut self, name: &str, spec: ActionSpec, shortcut: egui::KeyboardShortcut) -> Option<Press> {
-        let text = self.ui.ctx().format_shortcut(&shortcut);
-        let described = match &spec.description {
-            Some(d) => format!("{d} (shortcut {text})"),
-            None => format!("Shortcut {text}"),
-        };
-        let title = spec.title.clone();
-        let spec = spec.description(described);
-        self.add(name, spec, egui::Button::new(title.as_ref()).shortcut_text(text), Some(shortcut))
-    }
-
-    /// Fields in the menu (a "Show console" checkbox, a colour), as [`WindowUi::form`]: agents
-    /// read and set them whether the menu is open or not, as they press its items.
-    /// Only in a window's menu: fields belong to a window (an app-level menu's are left out,
-    /// with a warning).
-    pub fn form(&mut self, id: &str, add: impl FnOnce(&mut super::Form<'_>)) -> super::FormResponse {
-        let Owner::Window(w) = &mut self.owner else {
-            tracing::warn!(form = id, "an app-level menu holds actions only: put fields in a window's menu");
-            return super::FormResponse::default();
-        };
-        let outer = w.hidden;
-        if let Some(allowed) = outer {
-            w.hidden = Some(allowed && self.enabled);
-        }
-        let response = self.ui.add_enabled_ui(self.enabled, |ui| w.form(ui, id, add)).inner;
-        w.hidden = outer;
-        response
-    }
-
-    /// A submenu, declared whether it is open or not.
-    pub fn menu<R>(&mut self, title: impl Into<egui::WidgetText>, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
-        match &mut self.owner {
-            Owner::Window(w) => w.menu_ui(self.ui, title, add_items).inner,
-            Owner::App(bridge, _) => app_menu_ui(bridge, self.ui, title, add_items).inner,
-        }
-    }
-
-    /// The `ui` the menu draws in (hidden while it is closed): for egui items of the app's own.
-    pub fn ui(&mut self) -> &mut egui::Ui {
-        self.ui
-    }
+/// A `ui` the person does not see, where `ui` is: no space taken in it, nothing painted,
+/// nothing for accessibility (and disabled by egui: see `Gate`).
+pub(super) fn hidden_child(ui: &mut egui::Ui, salt: &str) -> egui::Ui {
+    let builder = egui::UiBuilder::new().id_salt(("egui_mcp_bridge::hidden", salt)).max_rect(ui.max_rect()).invisible();
+    ui.new_child(builder)
 }

@@ -184,8 +184,8 @@ impl WindowUi {
     }
 
     /// What decides, beyond a widget's `ui`, whether the app lets the person use it.
-    pub(super) fn gate(&self) -> super::widgets::Gate {
-        super::widgets::Gate { blocked: self.blocked, hidden: self.hidden, collapsed: self.sections.inside.is_some() }
+    pub(super) fn gate(&self) -> super::gate::Gate {
+        super::gate::Gate { blocked: self.blocked, hidden: self.hidden, collapsed: self.sections.inside.is_some() }
     }
 
     /// Hashes a block; builds it only when it differs from last pass's block at this position.

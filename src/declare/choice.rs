@@ -1,0 +1,149 @@
+//! A choice among options, for both audiences ([`Form::choice`]): a combo box, radio buttons
+//! or selectable labels for the person, the chosen option's text for agents, who choose by an
+//! option's text.
+
+use serde_json::Value;
+
+use super::form::{display, hinted, misfit};
+use super::{Form, Input};
+use crate::protocol::{FieldItem, ToolError};
+
+impl Form<'_> {
+    /// One of `options` (each a value and the text the person and agents read it by): a combo
+    /// box, radio buttons or selectable labels as `input` says ([`Input::choice`]), and the field
+    /// agents read as the chosen option's text and set through `edit_field` with any option's
+    /// text (the schema lists them). A value that matches no option reads as `null`.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{Bridge, Input};
+    ///
+    /// #[derive(Clone, Copy, PartialEq)]
+    /// enum Parity { None, Even, Odd }
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let (mut parity, mut baud) = (Parity::None, 9600_u32);
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("port").title("Port").ui(ui, |w, ui| {
+    ///     w.form(ui, "settings", |f| {
+    ///         let options = [(Parity::None, "None"), (Parity::Even, "Even"), (Parity::Odd, "Odd")];
+    ///         f.choice("parity", &Input::choice("Parity").radio(), &mut parity, &options);
+    ///         let bauds = [9600, 19200, 115_200].map(|b| (b, b.to_string()));
+    ///         f.choice("baud", &Input::choice("Baud rate"), &mut baud, &bauds);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn choice<T: PartialEq + Clone, S: AsRef<str>>(
+        &mut self,
+        key: &str,
+        input: &Input,
+        value: &mut T,
+        options: &[(T, S)],
+    ) -> egui::Response {
+        if input.kind != super::input::Kind::Choice {
+            misfit(self.window, key, "a choice of options");
+        }
+        let label = input.label();
+        let chosen = |value: &T| options.iter().find(|(v, _)| v == value).map(|(_, t)| t.as_ref().to_owned());
+        if !self.editable {
+            let shown = chosen(value).map_or(Value::Null, Value::String);
+            let response = self.row(label, |ui| ui.label(display(&shown)));
+            self.declare(FieldItem::new(label, shown));
+            return response;
+        }
+        let enabled = self.app_enabled();
+        if !enabled {
+            self.refuse_disabled(key, label);
+        } else if let Some(checked) = self.edits.multi_value(key, label) {
+            if let Ok(k) = pick(label, options, &checked) {
+                *value = options[k].0.clone();
+                self.changed.push(key.to_owned());
+            }
+        } else if let Some(call) = self.edits.take_for(key) {
+            match pick(label, options, &call.args().value) {
+                Ok(k) => {
+                    *value = options[k].0.clone();
+                    self.changed.push(key.to_owned());
+                    call.ok(format!("{label} is {}", options[k].1.as_ref()));
+                }
+                Err(e) => call.fail(ToolError::invalid_field("value", e)),
+            }
+        }
+        let response = self.row(label, |ui| choice_widget(ui, key, input, value, options));
+        let response = hinted(response, input);
+        if response.changed() {
+            self.changed.push(key.to_owned());
+        }
+        let item = FieldItem::new(label, chosen(value).map_or(Value::Null, Value::String));
+        let texts = options.iter().map(|(_, t)| t.as_ref().to_owned()).collect();
+        self.declare_editable(key, input, item, enabled, (Some(texts), Value::clone));
+        response
+    }
+}
+
+/// The option an agent chose: by its exact text, or else by the one text that matches it
+/// ignoring case and surrounding blanks.
+pub(super) fn pick<T, S: AsRef<str>>(label: &str, options: &[(T, S)], value: &Value) -> Result<usize, String> {
+    let texts = || options.iter().map(|(_, t)| t.as_ref()).collect::<Vec<_>>().join(", ");
+    let Some(wanted) = value.as_str() else { return Err(format!("{label} must be one of: {}", texts())) };
+    if let Some(k) = options.iter().position(|(_, t)| t.as_ref() == wanted) {
+        return Ok(k);
+    }
+    let loose: Vec<usize> =
+        (0..options.len()).filter(|&k| options[k].1.as_ref().trim().eq_ignore_ascii_case(wanted.trim())).collect();
+    match loose[..] {
+        [k] => Ok(k),
+        _ => Err(format!("{label} must be one of: {}", texts())),
+    }
+}
+
+/// The person's widget for a choice: a combo box, radio buttons or selectable labels.
+fn choice_widget<T: PartialEq + Clone, S: AsRef<str>>(
+    ui: &mut egui::Ui,
+    key: &str,
+    input: &Input,
+    value: &mut T,
+    options: &[(T, S)],
+) -> egui::Response {
+    use super::input::Widget;
+    match input.look.widget {
+        Widget::Radio | Widget::Selectable => {
+            let radio = input.look.widget == Widget::Radio;
+            // The row's label names the group; each button keeps its own option's text.
+            let group = ui.horizontal_wrapped(|ui| {
+                let mut changed = false;
+                for (v, text) in options {
+                    changed |= if radio {
+                        ui.radio_value(value, v.clone(), text.as_ref()).changed()
+                    } else {
+                        ui.selectable_value(value, v.clone(), text.as_ref()).changed()
+                    };
+                }
+                changed
+            });
+            let mut response = group.response;
+            if group.inner {
+                response.mark_changed();
+            }
+            response
+        }
+        _ => {
+            let selected = options.iter().find(|(v, _)| v == value).map_or("", |(_, t)| t.as_ref());
+            let mut changed = false;
+            let mut combo = egui::ComboBox::from_id_salt(("egui_mcp_bridge::choice", key)).selected_text(selected);
+            if let Some(width) = input.look.width {
+                combo = combo.width(width);
+            }
+            let combo = combo.show_ui(ui, |ui| {
+                for (v, text) in options {
+                    changed |= ui.selectable_value(value, v.clone(), text.as_ref()).changed();
+                }
+            });
+            let mut response = combo.response;
+            if changed {
+                response.mark_changed();
+            }
+            response
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! The values a form field edits ([`Editable`]): text, every Rust number type, a yes/no, a
+//! colour. Each gives agents its value, takes a value its [`Input`] checked, and draws the
+//! person's widget by the input's rules (a switch and the number widgets are here too).
+
+use std::borrow::Cow;
+
+use serde_json::{Value, json};
+
+use super::input::{Input, Kind, Lines, TEXT_CHARS, Widget, color_text, parse_color};
+
+/// A value a [`Form::edit`](crate::Form::edit) field edits: text (`String`), a number (every
+/// Rust number type), a yes/no (`bool`) or a colour (`egui::Color32`).
+pub trait Editable: sealed::Sealed {
+    /// The value as agents read it.
+    fn to_value(&self) -> Value;
+    /// Sets it from a value [`Input::check`] accepted.
+    fn set(&mut self, checked: &Value);
+    /// The person's widget for it, following `input`'s rules.
+    fn widget(&mut self, ui: &mut egui::Ui, input: &Input) -> egui::Response;
+    /// Whether this type holds values of `input`'s kind.
+    #[doc(hidden)]
+    fn fits(input: &Input) -> bool;
+    /// `input` narrowed to what this type can hold.
+    #[doc(hidden)]
+    fn narrow(input: &Input) -> Cow<'_, Input> {
+        Cow::Borrowed(input)
+    }
+    /// The widget with the input's label in it (a checkbox's text), for a field drawn on its own
+    /// ([`WindowUi::inline_form`](crate::WindowUi::inline_form)); `None`: a label beside it.
+    #[doc(hidden)]
+    fn labelled_widget(&mut self, _ui: &mut egui::Ui, _input: &Input) -> Option<egui::Response> {
+        None
+    }
+    /// What the person's widget holds once given `checked` (a colour picker's round trip
+    /// through its own colour space may change a nearly transparent colour): a value the widget
+    /// would change is refused, so that what an agent set is what the window then shows.
+    #[doc(hidden)]
+    fn widget_holds(checked: &Value) -> Value {
+        checked.clone()
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+impl sealed::Sealed for String {}
+impl sealed::Sealed for bool {}
+impl sealed::Sealed for egui::Color32 {}
+impl sealed::Sealed for [u8; 4] {}
+impl sealed::Sealed for [u8; 3] {}
+
+impl Editable for String {
+    fn to_value(&self) -> Value {
+        Value::String(self.clone())
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Value::String(s) = checked {
+            self.clone_from(s);
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, input: &Input) -> egui::Response {
+        let Kind::Text { max_chars, secret, lines, .. } = input.kind else {
+            return ui.add(egui::TextEdit::singleline(self).char_limit(TEXT_CHARS));
+        };
+        let edit = match lines {
+            Lines::One => egui::TextEdit::singleline(self),
+            Lines::Many => egui::TextEdit::multiline(self).desired_rows(3),
+            Lines::Code => egui::TextEdit::multiline(self).code_editor().desired_rows(4),
+        };
+        let mut edit = edit.char_limit(max_chars).password(secret);
+        if let Some(text) = &input.look.placeholder {
+            edit = edit.hint_text(text.as_ref());
+        }
+        if let Some(width) = input.look.width {
+            edit = edit.desired_width(width);
+        }
+        let response = ui.add(edit);
+        if lines == Lines::One && response.changed() && self.contains(['\n', '\r']) {
+            // One line, as an agent's must be (egui inserts a text event holding a line break).
+            self.retain(|c| c != '\n' && c != '\r');
+        }
+        response
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Text { .. })
+    }
+}
+
+impl Editable for bool {
+    fn to_value(&self) -> Value {
+        Value::Bool(*self)
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Value::Bool(b) = checked {
+            *self = *b;
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, input: &Input) -> egui::Response {
+        match input.look.widget {
+            Widget::Switch => switch(ui, self),
+            Widget::Selectable => ui.toggle_value(self, input.label()),
+            _ => ui.checkbox(self, ""),
+        }
+    }
+
+    fn fits(input: &Input) -> bool {
+        input.kind == Kind::Bool
+    }
+
+    fn labelled_widget(&mut self, ui: &mut egui::Ui, input: &Input) -> Option<egui::Response> {
+        Some(match input.look.widget {
+            Widget::Switch => {
+                ui.horizontal(|ui| {
+                    let r = switch(ui, self);
+                    let l = ui.label(input.label());
+                    r.labelled_by(l.id)
+                })
+                .inner
+            }
+            Widget::Selectable => ui.toggle_value(self, input.label()),
+            _ => ui.checkbox(self, input.label()),
+        })
+    }
+}
+
+impl Editable for egui::Color32 {
+    fn to_value(&self) -> Value {
+        Value::String(color_text(self.to_srgba_unmultiplied()))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some([r, g, b, a]) = checked.as_str().and_then(parse_color) {
+            *self = egui::Color32::from_rgba_unmultiplied(r, g, b, a);
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        egui::widgets::color_picker::color_edit_button_srgba(ui, self, egui::widgets::color_picker::Alpha::OnlyBlend)
+    }
+
+    fn fits(input: &Input) -> bool {
+        input.kind == Kind::Color
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        let mut c = Self::default();
+        c.set(checked);
+        // The picker's round trip (egui's `color_edit_button_srgba`).
+        let held = Self::from(egui::ecolor::Hsva::from(c));
+        held.to_value()
+    }
+}
+
+/// A colour as four bytes, not premultiplied (egui's `color_edit_button_srgba_unmultiplied`).
+impl Editable for [u8; 4] {
+    fn to_value(&self) -> Value {
+        Value::String(color_text(*self))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some(c) = checked.as_str().and_then(parse_color) {
+            *self = c;
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_srgba_unmultiplied(self)
+    }
+
+    fn fits(input: &Input) -> bool {
+        input.kind == Kind::Color
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        let mut c = [0; 4];
+        c.set(checked);
+        // The picker's round trip (egui's `color_edit_button_srgba_unmultiplied`).
+        let rgba = egui::Rgba::from_srgba_unmultiplied(c[0], c[1], c[2], c[3]);
+        egui::Rgba::from(egui::ecolor::Hsva::from(rgba)).to_srgba_unmultiplied().to_value()
+    }
+}
+
+/// An opaque colour as three bytes (egui's `color_edit_button_srgb`): agents write `#rrggbb`.
+impl Editable for [u8; 3] {
+    fn to_value(&self) -> Value {
+        let [r, g, b] = *self;
+        Value::String(color_text([r, g, b, 255]))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some([r, g, b, _]) = checked.as_str().and_then(parse_color) {
+            *self = [r, g, b];
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_srgb(self)
+    }
+
+    fn fits(input: &Input) -> bool {
+        input.kind == Kind::Color
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        let mut c = [0; 3];
+        c.set(checked);
+        let held = egui::Color32::from(egui::ecolor::Hsva::from(egui::Color32::from_rgb(c[0], c[1], c[2])));
+        [held.r(), held.g(), held.b()].to_value()
+    }
+}
+
+/// A toggle switch: a checkbox drawn as a knob in a rounded track (as egui's demo draws one).
+fn switch(ui: &mut egui::Ui, on: &mut bool) -> egui::Response {
+    let size = ui.spacing().interact_size.y * egui::vec2(2.0, 1.0);
+    let (rect, mut response) = ui.allocate_exact_size(size, egui::Sense::click());
+    if response.clicked() {
+        *on = !*on;
+        response.mark_changed();
+    }
+    response.widget_info(|| egui::WidgetInfo::selected(egui::Role::Switch, ui.is_enabled(), *on, ""));
+    if ui.is_rect_visible(rect) {
+        let how_on = ui.ctx().animate_bool_responsive(response.id, *on);
+        let visuals = ui.style().interact_selectable(&response, *on);
+        let rect = rect.expand(visuals.expansion);
+        let radius = 0.5 * rect.height();
+        ui.painter().rect(rect, radius, visuals.bg_fill, visuals.bg_stroke, egui::StrokeKind::Inside);
+        let x = egui::lerp((rect.left() + radius)..=(rect.right() - radius), how_on);
+        ui.painter().circle(egui::pos2(x, rect.center().y), 0.75 * radius, visuals.bg_fill, visuals.fg_stroke);
+    }
+    response
+}
+
+/// Numbers of every Rust number type: a drag value or a slider within the input's range and the
+/// type's, with the input's decimals and display; an integer type holds whole numbers only.
+macro_rules! editable_number {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+
+        impl Editable for $t {
+            fn to_value(&self) -> Value {
+                number_value(egui::emath::Numeric::to_f64(*self), <$t as egui::emath::Numeric>::INTEGRAL, std::mem::size_of::<$t>() == 4)
+            }
+
+            fn set(&mut self, checked: &Value) {
+                if let Some(n) = checked.as_f64() {
+                    *self = <$t as egui::emath::Numeric>::from_f64(n);
+                }
+            }
+
+            fn widget(&mut self, ui: &mut egui::Ui, input: &Input) -> egui::Response {
+                number_widget(ui, self, input)
+            }
+
+            fn fits(input: &Input) -> bool {
+                matches!(input.kind, Kind::Number { .. })
+            }
+
+            fn narrow(input: &Input) -> Cow<'_, Input> {
+                use egui::emath::Numeric as _;
+                input.for_number_type(<$t>::INTEGRAL, (<$t>::MIN.to_f64(), <$t>::MAX.to_f64()))
+            }
+        }
+    )*};
+}
+editable_number!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+
+/// A number as agents read it: whole numbers as integers, an `f32` by its shortest decimal
+/// form (`0.1`, not `0.10000000149011612`).
+fn number_value(n: f64, integral: bool, single: bool) -> Value {
+    if integral {
+        return if n < 0.0 { json!(n as i64) } else { json!(n as u64) };
+    }
+    if single {
+        let short = format!("{}", n as f32).parse::<f64>().unwrap_or(n);
+        return json!(short);
+    }
+    json!(n)
+}
+
+fn number_widget<N: egui::emath::Numeric>(ui: &mut egui::Ui, value: &mut N, input: &Input) -> egui::Response {
+    let Kind::Number { min, max, decimals } = input.kind else { return ui.add(egui::DragValue::new(value)) };
+    let (lo, hi) = (N::from_f64(min.max(N::MIN.to_f64())), N::from_f64(max.min(N::MAX.to_f64())));
+    let look = &input.look;
+    let decimals = if N::INTEGRAL { Some(0) } else { decimals.map(usize::from) };
+    let response = if look.widget == Widget::Slider {
+        let mut slider = egui::Slider::new(value, lo..=hi)
+            .prefix(look.prefix.as_ref())
+            .suffix(look.suffix.as_ref())
+            .logarithmic(look.logarithmic);
+        if let Some(d) = decimals {
+            slider = slider.fixed_decimals(d).step_by(10f64.powi(-(d as i32)));
+        }
+        if let Some(format) = look.formatter {
+            slider = slider.custom_formatter(move |n, _| format(n));
+        }
+        ui.add(slider)
+    } else {
+        let mut drag =
+            egui::DragValue::new(value).range(lo..=hi).prefix(look.prefix.as_ref()).suffix(look.suffix.as_ref());
+        if let Some(speed) = look.speed {
+            drag = drag.speed(speed);
+        }
+        if let Some(d) = decimals {
+            drag = drag.fixed_decimals(d);
+        }
+        if let Some(format) = look.formatter {
+            drag = drag.custom_formatter(move |n, _| format(n));
+        }
+        ui.add(drag)
+    };
+    if response.changed()
+        && let Some(d) = decimals.filter(|d| *d > 0)
+    {
+        // A typed value holds at most the input's decimals, as an agent's must.
+        let scale = 10f64.powi(d as i32);
+        *value = N::from_f64((value.to_f64() * scale).round() / scale);
+    }
+    response
+}

@@ -1,0 +1,261 @@
+//! Menus whose items are declared whether the menu is open or not (a window's menu bar, a
+//! context menu, the app's menu): an agent calls `save` without opening File, a keyboard
+//! shortcut presses an item for the person while the menu is closed, and the app says which
+//! items are disabled ([`Menu::enabled`]). A closed menu's items run in a hidden `ui`
+//! (`sections.rs`), once per pass either way.
+
+use super::sections::hidden_child;
+use super::{Press, WindowUi};
+use crate::hub::ActionSpec;
+
+/// Runs a menu's items once per pass: in the open menu (`run(ui, None)`), or else, closed,
+/// with the title as a salt for a hidden `ui` (`run(ui, Some(title))`).
+fn once_per_pass<R>(
+    ui: &mut egui::Ui,
+    title: impl Into<egui::WidgetText>,
+    mut run: impl FnMut(&mut egui::Ui, Option<&str>) -> R,
+) -> egui::InnerResponse<R> {
+    let title: egui::WidgetText = title.into();
+    let salt = title.text().to_owned();
+    let mut out = None;
+    let response = ui.menu_button(title, |ui| out = Some(run(ui, None))).response;
+    let out = match out {
+        Some(out) => out,
+        None => run(ui, Some(&salt)),
+    };
+    egui::InnerResponse::new(out, response)
+}
+
+impl WindowUi {
+    /// A menu (`ui.menu_button`: in a menu bar, or anywhere) whose items are actions declared
+    /// whether the menu is open or not: an agent calls `save` without opening File. Its items
+    /// are added with [`Menu::button`] and [`Menu::menu`] (a submenu). A keyboard shortcut
+    /// ([`Menu::shortcut`]) presses an item for the person while the menu is closed too, and is
+    /// named in the action's description.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    ///
+    /// const SAVE: egui::KeyboardShortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::S);
+    /// let bridge = Bridge::builder().build();
+    /// let mut saved = 0;
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("editor").title("Editor").ui(ui, |w, ui| {
+    ///     egui::MenuBar::new().ui(ui, |ui| {
+    ///         w.menu_ui(ui, "File", |m| {
+    ///             if let Some(press) = m.shortcut("save", ActionSpec::new("Save"), SAVE) {
+    ///                 saved += 1;
+    ///                 press.ok("Saved");
+    ///             }
+    ///         });
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn menu_ui<R>(
+        &mut self,
+        ui: &mut egui::Ui,
+        title: impl Into<egui::WidgetText>,
+        add_items: impl FnOnce(&mut Menu<'_>) -> R,
+    ) -> egui::InnerResponse<R> {
+        let mut add = Some(add_items);
+        once_per_pass(ui, title, |ui, closed| {
+            let add = add.take().unwrap_or_else(|| unreachable_menu());
+            match closed {
+                None => add(&mut Menu { owner: Owner::Window(self), ui, enabled: true }),
+                // Closed: the items are declared; shortcuts still press them for the person.
+                Some(salt) => {
+                    let mut out = None;
+                    self.hidden_run(ui, salt, |w, hidden| {
+                        out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }));
+                    });
+                    out.unwrap_or_else(|| unreachable_menu())
+                }
+            }
+        })
+    }
+
+    /// A context menu on `response` (right click: on a row, a button, an area), whose items are
+    /// actions declared whether it is open or not, as in [`menu_ui`](Self::menu_ui).
+    pub fn context_menu_ui<R>(&mut self, response: &egui::Response, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
+        let mut add = Some(add_items);
+        let mut out = None;
+        let me = &mut *self;
+        response.context_menu(|ui| {
+            if let Some(add) = add.take() {
+                out = Some(add(&mut Menu { owner: Owner::Window(me), ui, enabled: true }));
+            }
+        });
+        if let Some(add) = add.take() {
+            let salt = format!("{:?}", response.id);
+            let mut ui = egui::Ui::new(
+                response.ctx.clone(),
+                egui::Id::unique(("egui_mcp_bridge::context", &salt)),
+                egui::UiBuilder::new().layer_id(response.layer_id).max_rect(response.rect).invisible(),
+            );
+            let allows = response.enabled();
+            let outer = self.hidden;
+            self.hidden = Some(allows && outer.unwrap_or(true));
+            out = Some(add(&mut Menu { owner: Owner::Window(self), ui: &mut ui, enabled: true }));
+            self.hidden = outer;
+        }
+        out.unwrap_or_else(|| unreachable_menu())
+    }
+}
+
+/// `add_items` runs exactly once: in the open menu, or else hidden.
+#[cold]
+fn unreachable_menu<R>() -> R {
+    panic!("egui_mcp_bridge: a menu's items ran neither open nor closed")
+}
+
+/// The items of a menu ([`WindowUi::menu_ui`], [`WindowUi::context_menu_ui`]): each an action
+/// declared whether the menu is open or not, drawn while it is.
+pub struct Menu<'m> {
+    owner: Owner<'m>,
+    ui: &'m mut egui::Ui,
+    enabled: bool,
+}
+
+/// Whose actions a menu's items are.
+enum Owner<'m> {
+    /// A window's (`menu_ui`, `context_menu_ui`).
+    Window(&'m mut WindowUi),
+    /// The app's (`Bridge::app_menu_ui`), with whether the closed menu's `ui` allowed use.
+    App(&'m crate::Bridge, Option<bool>),
+}
+
+/// An app-level menu (`app__{name}` items): see [`crate::Bridge::app_menu_ui`].
+pub(crate) fn app_menu_ui<R>(
+    bridge: &crate::Bridge,
+    ui: &mut egui::Ui,
+    title: impl Into<egui::WidgetText>,
+    add_items: impl FnOnce(&mut Menu<'_>) -> R,
+) -> egui::InnerResponse<R> {
+    let mut add = Some(add_items);
+    once_per_pass(ui, title, |ui, closed| {
+        let add = add.take().unwrap_or_else(|| unreachable_menu());
+        match closed {
+            None => add(&mut Menu { owner: Owner::App(bridge, None), ui, enabled: true }),
+            // Closed: the items are declared; shortcuts still press them for the person.
+            Some(salt) => {
+                let allowed = super::gate::Gate::default().allows(ui);
+                let hidden = &mut hidden_child(ui, salt);
+                add(&mut Menu { owner: Owner::App(bridge, Some(allowed)), ui: hidden, enabled: true })
+            }
+        }
+    })
+}
+
+impl std::fmt::Debug for Menu<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Menu").finish_non_exhaustive()
+    }
+}
+
+impl Menu<'_> {
+    /// Whether the items after this call can be used (default: yes), as egui's `add_enabled`:
+    /// disabled, they are drawn greyed and are not offered to agents, open menu or closed.
+    pub fn enabled(&mut self, enabled: bool) -> &mut Self {
+        self.enabled = enabled;
+        self
+    }
+
+    /// An item that is also the action `name` (as [`WindowUi::button_ui`]); a click closes the
+    /// menu.
+    pub fn button(&mut self, name: &str, spec: ActionSpec) -> Option<Press> {
+        let title = spec.title.clone();
+        self.add(name, spec, egui::Button::new(title.as_ref()), None)
+    }
+
+    /// Adds an item, disabled as [`enabled`](Self::enabled) says, for the open menu and the
+    /// hidden one alike; presses it for the person on `shortcut`.
+    fn add(
+        &mut self,
+        name: &str,
+        spec: ActionSpec,
+        button: egui::Button<'_>,
+        shortcut: Option<egui::KeyboardShortcut>,
+    ) -> Option<Press> {
+        let enabled = self.enabled;
+        let (pressed, usable) = match &mut self.owner {
+            Owner::Window(w) => {
+                let outer = w.hidden;
+                if let Some(allowed) = outer {
+                    w.hidden = Some(allowed && enabled);
+                }
+                let usable = enabled && w.gate().allows(self.ui) && !w.is_blocked();
+                let pressed = self.ui.add_enabled_ui(enabled, |ui| w.add_button(ui, name, spec, button)).inner;
+                w.hidden = outer;
+                (pressed, usable)
+            }
+            Owner::App(bridge, hidden) => {
+                let usable = enabled && hidden.unwrap_or_else(|| super::gate::Gate::default().allows(self.ui));
+                let mut response = self.ui.add_enabled(enabled, button);
+                if let Some(description) = &spec.description {
+                    response = response.on_hover_text(description.as_ref());
+                }
+                let call = if usable { bridge.app_button(name, spec) } else { None };
+                let press = match (call, response.clicked()) {
+                    (Some(call), _) => Some(Press::Agent(call)),
+                    (None, true) => Some(Press::Person),
+                    (None, false) => None,
+                };
+                (super::widgets::ButtonResponse { press, response }, usable)
+            }
+        };
+        if pressed.response.clicked() {
+            self.ui.close();
+        }
+        match (pressed.press, shortcut) {
+            (Some(press), _) => Some(press),
+            (None, Some(s)) if usable && self.ui.ctx().input_mut(|i| i.consume_shortcut(&s)) => Some(Press::Person),
+            _ => None,
+        }
+    }
+
+    /// An item with a keyboard shortcut: the item shows it, the person's shortcut presses it
+    /// (while the menu is closed too, when the window could be used), and agents read it in
+    /// the action's description.
+    pub fn shortcut(&mut self, name: &str, spec: ActionSpec, shortcut: egui::KeyboardShortcut) -> Option<Press> {
+        let text = self.ui.ctx().format_shortcut(&shortcut);
+        let described = match &spec.description {
+            Some(d) => format!("{d} (shortcut {text})"),
+            None => format!("Shortcut {text}"),
+        };
+        let title = spec.title.clone();
+        let spec = spec.description(described);
+        self.add(name, spec, egui::Button::new(title.as_ref()).shortcut_text(text), Some(shortcut))
+    }
+
+    /// Fields in the menu (a "Show console" checkbox, a colour), as [`WindowUi::form`]: agents
+    /// read and set them whether the menu is open or not, as they press its items.
+    /// Only in a window's menu: fields belong to a window (an app-level menu's are left out,
+    /// with a warning).
+    pub fn form(&mut self, id: &str, add: impl FnOnce(&mut super::Form<'_>)) -> super::FormResponse {
+        let Owner::Window(w) = &mut self.owner else {
+            tracing::warn!(form = id, "an app-level menu holds actions only: put fields in a window's menu");
+            return super::FormResponse::default();
+        };
+        let outer = w.hidden;
+        if let Some(allowed) = outer {
+            w.hidden = Some(allowed && self.enabled);
+        }
+        let response = self.ui.add_enabled_ui(self.enabled, |ui| w.form(ui, id, add)).inner;
+        w.hidden = outer;
+        response
+    }
+
+    /// A submenu, declared whether it is open or not.
+    pub fn menu<R>(&mut self, title: impl Into<egui::WidgetText>, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
+        match &mut self.owner {
+            Owner::Window(w) => w.menu_ui(self.ui, title, add_items).inner,
+            Owner::App(bridge, _) => app_menu_ui(bridge, self.ui, title, add_items).inner,
+        }
+    }
+
+    /// The `ui` the menu draws in (hidden while it is closed): for egui items of the app's own.
+    pub fn ui(&mut self) -> &mut egui::Ui {
+        self.ui
+    }
+}
