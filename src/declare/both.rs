@@ -19,7 +19,7 @@ use crate::hub::AgentAction;
 /// How long a window stays marked after the agent's call that changed it (the last part fading).
 const MARK: Duration = Duration::from_secs(5);
 const FADE: Duration = Duration::from_millis(1500);
-const AGENT_BLUE: egui::Color32 = egui::Color32::from_rgb(90, 160, 255);
+pub(super) const AGENT_BLUE: egui::Color32 = egui::Color32::from_rgb(90, 160, 255);
 
 impl WindowBuilder {
     /// The size the window opens with (default 420 × 360 points; a dialog 300 × 120).
@@ -89,34 +89,12 @@ impl WindowBuilder {
         mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui),
     ) -> WindowResponse<()> {
         let ctx = &parent.ctx().clone();
-        // What the app's panels left free of `parent`: where windows are placed and kept.
-        let area = Some(parent.available_rect_before_wrap()).filter(egui::Rect::is_positive);
         let app_id = self.decl.app_id.clone();
-        let title = self.decl.title.clone();
-        let owner = self.decl.owner.clone();
-        let app_modal = self.decl.modal && owner.is_none();
         let look = self.look.clone();
-        let (blocked, agent, approval) = {
-            let frame = self.core.frame.lock();
-            (frame.is_blocked(&app_id), frame.agent_action(&app_id).cloned(), frame.approval(&app_id))
-        };
-        let dialog = owner.is_some() || app_modal;
-        let size = look.size.unwrap_or(if dialog { egui::vec2(300.0, 120.0) } else { egui::vec2(420.0, 360.0) });
-        let places = places(ctx);
-        let placed = places.lock().place(ctx, area, &app_id, (size, owner.as_deref()), dialog && !blocked);
+        let (blocked, agent, approval) = self.glue_state();
+        let chrome = self.chrome(ctx, parent, blocked, agent.as_ref());
+        let (placed, strength) = (chrome.placed, chrome.strength);
         let core = std::sync::Arc::clone(&self.core);
-        let strength = mark_strength(ctx, agent.as_ref());
-        let chrome = Chrome {
-            title,
-            placed,
-            size,
-            dialog,
-            app_modal,
-            closable: look.closable.is_some(),
-            blocked,
-            strength,
-            area,
-        };
         let mut events = FrameEvents::default();
         // An agent's call to `close` (kept from the first run when egui runs the pass twice).
         let mut agent_close = None;
@@ -135,6 +113,7 @@ impl WindowBuilder {
         } else {
             self.in_main_window(ctx, &chrome, &mut events, &mut body)
         };
+        let places = places(ctx);
         let mut places = places.lock();
         if let Some(rect) = events.rect {
             places.record(ctx, &app_id, rect, placed.native);
@@ -150,60 +129,34 @@ impl WindowBuilder {
         WindowResponse { inner: (), blocked: response.blocked, agent_action: response.agent_action, close }
     }
 
-    /// Declares the window and draws its contents straight into `ui`, with no window frame of its
-    /// own: for a panel (`egui::Panel` side, top, bottom or central: the window is what the
-    /// panel shows), or a part of the main window that agents should see as a window of its
-    /// own (a console whose live lines should not move the settings' version). The glue of
-    /// [`ui`](Self::ui) is done here too: the contents disabled exactly when a dialog blocks it,
-    /// the agent's mark, the approval prompt; and a dialog owned by it
-    /// ([`modal_of`](Self::modal_of)) opens over it.
-    ///
-    /// ```
-    /// use egui_mcp_bridge::{ActionSpec, Bridge, Input};
-    ///
-    /// let bridge = Bridge::builder().build();
-    /// let mut dark = false;
-    /// # egui::__run_test_ui(|ui| {
-    /// egui::Panel::left("settings").show(ui, |ui| {
-    ///     bridge.window("settings").title("Settings").summary("The app's settings").panel(ui, |w, ui| {
-    ///         w.form(ui, "look", |f| {
-    ///             f.edit("dark", &Input::checkbox("Dark mode"), &mut dark);
-    ///         });
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    pub fn panel(
-        self,
-        ui: &mut egui::Ui,
-        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui),
-    ) -> WindowResponse<()> {
-        let ctx = ui.ctx().clone();
-        let app_id = self.decl.app_id.clone();
-        let (blocked, agent, approval) = {
-            let frame = self.core.frame.lock();
-            (frame.is_blocked(&app_id), frame.agent_action(&app_id).cloned(), frame.approval(&app_id))
-        };
-        let strength = mark_strength(&ctx, agent.as_ref());
-        let core = std::sync::Arc::clone(&self.core);
-        let frame = match strength {
-            Some(s) => egui::Frame::NONE.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s))),
-            None => egui::Frame::NONE,
-        };
-        let shown = frame.show(ui, |ui| {
-            self.declare(|w| {
-                // A panel keeps no room for the "Agent: …" line: it shows while the mark does.
-                if strength.is_some() {
-                    header(ui, agent.as_ref(), strength, None, &mut false);
-                }
-                prompts(ui, &core, &app_id, blocked, approval.as_ref());
-                ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
-            })
-        });
-        // Where it is, for the dialogs it owns: all of the panel, not only what its contents took.
-        let rect = shown.response.rect.union(ui.max_rect().intersect(ctx.content_rect()));
-        places(&ctx).lock().inline(&ctx, &app_id, rect);
-        shown.inner
+    /// What the glue needs of the last publish: whether the window is blocked, the agent's mark,
+    /// and a call waiting for the person's approval.
+    pub(super) fn glue_state(&self) -> (bool, Option<AgentAction>, Option<crate::hub::Approval>) {
+        let frame = self.core.frame.lock();
+        let app_id = &self.decl.app_id;
+        (frame.is_blocked(app_id), frame.agent_action(app_id).cloned(), frame.approval(app_id))
+    }
+
+    /// How the window is shown in this pass: its place (in what the app's panels left free of
+    /// `parent`), size, kind and mark.
+    fn chrome(&self, ctx: &egui::Context, parent: &egui::Ui, blocked: bool, agent: Option<&AgentAction>) -> Chrome {
+        let area = Some(parent.available_rect_before_wrap()).filter(egui::Rect::is_positive);
+        let owner = self.decl.owner.as_deref();
+        let app_modal = self.decl.modal && owner.is_none();
+        let dialog = owner.is_some() || app_modal;
+        let size = self.look.size.unwrap_or(if dialog { egui::vec2(300.0, 120.0) } else { egui::vec2(420.0, 360.0) });
+        let placed = places(ctx).lock().place(ctx, area, &self.decl.app_id, (size, owner), dialog && !blocked);
+        Chrome {
+            title: self.decl.title.clone(),
+            placed,
+            size,
+            dialog,
+            app_modal,
+            closable: self.look.closable.is_some(),
+            blocked,
+            strength: mark_strength(ctx, agent),
+            area,
+        }
     }
 
     /// Shows the window in an OS window of its own, declared inside its viewport's pass: that is
@@ -342,7 +295,7 @@ struct FrameEvents {
 
 /// How strongly the agent's mark shows (1, fading to 0 over the last [`FADE`] of [`MARK`]);
 /// asks for the repaints of the fade.
-fn mark_strength(ctx: &egui::Context, agent: Option<&AgentAction>) -> Option<f32> {
+pub(super) fn mark_strength(ctx: &egui::Context, agent: Option<&AgentAction>) -> Option<f32> {
     if agent?.waiting {
         return Some(1.0); // shown until the app answers
     }
@@ -358,7 +311,7 @@ fn mark_strength(ctx: &egui::Context, agent: Option<&AgentAction>) -> Option<f32
 
 /// What a window says above its contents: that it waits for the dialog on top, and an agent's
 /// call waiting for the person's approval (Allow, Deny, and its countdown).
-fn prompts(
+pub(super) fn prompts(
     ui: &mut egui::Ui,
     core: &crate::hub::UiCore,
     app_id: &str,
@@ -381,7 +334,7 @@ fn prompts(
 /// The line above a window's contents: "Agent: …" while the mark shows (its room kept when it
 /// does not, so nothing jumps), and the button that moves the window into an OS window of its
 /// own or back (not for a panel).
-fn header(
+pub(super) fn header(
     ui: &mut egui::Ui,
     agent: Option<&AgentAction>,
     strength: Option<f32>,

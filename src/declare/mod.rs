@@ -6,10 +6,12 @@
 //! turns passes into publishes.
 //!
 //! One description for both audiences (egui knows only these): `both.rs` shows a window
-//! ([`WindowBuilder::ui`], [`WindowBuilder::panel`]), `places.rs` says where, `widgets.rs` and
-//! `form.rs` draw and declare its contents, `sections.rs` keeps what menus, collapsed sections
-//! and hidden tabs fold away declared, `input.rs` holds a field's rules, and `edit_action.rs`
-//! derives the `edit_field` action from the editable fields.
+//! ([`WindowBuilder::ui`]) and `panel.rs` one drawn into a panel ([`WindowBuilder::panel`]);
+//! `places.rs` says where; `widgets.rs`, `table.rs`, `form.rs` and `choice.rs` draw and declare
+//! its contents; `menus.rs` and `sections.rs` keep what menus, collapsed sections and hidden
+//! tabs fold away declared; `gate.rs` says whether the app allows a widget; `input.rs` holds a
+//! field's rules and `editable.rs` the values fields edit; `edit_action.rs` derives the
+//! `edit_field` action from the editable fields.
 
 mod both;
 mod call;
@@ -21,6 +23,7 @@ mod form;
 mod gate;
 mod input;
 mod menus;
+mod panel;
 pub(crate) mod places;
 mod sections;
 mod table;

@@ -413,6 +413,13 @@ impl FrameState {
             }
             self.settling = None;
         }
+        self.publish_and_ask(hub, key, wanted)
+    }
+
+    /// Publishes, then asks for the passes that should follow at once: another call waiting, a
+    /// window blocked or unblocked (its declarations were made as it was before), or a change
+    /// of the person's (what the app changed after drawing a widget is declared in the next).
+    fn publish_and_ask(&mut self, hub: &Hub, key: PassKey, mut wanted: PassEnd) -> PassEnd {
         let before = Arc::clone(&self.last);
         self.publish(hub);
         wanted.again = !hub.call_receiver().is_empty();

@@ -1,0 +1,62 @@
+//! A window drawn straight into the app's `ui` ([`WindowBuilder::panel`]): a side, top, bottom
+//! or central panel, or a part of the main window that agents should see as a window of its
+//! own. The glue of `both.rs`, without a frame of its own.
+
+use super::both::{AGENT_BLUE, header, mark_strength, prompts};
+use super::places::places;
+use super::{WindowBuilder, WindowResponse, WindowUi};
+
+impl WindowBuilder {
+    /// Declares the window and draws its contents straight into `ui`, with no window frame of its
+    /// own: for a panel (`egui::Panel` side, top, bottom or central: the window is what the
+    /// panel shows), or a part of the main window that agents should see as a window of its
+    /// own (a console whose live lines should not move the settings' version). The glue of
+    /// [`ui`](Self::ui) is done here too: the contents disabled exactly when a dialog blocks it,
+    /// the agent's mark, the approval prompt; and a dialog owned by it
+    /// ([`modal_of`](Self::modal_of)) opens over it.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge, Input};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut dark = false;
+    /// # egui::__run_test_ui(|ui| {
+    /// egui::Panel::left("settings").show(ui, |ui| {
+    ///     bridge.window("settings").title("Settings").summary("The app's settings").panel(ui, |w, ui| {
+    ///         w.form(ui, "look", |f| {
+    ///             f.edit("dark", &Input::checkbox("Dark mode"), &mut dark);
+    ///         });
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn panel(
+        self,
+        ui: &mut egui::Ui,
+        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui),
+    ) -> WindowResponse<()> {
+        let ctx = ui.ctx().clone();
+        let app_id = self.decl.app_id.clone();
+        let (blocked, agent, approval) = self.glue_state();
+        let strength = mark_strength(&ctx, agent.as_ref());
+        let core = std::sync::Arc::clone(&self.core);
+        let frame = match strength {
+            Some(s) => egui::Frame::NONE.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s))),
+            None => egui::Frame::NONE,
+        };
+        let shown = frame.show(ui, |ui| {
+            self.declare(|w| {
+                // A panel keeps no room for the "Agent: …" line: it shows while the mark does.
+                if strength.is_some() {
+                    header(ui, agent.as_ref(), strength, None, &mut false);
+                }
+                prompts(ui, &core, &app_id, blocked, approval.as_ref());
+                ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
+            })
+        });
+        // Where it is, for the dialogs it owns: all of the panel, not only what its contents took.
+        let rect = shown.response.rect.union(ui.max_rect().intersect(ctx.content_rect()));
+        places(&ctx).lock().inline(&ctx, &app_id, rect);
+        shown.inner
+    }
+}
