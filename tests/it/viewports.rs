@@ -328,15 +328,7 @@ fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
         frame(&ctx);
     }
     assert_eq!(open.lock().1, 1, "applied in its viewport's pass");
-    let mut call = agent.send("panel__close", json!({}));
-    let mut outcome = None;
-    for _ in 0..20 {
-        outcome = call.try_outcome();
-        if outcome.is_some() {
-            break;
-        }
-        frame(&ctx);
-    }
+    let outcome = outcome_within(agent.send("panel__close", json!({})), 20, || frame(&ctx));
     assert!(outcome.expect("answered").is_ok());
     assert_eq!(ids(&bridge), ["main"], "answered once the state without it is published");
 }
@@ -373,15 +365,18 @@ fn a_closable_native_windows_close_is_answered_from_its_response() {
     let ids = |b: &Bridge| b.snapshot().state().windows.iter().map(|w| w.id.clone()).collect::<Vec<_>>();
     assert_eq!(ids(&bridge), ["main", "panel"]);
     assert!(bridge.snapshot().tools().iter().any(|t| t.name == "panel__close"), "declared by closable()");
-    let mut call = agent.send("panel__close", json!({}));
-    let mut outcome = None;
-    for _ in 0..20 {
-        outcome = call.try_outcome();
-        if outcome.is_some() {
-            break;
-        }
-        frame(&ctx);
-    }
+    let outcome = outcome_within(agent.send("panel__close", json!({})), 20, || frame(&ctx));
     assert_eq!(outcome.expect("answered").expect("closed").message.as_deref(), Some("Closed"));
     assert_eq!(ids(&bridge), ["main"], "answered once the state without it is published");
+}
+
+/// The call's outcome, running `frame` until it comes, at most `frames` times.
+fn outcome_within(mut call: AgentCall, frames: usize, mut frame: impl FnMut()) -> Option<Outcome> {
+    for _ in 0..frames {
+        if let Some(outcome) = call.try_outcome() {
+            return Some(outcome);
+        }
+        frame();
+    }
+    call.try_outcome()
 }

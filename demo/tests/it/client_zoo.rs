@@ -325,18 +325,22 @@ async fn run(b: Behaviour) {
 
 const V1125: ProtocolVersion = ProtocolVersion::V_2025_11_25;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn claude_desktop_never_reads_resources_never_relists_and_sees_the_text() {
-    run(Behaviour {
-        label: "Claude Desktop",
+/// Claude Desktop, as its documentation, issue threads and source show it.
+fn claude_desktop(label: &'static str) -> Behaviour {
+    Behaviour {
+        label,
         client_name: "claude-ai",
         version: V1125,
         discover: false,
         reads_resources: false,
         relist: Relist::Never,
         sees: Sees::Text,
-    })
-    .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_desktop_never_reads_resources_never_relists_and_sees_the_text() {
+    run(claude_desktop("Claude Desktop")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -428,15 +432,7 @@ async fn the_bundle_validates_and_its_server_runs_as_its_manifest_says() {
         .map(|a| a.as_str().expect("text").replace("${__dirname}", dir))
         .collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let b = Behaviour {
-        label: "Claude Desktop (bundle)",
-        client_name: "claude-ai",
-        version: V1125,
-        discover: false,
-        reads_resources: false,
-        relist: Relist::Never,
-        sees: Sees::Text,
-    };
+    let b = claude_desktop("Claude Desktop (bundle)");
     let mut agent = Agent::start_with(b, std::path::Path::new(&command), &args).await;
     for tool in ["app__read_windows", "app__call", "orders__open_order", "app__lock"] {
         assert!(agent.tools.contains(tool), "{tool} in {:?}", agent.tools);
