@@ -4,10 +4,14 @@
 //! runs), its LLM provider pointed at a scripted model on 127.0.0.1 that speaks that provider's
 //! API and decides each step only from what the client sent it (`real_clients/model/`). Each
 //! must finish the order task (open a draft order, fill three fields, add an item, submit,
-//! confirm, authorize) within 8 model turns, and lock → unlock within 3, none of them a turn
-//! spent on the client's own tool search (Claude Code's `ToolSearch`). Each run prints its model
-//! turns and the bytes its model saw per turn. A client that cannot be installed fails, saying
-//! why.
+//! confirm, authorize) within 8 model turns and one read of the state, and lock → unlock within
+//! 3, none of them a turn spent on the client's own tool search (Claude Code's `ToolSearch`).
+//! A second scripted model batches: it sends every call that can go in one turn (at most one
+//! write per window, as the README advises), working on two orders at once; it must finish in 6
+//! turns without a single `stale_state`. Each run prints its model turns, reads, errors, the
+//! bytes its model saw per turn and how many of them were the bridge's (its tool definitions,
+//! instructions and results, `real_clients/model/ours.py`). A client that cannot be installed
+//! fails, saying why.
 //!
 //! The runs are serialised: each client program is heavy, and the machine has two cores.
 
@@ -24,12 +28,43 @@ use support::DEMO;
 const MAX_ORDER_TURNS: usize = 8;
 /// The most model turns lock → unlock may take (lock, unlock, done).
 const MAX_LOCK_TURNS: usize = 3;
+/// The most model turns the batching model may take for two orders: read, open the first, open
+/// the second with the first's edit, the first's item with the second's edit, the second's
+/// item, done.
+const MAX_BATCH_TURNS: usize = 6;
+/// Reads of the state a model that follows the results needs: one, at the start.
+const MAX_READS: usize = 1;
+
+/// What one run's first line reports.
+struct Report {
+    turns: usize,
+    reads: usize,
+    errors: usize,
+    stale: usize,
+    transcript: String,
+}
+
+impl Report {
+    /// Parses `PASS CLIENT TASK: N model turns, R reads, E errors (S stale_state), ...`.
+    fn parse(head: &str, stdout: &str) -> Self {
+        let numbers: Vec<usize> = stdout[head.len()..]
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .take(4)
+            .collect();
+        let [turns, reads, errors, stale] = numbers[..] else { panic!("no counts in the report:\n{stdout}") };
+        Self { turns, reads, errors, stale, transcript: stdout.to_owned() }
+    }
+}
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-/// Runs `real_clients/run.py CLIENT TASK` and returns its model turns, having checked that none
-/// was spent on the client's tool search.
-fn run(client: &str, task: &str) -> usize {
+/// Runs `real_clients/run.py CLIENT TASK` and returns its report, having checked that it passed
+/// and that no turn was spent on the client's tool search.
+fn run(client: &str, task: &str) -> Report {
     let _one = ONE_AT_A_TIME.lock();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real_clients/run.py");
     let tools = Path::new(env!("CARGO_TARGET_TMPDIR")).join("real-clients");
@@ -52,17 +87,42 @@ fn run(client: &str, task: &str) -> usize {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(!stdout.contains("-> call ToolSearch"), "{client}: a model turn went to ToolSearch:\n{stdout}");
-    stdout[head.len()..].split(' ').next().and_then(|n| n.parse().ok()).expect("the turn count")
+    Report::parse(&head, &stdout)
 }
 
 fn order_task(client: &str) {
-    let turns = run(client, "order");
-    assert!(turns <= MAX_ORDER_TURNS, "{client}: the order task took {turns} model turns (at most {MAX_ORDER_TURNS})");
+    let r = run(client, "order");
+    assert!(
+        r.turns <= MAX_ORDER_TURNS,
+        "{client}: the order task took {} model turns (at most {MAX_ORDER_TURNS}):\n{}",
+        r.turns,
+        r.transcript
+    );
+    assert!(r.reads <= MAX_READS, "{client}: {} reads of the state (at most {MAX_READS}):\n{}", r.reads, r.transcript);
 }
 
 fn lock_task(client: &str) {
-    let turns = run(client, "lock");
-    assert!(turns <= MAX_LOCK_TURNS, "{client}: lock → unlock took {turns} model turns (at most {MAX_LOCK_TURNS})");
+    let r = run(client, "lock");
+    assert!(
+        r.turns <= MAX_LOCK_TURNS,
+        "{client}: lock → unlock took {} model turns (at most {MAX_LOCK_TURNS}):\n{}",
+        r.turns,
+        r.transcript
+    );
+}
+
+/// Several calls per turn, planned from one read and then from the results alone.
+fn batch_task(client: &str) {
+    let r = run(client, "batch");
+    assert_eq!((r.errors, r.stale), (0, 0), "{client}: batched calls met errors:\n{}", r.transcript);
+    assert!(
+        r.turns <= MAX_BATCH_TURNS,
+        "{client}: two orders took {} model turns (at most {MAX_BATCH_TURNS}):\n{}",
+        r.turns,
+        r.transcript
+    );
+    assert!(r.reads <= MAX_READS, "{client}: {} reads of the state (at most {MAX_READS}):\n{}", r.reads, r.transcript);
+    assert!(r.transcript.contains(" + call "), "{client}: no turn carried several calls:\n{}", r.transcript);
 }
 
 #[test]
@@ -76,6 +136,11 @@ fn claude_code_locks_and_unlocks() {
 }
 
 #[test]
+fn claude_code_batches_calls_across_windows() {
+    batch_task("claude_code");
+}
+
+#[test]
 fn codex_finishes_the_order_task() {
     order_task("codex");
 }
@@ -83,6 +148,11 @@ fn codex_finishes_the_order_task() {
 #[test]
 fn codex_locks_and_unlocks() {
     lock_task("codex");
+}
+
+#[test]
+fn codex_batches_calls_across_windows() {
+    batch_task("codex");
 }
 
 #[test]
@@ -96,6 +166,11 @@ fn gemini_cli_locks_and_unlocks() {
 }
 
 #[test]
+fn gemini_cli_batches_calls_across_windows() {
+    batch_task("gemini_cli");
+}
+
+#[test]
 fn copilot_cli_finishes_the_order_task() {
     order_task("copilot_cli");
 }
@@ -103,6 +178,11 @@ fn copilot_cli_finishes_the_order_task() {
 #[test]
 fn copilot_cli_locks_and_unlocks() {
     lock_task("copilot_cli");
+}
+
+#[test]
+fn copilot_cli_batches_calls_across_windows() {
+    batch_task("copilot_cli");
 }
 
 #[test]
@@ -116,6 +196,11 @@ fn opencode_locks_and_unlocks() {
 }
 
 #[test]
+fn opencode_batches_calls_across_windows() {
+    batch_task("opencode");
+}
+
+#[test]
 fn continue_cli_finishes_the_order_task() {
     order_task("continue_cli");
 }
@@ -123,4 +208,9 @@ fn continue_cli_finishes_the_order_task() {
 #[test]
 fn continue_cli_locks_and_unlocks() {
     lock_task("continue_cli");
+}
+
+#[test]
+fn continue_cli_batches_calls_across_windows() {
+    batch_task("continue_cli");
 }

@@ -4,15 +4,17 @@
     run.py CLIENT TASK DEMO_BINARY TOOLS_DIR
 
 CLIENT is a module of ``clients/`` (claude_code, codex, gemini_cli, copilot_cli, opencode,
-continue_cli); TASK is ``order`` or ``lock``. The client is installed from its registry at its
+continue_cli); TASK is ``order``, ``lock`` or ``batch`` (two orders at once, several calls per
+turn). The client is installed from its registry at its
 pinned version under TOOLS_DIR on first use and reused after; a client that cannot be installed
 fails with a message saying why. The client program is started as a person would start it,
 with the demo as its MCP server at default settings (``--headless --stdio``) and its model
 provider pointed at the scripted model (``model/``), which decides each step only from what
 the client sent it and answers at once.
 
-Prints ``PASS CLIENT TASK: N model turns`` and the bytes the model saw per turn, or ``FAIL`` with
-the client's output and the turns; exits 0 only on PASS.
+Prints ``PASS CLIENT TASK: N model turns, R reads, E errors (S stale_state), ...`` and per turn
+the bytes the model saw and how many of them were the bridge's (``model/ours.py``), or ``FAIL``
+with the client's output and the turns; exits 0 only on PASS.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def main() -> int:
     except Exception as e:  # noqa: BLE001 - the reason goes to the test's failure message
         print(f"FAIL {client_name} {task}: cannot install {client.PACKAGE}: {e}")
         return 1
-    prompt = brain.ORDER_PROMPT if task == "order" else brain.LOCK_PROMPT
+    prompt = {"order": brain.ORDER_PROMPT, "lock": brain.LOCK_PROMPT, "batch": brain.BATCH_PROMPT}[task]
     work = tools / "runs" / f"{client_name}-{task}"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -72,9 +74,18 @@ def main() -> int:
     turns = rec.turns
     done = rec.final is not None and rec.final.startswith("say DONE")
     status = "PASS" if done and code == 0 and not rec.errors else "FAIL"
-    print(f"{status} {client_name} {task}: {len(turns)} model turns, {sum(b for b, _ in turns)} bytes seen by the model, exit {code}, {took:.1f} s")
-    for i, (nbytes, what) in enumerate(turns, 1):
-        print(f"  turn {i}: {nbytes} bytes -> {what}")
+    reads = sum(t.decision.count(brain.READ + " ") for t in turns)
+    last = turns[-1] if turns else None
+    errors, stale = (last.errors, last.stale) if last else (0, 0)
+    ours = [t.ours for t in turns if t.ours is not None]
+    print(
+        f"{status} {client_name} {task}: {len(turns)} model turns, {reads} reads, {errors} errors ({stale} stale_state), "
+        f"{sum(t.nbytes for t in turns)} bytes seen by the model, "
+        f"ours per request {sum(ours) // max(1, len(ours))} on average and {max(ours, default=0)} at most, "
+        f"exit {code}, {took:.1f} s"
+    )
+    for i, t in enumerate(turns, 1):
+        print(f"  turn {i}: {t.nbytes} bytes, ours {t.ours} -> {t.decision}")
     if status == "FAIL":
         print(f"side requests: {rec.side}")
         for e in rec.errors:

@@ -26,7 +26,7 @@ import json
 import re
 from typing import Any
 
-from . import brain
+from . import brain, ours
 from .server import Reply, sse
 
 OUR_SERVER = "order-demo"
@@ -53,10 +53,27 @@ def handle(method: str, path: str, headers: dict[str, str], body: bytes) -> Repl
 
 def _messages(req: dict[str, Any], body: bytes) -> Reply:
     obs = observe(req)
-    ours = [n for n in obs.offered + obs.deferred if OUR_SERVER in n]
-    if not ours and obs.loader is None:
+    mine = [n for n in obs.offered + obs.deferred if OUR_SERVER in n]
+    if not mine and obs.loader is None:
         return _answer(req, body, brain.Action.say("OK"), turn=False)
-    return _answer(req, body, brain.decide(obs), turn=True)
+    reply = _answer(req, body, brain.decide(obs), turn=True)
+    reply.ours = bridge_bytes(req)
+    return reply
+
+
+def bridge_bytes(req: dict[str, Any]) -> int:
+    """The bridge's part of a request (``ours.py``): its tools, its results, its instructions."""
+    tools = [t for t in req.get("tools") or [] if OUR_SERVER in str(t.get("name"))]
+    names, results, texts = {}, [], [_text(req.get("system"))]
+    for m in req.get("messages") or []:
+        for block in _blocks(m.get("content")):
+            if block.get("type") == "tool_use":
+                names[block.get("id")] = str(block.get("name"))
+            elif block.get("type") == "tool_result" and OUR_SERVER in names.get(block.get("tool_use_id"), ""):
+                results.append(block.get("content"))
+            elif block.get("type") == "text":
+                texts.append(block.get("text", ""))
+    return ours.count(tools, results, texts)
 
 
 def observe(req: dict[str, Any]) -> brain.Observation:
@@ -122,36 +139,45 @@ def deferred_names(texts: list[str]) -> list[str]:
 
 def _answer(req: dict[str, Any], body: bytes, action: brain.Action, turn: bool) -> Reply:
     n = len(req.get("messages") or [])
-    if action.tool is not None:
-        block = {"type": "tool_use", "id": f"toolu_{n:04d}", "name": action.tool, "input": action.args or {}}
+    if action.calls:
+        blocks = [
+            {"type": "tool_use", "id": f"toolu_{n:04d}_{i}", "name": tool, "input": args or {}}
+            for i, (tool, args) in enumerate(action.calls)
+        ]
         stop = "tool_use"
     else:
-        block = {"type": "text", "text": action.text or ""}
+        blocks = [{"type": "text", "text": action.text or ""}]
         stop = "end_turn"
     usage = {"input_tokens": _tokens(body), "output_tokens": 10}
     message = {
         "id": f"msg_{n:04d}", "type": "message", "role": "assistant", "model": req.get("model", "scripted"),
-        "content": [block], "stop_reason": stop, "stop_sequence": None, "usage": usage,
+        "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage,
     }
     reply = _json(message)
     if req.get("stream"):
-        start = dict(block, input={}) if action.tool is not None else dict(block, text="")
-        delta = (
-            {"type": "input_json_delta", "partial_json": json.dumps(action.args or {})}
-            if action.tool is not None
-            else {"type": "text_delta", "text": action.text or ""}
-        )
-        reply = Reply(headers={"content-type": "text/event-stream", "cache-control": "no-cache"}, body=sse([
-            ("message_start", {"type": "message_start", "message": dict(message, content=[], stop_reason=None)}),
-            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": start}),
-            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
-            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        events = [("message_start", {"type": "message_start", "message": dict(message, content=[], stop_reason=None)})]
+        for i, block in enumerate(blocks):
+            calls = block["type"] == "tool_use"
+            start = dict(block, input={}) if calls else dict(block, text="")
+            delta = (
+                {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+                if calls
+                else {"type": "text_delta", "text": block["text"]}
+            )
+            events += [
+                ("content_block_start", {"type": "content_block_start", "index": i, "content_block": start}),
+                ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": delta}),
+                ("content_block_stop", {"type": "content_block_stop", "index": i}),
+            ]
+        events += [
             ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 10}}),
             ("message_stop", {"type": "message_stop"}),
-        ]))
+        ]
+        reply = Reply(headers={"content-type": "text/event-stream", "cache-control": "no-cache"}, body=sse(events))
     if turn:
         reply.turn = brain.describe(action)
         reply.turn_bytes = len(body)
+        reply.action = action
     return reply
 
 

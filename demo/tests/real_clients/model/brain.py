@@ -27,6 +27,7 @@ from typing import Any
 
 # Tasks, recognised from the user's prompt.
 ORDER_TASK = "order"
+BATCH_TASK = "batch"
 LOCK_TASK = "lock"
 
 ORDER_PROMPT = (
@@ -34,6 +35,12 @@ ORDER_PROMPT = (
     "recipient to Grace Hopper, address to 1 Main Street and currency to USD, "
     "add 2 x Green tea at 4.5, submit it, confirm it and authorize the payment with password "
     "1234. Say DONE when the order is submitted."
+)
+BATCH_PROMPT = (
+    "Use the order-demo MCP server's tools. Open the first two draft orders of the Orders window; "
+    "in each, set the recipient to Grace Hopper and the address to 1 Main Street, and add "
+    "1 x Green tea at 4.5. Send independent tool calls together in one turn. Say DONE when both "
+    "orders are done."
 )
 LOCK_PROMPT = (
     "Use the order-demo MCP server's tools. Lock the session, then unlock it with PIN 1234. "
@@ -53,6 +60,8 @@ def task_of(prompt: str) -> str | None:
         return LOCK_TASK
     if "Open a draft order" in prompt:
         return ORDER_TASK
+    if "Open the first two draft orders" in prompt:
+        return BATCH_TASK
     return None
 
 
@@ -94,19 +103,35 @@ class Observation:
 
 @dataclass
 class Action:
-    """Either a tool call (in the client's names) or a final text answer."""
+    """Tool calls (in the client's names; several when the model batches them in one turn) or
+    a final text answer. ``errors`` and ``stale`` count the errors the conversation so far showed
+    the model (for the run's report, never for the decision)."""
 
-    tool: str | None = None
-    args: dict[str, Any] | None = None
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     text: str | None = None
+    errors: int = 0
+    stale: int = 0
+
+    @property
+    def tool(self) -> str | None:
+        """The first call's tool: whether this action calls at all."""
+        return self.calls[0][0] if self.calls else None
 
     @staticmethod
     def call(tool: str, args: dict[str, Any]) -> "Action":
-        return Action(tool=tool, args=args)
+        return Action(calls=[(tool, args)])
 
     @staticmethod
     def say(text: str) -> "Action":
         return Action(text=text)
+
+    @staticmethod
+    def together(actions: list["Action"]) -> "Action":
+        """Several calls in one turn; a text among them (a failure) stands alone."""
+        for a in actions:
+            if a.text is not None:
+                return a
+        return Action(calls=[c for a in actions for c in a.calls])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,6 +216,7 @@ class Known:
     lock: str | None = None
     unlocked: bool = False
     failures: int = 0
+    stale: int = 0  # of the failures, stale_state ones
     last_error: str | None = None
     via: dict[str, str] = field(default_factory=dict)  # tool -> dispatcher the bridge named
     specs: dict[str, dict] = field(default_factory=dict)  # tool -> spec (newToolSpecs / tools)
@@ -207,41 +233,20 @@ def _window_version(state: dict[str, Any], win: str) -> int | None:
 
 def learn(obs: Observation) -> Known:
     k = Known()
-    for step in obs.history:
-        inner_name = obs.ours(step.name)
-        args = step.args or {}
-        if inner_name in DISPATCHERS:
-            inner_name = str(args.get("tool", ""))
-            args = args.get("arguments") or {}
-        if not re.fullmatch(r"[\w-]+__\w+", inner_name):
-            continue  # the client's own tools (a loader such as ToolSearch)
-        p = parse_result(step.result_text)
+    for step, inner_name, args, p in _steps(obs):
         if p is None:
             k.failures += 1
             k.last_error = "not a result of the app: " + step.result_text[:80]
             continue
         if is_error(step, p):
-            k.failures += 1
-            k.last_error = p.get("code") or "error"
+            _failed(k, obs, step, inner_name, p)
             if p.get("code") == "stale_state" and isinstance(p.get("currentVersion"), int):
                 k.version = p["currentVersion"]
-            # A dispatcher of the wrong class names the right one.
-            m = re.search(r"(app__call\w*)", str(p.get("message", "")))
-            if m and m.group(1) != obs.ours(step.name):
-                k.via[inner_name] = m.group(1)
             continue
-        k.last_error = None
-        for spec in p.get("newToolSpecs") or []:
-            if isinstance(spec, dict) and "name" in spec:
-                k.specs[spec["name"]] = spec
-        for t in p.get("newTools") or []:
-            k.new_tools.add(t)
+        _succeeded(k, p)
         state = state_in(p)
         if state is not None:
-            k.state = state
-            for spec in state.get("tools") or []:
-                if isinstance(spec, dict) and "name" in spec:
-                    k.specs[spec["name"]] = spec
+            _read(k, state)
             if k.editor:
                 v = _window_version(state, k.editor)
                 if v is not None:
@@ -278,6 +283,48 @@ def learn(obs: Observation) -> Known:
     return k
 
 
+def _read(k: Known, state: dict[str, Any]) -> None:
+    """A read: the state, and the tools' specs it lists."""
+    k.state = state
+    for spec in state.get("tools") or []:
+        if isinstance(spec, dict) and "name" in spec:
+            k.specs[spec["name"]] = spec
+
+
+def _failed(k: Known, obs: Observation, step: Step, inner_name: str, p: dict[str, Any]) -> None:
+    """An error result: counted, and a dispatcher of the wrong class names the right one."""
+    k.failures += 1
+    k.last_error = p.get("code") or "error"
+    if p.get("code") == "stale_state":
+        k.stale += 1
+    m = re.search(r"(app__call\w*)", str(p.get("message", "")))
+    if m and m.group(1) != obs.ours(step.name):
+        k.via[inner_name] = m.group(1)
+
+
+def _succeeded(k: Known, p: dict[str, Any]) -> None:
+    """A success: the tools it made known (specs and names)."""
+    k.last_error = None
+    for spec in p.get("newToolSpecs") or []:
+        if isinstance(spec, dict) and "name" in spec:
+            k.specs[spec["name"]] = spec
+    for t in p.get("newTools") or []:
+        k.new_tools.add(t)
+
+
+def _steps(obs: Observation):
+    """Each earlier call of ours as (step, our tool name, its arguments, parsed result or None):
+    a dispatched call under the tool it dispatched; the client's own tools (a loader) left out."""
+    for step in obs.history:
+        inner_name = obs.ours(step.name)
+        args = step.args or {}
+        if inner_name in DISPATCHERS:
+            inner_name = str(args.get("tool", ""))
+            args = args.get("arguments") or {}
+        if re.fullmatch(r"[\w-]+__\w+", inner_name):
+            yield step, inner_name, args, parse_result(step.result_text)
+
+
 def _dispatcher_for(k: Known, tool: str) -> str:
     if tool in k.via:
         return k.via[tool]
@@ -309,10 +356,21 @@ def call(obs: Observation, k: Known, tool: str, args: dict[str, Any]) -> Action:
 
 
 def decide(obs: Observation) -> Action:
+    """The next turn's action, with the errors seen so far counted on it."""
     task = task_of(obs.prompt)
     if task is None:
         return Action.say("FAILED: unknown task")
-    k = learn(obs)
+    if task == BATCH_TASK:
+        b = learn_batch(obs)
+        action, k = decide_batch(obs, b), b.known
+    else:
+        k = learn(obs)
+        action = _decide(obs, task, k)
+    action.errors, action.stale = k.failures, k.stale
+    return action
+
+
+def _decide(obs: Observation, task: str, k: Known) -> Action:
     if k.failures > MAX_FAILURES:
         return Action.say(f"FAILED: {k.failures} errors, the last {k.last_error}")
     if len(obs.history) > 40:
@@ -356,6 +414,111 @@ def decide(obs: Observation) -> Action:
     return call(obs, k, f"{k.editor}__submit", v)
 
 
+# ---------------------------------------------------------------------------------------------
+# The batching policy: several calls per turn, at most one write per window
+
+
+BATCH_EDITS = {"recipient": "Grace Hopper", "address": "1 Main Street"}
+BATCH_ITEM = {"product": "Green tea", "quantity": 1, "unitPrice": 4.5}
+
+
+@dataclass
+class Board:
+    """What the conversation tells a model that works on several windows at once: each
+    window's version as the last result gave it (a read's, a call's ``version``, an opened
+    window's ``openedWindowVersions``, a ``stale_state``'s ``currentVersion``), and per draft
+    order its editor and the steps done there."""
+
+    known: Known = field(default_factory=Known)
+    versions: dict[str, int] = field(default_factory=dict)
+    drafts: list[str] = field(default_factory=list)
+    editor_of: dict[str, str] = field(default_factory=dict)  # draft -> its editor's window id
+    edited: set[str] = field(default_factory=set)  # editors whose fields are set
+    added: set[str] = field(default_factory=set)  # editors whose item is added
+
+
+def learn_batch(obs: Observation) -> Board:
+    b = Board()
+    k = b.known
+    for step, inner_name, args, p in _steps(obs):
+        win, _, action = inner_name.rpartition("__")
+        if p is None:
+            k.failures += 1
+            continue
+        if is_error(step, p):
+            _failed(k, obs, step, inner_name, p)
+            if isinstance(p.get("currentVersion"), int):
+                b.versions[win] = p["currentVersion"]
+            continue
+        _succeeded(k, p)
+        state = state_in(p)
+        if state is not None:
+            _read(k, state)
+            b.versions.update({w["id"]: w["version"] for w in state.get("windows", []) if "version" in w})
+            b.drafts = _drafts(state)[:2]
+            continue
+        if isinstance(p.get("version"), int):
+            b.versions[win] = p["version"]
+        opened = p.get("openedWindowIds") or []
+        versions = p.get("openedWindowVersions") or {}
+        for w in opened:
+            b.versions[w] = versions.get(w, 1) if isinstance(versions, dict) else 1
+        if action == "open_order" and opened:
+            b.editor_of[str(args.get("order"))] = opened[0]
+        elif action == "edit_field":
+            b.edited.add(win)
+        elif action == "add_item":
+            b.added.add(win)
+    return b
+
+
+def decide_batch(obs: Observation, b: Board) -> Action:
+    """Every step that can go now, together: the next draft to open (one call to the Orders
+    window) and, in each open editor, its next step (one call each). Two writes to one window
+    never go in one turn: both would carry the version read before either, and the second would
+    be ``stale_state`` (spec §7.1). Each call carries the version the last result gave."""
+    k = b.known
+    if k.failures > MAX_FAILURES:
+        return Action.say(f"FAILED: {k.failures} errors, the last {k.last_error}")
+    if len(obs.history) > 40:
+        return Action.say("FAILED: too many steps")
+    if k.state is None:
+        return call(obs, k, READ, {})
+    if len(b.drafts) < 2:
+        return Action.say("FAILED: fewer than two draft orders in the Orders window")
+
+    def versioned(win: str) -> dict[str, Any]:
+        return {"expectedVersion": b.versions[win]} if win in b.versions else {}
+
+    calls = []
+    unopened = [d for d in b.drafts if d not in b.editor_of]
+    if unopened:
+        calls.append(call(obs, k, "orders__open_order", {"order": unopened[0], **versioned("orders")}))
+    for draft in b.drafts:
+        editor = b.editor_of.get(draft)
+        if editor is None:
+            continue
+        if editor not in b.edited:
+            calls.append(call(obs, k, f"{editor}__edit_field", {"fields": BATCH_EDITS, **versioned(editor)}))
+        elif editor not in b.added:
+            calls.append(call(obs, k, f"{editor}__add_item", {**BATCH_ITEM, **versioned(editor)}))
+    if not calls:
+        return Action.say("DONE: both orders are done")
+    return Action.together(calls)
+
+
+def _drafts(state: dict[str, Any]) -> list[str]:
+    """The Order column of each Draft row of the Orders window's table, in order."""
+    out = []
+    for w in state.get("windows", []):
+        if w.get("id") != "orders":
+            continue
+        for blk in w.get("blocks", []):
+            if blk.get("type") == "table":
+                out += [row[0] for row in blk.get("rows", []) if isinstance(row, list) and len(row) > 2 and row[2] == "Draft"]
+    return out
+
+
 def _takes_several(k: Known, tool: str) -> bool:
     """Whether the tool's schema, as a result showed it (newToolSpecs, app__read_windows' tools),
     takes several fields at once."""
@@ -364,20 +527,13 @@ def _takes_several(k: Known, tool: str) -> bool:
 
 
 def _draft(state: dict[str, Any]) -> str | None:
-    for w in state.get("windows", []):
-        if w.get("id") != "orders":
-            continue
-        for b in w.get("blocks", []):
-            if b.get("type") == "table":
-                for row in b.get("rows", []):
-                    if isinstance(row, list) and len(row) > 2 and row[2] == "Draft":
-                        return row[0]
-    return None
+    drafts = _drafts(state)
+    return drafts[0] if drafts else None
 
 
 def describe(action: Action) -> str:
     """One line for the turn log: ``call NAME ARGS`` or ``say TEXT``. Secrets are not masked:
     the only ones here are the demo's published password and PIN."""
-    if action.tool is not None:
-        return f"call {action.tool} {json.dumps(action.args, separators=(',', ':'))}"
+    if action.calls:
+        return " + ".join(f"call {tool} {json.dumps(args, separators=(',', ':'))}" for tool, args in action.calls)
     return f"say {action.text}"

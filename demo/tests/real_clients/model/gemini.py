@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import brain
+from . import brain, ours
 from .server import Adapter, Reply, sse
 
 SERVER = "order-demo"
@@ -44,11 +44,11 @@ def _generate(req: dict[str, Any], stream: bool, nbytes: int) -> Reply:
     offered = [f["name"] for t in req.get("tools") or [] for f in t.get("functionDeclarations") or [] if "name" in f]
     config = req.get("generationConfig") or {}
     schema = config.get("responseJsonSchema") or config.get("responseSchema")
-    turn = None
+    turn, action = None, None
     if any(SERVER in name for name in offered):
         action = brain.decide(_observe(req, offered))
         turn = brain.describe(action)
-        parts = [{"functionCall": {"name": action.tool, "args": action.args}}] if action.tool else [{"text": action.text}]
+        parts = [{"functionCall": {"name": tool, "args": args}} for tool, args in action.calls] or [{"text": action.text}]
     elif schema is not None:
         parts = [{"text": json.dumps(_instance(schema))}]
     else:
@@ -63,7 +63,31 @@ def _generate(req: dict[str, Any], stream: bool, nbytes: int) -> Reply:
     else:
         reply = Reply(200, JSON, json.dumps(response).encode())
     reply.turn, reply.turn_bytes = turn, nbytes if turn else 0
+    reply.action = action if turn else None
+    reply.ours = bridge_bytes(req) if turn else None
     return reply
+
+
+def bridge_bytes(req: dict[str, Any]) -> int:
+    """The bridge's part of a request (``ours.py``): its tools, its results, its instructions."""
+    tools = [_without_client_params(f) for t in req.get("tools") or [] for f in t.get("functionDeclarations") or []
+             if SERVER in str(f.get("name"))]
+    results, texts = [], [p.get("text", "") for p in (req.get("systemInstruction") or {}).get("parts") or []]
+    for content in req.get("contents") or []:
+        for part in content.get("parts") or []:
+            if "functionResponse" in part and SERVER in str(part["functionResponse"].get("name")):
+                results.append(part["functionResponse"].get("response"))
+            elif "text" in part:
+                texts.append(part["text"])
+    return ours.count(tools, results, texts)
+
+
+def _without_client_params(decl: dict[str, Any]) -> dict[str, Any]:
+    """A declaration less the parameter the CLI adds to every tool (``wait_for_previous``, how
+    it runs calls of one turn): the client's bytes, not the bridge's."""
+    schema = dict(decl.get("parametersJsonSchema") or {})
+    props = {k: v for k, v in (schema.get("properties") or {}).items() if k != "wait_for_previous"}
+    return dict(decl, parametersJsonSchema=dict(schema, properties=props))
 
 
 def _observe(req: dict[str, Any], offered: list[str]) -> brain.Observation:

@@ -15,11 +15,12 @@ it gets a short text at once and is not counted as a model turn.
 from __future__ import annotations
 
 import itertools
+import re
 import json
 import time
 from typing import Any
 
-from . import brain
+from . import brain, ours
 from .server import Reply, sse
 
 MODEL = "scripted-model"
@@ -44,7 +45,22 @@ def _chat(req: dict[str, Any], nbytes: int) -> Reply:
         # Not a step of the task: a title or summary request. A short plain answer.
         return _answer(req, brain.Action.say("Order demo task"), None, nbytes)
     action = brain.decide(obs)
-    return _answer(req, action, brain.describe(action), nbytes)
+    reply = _answer(req, action, brain.describe(action), nbytes)
+    reply.ours = bridge_bytes(req, obs)
+    return reply
+
+
+def bridge_bytes(req: dict[str, Any], obs: brain.Observation) -> int:
+    """The bridge's part of a request (``ours.py``): its tools, its results, its instructions."""
+    # Prefixed with the server's name, or (Continue) the bridge's own shape of name.
+    mine = {n for n in obs.offered if obs.ours(n) != n or re.fullmatch(r"[\w-]+__\w+", n)}
+    tools = [t for t in req.get("tools") or [] if (t.get("function") or {}).get("name") in mine]
+    called = {tc.get("id") for m in req.get("messages") or [] for tc in m.get("tool_calls") or []
+              if (tc.get("function") or {}).get("name") in mine}
+    messages = req.get("messages") or []
+    results = [m.get("content") for m in messages if m.get("role") == "tool" and m.get("tool_call_id") in called]
+    texts = [_text(m.get("content")) for m in messages if m.get("role") != "tool"]
+    return ours.count(tools, results, texts)
 
 
 def _text(content: Any) -> str:
@@ -84,12 +100,14 @@ def _answer(req: dict[str, Any], action: brain.Action, turn: str | None, nbytes:
     cid = f"chatcmpl-{created}"
     # Rough token counts (4 bytes a token): clients that budget their context want some.
     usage = {"prompt_tokens": nbytes // 4, "completion_tokens": 8, "total_tokens": nbytes // 4 + 8}
-    if action.tool is not None:
-        call = {"id": f"call_{next(_ids)}", "type": "function",
-                "function": {"name": action.tool, "arguments": json.dumps(action.args)}}
-        message: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [call]}
+    if action.calls:
+        calls = [
+            {"id": f"call_{next(_ids)}", "type": "function", "function": {"name": tool, "arguments": json.dumps(args)}}
+            for tool, args in action.calls
+        ]
+        message: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": calls}
         finish = "tool_calls"
-        delta: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [{"index": 0, **call}]}
+        delta: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [{"index": i, **c} for i, c in enumerate(calls)]}
     else:
         message = {"role": "assistant", "content": action.text}
         finish = "stop"
@@ -110,6 +128,7 @@ def _answer(req: dict[str, Any], action: brain.Action, turn: str | None, nbytes:
         reply = Reply(200, {"content-type": "text/event-stream", "cache-control": "no-cache"}, stream)
     reply.turn = turn
     reply.turn_bytes = nbytes if turn is not None else 0
+    reply.action = action if turn is not None else None
     return reply
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import brain
+from . import brain, ours
 from .server import Reply, sse
 
 
@@ -80,29 +80,49 @@ def observe(req: dict[str, Any], offered: dict[str, tuple[str | None, str]]) -> 
     )
 
 
-def _item(action: brain.Action, offered: dict[str, tuple[str | None, str]], n: int) -> dict[str, Any]:
-    """The response's one output item: a function call (namespace split back out) or a message."""
-    if action.tool is None:
-        return {"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
-                "content": [{"type": "output_text", "text": action.text, "annotations": []}]}
-    ns, name = offered[action.tool]
-    item = {"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": name,
-            "arguments": json.dumps(action.args or {}), "status": "completed"}
-    if ns:
-        item["namespace"] = ns
-    return item
+def _items(action: brain.Action, offered: dict[str, tuple[str | None, str]], n: int) -> list[dict[str, Any]]:
+    """The response's output items: one function call per call (namespace split back out), or
+    one message."""
+    if not action.calls:
+        return [{"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
+                 "content": [{"type": "output_text", "text": action.text, "annotations": []}]}]
+    items = []
+    for i, (tool, args) in enumerate(action.calls):
+        ns, name = offered[tool]
+        item = {"type": "function_call", "id": f"fc_{n}_{i}", "call_id": f"call_{n}_{i}", "name": name,
+                "arguments": json.dumps(args or {}), "status": "completed"}
+        if ns:
+            item["namespace"] = ns
+        items.append(item)
+    return items
 
 
-def _stream(item: dict[str, Any], n: int) -> list[bytes]:
-    """The SSE events Codex needs: the response opened, its item done, the response completed."""
+def _stream(items: list[dict[str, Any]], n: int) -> list[bytes]:
+    """The SSE events Codex needs: the response opened, each item done, the response completed."""
     resp = {"id": f"resp_{n}", "object": "response", "status": "in_progress", "output": []}
-    done = dict(resp, status="completed", output=[item],
+    done = dict(resp, status="completed", output=items,
                 usage={"input_tokens": 0, "output_tokens": 0, "total_tokens": 0})
-    return sse([
-        ("response.created", {"type": "response.created", "response": resp}),
-        ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
-        ("response.completed", {"type": "response.completed", "response": done}),
-    ])
+    return sse(
+        [("response.created", {"type": "response.created", "response": resp})]
+        + [("response.output_item.done", {"type": "response.output_item.done", "output_index": i, "item": item})
+           for i, item in enumerate(items)]
+        + [("response.completed", {"type": "response.completed", "response": done})]
+    )
+
+
+def bridge_bytes(req: dict[str, Any]) -> int:
+    """The bridge's part of a request (``ours.py``): its tools (Codex's namespace of them), its
+    results, its instructions."""
+    tools = [t for t in req.get("tools") or [] if str(t.get("name", "")).startswith("mcp__order_demo")]
+    called, results, texts = set(), [], [req.get("instructions") or ""]
+    for item in req.get("input") or []:
+        if item.get("type") == "function_call" and _qualified(item).startswith("mcp__order_demo"):
+            called.add(item.get("call_id"))
+        elif item.get("type") == "function_call_output" and item.get("call_id") in called:
+            results.append(item.get("output"))
+        elif item.get("type") == "message":
+            texts.extend(_texts(item.get("content")))
+    return ours.count(tools, results, texts)
 
 
 def adapter():
@@ -118,9 +138,9 @@ def adapter():
         offered = _offered(req.get("tools") or [])
         events = {"content-type": "text/event-stream"}
         if not _offers_demo(offered):
-            return Reply(200, events, _stream(_item(brain.Action.say("OK"), offered, count), count))
+            return Reply(200, events, _stream(_items(brain.Action.say("OK"), offered, count), count))
         action = brain.decide(observe(req, offered))
-        return Reply(200, events, _stream(_item(action, offered, count), count),
-                     turn=brain.describe(action), turn_bytes=len(body))
+        return Reply(200, events, _stream(_items(action, offered, count), count),
+                     turn=brain.describe(action), turn_bytes=len(body), action=action, ours=bridge_bytes(req))
 
     return handle

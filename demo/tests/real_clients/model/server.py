@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 import sys
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 
@@ -23,16 +25,30 @@ class Reply:
     body: bytes | list[bytes] = b""  # a list: written chunk by chunk (SSE), then closed
     turn: str | None = None  # what the brain decided, when this was a model turn
     turn_bytes: int = 0  # what the model saw in this turn (the request body), when a turn
+    action: Any = None  # the brain's action, when a turn (its error counts go in the record)
+    ours: int | None = None  # of turn_bytes, the bridge's: its tools, instructions and results
 
 
 # An adapter: (method, path, headers, body) -> Reply.
 Adapter = Callable[[str, str, dict[str, str], bytes], Reply]
 
 
+@dataclass
+class Turn:
+    """One model turn: the request's bytes, the bridge's part of them, what the brain decided
+    and the errors (of them ``stale_state``) the conversation had shown it by then."""
+
+    nbytes: int
+    ours: int | None
+    decision: str
+    errors: int = 0
+    stale: int = 0
+
+
 class Turns:
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.turns: list[tuple[int, str]] = []  # (bytes the model saw, decision)
+        self.turns: list[Turn] = []
         self.side: list[str] = []  # side requests: method path
         self.final: str | None = None
         self.errors: list[str] = []
@@ -65,9 +81,17 @@ class ModelServer:
                     outer.record.errors.append(traceback.format_exc())
                     outer.log(f"model server: adapter error on {self.command} {self.path}: {e!r}")
                     reply = Reply(500, {"content-type": "application/json"}, json.dumps({"error": {"message": str(e)}}).encode())
+                if reply.turn is not None and os.environ.get("REAL_CLIENTS_DUMP"):
+                    # For developing: each model turn's request body, numbered, in that folder.
+                    dump = Path(os.environ["REAL_CLIENTS_DUMP"])
+                    dump.mkdir(parents=True, exist_ok=True)
+                    (dump / f"turn-{len(outer.record.turns) + 1:02d}.json").write_bytes(body)
                 with outer.record.lock:
                     if reply.turn is not None:
-                        outer.record.turns.append((reply.turn_bytes or len(body), reply.turn))
+                        a = reply.action
+                        outer.record.turns.append(Turn(
+                            reply.turn_bytes or len(body), reply.ours, reply.turn,
+                            getattr(a, "errors", 0), getattr(a, "stale", 0)))
                         if not reply.turn.startswith("call "):
                             outer.record.final = reply.turn
                     else:
