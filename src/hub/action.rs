@@ -144,7 +144,7 @@ pub struct NoArgs {}
 
 /// What `expectedVersion` is, in every write's schema: what a model must know stands in the
 /// tools too, for clients that drop the instructions (Copilot CLI by default).
-const EXPECTED_VERSION_DOC: &str = "Window version you last saw (stale_state if it changed)";
+const EXPECTED_VERSION_DOC: &str = "The window version you last saw (else stale_state)";
 
 /// Looked up for every action in every pass, so hashed with foldhash rather than std's `SipHash`.
 type SchemaCache = Mutex<HashMap<(TypeId, bool, bool), Arc<Map<String, Value>>, foldhash::fast::RandomState>>;

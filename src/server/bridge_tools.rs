@@ -58,9 +58,9 @@ pub fn read_windows_tool(with_tools: bool) -> Tool {
     static WITH_TOOLS: LazyLock<Tool> = LazyLock::new(|| entry(true));
     fn entry(with_tools: bool) -> Tool {
         let description = if with_tools {
-            "Read this first and after each change: every window (operableWindowIds: the only ones you may operate; each window's version: pass it as expectedVersion when writing) and tools: every tool callable now, with its inputSchema and the app__call… dispatcher to call it through (via) if your tool list lacks it."
+            "The app's state, read first: every window (operableWindowIds: the only ones you may operate; version: pass it as expectedVersion when writing) and every tool callable now, with inputSchema and via (its app__call… dispatcher, for one your list lacks)."
         } else {
-            "Read this first and after each change: every window (operableWindowIds: the only ones you may operate; each window's version: pass it as expectedVersion when writing)."
+            "The app's state, read first: every window (operableWindowIds: the only ones you may operate; version: pass it as expectedVersion when writing)."
         };
         to_mcp_tool(&ToolSpec {
             name: READ_WINDOWS.clone(),
@@ -91,7 +91,7 @@ pub fn call_tools() -> [Tool; 3] {
             name: dispatcher(class).to_owned(),
             title: title.to_owned(),
             description: format!(
-                "Calls {which} by name, also one missing from your list (a dialog's; its via in newToolSpecs or app__read_windows' tools names the dispatcher). A direct call's checks and errors."
+                "Calls {which} by name (its via names this dispatcher), also one your list lacks, with a direct call's checks."
             ),
             input_schema: schema(json!({
                 "type": "object",

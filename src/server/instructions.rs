@@ -6,7 +6,9 @@
 //! condenses §8.1 and keeps every one of its rules (the state is read from one place and one
 //! read gets everything; `operableWindowIds` is the sole authority; summary first, then blocks;
 //! tools are `{winId}__{action}`, only of operable windows, visible means callable; focus
-//! before acting; re-read after a notification; the person acts at the same time, so
+//! before acting; re-read after a notification your own call does not explain (its result says
+//! what it changed, so a model that follows results reads once); at most one write per window
+//! among calls sent together; the person acts at the same time, so
 //! `expectedVersion` and `stale_state`; failures through `isError` with a code, per-field
 //! `validation_failed`; large data through a window's tool), adds what this bridge returns,
 //! and orders it so that:
@@ -56,9 +58,10 @@ const AUTHORITY: &str = "operableWindowIds is the sole authority: operate only t
 
 const DISPATCH_HEAD: &str = "Tools missing from your list (a dialog's): call via app__call {tool, arguments}, or app__call_destructive for destructive ones. ";
 
-const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks. Call a window's focus action, if any, before acting. After resources/updated or tools/list_changed, re-read the state before deciding. Errors: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: each wrong parameter; fix, retry), blocked_by_modal (blockingWindowId: answer it first), window_not_found, action_not_available, action_timeout, denied_by_user (the person said no): not applied. Large data: a read-only tool returns it in result. Success: {message, version?, openedWindowIds?, openedWindowVersions?, result?, newTools?}: version is the called window's version after the call (the next expectedVersion), openedWindowVersions each opened window's; newTools, tools made callable. ";
+const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks. Call a window's focus action, if any, before acting. Your call's result says what it changed; on resources/updated or tools/list_changed not from your call, re-read the state before deciding. Calls sent together: at most one write per window. Errors: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: each wrong parameter; fix, retry), blocked_by_modal (blockingWindowId: answer it first), window_not_found, action_not_available, action_timeout, denied_by_user (the person said no): not applied. Large data: a read-only tool returns it in result. Success: {message, version?, openedWindowIds?, openedWindowVersions?, result?, newTools?}: version is the called window's version after the call (the next expectedVersion), openedWindowVersions each opened window's; newTools, tools made callable. ";
 
-const DISPATCH_BODY: &str = "app__read_windows' tools and results' newToolSpecs give each tool's inputSchema and via (its dispatcher, app__call_readonly for read-only ones); a dispatched call has a direct call's checks, results and errors.";
+const DISPATCH_BODY: &str =
+    "app__read_windows' tools and results' newToolSpecs give each tool's inputSchema and via (its dispatcher).";
 
 const LIVE_BODY: &str = "New tools join your tool list (re-list if yours lacks them).";
 
@@ -125,6 +128,7 @@ mod tests {
         "blocks",
         "focus action, if any, before acting",
         "re-read the state before deciding",
+        "at most one write per window",
         "the user may act at the same time",
         "expectedVersion",
         "stale_state",

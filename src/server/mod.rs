@@ -107,7 +107,8 @@ impl ServerShared {
                     .iter()
                     .map(|t| {
                         let via = bridge_tools::dispatcher(crate::hub::SafetyClass::of(t.hints));
-                        json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema, "via": via})
+                        let schema = without_version_doc(&t.input_schema);
+                        json!({"name": t.name, "description": t.description, "inputSchema": schema, "via": via})
                     })
                     .collect(),
             ))
@@ -140,6 +141,19 @@ impl ServerShared {
         };
         instructions(v, self.hub.config().instructions.as_deref())
     }
+}
+
+/// An input schema as the compact tool list gives it: `expectedVersion` without its
+/// description, which every write tool's entry would repeat and the instructions and the tool
+/// list already give (each spec in a result stays in the conversation for every later turn).
+fn without_version_doc(schema: &rmcp::model::JsonObject) -> serde_json::Value {
+    let mut schema = schema.clone();
+    if let Some(serde_json::Value::Object(version)) =
+        schema.get_mut("properties").and_then(|p| p.get_mut("expectedVersion"))
+    {
+        version.remove("description");
+    }
+    serde_json::Value::Object(schema)
 }
 
 /// One output schema for every tool, as §12.3 requires ("every tool that returns something
