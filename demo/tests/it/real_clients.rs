@@ -130,6 +130,19 @@ fn claude_code_finishes_the_order_task() {
     order_task("claude_code");
 }
 
+/// Claude Code defers MCP tools behind its `ToolSearch` unless a tool says
+/// `anthropic/alwaysLoad`: the bridge's tools reach its model in full from the first request
+/// (the scripted model calls a tool directly only when the request offers it undeferred).
+#[test]
+fn claude_codes_first_request_offers_the_bridge_tools_in_full() {
+    let r = run("claude_code", "lock");
+    let first = r.transcript.lines().find(|l| l.trim_start().starts_with("turn 1:")).unwrap_or_default();
+    assert!(
+        first.contains("-> call mcp__order-demo__app__lock "),
+        "the first turn called the app's tool directly: {first}"
+    );
+}
+
 #[test]
 fn claude_code_locks_and_unlocks() {
     lock_task("claude_code");
