@@ -32,6 +32,8 @@ mod activity;
 mod approval;
 pub mod headless;
 mod hidden;
+#[allow(dead_code, reason = "wired into the plugin in the next step (issue 27)")]
+mod observe;
 
 pub(crate) use activity::activity_ui;
 pub(crate) use approval::approval_prompt;

@@ -1,0 +1,450 @@
+//! The read view of what the app has not described: egui's accessibility (AccessKit) tree,
+//! read after a pass, turned into read-only windows.
+//!
+//! egui builds the tree itself while the app draws (every widget says its role, label, value
+//! and whether it is enabled), so a window the app never declared can still be read: its
+//! title, its labels as text, its inputs as fields (a password's value masked here, whatever
+//! egui put there), its buttons, links and sections with their state. Nothing here can act:
+//! the read view has no tools, since only a described window says what an action means and
+//! what the app allows.
+//!
+//! This file only converts a tree; which containers the app described (left out here) and
+//! how the windows reach the snapshot is the plugin's and the core's business.
+
+use std::collections::HashMap;
+
+use egui::accesskit::{Node, NodeId, Role, Toggled, TreeUpdate};
+use serde_json::{Value, json};
+
+use crate::protocol::{Block, FieldItem, masked};
+
+/// The most fields, controls and text lines one read-only window carries; the rest is counted
+/// in its summary ("and N more"), so that a huge undescribed UI cannot blow the state's budget.
+pub(crate) const MAX_ITEMS: usize = 100;
+/// The most characters of one label or value taken from the tree.
+pub(crate) const MAX_TEXT_CHARS: usize = 200;
+
+/// One top-level egui container (a window, a modal, a panel) the app has not described.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ObservedWindow {
+    /// The container's AccessKit node id (its egui `Id`): stable while it is open.
+    pub(crate) node: u64,
+    /// Its title: the window's, or for a panel "Panel" and its first text.
+    pub(crate) title: String,
+    /// What it shows, for the summary.
+    pub(crate) summary: String,
+    /// Its content as blocks: `text` (labels), `fields` (inputs), `list` (controls).
+    pub(crate) blocks: Vec<Block>,
+    /// Its interactive widgets, for the developer's list of what is not described.
+    pub(crate) widgets: Vec<UndescribedWidget>,
+}
+
+/// An interactive widget drawn but not described, with the words a developer finds it by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UndescribedWidget {
+    /// Its kind, in egui's words: `button`, `checkbox`, `text input`, ...
+    pub kind: &'static str,
+    /// Its label (or the label beside it); empty when it has none.
+    pub label: String,
+    /// The title of the window or panel it is in.
+    pub window: String,
+}
+
+/// The undescribed top-level containers of one pass's tree, in the tree's order. A container
+/// is described when `described` says so of its node or of any node inside it (the app's
+/// window, or a panel the app drew a described window into).
+pub(crate) fn observe(update: &TreeUpdate, described: &dyn Fn(NodeId) -> bool) -> Vec<ObservedWindow> {
+    let nodes: HashMap<NodeId, &Node> = update.nodes.iter().map(|(id, n)| (*id, n)).collect();
+    let Some(root) = update.tree.as_ref().map(|t| t.root) else { return Vec::new() };
+    let tree = Tree { nodes };
+    let mut containers = Vec::new();
+    tree.top_level(root, &mut containers);
+    containers.into_iter().filter(|id| !tree.any_in(*id, described)).filter_map(|id| tree.window(id)).collect()
+}
+
+struct Tree<'a> {
+    nodes: HashMap<NodeId, &'a Node>,
+}
+
+/// What one input widget holds, read from its node.
+struct Input {
+    kind: &'static str,
+    label: Option<String>,
+    value: Value,
+    sensitive: bool,
+    disabled: bool,
+}
+
+/// What a container's walk collects, in order.
+#[derive(Default)]
+struct Content {
+    text: Vec<String>,
+    fields: Vec<FieldItem>,
+    controls: Vec<Value>,
+    widgets: Vec<(&'static str, String)>,
+    more: usize,
+}
+
+impl Tree<'_> {
+    /// The top-level containers under `id`: windows, dialogs and panels, not looking inside
+    /// them (a window's own panels belong to it).
+    fn top_level(&self, id: NodeId, out: &mut Vec<NodeId>) {
+        let Some(node) = self.nodes.get(&id) else { return };
+        for child in node.children() {
+            match self.nodes.get(child).map(|n| n.role()) {
+                Some(Role::Window | Role::Dialog | Role::AlertDialog | Role::Pane) => out.push(*child),
+                Some(_) => self.top_level(*child, out),
+                None => {}
+            }
+        }
+    }
+
+    /// Whether `pred` holds for `id` or a node inside it.
+    fn any_in(&self, id: NodeId, pred: &dyn Fn(NodeId) -> bool) -> bool {
+        pred(id) || self.nodes.get(&id).is_some_and(|n| n.children().iter().any(|c| self.any_in(*c, pred)))
+    }
+
+    fn window(&self, id: NodeId) -> Option<ObservedWindow> {
+        let node = self.nodes.get(&id)?;
+        let mut content = Content::default();
+        self.walk(id, &mut content);
+        let named = node.label().map(str::trim).filter(|l| !l.is_empty()).map(clip);
+        let title = match named {
+            Some(t) => t,
+            None => match content.text.first() {
+                Some(first) => format!("Panel: {}", first.chars().take(40).collect::<String>()),
+                None => "Panel".to_owned(),
+            },
+        };
+        let summary = summary(&content);
+        let mut blocks = Vec::new();
+        if !content.text.is_empty() {
+            blocks.push(Block::Text { id: Some("text".to_owned()), text: content.text.join("\n") });
+        }
+        if !content.fields.is_empty() {
+            blocks.push(Block::Fields { id: Some("fields".to_owned()), items: content.fields });
+        }
+        if !content.controls.is_empty() {
+            blocks.push(Block::List {
+                id: Some("controls".to_owned()),
+                items: content.controls,
+                ordered: false,
+                offset: None,
+                total: None,
+            });
+        }
+        let widgets = content
+            .widgets
+            .into_iter()
+            .map(|(kind, label)| UndescribedWidget { kind, label, window: title.clone() })
+            .collect();
+        Some(ObservedWindow { node: id.0, title, summary, blocks, widgets })
+    }
+
+    /// Collects the content under `id`, children in order; a label beside an input names it.
+    fn walk(&self, id: NodeId, out: &mut Content) {
+        let Some(node) = self.nodes.get(&id) else { return };
+        let children: Vec<(NodeId, &Node)> =
+            node.children().iter().filter_map(|c| self.nodes.get(c).map(|n| (*c, *n))).collect();
+        let mut used = vec![false; children.len()];
+        // First the inputs claim their labels, so that a label drawn before its input is not
+        // taken for text.
+        let mut inputs: Vec<Option<Input>> = children.iter().map(|(_, n)| input(n)).collect();
+        for k in 0..children.len() {
+            let Some(input) = inputs[k].as_mut() else { continue };
+            // egui's Slider carries a SpinButton of the same value: one field.
+            let spin = children.get(k + 1).is_some_and(|(_, n)| n.role() == Role::SpinButton)
+                && children[k].1.role() == Role::Slider;
+            if spin {
+                used[k + 1] = true;
+            }
+            if input.label.is_none() {
+                let after = k + 1 + usize::from(spin);
+                input.label = beside(&children, &mut used, k.checked_sub(1), after);
+            }
+        }
+        for (k, (child, n)) in children.iter().enumerate() {
+            if used[k] || is_chrome(n) {
+                continue;
+            }
+            if let Some(input) = inputs[k].take() {
+                push_input(out, input);
+            } else if let Some(control) = control(n) {
+                push_control(out, control);
+            } else if n.role() == Role::Label {
+                if let Some(text) = n.value().or(n.label()).map(str::trim).filter(|t| !t.is_empty()) {
+                    push_text(out, clip(text));
+                }
+            } else {
+                // A group, or a container nested in this one: read as part of it.
+                self.walk(*child, out);
+            }
+        }
+    }
+}
+
+/// egui's window chrome: resize edges, the collapse and close buttons of the title bar.
+fn is_chrome(n: &Node) -> bool {
+    n.role() == Role::Splitter
+        || n.role() == Role::Unknown
+        || (n.role() == Role::Button && matches!(n.label(), Some("Hide" | "Show" | "Close window")))
+}
+
+/// The unused label at `before` (right before an input), else at `after` (right after it).
+fn beside(children: &[(NodeId, &Node)], used: &mut [bool], before: Option<usize>, after: usize) -> Option<String> {
+    let label_at = |i: usize| {
+        let n = children[i].1;
+        (n.role() == Role::Label).then(|| n.value().or(n.label())).flatten().map(str::trim).filter(|t| !t.is_empty())
+    };
+    let found = [before, Some(after)]
+        .into_iter()
+        .flatten()
+        .filter(|i| *i < children.len() && !used[*i])
+        .find_map(|i| label_at(i).map(|t| (i, clip(t))));
+    let (i, text) = found?;
+    used[i] = true;
+    Some(text)
+}
+
+fn input(n: &Node) -> Option<Input> {
+    let text = || Value::String(n.value().map(clip).unwrap_or_default());
+    let number = || n.numeric_value().map_or(Value::Null, |v| json!(v));
+    let (kind, value, sensitive) = match n.role() {
+        Role::TextInput | Role::SearchInput | Role::EmailInput | Role::PhoneNumberInput | Role::UrlInput => {
+            ("text input", text(), false)
+        }
+        Role::MultilineTextInput => ("multi-line text input", text(), false),
+        // Whatever egui put in the node, only whether it is filled in leaves.
+        Role::PasswordInput => ("password input", masked(n.value().is_some_and(|v| !v.is_empty())), true),
+        Role::CheckBox | Role::Switch | Role::MenuItemCheckBox => {
+            ("checkbox", Value::Bool(n.toggled() == Some(Toggled::True)), false)
+        }
+        Role::RadioButton | Role::MenuItemRadio => {
+            ("radio button", Value::Bool(n.toggled() == Some(Toggled::True)), false)
+        }
+        Role::Slider => ("slider", number(), false),
+        Role::SpinButton | Role::NumberInput => ("number input", number(), false),
+        Role::ComboBox | Role::EditableComboBox => ("combo box", text(), false),
+        Role::ProgressIndicator => ("progress", number(), false),
+        _ => return None,
+    };
+    let label = n.label().map(str::trim).filter(|l| !l.is_empty()).map(clip);
+    Some(Input { kind, label, value, sensitive, disabled: n.is_disabled() })
+}
+
+/// A control the person can press: `{kind: label}` and its state.
+fn control(n: &Node) -> Option<(&'static str, Value)> {
+    let kind = match n.role() {
+        Role::Button | Role::DefaultButton => "button",
+        Role::Link => "link",
+        Role::MenuItem => "menu item",
+        Role::Tab => "tab",
+        Role::DisclosureTriangle => "section",
+        _ => return None,
+    };
+    let label = clip(n.label().or(n.value()).map(str::trim).unwrap_or_default());
+    let mut item = serde_json::Map::new();
+    item.insert(kind.to_owned(), Value::String(label));
+    if let Some(open) = n.is_expanded().filter(|_| n.role() == Role::DisclosureTriangle) {
+        item.insert("open".to_owned(), Value::Bool(open));
+    }
+    // A selectable button (egui's `selectable_label`, `toggle_value`) or a tab says whether it
+    // is the one selected.
+    if n.toggled().is_some() || n.is_selected().is_some() {
+        item.insert(
+            "selected".to_owned(),
+            Value::Bool(n.toggled() == Some(Toggled::True) || n.is_selected() == Some(true)),
+        );
+    }
+    if n.is_disabled() {
+        item.insert("disabled".to_owned(), Value::Bool(true));
+    }
+    Some((kind, Value::Object(item)))
+}
+
+fn push_text(out: &mut Content, text: String) {
+    if out.text.len() < MAX_ITEMS {
+        out.text.push(text);
+    } else {
+        out.more += 1;
+    }
+}
+
+fn push_input(out: &mut Content, input: Input) {
+    let label = input.label.unwrap_or_default();
+    out.widgets.push((input.kind, label.clone()));
+    if out.fields.len() >= MAX_ITEMS {
+        out.more += 1;
+        return;
+    }
+    let mut item = FieldItem::new(if label.is_empty() { input.kind.to_owned() } else { label }, input.value);
+    item.sensitive = input.sensitive;
+    item.disabled = input.disabled;
+    out.fields.push(item);
+}
+
+fn push_control(out: &mut Content, (kind, item): (&'static str, Value)) {
+    let label = item.get(kind).and_then(Value::as_str).unwrap_or_default().to_owned();
+    out.widgets.push((kind, label));
+    if out.controls.len() < MAX_ITEMS {
+        out.controls.push(item);
+    } else {
+        out.more += 1;
+    }
+}
+
+fn summary(c: &Content) -> String {
+    let more = if c.more > 0 { format!(", and {} more items not shown", c.more) } else { String::new() };
+    format!(
+        "Not described by the app; read from what it draws, read-only (no tools): {} fields, {} controls{more}",
+        c.fields.len(),
+        c.controls.len()
+    )
+}
+
+/// A label or value as the read view carries it: at most [`MAX_TEXT_CHARS`] characters.
+fn clip(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(MAX_TEXT_CHARS).collect();
+    if chars.next().is_some() { format!("{head}…") } else { head }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct App {
+        name: String,
+        password: String,
+        on: bool,
+        speed: f32,
+        baud: u32,
+    }
+
+    fn draw(ctx: &egui::Context, app: &mut App, described: Option<egui::Id>) -> TreeUpdate {
+        let raw = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 900.0))),
+            ..Default::default()
+        };
+        let mut out = ctx.run_ui(raw, |ui| {
+            egui::Panel::top("top").show(ui, |ui| {
+                ui.label("Serial monitor");
+                let _ = ui.button("Open file");
+            });
+            egui::Window::new("Settings").show(ui.ctx(), |ui| {
+                ui.label("Port settings");
+                ui.horizontal(|ui| {
+                    ui.label("Name");
+                    ui.text_edit_singleline(&mut app.name);
+                });
+                ui.horizontal(|ui| {
+                    ui.label("Password");
+                    ui.add(egui::TextEdit::singleline(&mut app.password).password(true));
+                });
+                ui.checkbox(&mut app.on, "Enabled");
+                ui.add(egui::Slider::new(&mut app.speed, 0.0..=10.0).text("Speed"));
+                egui::ComboBox::from_label("Baud").selected_text(app.baud.to_string()).show_ui(ui, |ui| {
+                    ui.selectable_value(&mut app.baud, 9600, "9600");
+                });
+                ui.add_enabled(false, egui::Button::new("Disconnect"));
+                let _ = ui.button("Connect");
+                egui::CollapsingHeader::new("Advanced").show(ui, |ui| ui.label("hidden"));
+            });
+            if let Some(id) = described {
+                egui::Window::new("Described").id(id).show(ui.ctx(), |ui| ui.label("declared"));
+            }
+        });
+        out.textures_delta.clear();
+        out.platform_output.accesskit_update.expect("accesskit is enabled")
+    }
+
+    fn app() -> App {
+        App { name: "Grace".into(), password: "hunter2".into(), on: true, speed: 3.5, baud: 9600 }
+    }
+
+    fn observed(described: Option<egui::Id>) -> Vec<ObservedWindow> {
+        let ctx = egui::Context::default();
+        ctx.enable_accesskit();
+        let mut app = app();
+        drop(draw(&ctx, &mut app, described));
+        let tree = draw(&ctx, &mut app, described);
+        let described = described.map(|id| id.accesskit_id());
+        observe(&tree, &|id| Some(id) == described)
+    }
+
+    fn field<'a>(w: &'a ObservedWindow, label: &str) -> &'a FieldItem {
+        let Some(Block::Fields { items, .. }) = w.blocks.iter().find(|b| matches!(b, Block::Fields { .. })) else {
+            panic!("no fields in {w:?}")
+        };
+        items.iter().find(|i| i.label == label).unwrap_or_else(|| panic!("no field {label} in {items:?}"))
+    }
+
+    fn controls(w: &ObservedWindow) -> Vec<Value> {
+        w.blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::List { items, .. } => Some(items.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn an_undescribed_window_reads_as_title_labels_values_and_buttons() {
+        let windows = observed(None);
+        let settings = windows.iter().find(|w| w.title == "Settings").expect("the Settings window");
+        assert_eq!(field(settings, "Name").value, json!("Grace"));
+        assert_eq!(field(settings, "Enabled").value, json!(true));
+        assert_eq!(field(settings, "Speed").value, json!(3.5));
+        assert_eq!(field(settings, "Baud").value, json!("9600"));
+        let pw = field(settings, "Password");
+        assert_eq!((pw.value.clone(), pw.sensitive), (json!(crate::protocol::MASK), true));
+        let c = controls(settings);
+        assert!(c.contains(&json!({"button": "Connect"})), "{c:?}");
+        assert!(c.contains(&json!({"button": "Disconnect", "disabled": true})), "{c:?}");
+        assert!(c.contains(&json!({"section": "Advanced", "open": false})), "{c:?}");
+        assert!(!c.iter().any(|i| i.get("button") == Some(&json!("Hide"))), "window chrome is left out: {c:?}");
+        let Some(Block::Text { text, .. }) = settings.blocks.first() else { panic!("{settings:?}") };
+        assert_eq!(text, "Port settings", "labels that name an input are not repeated as text");
+        let panel = windows.iter().find(|w| w.title.starts_with("Panel")).expect("the top panel");
+        assert_eq!(panel.title, "Panel: Serial monitor");
+        assert!(controls(panel).contains(&json!({"button": "Open file"})));
+        let kinds: Vec<_> = settings.widgets.iter().map(|w| (w.kind, w.label.as_str())).collect();
+        assert!(kinds.contains(&("button", "Connect")) && kinds.contains(&("text input", "Name")), "{kinds:?}");
+    }
+
+    #[test]
+    fn no_password_leaves_the_tree_whatever_egui_puts_in_it() {
+        let windows = observed(None);
+        let json = serde_json::to_string(&windows.iter().map(|w| &w.blocks).collect::<Vec<_>>()).unwrap_or_default();
+        assert!(!json.contains("hunter2"), "{json}");
+    }
+
+    #[test]
+    fn a_described_window_is_left_out() {
+        let id = egui::Id::unique("described-window");
+        let windows = observed(Some(id));
+        assert!(windows.iter().all(|w| w.title != "Described"), "{windows:?}");
+        assert!(windows.iter().any(|w| w.title == "Settings"));
+    }
+
+    #[test]
+    fn the_same_screen_reads_the_same_and_a_change_shows() {
+        let ctx = egui::Context::default();
+        ctx.enable_accesskit();
+        let mut a = app();
+        drop(draw(&ctx, &mut a, None));
+        let first = observe(&draw(&ctx, &mut a, None), &|_| false);
+        let again = observe(&draw(&ctx, &mut a, None), &|_| false);
+        assert_eq!(first, again);
+        a.name = "Ada".into();
+        let changed = observe(&draw(&ctx, &mut a, None), &|_| false);
+        let settings = changed.iter().find(|w| w.title == "Settings").expect("Settings");
+        assert_eq!(field(settings, "Name").value, json!("Ada"));
+        assert_eq!(
+            first.iter().map(|w| w.node).collect::<Vec<_>>(),
+            changed.iter().map(|w| w.node).collect::<Vec<_>>(),
+            "node ids are stable"
+        );
+    }
+}
