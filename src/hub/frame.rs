@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::decl::{ActionDecl, AgentAction, WindowDecl};
 use super::phase::{AfterPass, CallSlot, PassKey};
-use super::{CallTarget, Hub, Outcome, PendingCall, Snapshot};
+use super::{CallTarget, Hub, Outcome, PendingCall, Snapshot, clipped};
 use crate::protocol::{Block, HandleRegistry, ToolError, Window};
 
 /// What the bridge remembers of an open window between passes.
@@ -233,9 +233,8 @@ impl FrameState {
     fn outside_pass(&mut self, what: &str) {
         if !self.warned_outside_pass {
             self.warned_outside_pass = true;
-            let what: String = what.chars().take(64).collect();
             tracing::warn!(
-                window = what,
+                window = %clipped(what),
                 "declared outside an egui pass of the context whose plugin is this bridge's, so ignored (said once): declare in the ui code of a pass"
             );
         }

@@ -63,7 +63,7 @@ pub(crate) use call::{CallTarget, PendingCall};
 pub use decl::AgentAction;
 pub use frame::Footprint;
 pub use limits::DEFAULT_MAX_STRING_CHARS;
-pub(crate) use limits::check_arguments;
+pub(crate) use limits::{check_arguments, clipped, clipped_to};
 pub use phase::MAX_DEFERRED_CALLS;
 pub use snapshot::{Snapshot, ToolSpec};
 pub(crate) use ui_core::UiCore;

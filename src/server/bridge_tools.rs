@@ -25,7 +25,7 @@ use rmcp::model::{CallToolResult, JsonObject, Tool};
 use serde_json::{Map, Value, json};
 
 use super::{ResultView, ServerShared, to_mcp_tool};
-use crate::hub::{Hints, Outcome, SafetyClass, ToolSpec};
+use crate::hub::{Hints, Outcome, SafetyClass, ToolSpec, clipped};
 use crate::protocol::{APP_TARGET, ErrorCode, READ_WINDOWS_ACTION, ToolError, tool_name};
 
 /// `app__read_windows`.
@@ -117,8 +117,10 @@ pub async fn read_windows(
 ) -> CallToolResult {
     // It takes no arguments, and says so as every other tool does about one it does not take.
     if let Some(unknown) = args.keys().next() {
-        let key: String = unknown.chars().take(64).collect();
-        let e = ToolError::invalid_field(key, format!("is not a parameter of {} (it takes none)", *READ_WINDOWS));
+        let e = ToolError::invalid_field(
+            clipped(unknown),
+            format!("is not a parameter of {} (it takes none)", *READ_WINDOWS),
+        );
         return super::handler::call_result(&Err(e), sees, None);
     }
     shared.hub.first_frame().await;
@@ -133,8 +135,10 @@ pub async fn read_windows(
 /// Why a dispatcher's own arguments are unusable, naming the parameter.
 fn parse_dispatch<'a>(me: &str, args: &'a Map<String, Value>) -> Result<(&'a str, Map<String, Value>), ToolError> {
     if let Some(unknown) = args.keys().find(|k| *k != "tool" && *k != "arguments") {
-        let key: String = unknown.chars().take(64).collect();
-        return Err(ToolError::invalid_field(key, format!("is not a parameter of {me} (tool, arguments)")));
+        return Err(ToolError::invalid_field(
+            clipped(unknown),
+            format!("is not a parameter of {me} (tool, arguments)"),
+        ));
     }
     let tool = match args.get("tool") {
         Some(Value::String(t)) if !t.is_empty() => t.as_str(),

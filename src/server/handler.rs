@@ -15,7 +15,8 @@ use serde_json::Value;
 use super::bridge_tools::{self, Dispatch, READ_WINDOWS};
 use super::serving::Serving;
 use super::{ClientProfile, ResultView, ServerShared, WINDOWS_URI};
-use crate::hub::Outcome;
+use crate::hub::{Outcome, clipped};
+use crate::protocol::{APP_TARGET, split_tool_name};
 
 /// Serves one connection; all state lives in the shared server (and, through it, the hub).
 #[derive(Clone)]
@@ -48,7 +49,7 @@ impl BridgeHandler {
         *self.profile.get_or_init(|| {
             let profile = self.shared.policy.profile_for(client_name);
             tracing::debug!(
-                client = client_name.map_or("(none)", |n| n.get(..n.len().min(64)).unwrap_or("(long)")),
+                client = %client_name.map_or("(none)".into(), clipped),
                 profile = profile.label,
                 "client profile chosen"
             );
@@ -179,10 +180,8 @@ impl ServerHandler for BridgeHandler {
     ) -> Result<ReadResourceResponse, ErrorData> {
         if request.uri != WINDOWS_URI {
             // A client's string, echoed clipped: it may be megabytes long.
-            let uri: String = request.uri.chars().take(64).collect();
-            let more = if uri.len() < request.uri.len() { "…" } else { "" };
             return Err(ErrorData::resource_not_found(
-                format!("Unknown resource {uri}{more}; the only one is {WINDOWS_URI}"),
+                format!("Unknown resource {}; the only one is {WINDOWS_URI}", clipped(&request.uri)),
                 None,
             ));
         }
@@ -241,9 +240,8 @@ impl ServerHandler for BridgeHandler {
         request: rmcp::model::CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CustomResult, ErrorData> {
-        let method: String = request.method.chars().take(64).collect();
-        let more = if method.len() < request.method.len() { "…" } else { "" };
-        Err(ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, format!("Method not found: {method}{more}"), None))
+        let method = clipped(&request.method);
+        Err(ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, format!("Method not found: {method}"), None))
     }
 
     async fn list_tools(
@@ -279,9 +277,6 @@ impl ServerHandler for BridgeHandler {
         let Some(_under_way) = self.serving.begin() else {
             return Err(ErrorData::internal_error("The server is stopping; the call was not made", None));
         };
-        // Names are client strings: log at most MAX_TOOL_NAME bytes of them.
-        let clip =
-            |n: &str| n.get(..crate::hub::MAX_TOOL_NAME.min(n.len())).unwrap_or("(not UTF-8 at the cut)").to_owned();
         #[cfg(feature = "http")]
         let left = context
             .extensions
@@ -299,7 +294,7 @@ impl ServerHandler for BridgeHandler {
             Some(left) => tokio::select! {
                 done = call => done,
                 () = left => {
-                    tracing::info!(tool = clip(&name), "the client left before the answer");
+                    tracing::info!(tool = %clipped(&name), "the client left before the answer");
                     return Err(ErrorData::internal_error("The client left", None));
                 }
             },
@@ -310,11 +305,12 @@ impl ServerHandler for BridgeHandler {
             Err(read) => return Ok(read),
         };
         let accommodations = self.shared.policy.accommodations();
-        let (tool, via) = (clip(&tool), (name != tool).then(|| clip(&name)));
+        // Names are client strings: logged clipped.
+        let (tool, via) = (clipped(&tool), (name != tool).then(|| clipped(&name)));
         if let Err(e) = &outcome {
-            tracing::info!(tool, via = via.as_deref(), code = e.code.as_str(), "tool call failed");
+            tracing::info!(tool = %tool, via = via.as_deref(), code = e.code.as_str(), "tool call failed");
         } else {
-            tracing::info!(tool, via = via.as_deref(), "tool call done");
+            tracing::info!(tool = %tool, via = via.as_deref(), "tool call done");
         }
         // Whether or not the client's model will see new tools in its list, the result names
         // them with their parameters and the dispatcher that calls them.
@@ -362,7 +358,7 @@ impl BridgeHandler {
 /// tool).
 fn mark_for_tool_search(tool: &mut Tool, always_load: bool) {
     let title = tool.title.as_deref().unwrap_or_default();
-    let window = tool.name.split_once("__").map(|(w, _)| w).filter(|w| *w != "app").unwrap_or_default();
+    let window = split_tool_name(&tool.name).map(|(w, _)| w).filter(|w| *w != APP_TARGET).unwrap_or_default();
     let hint = if window.is_empty() { title.to_owned() } else { format!("{title} {window}") };
     let mut meta = serde_json::Map::new();
     meta.insert("anthropic/alwaysLoad".to_owned(), serde_json::Value::Bool(always_load));

@@ -13,7 +13,7 @@ use super::{FrameState, Published, WindowMemory};
 use crate::hub::Hub;
 use crate::hub::decl::{ActionDecl, WindowDecl, WindowHeader, content_hasher};
 use crate::hub::snapshot::{Assembled, StateJson};
-use crate::hub::{Snapshot, ToolSpec};
+use crate::hub::{Snapshot, ToolSpec, clipped};
 use crate::protocol::{Block, operability::Topology, tool_name};
 
 impl FrameState {
@@ -208,18 +208,17 @@ impl FrameState {
                 && !mem.owner_warned
             {
                 mem.owner_warned = true;
-                let clip = |s: &str| s.chars().take(64).collect::<String>();
-                let (window, owner) = (clip(&d.app_id), clip(owner));
+                let (window, owner) = (clipped(&d.app_id), clipped(owner));
                 if d.modal {
                     tracing::warn!(
-                        window,
-                        owner,
+                        window = &*window,
+                        owner = &*owner,
                         "this dialog's owner is not declared in this frame (misspelt, or closed?): it is published as an app-level modal, which blocks every window"
                     );
                 } else {
                     tracing::warn!(
-                        window,
-                        owner,
+                        window = &*window,
+                        owner = &*owner,
                         "this window's owner is not declared in this frame (misspelt, or closed?): it is published without one"
                     );
                 }
