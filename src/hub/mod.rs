@@ -36,7 +36,7 @@
 //!    published; the call is resolved with its version, opened windows and new tools
 //!    (`hub/phase.rs`, settle).
 //! 6. `server/connections.rs`: the calling connection's notifications are written, then
-//!    `server/handler.rs` writes the result (`call_result`).
+//!    `server/handler.rs` writes the result (`server/result.rs`, `call_result`).
 //!
 //! This module knows neither egui nor rmcp.
 

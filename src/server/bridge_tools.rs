@@ -24,7 +24,9 @@ use std::sync::{Arc, LazyLock};
 use rmcp::model::{CallToolResult, JsonObject, Tool};
 use serde_json::{Map, Value, json};
 
-use super::{ResultView, ServerShared, to_mcp_tool};
+use super::result::{call_result, wrap_result};
+use super::tool_entry::to_mcp_tool;
+use super::{ResultView, ServerShared};
 use crate::hub::{Hints, Outcome, SafetyClass, ToolSpec, clipped};
 use crate::protocol::{APP_TARGET, ErrorCode, READ_WINDOWS_ACTION, ToolError, tool_name};
 
@@ -121,7 +123,7 @@ pub async fn read_windows(
             clipped(unknown),
             format!("is not a parameter of {} (it takes none)", *READ_WINDOWS),
         );
-        return super::handler::call_result(&Err(e), sees, None);
+        return call_result(&Err(e), sees, None);
     }
     shared.hub.first_frame().await;
     let snapshot = shared.hub.snapshot();
@@ -129,7 +131,7 @@ pub async fn read_windows(
     if with_tools && let Value::Object(o) = &mut state {
         o.insert("tools".to_owned(), shared.compact_tools(&snapshot).as_ref().clone());
     }
-    super::handler::wrap_result(json!({ "result": state }), false, sees)
+    wrap_result(json!({ "result": state }), false, sees)
 }
 
 /// Why a dispatcher's own arguments are unusable, naming the parameter.

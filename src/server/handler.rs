@@ -3,16 +3,16 @@
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult, ErrorData,
-    InitializeRequestParams, InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerConfig,
-    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, DiscoverResult, ErrorData, InitializeRequestParams,
+    InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
-use serde_json::Value;
 
 use super::bridge_tools::{self, Dispatch, READ_WINDOWS};
+use super::result::call_result;
 use super::serving::Serving;
 use super::{ClientProfile, ResultView, ServerShared, WINDOWS_URI};
 use crate::hub::{Outcome, clipped};
@@ -98,44 +98,6 @@ fn windows_resource() -> Resource {
             "Every window: topology, operableWindowIds and each window's summary and blocks. Subscribe for changes.",
         )
         .with_mime_type("application/json")
-}
-
-/// A tool outcome as an MCP result for a client that shows its model `sees`, with
-/// `newToolSpecs` added to a success when given.
-pub(super) fn call_result(outcome: &Outcome, sees: ResultView, specs: Option<Value>) -> CallToolResult {
-    let (value, is_error) = match outcome {
-        Ok(r) => (serde_json::to_value(r), false),
-        Err(e) => (serde_json::to_value(e), true),
-    };
-    let mut value = value.unwrap_or_default();
-    if let (Some(specs), Value::Object(o)) = (specs, &mut value) {
-        o.insert("newToolSpecs".to_owned(), specs);
-    }
-    wrap_result(value, is_error, sees)
-}
-
-/// `structuredContent`, plus one text block that depends on what the client shows its model:
-///
-/// - the whole result as compact JSON (one line, lossless) where the model may see only the
-///   text: clients that show `content` (Gemini CLI, claude.ai, Continue), those whose choice
-///   is not known (unknown clients get it too, as MCP's "also return the serialized JSON"
-///   asks), and every error (Claude Code shows the text of errors only);
-/// - just the `message` where the model sees `structuredContent` on success (Claude Code,
-///   Codex, `ChatGPT`): §12.3's "a single text … repeating the message". The JSON twice would
-///   cost those clients half of every result's bytes and tell their models nothing.
-///
-/// `isError` is sent only on errors (§12.3: "omitted or false").
-pub(super) fn wrap_result(value: Value, is_error: bool, sees: ResultView) -> CallToolResult {
-    let message_only = !is_error && matches!(sees, ResultView::Structured | ResultView::StructuredThenTextOnError);
-    let text = match value.get("message").and_then(Value::as_str) {
-        Some(m) if message_only => m.to_owned(),
-        None if message_only => "The result is in structuredContent.".to_owned(),
-        _ => value.to_string(),
-    };
-    let mut result = CallToolResult::structured(value);
-    result.content = vec![ContentBlock::text(text)];
-    result.is_error = is_error.then_some(true);
-    result
 }
 
 impl ServerHandler for BridgeHandler {
@@ -290,9 +252,9 @@ impl ServerHandler for BridgeHandler {
         let call = self.call_or_read(request, sees);
         // An HTTP client that leaves ends the wait: dropping the call cancels it unless the UI
         // has taken it already (then it is applied; only the answer is lost).
-        let done = match left {
+        let answer = match left {
             Some(left) => tokio::select! {
-                done = call => done,
+                answer = call => answer,
                 () = left => {
                     tracing::info!(tool = %clipped(&name), "the client left before the answer");
                     return Err(ErrorData::internal_error("The client left", None));
@@ -300,18 +262,12 @@ impl ServerHandler for BridgeHandler {
             },
             None => call.await,
         };
-        let (tool, outcome) = match done {
-            Ok(called) => called,
-            Err(read) => return Ok(read),
+        let (tool, outcome) = match answer {
+            Answer::Read(read) => return Ok(read.into()),
+            Answer::Called { tool, outcome } => (tool, outcome),
         };
+        log_call(&name, &tool, &outcome);
         let accommodations = self.shared.policy.accommodations();
-        // Names are client strings: logged clipped.
-        let (tool, via) = (clipped(&tool), (name != tool).then(|| clipped(&name)));
-        if let Err(e) = &outcome {
-            tracing::info!(tool = %tool, via = via.as_deref(), code = e.code.as_str(), "tool call failed");
-        } else {
-            tracing::info!(tool = %tool, via = via.as_deref(), "tool call done");
-        }
         // Whether or not the client's model will see new tools in its list, the result names
         // them with their parameters and the dispatcher that calls them.
         let specs = match &outcome {
@@ -323,32 +279,47 @@ impl ServerHandler for BridgeHandler {
     }
 }
 
+/// What a tool call comes to, before its result is written.
+enum Answer {
+    /// A read of the state, answered whole.
+    Read(CallToolResult),
+    /// The tool called (through a dispatcher, the one it named) and its outcome.
+    Called { tool: String, outcome: Outcome },
+}
+
+/// One line per call: the tool, the dispatcher it came `via` if any, and how it ended. Names
+/// are client strings: logged clipped.
+fn log_call(name: &str, tool: &str, outcome: &Outcome) {
+    let (tool, via) = (clipped(tool), (name != tool).then(|| clipped(name)));
+    if let Err(e) = outcome {
+        tracing::info!(tool = %tool, via = via.as_deref(), code = e.code.as_str(), "tool call failed");
+    } else {
+        tracing::info!(tool = %tool, via = via.as_deref(), "tool call done");
+    }
+}
+
 impl BridgeHandler {
-    /// A tool call up to its outcome: a read of the state is answered whole (`Err` carries it
-    /// out), anything else is the called tool's name and outcome.
-    async fn call_or_read(
-        &self,
-        request: CallToolRequestParams,
-        sees: ResultView,
-    ) -> Result<(String, Outcome), CallToolResponse> {
+    /// A tool call up to its outcome: a read of the state is answered whole, anything else is
+    /// the called tool's name and outcome.
+    async fn call_or_read(&self, request: CallToolRequestParams, sees: ResultView) -> Answer {
         let accommodations = self.shared.policy.accommodations();
         let args = request.arguments.unwrap_or_default();
         let name = request.name.as_ref();
         if name == READ_WINDOWS.as_str() && !self.shared.policy.no_read_windows {
             tracing::debug!(tool = name, "state read");
-            return Err(bridge_tools::read_windows(&self.shared, accommodations, sees, &args).await.into());
+            return Answer::Read(bridge_tools::read_windows(&self.shared, accommodations, sees, &args).await);
         }
         let dispatcher = bridge_tools::dispatcher_class(name).filter(|_| accommodations);
         if let Some(class) = dispatcher {
             return match bridge_tools::dispatch(&self.shared, class, &args).await {
                 Dispatch::ReadWindows(inner) => {
-                    Err(bridge_tools::read_windows(&self.shared, accommodations, sees, &inner).await.into())
+                    Answer::Read(bridge_tools::read_windows(&self.shared, accommodations, sees, &inner).await)
                 }
-                Dispatch::Outcome(tool, outcome) => Ok((tool, *outcome)),
+                Dispatch::Outcome(tool, outcome) => Answer::Called { tool, outcome: *outcome },
             };
         }
         self.shared.hub.first_frame().await;
-        Ok((name.to_owned(), self.shared.hub.call(name, args).await))
+        Answer::Called { tool: name.to_owned(), outcome: self.shared.hub.call(name, args).await }
     }
 }
 
