@@ -141,37 +141,14 @@ fn draw_table<T>(
     cells: &impl Fn(&T, &mut Rows<'_>),
     options: &TableOptions<'_>,
 ) -> Option<usize> {
-    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
-    let spacing = ui.spacing().item_spacing.x;
-    // The row button's width (its text and padding), and the scroll bar's room: the rows fit the
-    // window as it is, so that they never widen it.
-    let button = options.row_button.map_or(0.0, |b| {
-        let font = egui::TextStyle::Button.resolve(ui.style());
-        let text = ui.painter().layout_no_wrap(b.to_owned(), font, egui::Color32::WHITE).size().x;
-        text + 2.0 * ui.spacing().button_padding.x + spacing
-    });
-    let n = columns.len().max(1) as f32;
-    let room = ui.available_width() - button - ui.spacing().scroll.bar_width - 2.0 * spacing;
-    let width = (room / n - spacing).max(40.0);
-    // Text starts at the left of its column, a number ends at the right of it.
-    let cell = |ui: &mut egui::Ui, text: egui::RichText, number: bool| {
-        let layout = if number {
-            egui::Layout::right_to_left(egui::Align::Center)
-        } else {
-            egui::Layout::left_to_right(egui::Align::Center)
-        };
-        ui.allocate_ui_with_layout(egui::vec2(width, row_height), layout, |ui| {
-            ui.set_min_width(width);
-            ui.add(egui::Label::new(text).truncate());
-        });
-    };
+    let grid = Grid::fitting(ui, columns.len(), options.row_button);
     ui.horizontal(|ui| {
         for c in columns {
-            cell(ui, egui::RichText::new(*c).strong(), false);
+            grid.cell(ui, egui::RichText::new(*c).strong(), false);
         }
     });
     ui.separator();
-    let pitch = row_height + ui.spacing().item_spacing.y;
+    let pitch = grid.row_height + ui.spacing().item_spacing.y;
     let height = options.height.unwrap_or_else(|| ui.available_height());
     let whole = (height / pitch).floor().max(3.0) * pitch;
     let mut clicked = None;
@@ -179,13 +156,13 @@ fn draw_table<T>(
         .id_salt(("egui_mcp_bridge::table", id))
         .auto_shrink([false, true])
         .max_height(whole)
-        .show_rows(ui, row_height, rows.len(), |ui, range| {
+        .show_rows(ui, grid.row_height, rows.len(), |ui, range| {
             for k in range {
                 let mut built = Vec::new();
                 cells(&rows[k], &mut Rows { mode: Mode::Build(&mut built) });
                 ui.horizontal(|ui| {
                     for value in built.iter().flatten() {
-                        cell(ui, egui::RichText::new(shown_cell(value)), value.is_number());
+                        grid.cell(ui, egui::RichText::new(shown_cell(value)), value.is_number());
                     }
                     if let Some(b) = options.row_button
                         && ui.small_button(b).clicked()
@@ -196,4 +173,39 @@ fn draw_table<T>(
             }
         });
     clicked
+}
+
+/// The size of the person's table's cells.
+struct Grid {
+    width: f32,
+    row_height: f32,
+}
+
+impl Grid {
+    /// Columns that share the window as it is, beside the row button (its text and padding)
+    /// and the scroll bar's room, so that the rows never widen it.
+    fn fitting(ui: &egui::Ui, columns: usize, row_button: Option<&str>) -> Self {
+        let spacing = ui.spacing().item_spacing.x;
+        let button = row_button.map_or(0.0, |b| {
+            let font = egui::TextStyle::Button.resolve(ui.style());
+            let text = ui.painter().layout_no_wrap(b.to_owned(), font, egui::Color32::WHITE).size().x;
+            text + 2.0 * ui.spacing().button_padding.x + spacing
+        });
+        let n = columns.max(1) as f32;
+        let room = ui.available_width() - button - ui.spacing().scroll.bar_width - 2.0 * spacing;
+        Self { width: (room / n - spacing).max(40.0), row_height: ui.text_style_height(&egui::TextStyle::Body) + 6.0 }
+    }
+
+    /// One cell: text starts at the left of its column, a number ends at the right of it.
+    fn cell(&self, ui: &mut egui::Ui, text: egui::RichText, number: bool) {
+        let layout = if number {
+            egui::Layout::right_to_left(egui::Align::Center)
+        } else {
+            egui::Layout::left_to_right(egui::Align::Center)
+        };
+        ui.allocate_ui_with_layout(egui::vec2(self.width, self.row_height), layout, |ui| {
+            ui.set_min_width(self.width);
+            ui.add(egui::Label::new(text).truncate());
+        });
+    }
 }

@@ -133,11 +133,7 @@ fn shown_arguments(args: &Value, schema: &Map<String, Value>) -> Vec<(String, St
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            let mut shown: String = text.chars().take(SHOWN_CHARS).collect();
-            if shown.len() < text.len() {
-                shown.push('…');
-            }
-            (name.clone(), shown)
+            (name.clone(), super::clipped_to(&text, SHOWN_CHARS).into_owned())
         })
         .collect()
 }

@@ -2,76 +2,21 @@
 //! slot, and how a pass's declarations become the next published [`Snapshot`].
 
 mod build;
+mod calls;
 mod mark;
+mod memory;
 mod reuse;
 
+use memory::Memory;
 use reuse::Spare;
 
-use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use super::decl::{ActionDecl, AgentAction, WindowDecl};
-use super::phase::{AfterPass, CallSlot, PassKey};
-use super::{CallTarget, Hub, Outcome, PendingCall, Snapshot};
-use crate::protocol::{Block, HandleRegistry, ToolError, Window};
-
-/// What the bridge remembers of an open window between passes.
-#[derive(Debug)]
-struct WindowMemory {
-    version: u64,
-    content_hash: u64,
-    block_hashes: Vec<u64>,
-    /// Blocks rebuilt because the content changed, until the window is published with them.
-    changed_blocks: Option<Vec<Block>>,
-    /// The window as last published, and its JSON: reused by every snapshot while its header
-    /// is the same, so that a publish serialises only the windows that changed.
-    published: Option<Published>,
-    /// Its external id (assigned when it opened).
-    handle: Option<Arc<str>>,
-    /// A dialog blocked it in the last published snapshot.
-    blocked: bool,
-    /// The viewport whose pass declared it last.
-    pass: PassKey,
-    /// The publish that last saw it declared (a second declaration in it is ignored; a window
-    /// not seen closed).
-    seen: u64,
-    /// Its missing owner was logged (once per window).
-    owner_warned: bool,
-    /// What its last declaration kept for the next ([`WindowDecl::kept`]).
-    kept: Option<super::decl::Kept>,
-}
-
-/// A window as published, with its JSON (`serde_json::to_string` of it).
-#[derive(Debug)]
-struct Published {
-    window: Arc<Window>,
-    json: Box<str>,
-}
-
-impl WindowMemory {
-    /// A window first declared in the publish `seen`, by the pass of `pass`.
-    fn new(decl: &WindowDecl, pass: PassKey, seen: u64) -> Self {
-        Self {
-            version: 0,
-            // Differs from the declared hash, so that the first publish counts as a change.
-            content_hash: decl.content_hash.wrapping_add(1),
-            block_hashes: Vec::new(),
-            changed_blocks: None,
-            published: None,
-            handle: None,
-            blocked: false,
-            pass,
-            seen,
-            owner_warned: false,
-            kept: decl.kept.clone(),
-        }
-    }
-}
-
-/// The open windows' memory, by app id. Looked up a few times per window per pass, so hashed
-/// with foldhash rather than std's `SipHash` (app ids come from the app, not from agents).
-type Memory = HashMap<String, WindowMemory, foldhash::fast::RandomState>;
+use super::phase::{AfterPass, CallSlot, MarkOf, PassKey};
+use super::{CallTarget, Hub, PendingCall, Snapshot, clipped};
+use crate::protocol::HandleRegistry;
 
 /// What the bridge keeps about windows, for tests and monitoring: memory must stay flat however
 /// many windows an app opens and closes.
@@ -119,6 +64,17 @@ struct Settling {
     since: Instant,
 }
 
+/// The agent's latest applied call and the windows it may mark: its target, then the target's
+/// owners, nearest first. One window is marked: the first of them still open, so a call that
+/// closed its own dialog (authorize) marks the window it changed.
+#[derive(Debug)]
+struct Mark {
+    windows: Vec<String>,
+    action: AgentAction,
+    /// To end a deferred call's "waiting" mark when its budget runs out.
+    call: Weak<PendingCall>,
+}
+
 /// What the end of a pass asks of the egui side.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct PassEnd {
@@ -140,7 +96,7 @@ pub(crate) struct PassEnd {
 pub(crate) struct FrameState {
     registry: HandleRegistry,
     memory: Memory,
-    /// Counts publishes (what [`WindowMemory::seen`] refers to).
+    /// Counts publishes (what [`memory::WindowMemory::seen`] refers to).
     publishes: u64,
     /// The passes under way, innermost last (declarations go to the last).
     passes: Vec<PassDecls>,
@@ -159,13 +115,10 @@ pub(crate) struct FrameState {
     app_actions: Vec<ActionDecl>,
     calls: CallSlot,
     settling: Option<Settling>,
-    /// The app id and action title of the call claimed in this pass (for [`AgentAction`]).
-    claimed: Option<(Option<String>, String, String)>,
-    /// The agent's latest applied call, and the windows it may mark: its target, then the
-    /// target's owners, nearest first. One window is marked: the first of them still open, so
-    /// a call that closed its own dialog (authorize) marks the window it changed. With the call,
-    /// to end a deferred call's "waiting" mark when its budget runs out.
-    mark: Option<(Vec<String>, AgentAction, Weak<PendingCall>)>,
+    /// What the app declared for the call claimed in this pass (for [`AgentAction`]).
+    claimed: Option<MarkOf>,
+    /// The agent's latest applied call, shown on one window.
+    mark: Option<Mark>,
     /// A declaration outside any pass was logged (once).
     warned_outside_pass: bool,
     /// The last publish blocked or unblocked a window: its declarations were made as it was
@@ -233,9 +186,8 @@ impl FrameState {
     fn outside_pass(&mut self, what: &str) {
         if !self.warned_outside_pass {
             self.warned_outside_pass = true;
-            let what: String = what.chars().take(64).collect();
             tracing::warn!(
-                window = what,
+                window = %clipped(what),
                 "declared outside an egui pass of the context whose plugin is this bridge's, so ignored (said once): declare in the ui code of a pass"
             );
         }
@@ -282,70 +234,6 @@ impl FrameState {
             wanted.again = active || (person_input && !hub.call_receiver().is_empty());
         }
         wanted
-    }
-
-    /// The app declares `action` (titled `title`) on window `app_id` (`None` = app-level): hands
-    /// over the call armed for this pass if it is for exactly that, and wins the claim on it.
-    pub fn claim(&mut self, app_id: Option<&str>, action: &str, title: &str) -> Option<Arc<PendingCall>> {
-        let pass = self.passes.last()?.key;
-        let call = self.calls.claim(pass, app_id, action)?;
-        self.claimed = Some((app_id.map(str::to_owned), action.to_owned(), title.to_owned()));
-        Some(call)
-    }
-
-    /// The app rejected the arguments before applying anything: answer at once.
-    pub fn reject_claimed(&mut self, call: &Arc<PendingCall>, error: ToolError) {
-        self.claimed = None;
-        self.calls.reject_claimed(call, error);
-    }
-
-    /// The app's answer to the call it applied.
-    pub fn set_outcome(&mut self, call: &Arc<PendingCall>, outcome: Outcome) {
-        if let Some((Some(app_id), action, title)) = self.claimed.take() {
-            let action = AgentAction { action, title, ok: outcome.is_ok(), waiting: false, at: Instant::now() };
-            self.mark_call(app_id, action, call);
-        }
-        self.calls.set_outcome(call, outcome);
-    }
-
-    /// The app keeps the call it claimed in this pass, to answer on a later pass. False if it is
-    /// not that call (it was answered, or its pass ended): nothing is kept.
-    pub fn defer(&mut self, call: &Arc<PendingCall>) -> bool {
-        let Some((app_id, action, title)) = self.claimed.clone() else { return false };
-        if !self.calls.defer(call, (app_id.clone(), action.clone(), title.clone())) {
-            return false;
-        }
-        self.claimed = None;
-        if let Some(app_id) = app_id {
-            self.mark_call(app_id, AgentAction { action, title, ok: true, waiting: true, at: Instant::now() }, call);
-        }
-        true
-    }
-
-    /// The app's answer to a call it deferred, in the pass under way or between passes. It goes
-    /// out after the next publish; a pass given it is run again first, so that the published
-    /// state is all after it. False if it came too late (its budget ran out): then it is dropped.
-    pub fn answer_deferred(&mut self, call: &Arc<PendingCall>, outcome: Outcome) -> bool {
-        let pass = self.passes.last().map(|p| p.key);
-        let ok = outcome.is_ok();
-        let Some((app_id, action, title)) = self.calls.deferred.answer(call, outcome, pass, &self.last) else {
-            return false;
-        };
-        if let Some(app_id) = app_id {
-            self.mark_call(app_id, AgentAction { action, title, ok, waiting: false, at: Instant::now() }, call);
-        }
-        if pass.is_none() {
-            // Between passes: every viewport declares again before the state is published.
-            self.settling = Some(Settling { after: self.epoch, since: Instant::now() });
-        }
-        true
-    }
-
-    /// Whether the call under way was applied, or a deferred call answered, in the pass of `key`
-    /// under way: the plugin then asks egui to run that pass again at once (one-frame calls).
-    pub fn applied_in_pass(&self, key: PassKey) -> bool {
-        self.passes.last().is_some_and(|p| p.key == key)
-            && (self.calls.claimed_in(key) || self.calls.deferred.answered_in(key))
     }
 
     /// A pass egui discards (it runs it again at once): its declarations count for nothing. A
@@ -446,22 +334,6 @@ impl FrameState {
     /// Whether the window with this app id is blocked by a modal in the last snapshot.
     pub fn is_blocked(&self, app_id: &str) -> bool {
         self.memory.get(app_id).is_some_and(|m| m.blocked)
-    }
-
-    /// The agent's call waiting for the person's approval on the window `app_id`, if any.
-    pub fn approval(&self, app_id: &str) -> Option<crate::hub::Approval> {
-        self.calls.approvals.get(Some(app_id))
-    }
-
-    /// The person's answer to the call waiting on the window `app_id`. False if none waits.
-    pub fn answer_approval(&mut self, app_id: &str, allow: bool) -> bool {
-        self.calls.approvals.answer(Some(app_id), allow)
-    }
-
-    /// Whether a call is admitted, or applied and not yet answered (a deferred call the app
-    /// answered included; one it has not answered yet is not work for the UI).
-    pub fn has_active_call(&self) -> bool {
-        self.calls.is_busy() || self.calls.deferred.unsent()
     }
 
     /// The external id of an open window.

@@ -11,12 +11,32 @@
 //! Violations are one `validation_failed` naming every parameter that breaks a bound, each with
 //! what is expected; it never repeats a value.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::protocol::{FieldError, ToolError};
 
 /// The default for [`BridgeBuilder::max_string_chars`](crate::BridgeBuilder::max_string_chars).
 pub const DEFAULT_MAX_STRING_CHARS: usize = 10_000;
+
+/// How many characters of a client's string an error or a log line repeats: names are short,
+/// and a client may send megabytes where a name is expected.
+pub const CLIPPED_CHARS: usize = 64;
+
+/// A client's string as an error or a log line repeats it: its first [`CLIPPED_CHARS`]
+/// characters, and `…` where it was cut.
+pub fn clipped(s: &str) -> Cow<'_, str> {
+    clipped_to(s, CLIPPED_CHARS)
+}
+
+/// `s`'s first `chars` characters, and `…` where it was cut.
+pub fn clipped_to(s: &str, chars: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(chars) {
+        None => Cow::Borrowed(s),
+        Some((cut, _)) => Cow::Owned(format!("{}…", &s[..cut])),
+    }
+}
 
 fn longest_string(v: &Value) -> usize {
     match v {
@@ -42,8 +62,8 @@ pub fn check_arguments(
     let broken: Vec<FieldError> = args
         .iter()
         .filter_map(|(name, value)| {
-            let param: String = name.chars().take(64).collect();
-            check_one(name, value, properties.and_then(|p| p.get(name)), max_string).map(|e| FieldError::new(param, e))
+            check_one(name, value, properties.and_then(|p| p.get(name)), max_string)
+                .map(|e| FieldError::new(clipped(name), e))
         })
         .collect();
     match broken.as_slice() {
@@ -58,7 +78,7 @@ pub fn check_arguments(
 
 /// What one argument breaks, if anything.
 fn check_one(name: &str, value: &Value, prop: Option<&Value>, max_string: usize) -> Option<String> {
-    if name.chars().count() > 64 {
+    if name.chars().count() > CLIPPED_CHARS {
         return Some("is not a parameter of this tool (names are short)".to_owned());
     }
     let max_len = prop.and_then(|p| p.get("maxLength")).and_then(Value::as_u64).map_or(max_string, |m| m as usize);
@@ -99,6 +119,26 @@ mod tests {
             let f = &e.fields.unwrap_or_default()[0];
             (f.field.clone(), f.error.clone())
         })
+    }
+
+    #[test]
+    fn a_clipped_string_keeps_its_first_characters_and_says_it_was_cut() {
+        assert_eq!(clipped("short"), "short");
+        let exact = "é".repeat(CLIPPED_CHARS);
+        assert_eq!(clipped(&exact), exact, "no mark when nothing was cut");
+        let long = format!("{exact}x");
+        assert_eq!(clipped(&long), format!("{exact}…"), "cut on a character, not a byte");
+        assert_eq!(clipped_to("abcdef", 3), "abc…");
+    }
+
+    #[test]
+    fn a_long_parameter_name_is_named_clipped() {
+        let name = "p".repeat(100_000);
+        let (Value::Object(s), Value::Object(a)) = (json!({"type": "object"}), json!({ name.clone(): 1 })) else {
+            unreachable!()
+        };
+        let e = check_arguments(&s, &a, 10).unwrap_err();
+        assert_eq!(e.fields.unwrap_or_default()[0].field, format!("{}…", &name[..CLIPPED_CHARS]));
     }
 
     #[test]

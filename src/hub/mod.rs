@@ -23,7 +23,7 @@
 //! 1. `server/handler.rs` (`call_tool`): the client's request; a dispatcher's goes through
 //!    `server/bridge_tools.rs` to the same path. An HTTP client that leaves ends the wait
 //!    (`server/http_layers.rs`, `ClientLeft`).
-//! 2. `hub/mod.rs` ([`Hub::call_as`], [`Hub::submit_as`]): checked against the last snapshot
+//! 2. `hub/submit.rs` ([`Hub::call_as`], [`Hub::submit_as`]): checked against the last snapshot
 //!    (`hub/snapshot.rs`, `Snapshot::validate`) and its arguments bounded (`hub/limits.rs`),
 //!    then queued as a [`PendingCall`] (`hub/call.rs`: the atomic claim) and the UI woken.
 //! 3. `plugin/mod.rs` (`input_hook`) → `hub/frame.rs` (`FrameState::begin_pass`) →
@@ -36,7 +36,7 @@
 //!    published; the call is resolved with its version, opened windows and new tools
 //!    (`hub/phase.rs`, settle).
 //! 6. `server/connections.rs`: the calling connection's notifications are written, then
-//!    `server/handler.rs` writes the result (`call_result`).
+//!    `server/handler.rs` writes the result (`server/result.rs`, `call_result`).
 //!
 //! This module knows neither egui nor rmcp.
 
@@ -50,6 +50,7 @@ pub(crate) mod frame;
 mod limits;
 pub(crate) mod phase;
 mod snapshot;
+mod submit;
 mod ui_core;
 
 pub use action::{ActionSpec, Hints, NoArgs, SafetyClass};
@@ -63,19 +64,18 @@ pub(crate) use call::{CallTarget, PendingCall};
 pub use decl::AgentAction;
 pub use frame::Footprint;
 pub use limits::DEFAULT_MAX_STRING_CHARS;
-pub(crate) use limits::check_arguments;
+pub(crate) use limits::{check_arguments, clipped, clipped_to};
 pub use phase::MAX_DEFERRED_CALLS;
 pub use snapshot::{Snapshot, ToolSpec};
+#[cfg(feature = "testing")]
+pub(crate) use submit::Ticket;
 pub(crate) use ui_core::UiCore;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use parking_lot::Mutex;
-use serde_json::{Map, Value};
 use tokio::sync::watch;
-
-use crate::protocol::{ErrorCode, ToolError, split_tool_name};
 
 /// The longest tool name looked up, in bytes (MCP's own limit for names is 128 characters,
 /// which its allowed characters make bytes); a longer one is refused without being repeated in
@@ -221,131 +221,4 @@ impl Hub {
     pub fn queued_calls(&self) -> usize {
         self.calls_rx.len()
     }
-
-    /// Queues a call for the UI thread without waiting for it. The ticket yields the outcome;
-    /// errors that need no UI (a malformed name, a closed window) come at once.
-    /// Through a dispatcher (`class`), the tool must be of that class, checked where every other
-    /// rule is, against the state the call is applied to.
-    pub fn submit_as(&self, tool: &str, mut args: Map<String, Value>, class: Option<SafetyClass>) -> Ticket {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        if tool.len() > MAX_TOOL_NAME {
-            let _ = tx.send(Err(ToolError::new(
-                ErrorCode::ActionNotAvailable,
-                format!("No tool has a name that long; tool names are at most {MAX_TOOL_NAME} bytes"),
-            )));
-            return Ticket { call: None, rx };
-        }
-        let Some((window, action)) = split_tool_name(tool) else {
-            let _ = tx.send(Err(ToolError::new(
-                ErrorCode::ActionNotAvailable,
-                format!("{tool} is not a tool of this app; tool names are {{winId}}__{{action}}"),
-            )));
-            return Ticket { call: None, rx };
-        };
-        let expected_version = match args.remove("expectedVersion") {
-            None | Some(Value::Null) => None,
-            Some(v) => {
-                if let Some(v) = v.as_u64() {
-                    Some(v)
-                } else {
-                    let _ = tx.send(Err(ToolError::invalid_field("expectedVersion", "must be a non-negative integer")));
-                    return Ticket { call: None, rx };
-                }
-            }
-        };
-        let call = Arc::new(
-            PendingCall::new(
-                CallTarget::parse(window),
-                action.to_owned(),
-                args,
-                expected_version,
-                Instant::now() + self.config.call_timeout,
-                tx,
-                Some(Arc::clone(&self.activity)),
-            )
-            .through(class),
-        );
-        // Fail fast on what the latest snapshot already rules out; the UI re-validates anyway.
-        // Arguments are bounded here, before anything holds them longer than this call.
-        let snapshot = self.snapshot();
-        let checked = snapshot.validate(&call).and_then(|()| match (snapshot.tool(tool), call.args.as_object()) {
-            (Some(spec), Some(args)) => check_arguments(&spec.input_schema, args, self.config.max_string_chars),
-            _ => Ok(()),
-        });
-        if let Err(e) = checked {
-            call.reject(e);
-            return Ticket { call: None, rx };
-        }
-        tracing::debug!(tool, "call queued");
-        if self.calls_tx.send(Arc::clone(&call)).is_err() {
-            call.reject(shutting_down());
-        }
-        self.wake();
-        Ticket { call: Some(call), rx }
-    }
-
-    /// Submits a call and waits for its outcome, at most the call budget (plus the end of a
-    /// frame that already took it).
-    ///
-    /// Dropping the future (the client left, its request was cancelled) cancels a call the UI
-    /// has not taken yet: it is then never applied.
-    pub async fn call(&self, tool: &str, args: Map<String, Value>) -> Outcome {
-        self.call_as(tool, args, None).await
-    }
-
-    /// [`Hub::call`] through the dispatcher of `class`: a tool of another class is refused
-    /// with `validation_failed` naming `tool` and the dispatcher to use.
-    pub async fn call_as(&self, tool: &str, args: Map<String, Value>, class: Option<SafetyClass>) -> Outcome {
-        /// Cancels the call if the future is dropped before the UI took it, and wakes the UI to
-        /// record that in the activity log.
-        struct CancelOnDrop<'a>(Option<Arc<PendingCall>>, &'a Hub);
-        impl Drop for CancelOnDrop<'_> {
-            fn drop(&mut self) {
-                if let Some(call) = &self.0
-                    && call.cancel(ToolError::new(
-                        ErrorCode::ActionTimeout,
-                        "The client left before the operation took effect",
-                    ))
-                {
-                    self.1.wake();
-                }
-            }
-        }
-        let budget = self.config.call_timeout;
-        let Ticket { call, mut rx } = self.submit_as(tool, args, class);
-        let _guard = CancelOnDrop(call.clone(), self);
-        if let Ok(outcome) = tokio::time::timeout(budget, &mut rx).await {
-            return outcome.unwrap_or_else(|_| Err(shutting_down()));
-        }
-        // Past the budget. If the UI has not claimed the call, cancel it: it will never be applied.
-        if call.as_ref().is_none_or(|c| c.cancel(ToolError::timeout(budget))) {
-            tracing::warn!(tool, "call timed out before the UI took it");
-            return rx.await.unwrap_or_else(|_| Err(ToolError::timeout(budget)));
-        }
-        // The app kept it to answer later and has not: it ends now, and its answer is dropped.
-        if call.as_ref().is_some_and(|c| c.expire(phase::unfinished(budget))) {
-            tracing::debug!(tool, "a deferred call ran out of budget before the app answered");
-            self.wake(); // the person's view stops saying the agent waits
-            return rx.await.unwrap_or_else(|_| Err(phase::unfinished(budget)));
-        }
-        // The UI claimed it already: its frame is under way, so wait for that frame.
-        match tokio::time::timeout(budget, rx).await {
-            Ok(Ok(outcome)) => outcome,
-            Ok(Err(_)) => Err(shutting_down()),
-            Err(_) => Err(ToolError::timeout(budget * 2)),
-        }
-    }
-}
-
-/// A queued call: await `rx` for its outcome.
-#[derive(Debug)]
-pub(crate) struct Ticket {
-    /// The queued call (none when it was answered at once).
-    pub call: Option<Arc<PendingCall>>,
-    /// Yields the outcome.
-    pub rx: tokio::sync::oneshot::Receiver<Outcome>,
-}
-
-fn shutting_down() -> ToolError {
-    ToolError::new(ErrorCode::ActionTimeout, "The application ended before the operation took effect")
 }

@@ -24,8 +24,10 @@ use std::sync::{Arc, LazyLock};
 use rmcp::model::{CallToolResult, JsonObject, Tool};
 use serde_json::{Map, Value, json};
 
-use super::{ResultView, ServerShared, to_mcp_tool};
-use crate::hub::{Hints, Outcome, SafetyClass, ToolSpec};
+use super::result::{call_result, wrap_result};
+use super::tool_entry::to_mcp_tool;
+use super::{ResultView, ServerShared};
+use crate::hub::{Hints, Outcome, SafetyClass, ToolSpec, clipped};
 use crate::protocol::{APP_TARGET, ErrorCode, READ_WINDOWS_ACTION, ToolError, tool_name};
 
 /// `app__read_windows`.
@@ -117,9 +119,11 @@ pub async fn read_windows(
 ) -> CallToolResult {
     // It takes no arguments, and says so as every other tool does about one it does not take.
     if let Some(unknown) = args.keys().next() {
-        let key: String = unknown.chars().take(64).collect();
-        let e = ToolError::invalid_field(key, format!("is not a parameter of {} (it takes none)", *READ_WINDOWS));
-        return super::handler::call_result(&Err(e), sees, None);
+        let e = ToolError::invalid_field(
+            clipped(unknown),
+            format!("is not a parameter of {} (it takes none)", *READ_WINDOWS),
+        );
+        return call_result(&Err(e), sees, None);
     }
     shared.hub.first_frame().await;
     let snapshot = shared.hub.snapshot();
@@ -127,14 +131,16 @@ pub async fn read_windows(
     if with_tools && let Value::Object(o) = &mut state {
         o.insert("tools".to_owned(), shared.compact_tools(&snapshot).as_ref().clone());
     }
-    super::handler::wrap_result(json!({ "result": state }), false, sees)
+    wrap_result(json!({ "result": state }), false, sees)
 }
 
 /// Why a dispatcher's own arguments are unusable, naming the parameter.
 fn parse_dispatch<'a>(me: &str, args: &'a Map<String, Value>) -> Result<(&'a str, Map<String, Value>), ToolError> {
     if let Some(unknown) = args.keys().find(|k| *k != "tool" && *k != "arguments") {
-        let key: String = unknown.chars().take(64).collect();
-        return Err(ToolError::invalid_field(key, format!("is not a parameter of {me} (tool, arguments)")));
+        return Err(ToolError::invalid_field(
+            clipped(unknown),
+            format!("is not a parameter of {me} (tool, arguments)"),
+        ));
     }
     let tool = match args.get("tool") {
         Some(Value::String(t)) if !t.is_empty() => t.as_str(),

@@ -3,19 +3,20 @@
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult, ErrorData,
-    InitializeRequestParams, InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerConfig,
-    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, DiscoverResult, ErrorData, InitializeRequestParams,
+    InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
-use serde_json::Value;
 
 use super::bridge_tools::{self, Dispatch, READ_WINDOWS};
+use super::result::call_result;
 use super::serving::Serving;
 use super::{ClientProfile, ResultView, ServerShared, WINDOWS_URI};
-use crate::hub::Outcome;
+use crate::hub::{Outcome, clipped};
+use crate::protocol::{APP_TARGET, split_tool_name};
 
 /// Serves one connection; all state lives in the shared server (and, through it, the hub).
 #[derive(Clone)]
@@ -48,7 +49,7 @@ impl BridgeHandler {
         *self.profile.get_or_init(|| {
             let profile = self.shared.policy.profile_for(client_name);
             tracing::debug!(
-                client = client_name.map_or("(none)", |n| n.get(..n.len().min(64)).unwrap_or("(long)")),
+                client = %client_name.map_or("(none)".into(), clipped),
                 profile = profile.label,
                 "client profile chosen"
             );
@@ -99,44 +100,6 @@ fn windows_resource() -> Resource {
         .with_mime_type("application/json")
 }
 
-/// A tool outcome as an MCP result for a client that shows its model `sees`, with
-/// `newToolSpecs` added to a success when given.
-pub(super) fn call_result(outcome: &Outcome, sees: ResultView, specs: Option<Value>) -> CallToolResult {
-    let (value, is_error) = match outcome {
-        Ok(r) => (serde_json::to_value(r), false),
-        Err(e) => (serde_json::to_value(e), true),
-    };
-    let mut value = value.unwrap_or_default();
-    if let (Some(specs), Value::Object(o)) = (specs, &mut value) {
-        o.insert("newToolSpecs".to_owned(), specs);
-    }
-    wrap_result(value, is_error, sees)
-}
-
-/// `structuredContent`, plus one text block that depends on what the client shows its model:
-///
-/// - the whole result as compact JSON (one line, lossless) where the model may see only the
-///   text: clients that show `content` (Gemini CLI, claude.ai, Continue), those whose choice
-///   is not known (unknown clients get it too, as MCP's "also return the serialized JSON"
-///   asks), and every error (Claude Code shows the text of errors only);
-/// - just the `message` where the model sees `structuredContent` on success (Claude Code,
-///   Codex, `ChatGPT`): §12.3's "a single text … repeating the message". The JSON twice would
-///   cost those clients half of every result's bytes and tell their models nothing.
-///
-/// `isError` is sent only on errors (§12.3: "omitted or false").
-pub(super) fn wrap_result(value: Value, is_error: bool, sees: ResultView) -> CallToolResult {
-    let message_only = !is_error && matches!(sees, ResultView::Structured | ResultView::StructuredThenTextOnError);
-    let text = match value.get("message").and_then(Value::as_str) {
-        Some(m) if message_only => m.to_owned(),
-        None if message_only => "The result is in structuredContent.".to_owned(),
-        _ => value.to_string(),
-    };
-    let mut result = CallToolResult::structured(value);
-    result.content = vec![ContentBlock::text(text)];
-    result.is_error = is_error.then_some(true);
-    result
-}
-
 impl ServerHandler for BridgeHandler {
     fn get_info(&self) -> ServerConfig {
         self.shared.info.clone()
@@ -179,10 +142,8 @@ impl ServerHandler for BridgeHandler {
     ) -> Result<ReadResourceResponse, ErrorData> {
         if request.uri != WINDOWS_URI {
             // A client's string, echoed clipped: it may be megabytes long.
-            let uri: String = request.uri.chars().take(64).collect();
-            let more = if uri.len() < request.uri.len() { "…" } else { "" };
             return Err(ErrorData::resource_not_found(
-                format!("Unknown resource {uri}{more}; the only one is {WINDOWS_URI}"),
+                format!("Unknown resource {}; the only one is {WINDOWS_URI}", clipped(&request.uri)),
                 None,
             ));
         }
@@ -241,9 +202,8 @@ impl ServerHandler for BridgeHandler {
         request: rmcp::model::CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CustomResult, ErrorData> {
-        let method: String = request.method.chars().take(64).collect();
-        let more = if method.len() < request.method.len() { "…" } else { "" };
-        Err(ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, format!("Method not found: {method}{more}"), None))
+        let method = clipped(&request.method);
+        Err(ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, format!("Method not found: {method}"), None))
     }
 
     async fn list_tools(
@@ -275,9 +235,6 @@ impl ServerHandler for BridgeHandler {
         let Some(_under_way) = self.serving.begin() else {
             return Err(ErrorData::internal_error("The server is stopping; the call was not made", None));
         };
-        // Names are client strings: log at most MAX_TOOL_NAME bytes of them.
-        let clip =
-            |n: &str| n.get(..crate::hub::MAX_TOOL_NAME.min(n.len())).unwrap_or("(not UTF-8 at the cut)").to_owned();
         #[cfg(feature = "http")]
         let left = context
             .extensions
@@ -291,27 +248,22 @@ impl ServerHandler for BridgeHandler {
         let call = self.call_or_read(request, sees);
         // An HTTP client that leaves ends the wait: dropping the call cancels it unless the UI
         // has taken it already (then it is applied; only the answer is lost).
-        let done = match left {
+        let answer = match left {
             Some(left) => tokio::select! {
-                done = call => done,
+                answer = call => answer,
                 () = left => {
-                    tracing::info!(tool = clip(&name), "the client left before the answer");
+                    tracing::info!(tool = %clipped(&name), "the client left before the answer");
                     return Err(ErrorData::internal_error("The client left", None));
                 }
             },
             None => call.await,
         };
-        let (tool, outcome) = match done {
-            Ok(called) => called,
-            Err(read) => return Ok(read),
+        let (tool, outcome) = match answer {
+            Answer::Read(read) => return Ok(read.into()),
+            Answer::Called { tool, outcome } => (tool, outcome),
         };
+        log_call(&name, &tool, &outcome);
         let accommodations = self.shared.policy.accommodations();
-        let (tool, via) = (clip(&tool), (name != tool).then(|| clip(&name)));
-        if let Err(e) = &outcome {
-            tracing::info!(tool, via = via.as_deref(), code = e.code.as_str(), "tool call failed");
-        } else {
-            tracing::info!(tool, via = via.as_deref(), "tool call done");
-        }
         // Whether or not the client's model will see new tools in its list, the result names
         // them with their parameters and the dispatcher that calls them.
         let specs = match &outcome {
@@ -323,32 +275,47 @@ impl ServerHandler for BridgeHandler {
     }
 }
 
+/// What a tool call comes to, before its result is written.
+enum Answer {
+    /// A read of the state, answered whole.
+    Read(CallToolResult),
+    /// The tool called (through a dispatcher, the one it named) and its outcome.
+    Called { tool: String, outcome: Outcome },
+}
+
+/// One line per call: the tool, the dispatcher it came `via` if any, and how it ended. Names
+/// are client strings: logged clipped.
+fn log_call(name: &str, tool: &str, outcome: &Outcome) {
+    let (tool, via) = (clipped(tool), (name != tool).then(|| clipped(name)));
+    if let Err(e) = outcome {
+        tracing::info!(tool = %tool, via = via.as_deref(), code = e.code.as_str(), "tool call failed");
+    } else {
+        tracing::info!(tool = %tool, via = via.as_deref(), "tool call done");
+    }
+}
+
 impl BridgeHandler {
-    /// A tool call up to its outcome: a read of the state is answered whole (`Err` carries it
-    /// out), anything else is the called tool's name and outcome.
-    async fn call_or_read(
-        &self,
-        request: CallToolRequestParams,
-        sees: ResultView,
-    ) -> Result<(String, Outcome), CallToolResponse> {
+    /// A tool call up to its outcome: a read of the state is answered whole, anything else is
+    /// the called tool's name and outcome.
+    async fn call_or_read(&self, request: CallToolRequestParams, sees: ResultView) -> Answer {
         let accommodations = self.shared.policy.accommodations();
         let args = request.arguments.unwrap_or_default();
         let name = request.name.as_ref();
         if name == READ_WINDOWS.as_str() && !self.shared.policy.no_read_windows {
             tracing::debug!(tool = name, "state read");
-            return Err(bridge_tools::read_windows(&self.shared, accommodations, sees, &args).await.into());
+            return Answer::Read(bridge_tools::read_windows(&self.shared, accommodations, sees, &args).await);
         }
         let dispatcher = bridge_tools::dispatcher_class(name).filter(|_| accommodations);
         if let Some(class) = dispatcher {
             return match bridge_tools::dispatch(&self.shared, class, &args).await {
                 Dispatch::ReadWindows(inner) => {
-                    Err(bridge_tools::read_windows(&self.shared, accommodations, sees, &inner).await.into())
+                    Answer::Read(bridge_tools::read_windows(&self.shared, accommodations, sees, &inner).await)
                 }
-                Dispatch::Outcome(tool, outcome) => Ok((tool, *outcome)),
+                Dispatch::Outcome(tool, outcome) => Answer::Called { tool, outcome: *outcome },
             };
         }
         self.shared.hub.first_frame().await;
-        Ok((name.to_owned(), self.shared.hub.call(name, args).await))
+        Answer::Called { tool: name.to_owned(), outcome: self.shared.hub.call(name, args).await }
     }
 }
 
@@ -369,7 +336,7 @@ fn mark_list_for_tool_search(tools: &mut [Tool], app: usize) {
 /// tool).
 fn mark_for_tool_search(tool: &mut Tool, always_load: bool) {
     let title = tool.title.as_deref().unwrap_or_default();
-    let window = tool.name.split_once("__").map(|(w, _)| w).filter(|w| *w != "app").unwrap_or_default();
+    let window = split_tool_name(&tool.name).map(|(w, _)| w).filter(|w| *w != APP_TARGET).unwrap_or_default();
     let hint = if window.is_empty() { title.to_owned() } else { format!("{title} {window}") };
     let mut meta = serde_json::Map::new();
     meta.insert("anthropic/alwaysLoad".to_owned(), serde_json::Value::Bool(always_load));

@@ -18,91 +18,9 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use super::ServerShared;
 use super::handler::BridgeHandler;
 use super::http_layers;
+use super::http_options::HttpOptions;
 use super::serving::Serving;
 use super::token::{TokenCheck, TokenFile, require_token};
-
-/// How long an idle HTTP session (no request, no message) lives by default: half an hour, not
-/// rmcp's 5 minutes (a quiet agent keeps its subscription) nor a day (each holds ~50 KB).
-pub const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
-
-/// Settings of [`Bridge::serve_http`](crate::Bridge::serve_http). Every limit has a default fit for a desktop
-/// app on loopback; `SECURITY.md` says what each one guards against.
-#[derive(Clone, Debug)]
-pub struct HttpOptions {
-    /// The token every request needs (`Authorization: Bearer <token>`). When none is given (and
-    /// `no_token` is not set), one is generated for the endpoint: 32 random bytes, written to a
-    /// file only the user can read ([`HttpHandle::token_file`]), never logged.
-    pub token: Option<String>,
-    /// Serve without a token (default false): any process that can reach the address can then
-    /// call the app. Refused for an address that is not loopback.
-    pub no_token: bool,
-    /// Open TCP connections at most (default 256, well under the usual 1,024 descriptors). At
-    /// the cap a new connection evicts an unused one, never a session's notification stream
-    /// (one per session: keep `max_sessions` well below this).
-    pub max_connections: usize,
-    /// A request head must arrive within this, and a keep-alive connection waiting for its next
-    /// request is closed after it (default 30 s).
-    pub header_timeout: Duration,
-    /// Live MCP sessions at most (default 64). A new `initialize` beyond it evicts the session
-    /// idle the longest; its client gets "session not found" and can initialise again.
-    pub max_sessions: usize,
-    /// A session with no request for this long is closed (default [`SESSION_IDLE`]); one that
-    /// never sent `notifications/initialized` is closed after `header_timeout` × 2.
-    pub session_idle: Duration,
-    /// Where the generated token is kept across runs (see [`with_token_store`](Self::with_token_store));
-    /// `None` (the default): a token per run, in a file removed when the handle is dropped.
-    pub token_store: Option<std::path::PathBuf>,
-}
-
-impl Default for HttpOptions {
-    fn default() -> Self {
-        Self {
-            token: None,
-            no_token: false,
-            max_connections: 256,
-            header_timeout: Duration::from_secs(30),
-            max_sessions: 64,
-            session_idle: SESSION_IDLE,
-            token_store: None,
-        }
-    }
-}
-
-impl HttpOptions {
-    /// Requires `Authorization: Bearer <token>` on every request, with this token.
-    #[must_use]
-    pub fn with_token(mut self, token: impl Into<String>) -> Self {
-        self.token = Some(token.into());
-        self
-    }
-
-    /// Serves a loopback address without a token: any local process can call the app.
-    #[must_use]
-    pub fn without_token(mut self) -> Self {
-        self.no_token = true;
-        self
-    }
-
-    /// Keeps the generated token in `path` across runs, so that a client configured once with
-    /// it keeps working when the app starts again: created on first use (a file only the user
-    /// can read, in a private folder), reused after, never removed by the bridge. A good place
-    /// is [`user_token_path`](crate::serve::user_token_path). For a new token, call
-    /// [`rotate_token`](crate::serve::rotate_token) (or delete the file) before serving.
-    ///
-    /// ```no_run
-    /// use egui_mcp_bridge::serve::{HttpOptions, user_token_path};
-    ///
-    /// let mut options = HttpOptions::default();
-    /// if let Some(path) = user_token_path("my-app") {
-    ///     options = options.with_token_store(path);
-    /// }
-    /// ```
-    #[must_use]
-    pub fn with_token_store(mut self, path: impl Into<std::path::PathBuf>) -> Self {
-        self.token_store = Some(path.into());
-        self
-    }
-}
 
 /// A running HTTP endpoint. Dropping it stops serving, as [`stop`](super::ServeHandle::stop)
 /// does: keep it for as long as the app should be reachable (not `serve_http(..)?.local_addr()`
@@ -186,19 +104,42 @@ pub(crate) fn serve(
     let listener = std::net::TcpListener::bind(addr)?;
     listener.set_nonblocking(true)?;
     let local_addr = listener.local_addr()?;
-    // A token unless the app gave one or opted out: generated for this endpoint, in a file.
-    let token_file = if options.token.is_none() && !options.no_token {
-        let file = match &options.token_store {
-            Some(path) => TokenFile::stored(path)?,
-            None => TokenFile::generate(&shared.hub.config().app_name, local_addr.port())?,
-        };
-        options.token = Some(file.token.clone());
-        Some(file)
-    } else {
-        None
+    let token_file = token_file(&mut options, &shared.hub.config().app_name, local_addr.port())?;
+    let sessions = super::sessions::BoundedSessions::new(&options, runtime);
+    let serving = Serving::new();
+    let router = router(shared, &sessions, &serving, &options, local_addr);
+    let listener = {
+        let _in_runtime = runtime.enter();
+        tokio::net::TcpListener::from_std(listener)?
     };
-    // DNS-rebinding protection: only these Host names are served. Binding a specific
-    // non-loopback address adds that address; binding all interfaces adds nothing.
+    let endpoint = Endpoint { local_addr, sessions: Arc::clone(&sessions), serving: Arc::clone(&serving), options };
+    runtime.spawn(endpoint.run(listener, router, shared.drain_budget()));
+    Ok(HttpHandle {
+        serve: super::ServeHandle::new(serving),
+        local_addr,
+        sessions,
+        shared: Arc::clone(shared),
+        token_file,
+    })
+}
+
+/// A token unless the app gave one or opted out: generated for this endpoint (or kept in the
+/// options' store), in a file; `options` then carry it.
+fn token_file(options: &mut HttpOptions, app_name: &str, port: u16) -> std::io::Result<Option<TokenFile>> {
+    if options.token.is_some() || options.no_token {
+        return Ok(None);
+    }
+    let file = match &options.token_store {
+        Some(path) => TokenFile::stored(path)?,
+        None => TokenFile::generate(app_name, port)?,
+    };
+    options.token = Some(file.token.clone());
+    Ok(Some(file))
+}
+
+/// DNS-rebinding protection: only these Host names are served. Binding a specific
+/// non-loopback address adds that address; binding all interfaces adds nothing.
+fn allowed_hosts(local_addr: SocketAddr) -> Vec<String> {
     let mut hosts = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
     let ip = local_addr.ip();
     if ip.is_unspecified() {
@@ -207,36 +148,53 @@ pub(crate) fn serve(
         hosts.push(ip.to_string());
         tracing::warn!(%local_addr, "MCP over HTTP is reachable from other machines (with the token)");
     }
+    hosts
+}
+
+/// rmcp's service at `/mcp`, behind the request layers (`http_layers.rs`) and the token check.
+fn router(
+    shared: &Arc<ServerShared>,
+    sessions: &Arc<super::sessions::BoundedSessions>,
+    serving: &Arc<Serving>,
+    options: &HttpOptions,
+    local_addr: SocketAddr,
+) -> axum::Router {
     let config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts(hosts)
+        .with_allowed_hosts(allowed_hosts(local_addr))
         .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
         .with_sse_keep_alive(Some(Duration::from_secs(15)));
-    let sessions = super::sessions::BoundedSessions::new(&options, runtime);
-    let handle_sessions = Arc::clone(&sessions);
-    let serving = Serving::new();
-    let (factory_shared, factory_serving) = (Arc::clone(shared), Arc::clone(&serving));
+    let (factory_shared, factory_serving) = (Arc::clone(shared), Arc::clone(serving));
     // The factory runs per session and for some per-request work: keep it cheap and pure.
     let service = StreamableHttpService::new(
         move || Ok(BridgeHandler::new(Arc::clone(&factory_shared), Arc::clone(&factory_serving))),
-        Arc::clone(&sessions),
+        Arc::clone(sessions),
         config,
     );
-    let mut router = axum::Router::new()
+    let router = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(axum::middleware::from_fn(http_layers::malformed_answered_in_band))
-        .layer(axum::middleware::from_fn_with_state(Arc::clone(&serving), http_layers::count_requests))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(serving), http_layers::count_requests))
         .layer(axum::middleware::from_fn(http_layers::lenient_protocol_version))
         .layer(axum::middleware::from_fn(http_layers::session_end_answered_ok));
-    if let Some(token) = options.token.clone() {
-        router = router.layer(axum::middleware::from_fn_with_state(TokenCheck::new(&token), require_token));
+    match &options.token {
+        Some(token) => router.layer(axum::middleware::from_fn_with_state(TokenCheck::new(token), require_token)),
+        None => router,
     }
-    let listener = {
-        let _in_runtime = runtime.enter();
-        tokio::net::TcpListener::from_std(listener)?
-    };
-    let (task_serving, drain_for) = (Arc::clone(&serving), shared.drain_budget());
-    runtime.spawn(async move {
-        let serving = task_serving;
+}
+
+/// What the serving task owns.
+struct Endpoint {
+    local_addr: SocketAddr,
+    sessions: Arc<super::sessions::BoundedSessions>,
+    serving: Arc<Serving>,
+    options: HttpOptions,
+}
+
+impl Endpoint {
+    /// Serves until stopped; then answers what is under way (at most `drain_for`) and closes
+    /// every session and connection.
+    async fn run(self, listener: tokio::net::TcpListener, router: axum::Router, drain_for: Duration) {
+        let Self { local_addr, sessions, serving, options } = self;
         tracing::info!(url = %format!("http://{local_addr}/mcp"), "serving MCP over streamable HTTP");
         let connections = super::listener::serve(listener, router, &options, &serving).await;
         // Stopping: the port is closed; answer what is under way, then close everything.
@@ -247,12 +205,5 @@ pub(crate) fn serve(
         connections.close_all(options.header_timeout).await;
         tracing::info!(url = %format!("http://{local_addr}/mcp"), "stopped serving MCP over HTTP");
         serving.mark_closed();
-    });
-    Ok(HttpHandle {
-        serve: super::ServeHandle::new(serving),
-        local_addr,
-        sessions: handle_sessions,
-        shared: Arc::clone(shared),
-        token_file,
-    })
+    }
 }

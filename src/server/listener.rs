@@ -28,7 +28,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Notify;
 use tower::ServiceExt as _;
 
-use super::http::HttpOptions;
+use super::http_options::HttpOptions;
 use super::serving::Serving;
 
 /// What the accept loop knows of one connection.

@@ -21,20 +21,27 @@ mod handler;
 mod http;
 #[cfg(feature = "http")]
 mod http_layers;
+#[cfg(feature = "http")]
+mod http_options;
 mod instructions;
 #[cfg(feature = "http")]
 mod listener;
 mod malformed;
 mod profile;
+mod result;
 mod serving;
 #[cfg(feature = "http")]
 mod sessions;
 mod stdio;
 #[cfg(feature = "http")]
 mod token;
+mod tool_entry;
+mod tools;
 
 #[cfg(feature = "http")]
-pub use http::{Held, HttpHandle, HttpOptions, SESSION_IDLE};
+pub use http::{Held, HttpHandle};
+#[cfg(feature = "http")]
+pub use http_options::{HttpOptions, SESSION_IDLE};
 pub use instructions::INSTRUCTIONS_MAX_BYTES;
 pub(crate) use instructions::{InstructionsFor, instructions};
 pub(crate) use profile::ClientPolicy;
@@ -47,13 +54,13 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 use rmcp::ServiceExt as _;
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool, ToolAnnotations};
-use serde_json::json;
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 
-use crate::hub::{Hub, Snapshot, ToolSpec};
+use crate::hub::{Hub, Snapshot};
 use connections::Connections;
 use handler::BridgeHandler;
 use serving::Serving;
+use tools::ToolsCache;
 
 /// The URI of the one resource.
 pub const WINDOWS_URI: &str = "app://windows";
@@ -68,65 +75,7 @@ pub(crate) struct ServerShared {
     tools_cache: Mutex<ToolsCache>,
 }
 
-/// The app's tools of one snapshot, converted once per change.
-#[derive(Default)]
-struct ToolsCache {
-    revision: u64,
-    /// As MCP tool entries, for `tools/list`.
-    entries: Arc<Vec<Tool>>,
-    /// As `app__read_windows` lists them: name, description, inputSchema and the dispatcher
-    /// that calls it (made on first use).
-    compact: Option<Arc<serde_json::Value>>,
-}
-
 impl ServerShared {
-    fn cache(&self, snapshot: &Snapshot) -> parking_lot::MutexGuard<'_, ToolsCache> {
-        let mut cache = self.tools_cache.lock();
-        if cache.revision != snapshot.tools_revision || snapshot.tools_revision == 0 {
-            *cache = ToolsCache {
-                revision: snapshot.tools_revision,
-                entries: Arc::new(snapshot.tools.iter().map(to_mcp_tool).collect()),
-                compact: None,
-            };
-        }
-        cache
-    }
-
-    /// The MCP tool list of the app in the latest snapshot (without the bridge's own tools).
-    fn tools(&self) -> Arc<Vec<Tool>> {
-        Arc::clone(&self.cache(&self.hub.snapshot()).entries)
-    }
-
-    /// The callable tools of `snapshot` in `app__read_windows`' compact form.
-    fn compact_tools(&self, snapshot: &Snapshot) -> Arc<serde_json::Value> {
-        let mut cache = self.cache(snapshot);
-        let made = cache.compact.get_or_insert_with(|| {
-            Arc::new(serde_json::Value::Array(
-                snapshot
-                    .tools
-                    .iter()
-                    .map(|t| {
-                        let via = bridge_tools::dispatcher(crate::hub::SafetyClass::of(t.hints));
-                        let schema = without_version_doc(&t.input_schema);
-                        json!({"name": t.name, "description": t.description, "inputSchema": schema, "via": via})
-                    })
-                    .collect(),
-            ))
-        });
-        Arc::clone(made)
-    }
-
-    /// `newToolSpecs` for a result that made these tools callable: their entries of
-    /// `app__read_windows`' `tools`, from the state published with the result (a tool gone
-    /// again since is left out).
-    fn tool_specs(&self, names: &[String]) -> serde_json::Value {
-        let all = self.compact_tools(&self.hub.snapshot());
-        let entries = all.as_array().map(Vec::as_slice).unwrap_or_default();
-        serde_json::Value::Array(
-            names.iter().filter_map(|n| entries.iter().find(|e| e["name"] == n.as_str()).cloned()).collect(),
-        )
-    }
-
     /// How long a stop waits for the calls under way: a call waits at most twice the budget.
     fn drain_budget(&self) -> std::time::Duration {
         self.hub.config().call_timeout * 2 + std::time::Duration::from_secs(1)
@@ -141,61 +90,6 @@ impl ServerShared {
         };
         instructions(v, self.hub.config().instructions.as_deref())
     }
-}
-
-/// An input schema as the compact tool list gives it: `expectedVersion` without its
-/// description, which every write tool's entry would repeat and the instructions and the tool
-/// list already give (each spec in a result stays in the conversation for every later turn).
-fn without_version_doc(schema: &rmcp::model::JsonObject) -> serde_json::Value {
-    let mut schema = schema.clone();
-    if let Some(serde_json::Value::Object(version)) =
-        schema.get_mut("properties").and_then(|p| p.get_mut("expectedVersion"))
-    {
-        version.remove("description");
-    }
-    serde_json::Value::Object(schema)
-}
-
-/// One output schema for every tool, as §12.3 requires ("every tool that returns something
-/// MUST declare an outputSchema"): a bare object. It admits the success shape (`message`,
-/// `openedWindowIds`, `result`, `version`, `newTools`) and the error shape (`code`, `message`,
-/// …) alike, so strict clients that check error results against it too (TypeScript SDK v1
-/// hosts, the MCP Inspector) accept both. The shapes are explained once, in the instructions,
-/// not in every entry: 33 bytes per tool instead of a few hundred.
-fn output_schema() -> Arc<rmcp::model::JsonObject> {
-    static SCHEMA: std::sync::LazyLock<Arc<rmcp::model::JsonObject>> =
-        std::sync::LazyLock::new(|| Arc::new(rmcp::model::object(json!({"type": "object"}))));
-    Arc::clone(&SCHEMA)
-}
-
-/// The MCP tool entry: name, title and description (§5.2), the input schema, the shared output
-/// schema (§12.3), and annotations (§5.6) on every tool, stating what MCP's defaults would get
-/// wrong, for clients approve calls on them (Codex runs a tool without asking only when it is
-/// read-only, or neither destructive nor open-world):
-///
-/// - a read-only tool: `readOnlyHint: true` (MCP gives `destructiveHint` and `idempotentHint`
-///   meaning only when it is false);
-/// - any other tool: `destructiveHint`, true or false (the default, true, would make every
-///   write look dangerous), and `idempotentHint: true` when it is (the default is false);
-/// - `openWorldHint` on every tool: `false` unless the app marks the action as reaching outside
-///   it. MCP's default, true, would make every action of a local app look like one that talks
-///   to the world, and clients ask the person before each.
-fn to_mcp_tool(spec: &ToolSpec) -> Tool {
-    let h = spec.hints;
-    let mut annotations = ToolAnnotations::new();
-    if h.read_only {
-        annotations = annotations.read_only(true);
-    } else {
-        annotations = annotations.destructive(h.destructive);
-        if h.idempotent {
-            annotations = annotations.idempotent(true);
-        }
-    }
-    annotations = annotations.open_world(h.open_world);
-    Tool::new(spec.name.clone(), spec.description.clone(), Arc::clone(&spec.input_schema))
-        .with_title(spec.title.clone())
-        .with_raw_output_schema(output_schema())
-        .with_annotations(annotations)
 }
 
 /// Owns the runtime it created (shut down in the background on drop, so dropping is safe
@@ -367,47 +261,6 @@ async fn fan_out(shared: Arc<ServerShared>) {
                 }
             }
             _ = prune.tick() => shared.connections.prune_closed(),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::hub::Hints;
-
-    fn entry(hints: Hints) -> serde_json::Value {
-        let spec = ToolSpec {
-            name: "w__a".into(),
-            title: "A".into(),
-            description: "Does a".into(),
-            input_schema: Arc::new(rmcp::model::object(json!({"type": "object"}))),
-            hints,
-            ask_person: false,
-        };
-        serde_json::to_value(to_mcp_tool(&spec)).unwrap_or_default()
-    }
-
-    #[test]
-    fn every_entry_declares_the_output_schema_and_annotations_state_what_defaults_get_wrong() {
-        let read = entry(Hints { read_only: true, idempotent: true, ..Hints::default() });
-        assert_eq!(read["annotations"], json!({"readOnlyHint": true, "openWorldHint": false}));
-        let write = entry(Hints::default());
-        assert_eq!(write["annotations"], json!({"destructiveHint": false, "openWorldHint": false}));
-        let delete = entry(Hints { destructive: true, ..Hints::default() });
-        assert_eq!(
-            delete["annotations"],
-            json!({"destructiveHint": true, "openWorldHint": false}),
-            "stated although it is the default"
-        );
-        let retry = entry(Hints { idempotent: true, open_world: true, ..Hints::default() });
-        assert_eq!(
-            retry["annotations"],
-            json!({"destructiveHint": false, "idempotentHint": true, "openWorldHint": true})
-        );
-        for e in [read, write, delete, retry] {
-            assert_eq!(e["outputSchema"], json!({"type": "object"}), "§12.3: {e}");
-            assert_eq!((e["title"].as_str(), e["description"].as_str()), (Some("A"), Some("Does a")), "§5.2");
         }
     }
 }

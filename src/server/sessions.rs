@@ -24,7 +24,7 @@ use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
 
-use super::http::HttpOptions;
+use super::http_options::HttpOptions;
 
 #[derive(Clone, Copy)]
 struct Tracked {

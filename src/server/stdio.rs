@@ -130,8 +130,7 @@ fn classify(line: &[u8]) -> Line {
     if let (None, Some(method)) = (&id, value.get("method").and_then(Value::as_str))
         && !method.starts_with("notifications/")
     {
-        let method: String = method.chars().take(64).collect();
-        tracing::debug!(method, "a request without an id cannot be answered; dropped");
+        tracing::debug!(method = %crate::hub::clipped(method), "a request without an id cannot be answered; dropped");
         return Line::Skip;
     }
     match serde_json::from_value::<ClientJsonRpcMessage>(value) {

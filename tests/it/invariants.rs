@@ -81,7 +81,7 @@ impl World {
         }
         // 3. Tools: only of operable windows, app tools only without an app modal.
         for t in snapshot.tools() {
-            let (win, _) = t.name.split_once("__").expect("{winId}__{action}");
+            let (win, _) = egui_mcp_bridge::protocol::split_tool_name(&t.name).expect("{winId}__{action}");
             if win == "app" {
                 assert!(!app_modal, "app tools hidden under an app modal: {}", t.name);
             } else {

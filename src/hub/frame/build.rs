@@ -9,34 +9,53 @@
 use std::hash::{Hash as _, Hasher as _};
 use std::sync::Arc;
 
-use super::{FrameState, Published, WindowMemory};
+use super::FrameState;
+use super::memory::{Memory, Published, WindowMemory};
 use crate::hub::Hub;
 use crate::hub::decl::{ActionDecl, WindowDecl, WindowHeader, content_hasher};
 use crate::hub::snapshot::{Assembled, StateJson};
-use crate::hub::{Snapshot, ToolSpec};
-use crate::protocol::{Block, operability::Topology, tool_name};
+use crate::hub::{Snapshot, ToolSpec, clipped};
+use crate::protocol::{Block, Window, operability::Topology, tool_name};
 
 impl FrameState {
     /// Publishes the union of the live viewports' declarations, then answers the call under way.
     pub(super) fn publish(&mut self, hub: &Hub) {
-        // Move the declarations out (first declaration of an id wins), build, move them back.
-        // Each window's memory is marked as seen by this publish: a second declaration of the
-        // id finds the mark, and windows left unmarked are the ones that closed.
         self.publishes += 1;
-        let now = self.publishes;
-        let mut taken: Vec<(usize, usize)> = Vec::with_capacity(self.committed.len());
-        let mut repeated: Vec<Vec<WindowDecl>> = Vec::new();
-        let mut opened = false;
         self.app_pass = None;
+        let (taken, opened) = self.take_declarations();
+        let snapshot = self.build_snapshot(opened);
+        let mut windows = self.declared.drain(..);
+        let mut actions = self.app_actions.drain(..);
+        for (c, taken) in self.committed.iter_mut().zip(taken) {
+            c.windows.extend(windows.by_ref().take(taken.windows));
+            c.windows.extend(taken.repeated);
+            c.app_actions.extend(actions.by_ref().take(taken.app_actions));
+        }
+        if !Arc::ptr_eq(&snapshot, &self.last) {
+            self.last = Arc::clone(&snapshot);
+            hub.publish(snapshot);
+        }
+        // Spares beyond the open windows would be held for nothing.
+        self.spare.truncate(self.memory.len());
+        self.calls.finish(&self.last);
+    }
+
+    /// Moves the declarations out of each viewport's into the union to publish (they are moved
+    /// back after): the first declaration of an id wins. Each window's memory is marked as seen
+    /// by this publish: a second declaration of the id finds the mark, and windows left
+    /// unmarked are the ones that closed. True with the rest when a window opened.
+    fn take_declarations(&mut self) -> (Vec<Taken>, bool) {
+        let now = self.publishes;
+        let mut taken = Vec::with_capacity(self.committed.len());
+        let mut opened = false;
         for c in &mut self.committed {
-            let mut kept = 0;
-            let mut twice = Vec::new();
+            let mut took = Taken { windows: 0, repeated: Vec::new(), app_actions: c.app_actions.len() };
             // Drained, not taken: the vectors keep their room for the next pass.
             for d in c.windows.drain(..) {
                 match self.memory.get_mut(d.app_id.as_str()) {
                     Some(m) if m.seen == now => {
                         tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
-                        twice.push(d);
+                        took.repeated.push(d);
                         continue;
                     }
                     Some(m) => {
@@ -52,57 +71,27 @@ impl FrameState {
                     }
                 }
                 self.declared.push(d);
-                kept += 1;
+                took.windows += 1;
             }
             if !c.app_actions.is_empty() && self.app_pass.is_none() {
                 self.app_pass = Some(c.key);
             }
-            let actions = c.app_actions.len();
             self.app_actions.append(&mut c.app_actions);
-            taken.push((kept, actions));
-            repeated.push(twice);
+            taken.push(took);
         }
-        let snapshot = self.build_snapshot(opened);
-        let mut windows = self.declared.drain(..);
-        let mut actions = self.app_actions.drain(..);
-        for ((c, (kept, n)), twice) in self.committed.iter_mut().zip(taken).zip(repeated) {
-            c.windows.extend(windows.by_ref().take(kept));
-            c.windows.extend(twice);
-            c.app_actions.extend(actions.by_ref().take(n));
-        }
-        if !Arc::ptr_eq(&snapshot, &self.last) {
-            self.last = Arc::clone(&snapshot);
-            hub.publish(snapshot);
-        }
-        // Spares beyond the open windows would be held for nothing.
-        self.spare.truncate(self.memory.len());
-        self.calls.finish(&self.last);
+        (taken, opened)
     }
 
     /// Turns this frame's declarations into a snapshot; returns the last one when nothing an
     /// agent could see has changed. `opened`: a window is declared that was not open.
     pub(super) fn build_snapshot(&mut self, opened: bool) -> Arc<Snapshot> {
-        // Every declared window's memory was marked by this publish; any other closed.
-        if self.memory.len() > self.declared.len() {
-            let now = self.publishes;
-            self.memory.retain(|_, m| m.seen == now);
-            let memory = &self.memory;
-            self.registry.retire_unless(|id| memory.contains_key(id));
-        }
-
+        self.forget_closed();
         let topology =
             Topology::resolve(self.declared.iter().map(|d| (d.app_id.as_str(), d.modal, d.owner.as_deref())));
         let blockers = topology.blockers();
         let app_top = topology.app_modal_top();
-
         if opened {
-            for d in &self.declared {
-                if let Some(m) = self.memory.get_mut(d.app_id.as_str())
-                    && m.handle.is_none()
-                {
-                    m.handle = Some(Arc::from(self.registry.assign(&d.app_id)));
-                }
-            }
+            self.assign_handles();
         }
         let (handles, versions) = self.remember(&topology);
         let headers: Vec<WindowHeader<'_>> = self
@@ -120,11 +109,8 @@ impl FrameState {
         let mut header = content_hasher();
         (&headers, &blockers).hash(&mut header);
         let header_hash = header.finish();
-
         // §6: a change of the operable set is a tool-list change even when no tool comes or goes.
-        let operable = |i: usize| blockers[i].is_none();
         let tools_hash = self.hash_tools(&handles, &blockers, app_top);
-
         let windows_changed = header_hash != self.header_hash || self.last.windows_revision == 0;
         let tools_changed = tools_hash != self.tools_hash || self.last.tools_revision == 0;
         if !windows_changed && !tools_changed {
@@ -132,52 +118,20 @@ impl FrameState {
         }
         self.header_hash = header_hash;
         self.tools_hash = tools_hash;
-
-        let (operable_ids, windows, json) = if windows_changed {
-            let operable_ids: Vec<String> =
-                (0..handles.len()).filter(|&i| operable(i)).map(|i| handles[i].to_string()).collect();
-            let mut json = StateJson::new(&operable_ids, self.last.json.len() + 256);
-            let mut windows = Vec::with_capacity(headers.len());
-            for (i, d) in self.declared.iter().enumerate() {
-                let Some(mem) = self.memory.get_mut(d.app_id.as_str()) else { continue };
-                let blocked = blockers[i].is_some();
-                self.reblocked |= mem.blocked != blocked;
-                mem.blocked = blocked;
-                let current = mem.changed_blocks.is_none()
-                    && mem.published.as_ref().is_some_and(|p| headers[i].describes(&p.window));
-                if !current {
-                    let blocks = mem
-                        .changed_blocks
-                        .take()
-                        .or_else(|| mem.published.as_ref().map(|p| p.window.blocks.clone()))
-                        .unwrap_or_default();
-                    let window = headers[i].to_window(&d.summary, blocks);
-                    let window_json = serde_json::to_string(&window).unwrap_or_else(|_| String::from("{}"));
-                    mem.published = Some(Published { window: Arc::new(window), json: window_json.into() });
-                }
-                if let Some(p) = &mem.published {
-                    windows.push(Arc::clone(&p.window));
-                    json.push(&p.json);
-                }
-            }
-            (operable_ids, windows, Arc::new(json.finish()))
+        let (operable, windows, json) = if windows_changed {
+            let operable: Vec<String> =
+                (0..handles.len()).filter(|&i| blockers[i].is_none()).map(|i| handles[i].to_string()).collect();
+            let json = StateJson::new(&operable, self.last.json.len() + 256);
+            let (windows, json, reblocked) = published(&self.declared, &mut self.memory, &headers, &blockers, json);
+            self.reblocked |= reblocked;
+            (operable, windows, Arc::new(json.finish()))
         } else {
             (self.last.operable.clone(), self.last.windows.clone(), Arc::clone(&self.last.json))
         };
-        let tools = if tools_changed {
-            let mut tools = Vec::new();
-            for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| operable(*i)) {
-                tools.extend(d.actions.iter().map(|a| tool_spec(&handles[i], a)));
-            }
-            if app_top.is_none() {
-                tools.extend(self.app_actions.iter().map(|a| tool_spec("app", a)));
-            }
-            tools.into()
-        } else {
-            Arc::clone(&self.last.tools)
-        };
+        let tools =
+            if tools_changed { self.tool_list(&handles, &blockers, app_top) } else { Arc::clone(&self.last.tools) };
         Arc::new(Snapshot::assemble(Assembled {
-            operable: operable_ids,
+            operable,
             windows,
             json,
             tools,
@@ -186,6 +140,28 @@ impl FrameState {
             windows_revision: self.last.windows_revision + u64::from(windows_changed),
             tools_revision: self.last.tools_revision + u64::from(tools_changed),
         }))
+    }
+
+    /// Every declared window's memory was marked by this publish; any other closed: forgotten,
+    /// and its handle retired (never handed out again).
+    fn forget_closed(&mut self) {
+        if self.memory.len() > self.declared.len() {
+            let now = self.publishes;
+            self.memory.retain(|_, m| m.seen == now);
+            let memory = &self.memory;
+            self.registry.retire_unless(|id| memory.contains_key(id));
+        }
+    }
+
+    /// Each window that opened gets its handle.
+    fn assign_handles(&mut self) {
+        for d in &self.declared {
+            if let Some(m) = self.memory.get_mut(d.app_id.as_str())
+                && m.handle.is_none()
+            {
+                m.handle = Some(Arc::from(self.registry.assign(&d.app_id)));
+            }
+        }
     }
 
     /// Brings each declared window's memory up to date: its version rises when its content
@@ -201,28 +177,8 @@ impl FrameState {
                 versions.push(0);
                 continue;
             };
-            // A misspelt or closed owner is loud, once per window: the window is published
-            // without it (a modal one then blocks the whole app).
-            if let Some(owner) = d.owner.as_deref()
-                && topology.owner(i).is_none()
-                && !mem.owner_warned
-            {
-                mem.owner_warned = true;
-                let clip = |s: &str| s.chars().take(64).collect::<String>();
-                let (window, owner) = (clip(&d.app_id), clip(owner));
-                if d.modal {
-                    tracing::warn!(
-                        window,
-                        owner,
-                        "this dialog's owner is not declared in this frame (misspelt, or closed?): it is published as an app-level modal, which blocks every window"
-                    );
-                } else {
-                    tracing::warn!(
-                        window,
-                        owner,
-                        "this window's owner is not declared in this frame (misspelt, or closed?): it is published without one"
-                    );
-                }
+            if topology.owner(i).is_none() {
+                warn_missing_owner(d, mem);
             }
             // The hashes come back with each new declaration (it took them). A declaration kept
             // from an earlier publish (its viewport ran no pass since) brought them back then.
@@ -232,25 +188,24 @@ impl FrameState {
             if mem.content_hash != d.content_hash {
                 mem.version += 1;
                 mem.content_hash = d.content_hash;
-                let old: &[Block] = match (&mem.changed_blocks, &mem.published) {
-                    (Some(blocks), _) => blocks,
-                    (None, Some(p)) => &p.window.blocks,
-                    (None, None) => &[],
-                };
-                let blocks = d
-                    .blocks
-                    .drain(..)
-                    .enumerate()
-                    .map(|(k, b)| {
-                        b.or_else(|| old.get(k).cloned()).unwrap_or(Block::Text { id: None, text: String::new() })
-                    })
-                    .collect();
-                mem.changed_blocks = Some(blocks);
+                mem.changed_blocks = Some(changed_blocks(d, mem));
             }
             handles.push(mem.handle.clone().unwrap_or_else(|| Arc::from("")));
             versions.push(mem.version);
         }
         (handles, versions)
+    }
+
+    /// The tools of the operable windows and, unless an app-level modal is open, the app's.
+    fn tool_list(&self, handles: &[Arc<str>], blockers: &[Option<usize>], app_top: Option<usize>) -> Arc<[ToolSpec]> {
+        let mut tools = Vec::new();
+        for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| blockers[*i].is_none()) {
+            tools.extend(d.actions.iter().map(|a| tool_spec(&handles[i], a)));
+        }
+        if app_top.is_none() {
+            tools.extend(self.app_actions.iter().map(|a| tool_spec("app", a)));
+        }
+        tools.into()
     }
 
     /// The tool list's hash, from its parts (the strings are built only when it changed).
@@ -269,6 +224,92 @@ impl FrameState {
         }
         tools_hasher.finish()
     }
+}
+
+/// What one viewport's declarations lent the union being published, to take back after.
+struct Taken {
+    /// Windows moved into the union, in order.
+    windows: usize,
+    /// Windows it declared again, whose first declaration (by another pass) won.
+    repeated: Vec<WindowDecl>,
+    /// App actions moved into the union.
+    app_actions: usize,
+}
+
+/// The windows as published now and the state's JSON spliced from theirs: a window whose
+/// header or blocks changed is made (and serialised) again, the others are reused. Each
+/// window's memory learns whether a dialog blocks it; true with the rest when that changed for
+/// any of them.
+fn published(
+    declared: &[WindowDecl],
+    memory: &mut Memory,
+    headers: &[WindowHeader<'_>],
+    blockers: &[Option<usize>],
+    mut json: StateJson,
+) -> (Vec<Arc<Window>>, StateJson, bool) {
+    let mut windows = Vec::with_capacity(headers.len());
+    let mut reblocked = false;
+    for (i, d) in declared.iter().enumerate() {
+        let Some(mem) = memory.get_mut(d.app_id.as_str()) else { continue };
+        let blocked = blockers[i].is_some();
+        reblocked |= mem.blocked != blocked;
+        mem.blocked = blocked;
+        let current =
+            mem.changed_blocks.is_none() && mem.published.as_ref().is_some_and(|p| headers[i].describes(&p.window));
+        if !current {
+            let blocks = mem
+                .changed_blocks
+                .take()
+                .or_else(|| mem.published.as_ref().map(|p| p.window.blocks.clone()))
+                .unwrap_or_default();
+            let window = headers[i].to_window(&d.summary, blocks);
+            let window_json = serde_json::to_string(&window).unwrap_or_else(|_| String::from("{}"));
+            mem.published = Some(Published { window: Arc::new(window), json: window_json.into() });
+        }
+        if let Some(p) = &mem.published {
+            windows.push(Arc::clone(&p.window));
+            json.push(&p.json);
+        }
+    }
+    (windows, json, reblocked)
+}
+
+/// A misspelt or closed owner is loud, once per window: the window is published without it (a
+/// modal one then blocks the whole app).
+fn warn_missing_owner(d: &WindowDecl, mem: &mut WindowMemory) {
+    let Some(owner) = d.owner.as_deref() else { return };
+    if std::mem::replace(&mut mem.owner_warned, true) {
+        return;
+    }
+    let (window, owner) = (clipped(&d.app_id), clipped(owner));
+    if d.modal {
+        tracing::warn!(
+            window = &*window,
+            owner = &*owner,
+            "this dialog's owner is not declared in this frame (misspelt, or closed?): it is published as an app-level modal, which blocks every window"
+        );
+    } else {
+        tracing::warn!(
+            window = &*window,
+            owner = &*owner,
+            "this window's owner is not declared in this frame (misspelt, or closed?): it is published without one"
+        );
+    }
+}
+
+/// The blocks of a window whose content changed: each declared one, or the one it had at that
+/// place where the declaration kept it (unchanged).
+fn changed_blocks(d: &mut WindowDecl, mem: &WindowMemory) -> Vec<Block> {
+    let old: &[Block] = match (&mem.changed_blocks, &mem.published) {
+        (Some(blocks), _) => blocks,
+        (None, Some(p)) => &p.window.blocks,
+        (None, None) => &[],
+    };
+    d.blocks
+        .drain(..)
+        .enumerate()
+        .map(|(k, b)| b.or_else(|| old.get(k).cloned()).unwrap_or(Block::Text { id: None, text: String::new() }))
+        .collect()
 }
 
 /// A tool entry. Its title is the action's title alone (§5.2's human-readable title): the

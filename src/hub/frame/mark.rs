@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::FrameState;
+use super::{FrameState, Mark};
 use crate::hub::PendingCall;
 use crate::hub::decl::AgentAction;
 
@@ -13,13 +13,13 @@ impl FrameState {
     /// Marks the call the app just answered (or deferred) on the window `app_id`.
     pub(super) fn mark_call(&mut self, app_id: String, action: AgentAction, call: &Arc<PendingCall>) {
         let chain = self.owner_chain(app_id);
-        self.mark = Some((chain, action, Arc::downgrade(call)));
+        self.mark = Some(Mark { windows: chain, action, call: Arc::downgrade(call) });
     }
 
     /// A deferred call ended without the app's answer (its budget ran out): if it is the one
     /// marked, the mark no longer says the agent waits.
     pub(super) fn unmark_waiting(&mut self, call: &Arc<PendingCall>) {
-        if let Some((_, action, marked)) = &mut self.mark
+        if let Some(Mark { action, call: marked, .. }) = &mut self.mark
             && std::ptr::eq(marked.as_ptr(), Arc::as_ptr(call))
             && action.waiting
         {
@@ -32,8 +32,8 @@ impl FrameState {
     /// The agent's latest applied call, if it marks this window: the window it was for, or,
     /// once that closed, the nearest owner still open.
     pub fn agent_action(&self, app_id: &str) -> Option<&AgentAction> {
-        let (chain, action, _) = self.mark.as_ref()?;
-        let marked = chain.iter().find(|id| self.registry.handle_of(id).is_some())?;
+        let Mark { windows, action, .. } = self.mark.as_ref()?;
+        let marked = windows.iter().find(|id| self.registry.handle_of(id).is_some())?;
         (marked == app_id).then_some(action)
     }
 

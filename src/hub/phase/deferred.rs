@@ -38,8 +38,14 @@ enum Stage {
     Settling,
 }
 
-/// Who a kept call marks: the window's app id (`None` for the app), the action and its title.
-pub(crate) type MarkOf = (Option<String>, String, String);
+/// What the app declared for the call it claimed, which its mark shows: the window's app id
+/// (`None` for the app), the action and its title.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MarkOf {
+    pub app_id: Option<String>,
+    pub action: String,
+    pub title: String,
+}
 
 #[derive(Debug)]
 struct Kept {

@@ -1,9 +1,12 @@
 //! The call state machine on its own, without egui.
+use std::time::{Duration, Instant};
+
 use serde_json::Map;
 use tokio::sync::oneshot;
 
 use super::*;
 use crate::hub::action::Hints;
+use crate::hub::call::CallTarget;
 use crate::hub::snapshot::{SnapshotParts, ToolSpec};
 use crate::protocol::{ToolResult, Window, WindowsState};
 
@@ -295,7 +298,8 @@ fn a_deferred_call_is_answered_with_what_its_claim_and_its_answer_opened() {
     let mut slot = CallSlot::default();
     assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), P, false, BUDGET, same_id));
     let call = slot.claim(P, Some("w"), "go").expect("claimed");
-    assert!(slot.defer(&call, (Some("w".into()), "go".into(), "Go".into())));
+    let mark = MarkOf { app_id: Some("w".into()), action: "go".into(), title: "Go".into() };
+    assert!(slot.defer(&call, mark));
     assert_eq!(slot.after_pass(P), AfterPass::Applied, "the pass that kept it is run again first");
     // The claim opened a progress dialog.
     slot.finish(&snapshot(&[("w", 2), ("p", 1)], &["w__go", "p__cancel"]));

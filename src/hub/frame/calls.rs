@@ -1,0 +1,96 @@
+//! The call under way as the app's declarations meet it: claimed by the action it is for,
+//! answered, rejected or kept to answer later, or waiting for the person's approval. Each
+//! applied call marks a window (`mark.rs`).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{FrameState, Settling};
+use crate::hub::decl::AgentAction;
+use crate::hub::phase::{MarkOf, PassKey};
+use crate::hub::{Outcome, PendingCall};
+use crate::protocol::ToolError;
+
+impl FrameState {
+    /// The app declares `action` (titled `title`) on window `app_id` (`None` = app-level): hands
+    /// over the call armed for this pass if it is for exactly that, and wins the claim on it.
+    pub fn claim(&mut self, app_id: Option<&str>, action: &str, title: &str) -> Option<Arc<PendingCall>> {
+        let pass = self.passes.last()?.key;
+        let call = self.calls.claim(pass, app_id, action)?;
+        self.claimed =
+            Some(MarkOf { app_id: app_id.map(str::to_owned), action: action.to_owned(), title: title.to_owned() });
+        Some(call)
+    }
+
+    /// The app rejected the arguments before applying anything: answer at once.
+    pub fn reject_claimed(&mut self, call: &Arc<PendingCall>, error: ToolError) {
+        self.claimed = None;
+        self.calls.reject_claimed(call, error);
+    }
+
+    /// The app's answer to the call it applied.
+    pub fn set_outcome(&mut self, call: &Arc<PendingCall>, outcome: Outcome) {
+        if let Some(MarkOf { app_id: Some(app_id), action, title }) = self.claimed.take() {
+            let action = AgentAction { action, title, ok: outcome.is_ok(), waiting: false, at: Instant::now() };
+            self.mark_call(app_id, action, call);
+        }
+        self.calls.set_outcome(call, outcome);
+    }
+
+    /// The app keeps the call it claimed in this pass, to answer on a later pass. False if it is
+    /// not that call (it was answered, or its pass ended): nothing is kept.
+    pub fn defer(&mut self, call: &Arc<PendingCall>) -> bool {
+        let Some(claimed) = self.claimed.clone() else { return false };
+        if !self.calls.defer(call, claimed.clone()) {
+            return false;
+        }
+        self.claimed = None;
+        let MarkOf { app_id, action, title } = claimed;
+        if let Some(app_id) = app_id {
+            self.mark_call(app_id, AgentAction { action, title, ok: true, waiting: true, at: Instant::now() }, call);
+        }
+        true
+    }
+
+    /// The app's answer to a call it deferred, in the pass under way or between passes. It goes
+    /// out after the next publish; a pass given it is run again first, so that the published
+    /// state is all after it. False if it came too late (its budget ran out): then it is dropped.
+    pub fn answer_deferred(&mut self, call: &Arc<PendingCall>, outcome: Outcome) -> bool {
+        let pass = self.passes.last().map(|p| p.key);
+        let ok = outcome.is_ok();
+        let Some(MarkOf { app_id, action, title }) = self.calls.deferred.answer(call, outcome, pass, &self.last) else {
+            return false;
+        };
+        if let Some(app_id) = app_id {
+            self.mark_call(app_id, AgentAction { action, title, ok, waiting: false, at: Instant::now() }, call);
+        }
+        if pass.is_none() {
+            // Between passes: every viewport declares again before the state is published.
+            self.settling = Some(Settling { after: self.epoch, since: Instant::now() });
+        }
+        true
+    }
+
+    /// Whether the call under way was applied, or a deferred call answered, in the pass of `key`
+    /// under way: the plugin then asks egui to run that pass again at once (one-frame calls).
+    pub fn applied_in_pass(&self, key: PassKey) -> bool {
+        self.passes.last().is_some_and(|p| p.key == key)
+            && (self.calls.claimed_in(key) || self.calls.deferred.answered_in(key))
+    }
+
+    /// The agent's call waiting for the person's approval on the window `app_id`, if any.
+    pub fn approval(&self, app_id: &str) -> Option<crate::hub::Approval> {
+        self.calls.approvals.get(Some(app_id))
+    }
+
+    /// The person's answer to the call waiting on the window `app_id`. False if none waits.
+    pub fn answer_approval(&mut self, app_id: &str, allow: bool) -> bool {
+        self.calls.approvals.answer(Some(app_id), allow)
+    }
+
+    /// Whether a call is admitted, or applied and not yet answered (a deferred call the app
+    /// answered included; one it has not answered yet is not work for the UI).
+    pub fn has_active_call(&self) -> bool {
+        self.calls.is_busy() || self.calls.deferred.unsent()
+    }
+}
