@@ -54,6 +54,18 @@ impl BridgeBuilder {
         self
     }
 
+    /// Whether windows and panels the app has not described are published read-only (default
+    /// on): each with its title, its labels as text, its inputs as fields (passwords masked),
+    /// its buttons, links and sections with their state, read from egui's accessibility
+    /// (AccessKit) tree, with no tools. An app that adds the bridge gives agents something to
+    /// read from the first run; what it then describes becomes typed and operable. Turning it
+    /// on makes egui build its accessibility tree in every pass.
+    #[must_use]
+    pub fn read_view(mut self, on: bool) -> Self {
+        self.config.read_view = on;
+        self
+    }
+
     /// How long a call may wait for the UI before it ends with `action_timeout` (default 10 s).
     #[must_use]
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
@@ -230,6 +242,8 @@ impl Bridge {
     /// the front. It reads the activity log only when a call finished; it declares nothing, so
     /// it never changes a window's version.
     pub fn activity_ui(&self, ui: &mut egui::Ui) {
+        // The bridge's own panel: not part of the app for the read view.
+        self.core.frame.lock().describe_node(ui.unique_id().value());
         crate::plugin::activity_ui(self, ui);
     }
 
@@ -273,7 +287,28 @@ impl Bridge {
         title: impl Into<egui::WidgetText>,
         add_items: impl FnOnce(&mut crate::blocks::Menu<'_>) -> R,
     ) -> egui::InnerResponse<R> {
-        crate::declare::app_menu_ui(self, ui, title, add_items)
+        let shown = crate::declare::app_menu_ui(self, ui, title, add_items);
+        // Described: the read view leaves out the bar that holds it.
+        self.core.frame.lock().describe_node(shown.response.id.value());
+        shown
+    }
+
+    /// Leaves the egui window or panel that `ui` is in out of the read view (see
+    /// [`BridgeBuilder::read_view`](crate::BridgeBuilder::read_view)): for what the app
+    /// describes some other way, decoration that would only cost an agent's tokens, or what
+    /// agents must not read at all.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # egui::__run_test_ui(|ui| {
+    /// egui::Panel::bottom("hint").show(ui, |ui| {
+    ///     bridge.hide_from_read_view(ui);
+    ///     ui.weak("Tip: open an order from the Orders window.");
+    /// });
+    /// # });
+    /// ```
+    pub fn hide_from_read_view(&self, ui: &egui::Ui) {
+        self.core.frame.lock().describe_node(ui.unique_id().value());
     }
 
     /// An app-level action without arguments: [`app_action`](Self::app_action) with [`NoArgs`].

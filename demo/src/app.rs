@@ -112,6 +112,8 @@ impl OrderApp {
         egui::Panel::right("activity").default_size(width).show(ui, |ui| self.bridge.activity_ui(ui));
         if !self.native {
             egui::Panel::bottom("hint").show(ui, |ui| {
+                // A tip for the person; the instructions tell agents more.
+                self.bridge.hide_from_read_view(ui);
                 ui.weak("Open orders from the Orders window, or use the Orders menu. An agent connected over MCP sees and operates the same windows; its \"Own window\" button moves a window into an OS window of its own.");
             });
         }

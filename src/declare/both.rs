@@ -189,7 +189,13 @@ impl WindowBuilder {
             let frame = c.marked(egui::Frame::central_panel(ui.style()));
             let margin = frame.total_margin().sum();
             let toggle = &mut events.toggle;
-            let show = |ui: &mut egui::Ui| (self.clone().declare(|w| body(w, ui, toggle)), ui.min_rect().size());
+            let show = |ui: &mut egui::Ui| {
+                let r = self.clone().declare(|w| {
+                    described(w, ui);
+                    body(w, ui, toggle)
+                });
+                (r, ui.min_rect().size())
+            };
             let (r, used) = egui::CentralPanel::default().frame(frame).show(ui, show).inner;
             // An OS window grows to hold its contents (a dialog's size is fixed for the person);
             // it never shrinks by itself.
@@ -223,6 +229,7 @@ impl WindowBuilder {
         self.declare(|w| {
             if c.app_modal {
                 let modal = egui::Modal::new(c.placed.egui_id).show(ctx, |ui| {
+                    described(w, ui);
                     ui.set_width(c.size.x);
                     ui.heading(c.title.as_str());
                     body(w, ui, &mut events.toggle)
@@ -247,7 +254,10 @@ impl WindowBuilder {
                     ctx.move_to_top(egui::LayerId::new(egui::Order::Foreground, c.placed.egui_id));
                 }
             }
-            let shown = window.show(ctx, |ui| body(w, ui, &mut events.toggle));
+            let shown = window.show(ctx, |ui| {
+                described(w, ui);
+                body(w, ui, &mut events.toggle)
+            });
             events.closed = !open;
             shown.and_then(|r| {
                 events.rect = Some(r.response.rect);
@@ -360,4 +370,10 @@ pub(super) fn header(
             });
         }
     });
+}
+
+/// Tells the read view that the app described what `ui` holds (a window's contents), so the
+/// egui window or panel around it is not read as an undescribed one.
+pub(super) fn described(w: &WindowUi, ui: &egui::Ui) {
+    w.core.frame.lock().describe_node(ui.unique_id().value());
 }

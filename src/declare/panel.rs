@@ -46,6 +46,7 @@ impl WindowBuilder {
         };
         let shown = frame.show(ui, |ui| {
             self.declare(|w| {
+                super::both::described(w, ui);
                 // A panel keeps no room for the "Agent: …" line: it shows while the mark does.
                 if strength.is_some() {
                     header(ui, agent.as_ref(), strength, None, &mut false);

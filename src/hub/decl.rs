@@ -46,6 +46,8 @@ pub(crate) struct WindowDecl {
     /// What the declaration layer keeps about the window from one declaration to the next (the
     /// rules of its editable fields), opaque here: given back by `FrameState::window_start`.
     pub kept: Option<Kept>,
+    /// Not described by the app: read from what it draws; no tools, never operable.
+    pub read_only: bool,
 }
 
 /// Something the declaration layer keeps per window between passes (see [`WindowDecl::kept`]).
@@ -65,6 +67,7 @@ impl WindowDecl {
             block_hashes: Vec::new(),
             actions: Vec::new(),
             kept: None,
+            read_only: false,
         }
     }
 }
@@ -80,12 +83,13 @@ pub(crate) struct WindowHeader<'a> {
     pub modal: bool,
     pub owner_id: Option<&'a str>,
     pub version: u64,
+    pub read_only: bool,
 }
 
 impl WindowHeader<'_> {
     /// The published window: this header, with the summary and blocks its version stands for.
     pub fn to_window(self, summary: &str, blocks: Vec<Block>) -> Window {
-        let WindowHeader { id, title, modal, owner_id, version } = self;
+        let WindowHeader { id, title, modal, owner_id, version, read_only } = self;
         Window {
             id: id.to_owned(),
             title: title.to_owned(),
@@ -94,14 +98,16 @@ impl WindowHeader<'_> {
             version,
             summary: summary.to_owned(),
             blocks,
+            read_only,
         }
     }
 
     /// Whether `window` was published with this header (and so, at this version, with the
     /// summary and blocks it stands for): then it can be published again as it is.
     pub fn describes(self, window: &Window) -> bool {
-        let WindowHeader { id, title, modal, owner_id, version } = self;
+        let WindowHeader { id, title, modal, owner_id, version, read_only } = self;
         window.version == version
+            && window.read_only == read_only
             && window.modal == modal
             && window.id == id
             && window.title == title

@@ -13,10 +13,12 @@ use reuse::Spare;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use super::decl::{ActionDecl, AgentAction, WindowDecl};
+use std::hash::{Hash as _, Hasher as _};
+
+use super::decl::{ActionDecl, AgentAction, ContentHasher, WindowDecl, content_hasher};
 use super::phase::{AfterPass, CallSlot, MarkOf, PassKey};
 use super::{CallTarget, Hub, PendingCall, Snapshot, clipped};
-use crate::protocol::HandleRegistry;
+use crate::protocol::{Block, HandleRegistry};
 
 /// What the bridge keeps about windows, for tests and monitoring: memory must stay flat however
 /// many windows an app opens and closes.
@@ -48,11 +50,14 @@ struct PassDecls {
     began: u64,
     windows: Vec<WindowDecl>,
     app_actions: Vec<ActionDecl>,
+    /// The egui ids (as `u64`) of what the app described in this pass: its windows' areas and
+    /// panels' `Ui`s, the bridge's own widgets. The read view leaves out what holds them.
+    described: Vec<u64>,
 }
 
 impl PassDecls {
     fn new(key: PassKey, began: u64, windows: usize) -> Self {
-        Self { key, began, windows: Vec::with_capacity(windows), app_actions: Vec::new() }
+        Self { key, began, windows: Vec::with_capacity(windows), app_actions: Vec::new(), described: Vec::new() }
     }
 }
 
@@ -170,6 +175,34 @@ impl FrameState {
         } else {
             self.outside_pass(&decl.app_id);
         }
+    }
+
+    /// Something drawn in the pass under way that the app described (an egui id's value): the
+    /// read view leaves out the window or panel that holds it.
+    pub fn describe_node(&mut self, id: u64) {
+        if let Some(p) = self.passes.last_mut() {
+            p.described.push(id);
+        }
+    }
+
+    /// What the pass under way of viewport `key` described so far (see [`Self::describe_node`]).
+    pub fn described(&self, key: PassKey) -> &[u64] {
+        self.passes.iter().rev().find(|p| p.key == key).map_or(&[], |p| &p.described)
+    }
+
+    /// A window the app has not described, read from what it draws: declared like the app's,
+    /// with no actions, published read-only.
+    pub fn declare_read_only(&mut self, app_id: String, title: String, summary: String, blocks: Vec<Block>) {
+        let mut decl = WindowDecl::new(app_id);
+        decl.title = title;
+        decl.read_only = true;
+        decl.block_hashes = blocks.iter().map(json_hash).collect();
+        let mut h = content_hasher();
+        (&summary, &decl.block_hashes).hash(&mut h);
+        decl.content_hash = h.finish();
+        decl.summary = summary;
+        decl.blocks = blocks.into_iter().map(Some).collect();
+        self.declare_window(decl);
     }
 
     /// An app-level action declared in the pass under way.
@@ -348,4 +381,22 @@ impl FrameState {
             call.reject(super::phase::shutting_down());
         }
     }
+}
+
+/// A hash of a value's JSON, written straight into the hasher (no string is made).
+fn json_hash(value: &Block) -> u64 {
+    struct Feed<'a>(&'a mut ContentHasher);
+    impl std::io::Write for Feed<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.write(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut h = content_hasher();
+    // Writing into a hasher cannot fail.
+    let _ = serde_json::to_writer(Feed(&mut h), value);
+    h.finish()
 }

@@ -103,6 +103,9 @@ pub(crate) struct HubConfig {
     pub parameter_docs: bool,
     /// Whether actions marked [`ActionSpec::ask_person`] wait for the person's approval.
     pub approvals: bool,
+    /// Whether windows the app has not described are published read-only, read from egui's
+    /// accessibility tree (the read view).
+    pub read_view: bool,
 }
 
 impl Default for HubConfig {
@@ -115,6 +118,7 @@ impl Default for HubConfig {
             max_string_chars: DEFAULT_MAX_STRING_CHARS,
             parameter_docs: true,
             approvals: true,
+            read_view: true,
         }
     }
 }

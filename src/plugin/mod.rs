@@ -32,7 +32,6 @@ mod activity;
 mod approval;
 pub mod headless;
 mod hidden;
-#[allow(dead_code, reason = "wired into the plugin in the next step (issue 27)")]
 mod observe;
 
 pub(crate) use activity::activity_ui;
@@ -132,6 +131,10 @@ impl egui::Plugin for BridgePlugin {
             self.inert = true;
             return;
         }
+        if self.core.hub.config().read_view {
+            // egui then builds its accessibility tree in every pass: the read view's source.
+            ctx.enable_accesskit();
+        }
         let ctx = ctx.clone();
         // A cycle (core → hub → waker → core) that `on_exit` breaks.
         let core = Arc::clone(&self.core);
@@ -194,6 +197,9 @@ impl egui::Plugin for BridgePlugin {
             self.viewports.is_empty().then(|| output.viewport_output.keys().copied().map(key).collect());
         if let Some(live) = &live {
             self.known.retain(|k, _| live.contains(k));
+        }
+        if let Some(tree) = &output.platform_output.accesskit_update {
+            observe::declare_undescribed(&self.core, key(viewport), tree);
         }
         let wanted = self.core.frame.lock().end_pass(&self.core.hub, key(viewport), live.as_deref());
         if let Some(after) = wanted.after

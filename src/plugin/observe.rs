@@ -16,6 +16,8 @@ use std::collections::HashMap;
 use egui::accesskit::{Node, NodeId, Role, Toggled, TreeUpdate};
 use serde_json::{Value, json};
 
+use crate::hub::UiCore;
+use crate::hub::phase::PassKey;
 use crate::protocol::{Block, FieldItem, masked};
 
 /// The most fields, controls and text lines one read-only window carries; the rest is counted
@@ -50,20 +52,58 @@ pub struct UndescribedWidget {
     pub window: String,
 }
 
-/// The undescribed top-level containers of one pass's tree, in the tree's order. A container
-/// is described when `described` says so of its node or of any node inside it (the app's
-/// window, or a panel the app drew a described window into).
+/// Declares, in the pass of viewport `key` that is ending, a read-only window for each
+/// container of its tree that the app has not described.
+pub(crate) fn declare_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate) {
+    let described: std::collections::HashSet<u64> = core.frame.lock().described(key).iter().copied().collect();
+    let observed = observe(tree, &|id| described.contains(&id.0));
+    let mut frame = core.frame.lock();
+    let mut ids = std::collections::HashSet::new();
+    for w in observed {
+        let mut app_id = app_id_of(&w);
+        if !ids.insert(app_id.clone()) {
+            // Two undescribed windows of one title: the second told apart by its node.
+            app_id = format!("{app_id}-{:06x}", w.node & 0xff_ffff);
+        }
+        frame.declare_read_only(app_id, w.title, w.summary, w.blocks);
+    }
+}
+
+/// The app id a read-only window is declared under: `ui-` and its title's words, which stay
+/// as long as the title does; a panel's title follows its first text, so a panel is known by
+/// its node instead.
+fn app_id_of(w: &ObservedWindow) -> String {
+    if w.title.starts_with("Panel") {
+        return format!("ui-panel-{:06x}", w.node & 0xff_ffff);
+    }
+    let words: String =
+        w.title.chars().map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let words: Vec<&str> = words.split('-').filter(|s| !s.is_empty()).take(6).collect();
+    if words.is_empty() { format!("ui-{:06x}", w.node & 0xff_ffff) } else { format!("ui-{}", words.join("-")) }
+}
+
+/// The undescribed top-level containers of one pass's tree, in the tree's order, then what is
+/// drawn straight into the viewport outside any of them (titled "Main"). A container is
+/// described when `described` says so of its node or of any node inside it (the app's window,
+/// or a panel the app drew a described window into); a described node inside what is read is
+/// left out with all it holds.
 pub(crate) fn observe(update: &TreeUpdate, described: &dyn Fn(NodeId) -> bool) -> Vec<ObservedWindow> {
     let nodes: HashMap<NodeId, &Node> = update.nodes.iter().map(|(id, n)| (*id, n)).collect();
     let Some(root) = update.tree.as_ref().map(|t| t.root) else { return Vec::new() };
-    let tree = Tree { nodes };
+    let tree = Tree { nodes, described };
     let mut containers = Vec::new();
     tree.top_level(root, &mut containers);
-    containers.into_iter().filter(|id| !tree.any_in(*id, described)).filter_map(|id| tree.window(id)).collect()
+    let mut windows: Vec<ObservedWindow> =
+        containers.into_iter().filter(|id| !tree.any_in(*id)).filter_map(|id| tree.window(id, false)).collect();
+    if let Some(main) = tree.window(root, true).filter(|w| !w.blocks.is_empty()) {
+        windows.push(main);
+    }
+    windows
 }
 
 struct Tree<'a> {
     nodes: HashMap<NodeId, &'a Node>,
+    described: &'a dyn Fn(NodeId) -> bool,
 }
 
 /// What one input widget holds, read from its node.
@@ -99,16 +139,22 @@ impl Tree<'_> {
         }
     }
 
-    /// Whether `pred` holds for `id` or a node inside it.
-    fn any_in(&self, id: NodeId, pred: &dyn Fn(NodeId) -> bool) -> bool {
-        pred(id) || self.nodes.get(&id).is_some_and(|n| n.children().iter().any(|c| self.any_in(*c, pred)))
+    /// Whether `id` or a node inside it is described.
+    fn any_in(&self, id: NodeId) -> bool {
+        (self.described)(id) || self.nodes.get(&id).is_some_and(|n| n.children().iter().any(|c| self.any_in(*c)))
     }
 
-    fn window(&self, id: NodeId) -> Option<ObservedWindow> {
+    /// The read-only window of container `id`; `root`: the viewport itself, read outside the
+    /// containers it holds (they are read on their own).
+    fn window(&self, id: NodeId, root: bool) -> Option<ObservedWindow> {
         let node = self.nodes.get(&id)?;
         let mut content = Content::default();
-        self.walk(id, &mut content);
-        let named = node.label().map(str::trim).filter(|l| !l.is_empty()).map(clip);
+        self.walk(id, &mut content, root);
+        let named = if root {
+            Some("Main".to_owned())
+        } else {
+            node.label().map(str::trim).filter(|l| !l.is_empty()).map(clip)
+        };
         let title = match named {
             Some(t) => t,
             None => match content.text.first() {
@@ -142,7 +188,7 @@ impl Tree<'_> {
     }
 
     /// Collects the content under `id`, children in order; a label beside an input names it.
-    fn walk(&self, id: NodeId, out: &mut Content) {
+    fn walk(&self, id: NodeId, out: &mut Content, skip_containers: bool) {
         let Some(node) = self.nodes.get(&id) else { return };
         let children: Vec<(NodeId, &Node)> =
             node.children().iter().filter_map(|c| self.nodes.get(c).map(|n| (*c, *n))).collect();
@@ -164,7 +210,8 @@ impl Tree<'_> {
             }
         }
         for (k, (child, n)) in children.iter().enumerate() {
-            if used[k] || is_chrome(n) {
+            let container = matches!(n.role(), Role::Window | Role::Dialog | Role::AlertDialog | Role::Pane);
+            if used[k] || is_chrome(n) || (self.described)(*child) || (skip_containers && container) {
                 continue;
             }
             if let Some(input) = inputs[k].take() {
@@ -177,7 +224,7 @@ impl Tree<'_> {
                 }
             } else {
                 // A group, or a container nested in this one: read as part of it.
-                self.walk(*child, out);
+                self.walk(*child, out, skip_containers);
             }
         }
     }
@@ -406,6 +453,7 @@ mod tests {
         assert!(!c.iter().any(|i| i.get("button") == Some(&json!("Hide"))), "window chrome is left out: {c:?}");
         let Some(Block::Text { text, .. }) = settings.blocks.first() else { panic!("{settings:?}") };
         assert_eq!(text, "Port settings", "labels that name an input are not repeated as text");
+        assert!(windows.iter().all(|w| w.title != "Main"), "nothing is drawn outside the panel and the window");
         let panel = windows.iter().find(|w| w.title.starts_with("Panel")).expect("the top panel");
         assert_eq!(panel.title, "Panel: Serial monitor");
         assert!(controls(panel).contains(&json!({"button": "Open file"})));

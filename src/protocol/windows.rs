@@ -60,6 +60,10 @@ pub struct Window {
 
     /// The window's content, as semantic blocks.
     pub blocks: Vec<Block>,
+    /// `true` for a window the app has not described, read from what it draws (an extension
+    /// of §4.2): it has no tools and is never operable; agents can only read it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
 }
 
 /// Tone of a [`Block::Notice`].
@@ -278,6 +282,7 @@ mod tests {
             version: 1,
             summary: "s".into(),
             blocks: vec![],
+            read_only: false,
         };
         let v = serde_json::to_value(&w).unwrap();
         assert_eq!(v["ownerId"], Value::Null, "ownerId is required, null when absent");

@@ -104,6 +104,7 @@ impl FrameState {
                 modal: d.modal,
                 owner_id: topology.owner(i).map(|o| &*handles[o]),
                 version: versions[i],
+                read_only: d.read_only,
             })
             .collect();
         let mut header = content_hasher();
@@ -119,8 +120,10 @@ impl FrameState {
         self.header_hash = header_hash;
         self.tools_hash = tools_hash;
         let (operable, windows, json) = if windows_changed {
-            let operable: Vec<String> =
-                (0..handles.len()).filter(|&i| blockers[i].is_none()).map(|i| handles[i].to_string()).collect();
+            let operable: Vec<String> = (0..handles.len())
+                .filter(|&i| blockers[i].is_none() && !self.declared[i].read_only)
+                .map(|i| handles[i].to_string())
+                .collect();
             let json = StateJson::new(&operable, self.last.json.len() + 256);
             let (windows, json, reblocked) = published(&self.declared, &mut self.memory, &headers, &blockers, json);
             self.reblocked |= reblocked;
@@ -211,7 +214,7 @@ impl FrameState {
     /// The tool list's hash, from its parts (the strings are built only when it changed).
     fn hash_tools(&self, handles: &[Arc<str>], blockers: &[Option<usize>], app_top: Option<usize>) -> u64 {
         let mut tools_hasher = content_hasher();
-        for (i, d) in self.declared.iter().enumerate().filter(|(i, _)| blockers[*i].is_none()) {
+        for (i, d) in self.declared.iter().enumerate().filter(|(i, d)| blockers[*i].is_none() && !d.read_only) {
             handles[i].hash(&mut tools_hasher);
             for a in &d.actions {
                 (&handles[i], &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);

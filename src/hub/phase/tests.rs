@@ -21,6 +21,7 @@ fn window(id: &str, version: u64) -> Window {
         version,
         summary: String::new(),
         blocks: Vec::new(),
+        read_only: false,
     }
 }
 
