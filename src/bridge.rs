@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 
-use crate::declare::{Call, WindowBuilder, declare_action};
+use crate::declare::{Call, WindowBuilder};
 use crate::hub::{ActionSpec, ActivityRecord, AgentAction, Footprint, Hub, HubConfig, NoArgs, Snapshot, UiCore};
 use crate::plugin::{BridgePlugin, CallsWhileHidden};
 use crate::server::{ClientPolicy, ClientProfile, Compat, McpServer, ServeHandle};
@@ -230,7 +230,7 @@ impl Bridge {
     /// the front. It reads the activity log only when a call finished; it declares nothing, so
     /// it never changes a window's version.
     pub fn activity_ui(&self, ui: &mut egui::Ui) {
-        crate::plugin::activity_ui(self, ui);
+        crate::declare::activity_ui(&self.core, ui);
     }
 
     /// Declares an app-level action (`app__{name}`) for this pass; listed while no app-level
@@ -240,9 +240,7 @@ impl Bridge {
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,
     {
-        let (decl, call) = declare_action::<A>(&self.core, None, name, spec)?;
-        self.core.frame.lock().declare_app_action(decl);
-        call
+        crate::declare::app_action(&self.core, name, spec)
     }
 
     /// A menu of app-level actions (`app__{name}`; a menu bar's "File"), drawn for the person and
@@ -273,7 +271,7 @@ impl Bridge {
         title: impl Into<egui::WidgetText>,
         add_items: impl FnOnce(&mut crate::blocks::Menu<'_>) -> R,
     ) -> egui::InnerResponse<R> {
-        crate::declare::app_menu_ui(self, ui, title, add_items)
+        crate::declare::app_menu_ui(&self.core, ui, title, add_items)
     }
 
     /// An app-level action without arguments: [`app_action`](Self::app_action) with [`NoArgs`].
@@ -329,12 +327,7 @@ impl Bridge {
     /// ```
     pub fn approval_prompt(&self, ui: &mut egui::Ui, app_id: &str) {
         if let Some(approval) = self.approval(app_id) {
-            match crate::plugin::approval_prompt(ui, &approval) {
-                Some(allow) => {
-                    self.answer_approval(app_id, allow);
-                }
-                None => ui.ctx().request_repaint_after(Duration::from_millis(500)), // the countdown
-            }
+            crate::declare::approval_prompt(ui, &self.core, app_id, &approval);
         }
     }
 
@@ -353,12 +346,6 @@ impl Bridge {
     /// tool names, codes and messages, never arguments. For an "Agent activity" panel.
     pub fn activity(&self) -> Vec<ActivityRecord> {
         self.core.hub.activity().recent()
-    }
-
-    /// The sequence number of the newest activity record (0 before any): cheap to compare in
-    /// every pass, to copy [`activity`](Self::activity) only when it changed.
-    pub fn activity_seq(&self) -> u64 {
-        self.core.hub.activity().last_seq()
     }
 
     /// What the bridge keeps about windows (see [`Footprint`]).

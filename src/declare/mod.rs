@@ -13,6 +13,8 @@
 //! field's rules and `editable.rs` the values fields edit; `edit_action.rs` derives the
 //! `edit_field` action from the editable fields.
 
+mod activity;
+mod approval;
 mod both;
 mod call;
 mod choice;
@@ -30,7 +32,9 @@ mod table;
 mod widgets;
 mod window;
 
-pub(crate) use call::declare_action;
+pub(crate) use activity::activity_ui;
+pub(crate) use approval::approval_prompt;
+pub(crate) use call::app_action;
 pub use call::{Call, Deferred};
 pub use content::{Cell, Fields, Items, Row, Rows};
 pub use editable::Editable;
