@@ -280,12 +280,6 @@ impl Bridge {
         self.app_action::<NoArgs>(name, spec)
     }
 
-    /// Whether a dialog blocks this window in the last published state (as agents are told);
-    /// disable it for the person too.
-    pub fn is_blocked(&self, app_id: &str) -> bool {
-        self.core.frame.lock().is_blocked(app_id)
-    }
-
     /// The external id (as agents see it) of an open window.
     pub fn external_id(&self, app_id: &str) -> Option<String> {
         self.core.frame.lock().handle_of(app_id).map(str::to_owned)

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use crate::hub::{ActivityRecord, UiCore};
+use crate::protocol::split_tool_name;
 
 /// Consecutive records of the same tool with the same outcome, shown as one line.
 #[derive(Debug, PartialEq)]
@@ -53,7 +54,7 @@ impl Copied {
             .records
             .iter()
             .map(|r| {
-                let handle = r.tool.split_once("__").map_or("", |(h, _)| h);
+                let handle = split_tool_name(&r.tool).map_or("", |(h, _)| h);
                 let place = match titles.get(handle) {
                     Some(title) => format!("in {title}"),
                     None if handle == "app" => "the app".to_owned(),
@@ -108,7 +109,7 @@ pub(crate) fn activity_ui(core: &UiCore, ui: &mut egui::Ui) {
             ui.add_space(4.0);
         }
     });
-    let handle = clicked.as_deref().and_then(|tool| tool.split_once("__")).map(|(h, _)| h);
+    let handle = clicked.as_deref().and_then(split_tool_name).map(|(h, _)| h);
     if let Some(handle) = handle {
         let places = super::places::places(&ctx);
         let app_ids = places.lock().app_ids();

@@ -158,11 +158,6 @@ impl<A> Call<A> {
         &self.args
     }
 
-    /// The parsed arguments, to change in place (to take them whole, use [`Call::handle`]).
-    pub fn args_mut(&mut self) -> &mut A {
-        &mut self.args
-    }
-
     /// Answers with success or a tool error.
     pub fn reply(self, outcome: Outcome) {
         self.answer.give(outcome);

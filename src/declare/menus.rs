@@ -186,7 +186,7 @@ impl Menu<'_> {
                 if let Some(allowed) = outer {
                     w.hidden = Some(allowed && enabled);
                 }
-                let usable = enabled && w.gate().allows(self.ui) && !w.is_blocked();
+                let usable = enabled && w.gate().allows(self.ui) && !w.blocked;
                 let pressed = self.ui.add_enabled_ui(enabled, |ui| w.add_button(ui, name, spec, button)).inner;
                 w.hidden = outer;
                 (pressed, usable)
