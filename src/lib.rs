@@ -28,7 +28,9 @@ pub mod testing;
 pub use bridge::{Bridge, BridgeBuilder};
 pub use declare::{Call, Deferred, Form, Gesture, Input, Press, WindowBuilder, WindowResponse, WindowUi};
 pub use hub::{ActionSpec, NoArgs, Outcome};
-pub use protocol::{ErrorCode, FieldError, Severity, ToolError, ToolResult};
+pub use protocol::error::{ErrorCode, FieldError, ToolError};
+pub use protocol::result::ToolResult;
+pub use protocol::windows::Severity;
 
 /// What a window's closures are given beyond [`WindowUi`] and [`Form`]: the block builders of
 /// [`WindowUi::fields`], [`WindowUi::table`] and [`WindowUi::list`] (and the type-state of a
@@ -45,7 +47,6 @@ pub mod blocks {
 /// the agent's mark, a call waiting for the person's approval, and the bridge's footprint.
 pub mod state {
     pub use crate::hub::{ActivityRecord, AgentAction, Approval, Footprint, Hints, Snapshot, ToolSpec};
-    pub use crate::protocol::{Block, Window, WindowsState};
 }
 
 /// Serving MCP: the handles that keep a transport running, how clients are met, and (feature
@@ -68,7 +69,6 @@ pub mod passes {
 pub mod limits {
     pub use crate::hub::{ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_DEFERRED_CALLS, MAX_TOOL_NAME};
     pub use crate::plugin::STALLED_AFTER;
-    pub use crate::protocol::MASK;
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub use crate::server::SESSION_IDLE;
@@ -88,8 +88,10 @@ pub mod limits {
 /// }
 /// # let _ = schemars::schema_for!(Rename);
 /// ```
+#[doc(no_inline)]
 pub use schemars;
 /// The `serde_json` of [`ToolResult::with_result`] and custom blocks.
+#[doc(no_inline)]
 pub use serde_json;
 
 /// Whether a log event or span may be recorded, whatever the app's filter says: everything but

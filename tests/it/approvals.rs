@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use egui_mcp_bridge::limits::MASK;
+use egui_mcp_bridge::protocol::MASK;
 use egui_mcp_bridge::testing::{Agent, AgentCall};
 use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, Outcome};
 use serde_json::json;
