@@ -3,15 +3,22 @@
 //! # Layers and threads
 //!
 //! - [`protocol`]: the wire types and rules of the MCP GUI Bridge Protocol (pure: no egui, no
-//!   rmcp). Clients and [`Call::fail`] use them.
+//!   rmcp), for clients: the state of `app://windows` and tool names. The results and errors
+//!   [`Call::fail`] and agents get ([`ToolResult`], [`ToolError`]) are defined there too, and
+//!   named at the root.
 //! - The core (private): the state shared by the UI thread and the server (the latest published
-//!   [`Snapshot`](state::Snapshot), the call queue) and the UI thread's bookkeeping (versions, ids, the call
-//!   state machine). No egui, no rmcp.
-//! - The declaration API ([`Bridge::window`], [`WindowUi`], [`Call`]) and the egui plugin
-//!   ([`BridgePlugin`](passes::BridgePlugin)): run on the UI thread, inside the app's passes.
+//!   [`Snapshot`](state::Snapshot), the call queue) and the UI thread's bookkeeping (versions,
+//!   ids, the call state machine). No egui, no rmcp.
+//! - The app-side egui code: the declaration API ([`Bridge::window`], [`WindowUi`], [`Call`]),
+//!   the widgets that draw for the person and declare for agents at once, and the person's view
+//!   of the bridge (the approval prompt, the activity panel); and, beside it, the egui plugin
+//!   ([`BridgePlugin`](passes::BridgePlugin)). Both run on the UI thread, inside the app's
+//!   passes, and know the core only.
 //! - The MCP server (private, on rmcp): tokio tasks that read snapshots and queue calls; they
 //!   never touch app state. The UI thread never waits on them.
-//! - [`Bridge`]: the one handle that wires them together.
+//! - [`Bridge`]: the one handle that wires them together; nothing below it calls it.
+//!
+//! `docs/design.md` lists what each layer may import, and a test holds the source to it.
 #![warn(missing_docs, missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
