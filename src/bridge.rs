@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 
-use crate::declare::{Call, WindowBuilder, declare_action};
+use crate::declare::{Call, WindowBuilder};
 use crate::hub::{ActionSpec, ActivityRecord, AgentAction, Footprint, Hub, HubConfig, NoArgs, Snapshot, UiCore};
 use crate::plugin::{BridgePlugin, CallsWhileHidden};
 use crate::server::{ClientPolicy, ClientProfile, Compat, McpServer, ServeHandle};
@@ -244,7 +244,7 @@ impl Bridge {
     pub fn activity_ui(&self, ui: &mut egui::Ui) {
         // The bridge's own panel: not part of the app for the read view.
         self.core.frame.lock().describe_node(ui.unique_id().value());
-        crate::plugin::activity_ui(self, ui);
+        crate::declare::activity_ui(&self.core, ui);
     }
 
     /// Declares an app-level action (`app__{name}`) for this pass; listed while no app-level
@@ -254,9 +254,7 @@ impl Bridge {
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,
     {
-        let (decl, call) = declare_action::<A>(&self.core, None, name, spec)?;
-        self.core.frame.lock().declare_app_action(decl);
-        call
+        crate::declare::app_action(&self.core, name, spec)
     }
 
     /// A menu of app-level actions (`app__{name}`; a menu bar's "File"), drawn for the person and
@@ -287,7 +285,7 @@ impl Bridge {
         title: impl Into<egui::WidgetText>,
         add_items: impl FnOnce(&mut crate::blocks::Menu<'_>) -> R,
     ) -> egui::InnerResponse<R> {
-        let shown = crate::declare::app_menu_ui(self, ui, title, add_items);
+        let shown = crate::declare::app_menu_ui(&self.core, ui, title, add_items);
         // Described: the read view leaves out the bar that holds it.
         self.core.frame.lock().describe_node(shown.response.id.value());
         shown
@@ -315,12 +313,6 @@ impl Bridge {
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
     pub fn app_button(&self, name: &str, spec: ActionSpec) -> Option<Call<NoArgs>> {
         self.app_action::<NoArgs>(name, spec)
-    }
-
-    /// Whether a dialog blocks this window in the last published state (as agents are told);
-    /// disable it for the person too.
-    pub fn is_blocked(&self, app_id: &str) -> bool {
-        self.core.frame.lock().is_blocked(app_id)
     }
 
     /// The external id (as agents see it) of an open window.
@@ -364,12 +356,7 @@ impl Bridge {
     /// ```
     pub fn approval_prompt(&self, ui: &mut egui::Ui, app_id: &str) {
         if let Some(approval) = self.approval(app_id) {
-            match crate::plugin::approval_prompt(ui, &approval) {
-                Some(allow) => {
-                    self.answer_approval(app_id, allow);
-                }
-                None => ui.ctx().request_repaint_after(Duration::from_millis(500)), // the countdown
-            }
+            crate::declare::approval_prompt(ui, &self.core, app_id, &approval);
         }
     }
 
@@ -388,12 +375,6 @@ impl Bridge {
     /// tool names, codes and messages, never arguments. For an "Agent activity" panel.
     pub fn activity(&self) -> Vec<ActivityRecord> {
         self.core.hub.activity().recent()
-    }
-
-    /// The sequence number of the newest activity record (0 before any): cheap to compare in
-    /// every pass, to copy [`activity`](Self::activity) only when it changed.
-    pub fn activity_seq(&self) -> u64 {
-        self.core.hub.activity().last_seq()
     }
 
     /// What the bridge keeps about windows (see [`Footprint`]).

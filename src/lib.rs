@@ -3,15 +3,22 @@
 //! # Layers and threads
 //!
 //! - [`protocol`]: the wire types and rules of the MCP GUI Bridge Protocol (pure: no egui, no
-//!   rmcp). Clients and [`Call::fail`] use them.
+//!   rmcp), for clients: the state of `app://windows` and tool names. The results and errors
+//!   [`Call::fail`] and agents get ([`ToolResult`], [`ToolError`]) are defined there too, and
+//!   named at the root.
 //! - The core (private): the state shared by the UI thread and the server (the latest published
-//!   [`Snapshot`](state::Snapshot), the call queue) and the UI thread's bookkeeping (versions, ids, the call
-//!   state machine). No egui, no rmcp.
-//! - The declaration API ([`Bridge::window`], [`WindowUi`], [`Call`]) and the egui plugin
-//!   ([`BridgePlugin`](passes::BridgePlugin)): run on the UI thread, inside the app's passes.
+//!   [`Snapshot`](state::Snapshot), the call queue) and the UI thread's bookkeeping (versions,
+//!   ids, the call state machine). No egui, no rmcp.
+//! - The app-side egui code: the declaration API ([`Bridge::window`], [`WindowUi`], [`Call`]),
+//!   the widgets that draw for the person and declare for agents at once, and the person's view
+//!   of the bridge (the approval prompt, the activity panel); and, beside it, the egui plugin
+//!   ([`BridgePlugin`](passes::BridgePlugin)). Both run on the UI thread, inside the app's
+//!   passes, and know the core only.
 //! - The MCP server (private, on rmcp): tokio tasks that read snapshots and queue calls; they
 //!   never touch app state. The UI thread never waits on them.
-//! - [`Bridge`]: the one handle that wires them together.
+//! - [`Bridge`]: the one handle that wires them together; nothing below it calls it.
+//!
+//! `docs/design.md` lists what each layer may import, and a test holds the source to it.
 #![warn(missing_docs, missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -28,7 +35,9 @@ pub mod testing;
 pub use bridge::{Bridge, BridgeBuilder};
 pub use declare::{Call, Deferred, Form, Gesture, Input, Press, WindowBuilder, WindowResponse, WindowUi};
 pub use hub::{ActionSpec, NoArgs, Outcome};
-pub use protocol::{ErrorCode, FieldError, Severity, ToolError, ToolResult};
+pub use protocol::error::{ErrorCode, FieldError, ToolError};
+pub use protocol::result::ToolResult;
+pub use protocol::windows::Severity;
 
 /// What a window's closures are given beyond [`WindowUi`] and [`Form`]: the block builders of
 /// [`WindowUi::fields`], [`WindowUi::table`] and [`WindowUi::list`] (and the type-state of a
@@ -45,7 +54,6 @@ pub mod blocks {
 /// the agent's mark, a call waiting for the person's approval, and the bridge's footprint.
 pub mod state {
     pub use crate::hub::{ActivityRecord, AgentAction, Approval, Footprint, Hints, Snapshot, ToolSpec};
-    pub use crate::protocol::{Block, Window, WindowsState};
 }
 
 /// Serving MCP: the handles that keep a transport running, how clients are met, and (feature
@@ -68,7 +76,6 @@ pub mod passes {
 pub mod limits {
     pub use crate::hub::{ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_DEFERRED_CALLS, MAX_TOOL_NAME};
     pub use crate::plugin::STALLED_AFTER;
-    pub use crate::protocol::MASK;
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub use crate::server::SESSION_IDLE;
@@ -88,8 +95,10 @@ pub mod limits {
 /// }
 /// # let _ = schemars::schema_for!(Rename);
 /// ```
+#[doc(no_inline)]
 pub use schemars;
 /// The `serde_json` of [`ToolResult::with_result`] and custom blocks.
+#[doc(no_inline)]
 pub use serde_json;
 
 /// Whether a log event or span may be recorded, whatever the app's filter says: everything but

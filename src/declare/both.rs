@@ -332,12 +332,7 @@ pub(super) fn prompts(
         ui.label(egui::RichText::new("Waiting for the dialog on top to be answered.").italics());
     }
     if let Some(approval) = approval {
-        match crate::plugin::approval_prompt(ui, approval) {
-            Some(allow) => {
-                core.answer_approval(app_id, allow);
-            }
-            None => ui.ctx().request_repaint_after(Duration::from_millis(500)), // the countdown
-        }
+        super::approval::approval_prompt(ui, core, app_id, approval);
     }
 }
 

@@ -9,9 +9,20 @@ use crate::hub::phase::{dropped, unanswered};
 use crate::hub::{ActionSpec, NoArgs, Outcome, PendingCall, UiCore, input_schema_for, parse_args};
 use crate::protocol::{ToolError, ToolResult, is_name_safe, is_reserved_app_action};
 
+/// Declares an app-level action (`app__{name}`) for this pass ([`crate::Bridge::app_action`],
+/// an app menu's item); the agent's call to it, if one arrived.
+pub(crate) fn app_action<A>(core: &Arc<UiCore>, name: &str, spec: ActionSpec) -> Option<Call<A>>
+where
+    A: DeserializeOwned + schemars::JsonSchema + 'static,
+{
+    let (decl, call) = declare_action::<A>(core, None, name, spec)?;
+    core.frame.lock().declare_app_action(decl);
+    call
+}
+
 /// Declares an action (of a window, or of the app when `app_id` is `None`) and claims the
 /// admitted call if it is for this action. `None` when the name is not name-safe.
-pub(crate) fn declare_action<A>(
+pub(super) fn declare_action<A>(
     core: &Arc<UiCore>,
     app_id: Option<&str>,
     name: &str,
@@ -145,11 +156,6 @@ impl<A> Call<A> {
     /// The parsed arguments.
     pub fn args(&self) -> &A {
         &self.args
-    }
-
-    /// The parsed arguments, to change in place (to take them whole, use [`Call::handle`]).
-    pub fn args_mut(&mut self) -> &mut A {
-        &mut self.args
     }
 
     /// Answers with success or a tool error.

@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 
-use super::form::{display, hinted, misfit};
+use super::check::{display, pick};
+use super::form::{hinted, misfit};
 use super::{Form, Input};
 use crate::protocol::{FieldItem, ToolError};
 
@@ -78,22 +79,6 @@ impl Form<'_> {
         let texts = options.iter().map(|(_, t)| t.as_ref().to_owned()).collect();
         self.declare_editable(key, input, item, enabled, (Some(texts), Value::clone));
         response
-    }
-}
-
-/// The option an agent chose: by its exact text, or else by the one text that matches it
-/// ignoring case and surrounding blanks.
-pub(super) fn pick<T, S: AsRef<str>>(label: &str, options: &[(T, S)], value: &Value) -> Result<usize, String> {
-    let texts = || options.iter().map(|(_, t)| t.as_ref()).collect::<Vec<_>>().join(", ");
-    let Some(wanted) = value.as_str() else { return Err(format!("{label} must be one of: {}", texts())) };
-    if let Some(k) = options.iter().position(|(_, t)| t.as_ref() == wanted) {
-        return Ok(k);
-    }
-    let loose: Vec<usize> =
-        (0..options.len()).filter(|&k| options[k].1.as_ref().trim().eq_ignore_ascii_case(wanted.trim())).collect();
-    match loose[..] {
-        [k] => Ok(k),
-        _ => Err(format!("{label} must be one of: {}", texts())),
     }
 }
 

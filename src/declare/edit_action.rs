@@ -46,7 +46,7 @@ pub(super) struct Editing {
     /// A choice's options, by the texts agents choose by ([`super::Form::choice`]).
     pub options: Option<Vec<String>>,
     /// What the person's widget holds of a checked value (see `Editable::widget_holds`).
-    pub holds: super::form::Holds,
+    pub holds: super::check::Holds,
 }
 
 impl std::hash::Hash for Editing {
@@ -71,10 +71,10 @@ impl Editing {
             };
         }
         if let Some(options) = &self.options {
-            return super::choice::pick(label, &options.iter().map(|o| ((), o.as_str())).collect::<Vec<_>>(), value)
+            return super::check::pick(label, &options.iter().map(|o| ((), o.as_str())).collect::<Vec<_>>(), value)
                 .map(|k| Value::String(options[k].clone()));
         }
-        super::form::check_held(&self.input, self.holds, value)
+        super::check::check_held(&self.input, self.holds, value)
     }
 }
 

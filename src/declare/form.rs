@@ -6,6 +6,7 @@ use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 
 use serde_json::{Value, json};
 
+use super::check::{Holds, check_held, display};
 use super::content::Cell;
 use super::edit_action::{Editing, Edits};
 use super::{Editable, Input, WindowUi};
@@ -239,21 +240,6 @@ impl Form<'_> {
     }
 }
 
-/// What a field's widget holds of a checked value (`Editable::widget_holds`).
-pub(super) type Holds = fn(&Value) -> Value;
-
-/// Checks an agent's value by `input`'s rules, then that the person's widget holds it as given
-/// (`holds`): the value to write, or what is wrong, in the rules' words.
-pub(super) fn check_held(input: &Input, holds: Holds, value: &Value) -> Result<Value, String> {
-    let checked = input.check(value)?;
-    let held = holds(&checked);
-    if held == checked {
-        Ok(checked)
-    } else {
-        Err(format!("{} cannot be {}: the widget holds it as {}", input.label(), display(&checked), display(&held)))
-    }
-}
-
 /// A type that cannot hold the input's kind (a `bool` with `Input::text`): said loudly, once
 /// per window and field, naming both.
 pub(super) fn misfit(window: &str, key: &str, type_name: &str) {
@@ -281,15 +267,6 @@ pub(super) fn hinted(response: egui::Response, input: &Input) -> egui::Response 
 /// A field's value as agents read it: a secret masked at the source (only whether it is filled).
 fn agents_read(input: &Input, value: &Value) -> Value {
     if input.is_secret() { masked(!value.as_str().is_some_and(str::is_empty)) } else { value.clone() }
-}
-
-/// A value as the person reads it: text as it is, numbers as JSON writes them.
-pub(super) fn display(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
 }
 
 /// What a [`WindowUi::form`] gave: which fields changed in this pass.

@@ -4,9 +4,11 @@
 //! items are disabled ([`Menu::enabled`]). A closed menu's items run in a hidden `ui`
 //! (`sections.rs`), once per pass either way.
 
+use std::sync::Arc;
+
 use super::sections::hidden_child;
 use super::{Press, WindowUi};
-use crate::hub::ActionSpec;
+use crate::hub::{ActionSpec, NoArgs, UiCore};
 
 /// Runs a menu's items once per pass: in the open menu (`run(ui, None)`), or else, closed,
 /// with the title as a salt for a hidden `ui` (`run(ui, Some(title))`).
@@ -122,12 +124,12 @@ enum Owner<'m> {
     /// A window's (`menu_ui`, `context_menu_ui`).
     Window(&'m mut WindowUi),
     /// The app's (`Bridge::app_menu_ui`), with whether the closed menu's `ui` allowed use.
-    App(&'m crate::Bridge, Option<bool>),
+    App(&'m Arc<UiCore>, Option<bool>),
 }
 
 /// An app-level menu (`app__{name}` items): see [`crate::Bridge::app_menu_ui`].
 pub(crate) fn app_menu_ui<R>(
-    bridge: &crate::Bridge,
+    core: &Arc<UiCore>,
     ui: &mut egui::Ui,
     title: impl Into<egui::WidgetText>,
     add_items: impl FnOnce(&mut Menu<'_>) -> R,
@@ -136,12 +138,12 @@ pub(crate) fn app_menu_ui<R>(
     once_per_pass(ui, title, |ui, closed| {
         let add = add.take().unwrap_or_else(|| unreachable_menu());
         match closed {
-            None => add(&mut Menu { owner: Owner::App(bridge, None), ui, enabled: true }),
+            None => add(&mut Menu { owner: Owner::App(core, None), ui, enabled: true }),
             // Closed: the items are declared; shortcuts still press them for the person.
             Some(salt) => {
                 let allowed = super::gate::Gate::default().allows(ui);
                 let hidden = &mut hidden_child(ui, salt);
-                add(&mut Menu { owner: Owner::App(bridge, Some(allowed)), ui: hidden, enabled: true })
+                add(&mut Menu { owner: Owner::App(core, Some(allowed)), ui: hidden, enabled: true })
             }
         }
     })
@@ -184,18 +186,18 @@ impl Menu<'_> {
                 if let Some(allowed) = outer {
                     w.hidden = Some(allowed && enabled);
                 }
-                let usable = enabled && w.gate().allows(self.ui) && !w.is_blocked();
+                let usable = enabled && w.gate().allows(self.ui) && !w.blocked;
                 let pressed = self.ui.add_enabled_ui(enabled, |ui| w.add_button(ui, name, spec, button)).inner;
                 w.hidden = outer;
                 (pressed, usable)
             }
-            Owner::App(bridge, hidden) => {
+            Owner::App(core, hidden) => {
                 let usable = enabled && hidden.unwrap_or_else(|| super::gate::Gate::default().allows(self.ui));
                 let mut response = self.ui.add_enabled(enabled, button);
                 if let Some(description) = &spec.description {
                     response = response.on_hover_text(description.as_ref());
                 }
-                let call = if usable { bridge.app_button(name, spec) } else { None };
+                let call = if usable { super::call::app_action::<NoArgs>(core, name, spec) } else { None };
                 let press = match (call, response.clicked()) {
                     (Some(call), _) => Some(Press::Agent(call)),
                     (None, true) => Some(Press::Person),
@@ -250,7 +252,7 @@ impl Menu<'_> {
     pub fn menu<R>(&mut self, title: impl Into<egui::WidgetText>, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
         match &mut self.owner {
             Owner::Window(w) => w.menu_ui(self.ui, title, add_items).inner,
-            Owner::App(bridge, _) => app_menu_ui(bridge, self.ui, title, add_items).inner,
+            Owner::App(core, _) => app_menu_ui(core, self.ui, title, add_items).inner,
         }
     }
 

@@ -10,11 +10,16 @@
 //! `places.rs` says where; `widgets.rs`, `table.rs`, `form.rs` and `choice.rs` draw and declare
 //! its contents; `menus.rs` and `sections.rs` keep what menus, collapsed sections and hidden
 //! tabs fold away declared; `gate.rs` says whether the app allows a widget; `input.rs` holds a
-//! field's rules and `editable.rs` the values fields edit; `edit_action.rs` derives the
-//! `edit_field` action from the editable fields.
+//! field's rules, `editable.rs` the values fields edit and `check.rs` how an agent's value for
+//! one is checked; `edit_action.rs` derives the `edit_field` action from the editable fields.
+//! The person's view of the bridge itself is here too: `approval.rs` asks the person to approve
+//! an agent's call, `activity.rs` shows what agents did.
 
+mod activity;
+mod approval;
 mod both;
 mod call;
+mod check;
 mod choice;
 mod content;
 mod edit_action;
@@ -30,7 +35,9 @@ mod table;
 mod widgets;
 mod window;
 
-pub(crate) use call::declare_action;
+pub(crate) use activity::activity_ui;
+pub(crate) use approval::approval_prompt;
+pub(crate) use call::app_action;
 pub use call::{Call, Deferred};
 pub use content::{Cell, Fields, Items, Row, Rows};
 pub use editable::Editable;

@@ -2,8 +2,8 @@
 //! visible; the first rows and the total for agents (§9); a row button that is also an action.
 
 use super::WindowUi;
+use super::check::display;
 use super::content::{Mode, Rows};
-use super::form::display;
 use super::widgets::Press;
 use crate::hub::{ActionSpec, NoArgs};
 

@@ -17,11 +17,6 @@ pub enum Press {
 }
 
 impl Press {
-    /// Whether the person pressed it.
-    pub fn by_person(&self) -> bool {
-        matches!(self, Self::Person)
-    }
-
     /// Done: the agent is answered with `message` (the person sees the window change).
     pub fn ok(self, message: impl Into<String>) {
         if let Self::Agent(call) = self {

@@ -2,7 +2,6 @@
 
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -142,16 +141,6 @@ pub struct WindowResponse<R> {
     pub close: Option<crate::Press>,
 }
 
-impl<R> WindowResponse<R> {
-    /// The agent's last action on this window if it came within `recent` (for a highlight that
-    /// fades), and how much of `recent` is left (ask for a repaint then).
-    pub fn agent_action_within(&self, recent: Duration) -> Option<(&AgentAction, Duration)> {
-        let a = self.agent_action.as_ref()?;
-        let left = recent.checked_sub(a.at.elapsed()).filter(|d| !d.is_zero())?;
-        Some((a, left))
-    }
-}
-
 /// The contents of a window being declared: its blocks, in order, and its actions.
 ///
 /// Block closures ([`fields`](Self::fields), [`table`](Self::table), [`list`](Self::list)) are
@@ -178,11 +167,6 @@ impl std::fmt::Debug for WindowUi {
 }
 
 impl WindowUi {
-    /// Whether a dialog blocked this window in the last published state.
-    pub fn is_blocked(&self) -> bool {
-        self.blocked
-    }
-
     /// What decides, beyond a widget's `ui`, whether the app lets the person use it.
     pub(super) fn gate(&self) -> super::gate::Gate {
         super::gate::Gate { blocked: self.blocked, hidden: self.hidden, collapsed: self.sections.inside.is_some() }

@@ -28,14 +28,10 @@
 //! on the server: calls arrive on a channel and answers leave on one-shot channels. The server
 //! wakes the UI with `RequestPaintWhileHidden`, which also works while the window is hidden.
 
-mod activity;
-mod approval;
 pub mod headless;
 mod hidden;
 mod observe;
 
-pub(crate) use activity::activity_ui;
-pub(crate) use approval::approval_prompt;
 pub use hidden::{CallsWhileHidden, STALLED_AFTER};
 
 use std::collections::HashMap;

@@ -65,7 +65,7 @@ pub fn split_tool_name(name: &str) -> Option<(&str, &str)> {
 
 /// Maps the app's window ids to external handles that are name-safe, stable and never reused.
 #[derive(Debug)]
-pub struct HandleRegistry {
+pub(crate) struct HandleRegistry {
     /// Open windows: app id → handle.
     live: HashMap<String, String>,
     /// Open windows: handle → app id.
@@ -161,6 +161,7 @@ impl HandleRegistry {
     }
 
     /// Whether this handle was ever handed out.
+    #[cfg(test)]
     pub fn was_used(&self, handle: &str) -> bool {
         self.used.contains(&fingerprint(handle))
     }

@@ -14,7 +14,7 @@
 
 /// Owner relation and modality of the windows of one frame, by index in declaration order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Topology {
+pub(crate) struct Topology {
     owner: Vec<Option<usize>>,
     modal: Vec<bool>,
 }
@@ -67,11 +67,6 @@ impl Topology {
     /// Number of windows.
     pub fn len(&self) -> usize {
         self.owner.len()
-    }
-
-    /// Whether there are no windows.
-    pub fn is_empty(&self) -> bool {
-        self.owner.is_empty()
     }
 
     /// The repaired owner of window `i`.

@@ -9,7 +9,7 @@ pub const MASK: &str = "••••••";
 /// The wire value of a sensitive field (§4.5): [`MASK`] when filled in, `""` when empty. Only
 /// whether it is filled in survives (an agent needs to know that a card number is missing);
 /// nothing else of the secret does, not even its length.
-pub fn masked(filled: bool) -> Value {
+pub(crate) fn masked(filled: bool) -> Value {
     Value::String(if filled { MASK.to_owned() } else { String::new() })
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use egui_mcp_bridge::limits::MASK;
+use egui_mcp_bridge::protocol::MASK;
 use egui_mcp_bridge::testing::{Agent, AgentCall};
 use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, Outcome};
 use serde_json::json;
@@ -27,6 +27,21 @@ struct App {
     bridge: Bridge,
     ctx: egui::Context,
     till: Till,
+    /// How the till is shown to the person.
+    shown: Shown,
+    /// How soon the last frame asked for the next.
+    repaint: Duration,
+}
+
+/// How a frame shows the till.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shown {
+    /// Declared only (no person's view).
+    Declared,
+    /// As a window ([`egui_mcp_bridge::WindowBuilder::ui`]), which draws the prompt.
+    Window,
+    /// Declared, with the app's own call to [`Bridge::approval_prompt`].
+    OwnPrompt,
 }
 
 impl App {
@@ -34,31 +49,41 @@ impl App {
         let bridge = Bridge::builder().call_timeout(timeout).approvals(approvals).build();
         let ctx = egui::Context::default();
         ctx.add_plugin(bridge.plugin());
-        let mut app = Self { bridge, ctx, till: Till::default() };
+        let mut app = Self { bridge, ctx, till: Till::default(), shown: Shown::Declared, repaint: Duration::MAX };
         app.frame();
         app
     }
 
     /// One frame: the till window declares `pay` (asks the person) and `note` (does not).
     fn frame(&mut self) {
-        let (bridge, till) = (&self.bridge, &mut self.till);
-        self.ctx
-            .run_ui(egui::RawInput::default(), |_ui| {
-                let _ =
-                    bridge.window("till").title("Till").summary(format!("{} payments", till.paid.len())).declare(|w| {
-                        let pay = ActionSpec::new("Pay").destructive().ask_person();
-                        if let Some(call) = w.action::<Pay>("pay", pay) {
-                            assert!(!call.args().password.is_empty(), "the app gets the secret itself");
-                            till.paid.push(call.args().amount);
-                            call.ok("paid");
-                        }
-                        if let Some(call) = w.action::<Note>("note", ActionSpec::new("Note")) {
-                            till.note.clone_from(&call.args().text);
-                            call.ok("noted");
-                        }
-                    });
-            })
-            .drop_without_applying_deltas();
+        let (bridge, till, shown) = (&self.bridge, &mut self.till, self.shown);
+        // A second per frame, so a window's fade-in ends.
+        let time = self.ctx.input(|i| i.time) + 1.0;
+        let output = self.ctx.run_ui(egui::RawInput { time: Some(time), ..Default::default() }, |ui| {
+            let window = bridge.window("till").title("Till").summary(format!("{} payments", till.paid.len()));
+            let mut contents = |w: &mut egui_mcp_bridge::WindowUi| {
+                let pay = ActionSpec::new("Pay").destructive().ask_person();
+                if let Some(call) = w.action::<Pay>("pay", pay) {
+                    assert!(!call.args().password.is_empty(), "the app gets the secret itself");
+                    till.paid.push(call.args().amount);
+                    call.ok("paid");
+                }
+                if let Some(call) = w.action::<Note>("note", ActionSpec::new("Note")) {
+                    till.note.clone_from(&call.args().text);
+                    call.ok("noted");
+                }
+            };
+            match shown {
+                Shown::Declared => drop(window.declare(contents)),
+                Shown::Window => drop(window.ui(ui, |w, _ui| contents(w))),
+                Shown::OwnPrompt => {
+                    drop(window.declare(contents));
+                    bridge.approval_prompt(ui, "till");
+                }
+            }
+        });
+        self.repaint = output.viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+        output.drop_without_applying_deltas();
     }
 
     fn send(&self, tool: &str, args: serde_json::Value) -> AgentCall {
@@ -107,6 +132,29 @@ fn allow_applies_the_call_as_a_direct_call_would() {
     let version = app.bridge.snapshot().state().window("till").map(|w| w.version);
     assert_eq!(r.version, version, "answered with the window's new version");
     assert!(app.bridge.approval("till").is_none(), "the prompt is gone");
+}
+
+/// The prompt's countdown ("the agent waits N s more") moves on by itself: while a call waits
+/// for the person, a pass that draws the prompt asks for the next within 500 ms, whether the
+/// window draws it ([`egui_mcp_bridge::WindowBuilder::ui`]) or the app
+/// ([`Bridge::approval_prompt`]); a pass that draws none does not (its budget is a minute).
+#[test]
+fn the_prompts_countdown_asks_for_the_next_pass() {
+    for shown in [Shown::Window, Shown::OwnPrompt] {
+        let mut app = App::new(true, Duration::from_secs(60));
+        app.shown = shown;
+        app.frames(5);
+        assert!(app.repaint > Duration::from_secs(1), "{shown:?}: nothing to count down yet: {:?}", app.repaint);
+        let mut call = app.send("till__pay", pay());
+        app.frames(3);
+        assert!(app.bridge.approval("till").is_some(), "{shown:?}: waits for the person");
+        app.frame();
+        assert!(app.repaint <= Duration::from_millis(500), "{shown:?}: the next pass in {:?}", app.repaint);
+        app.shown = Shown::Declared;
+        app.frame();
+        assert!(app.repaint > Duration::from_secs(1), "no prompt drawn: the next pass in {:?}", app.repaint);
+        assert!(outcome(&mut call).is_none());
+    }
 }
 
 #[test]

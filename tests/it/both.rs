@@ -78,7 +78,7 @@ fn what_the_person_types_is_what_the_agent_reads() {
     let name = h.state().name.clone();
     assert!(name.contains("Lovelace") && name.contains("Ada"), "the person typed: {name:?}");
     assert_eq!(field(&h, "Name"), name.as_str(), "the agent reads what the person typed");
-    assert_eq!(field(&h, "PIN"), egui_mcp_bridge::limits::MASK, "masked at the source");
+    assert_eq!(field(&h, "PIN"), egui_mcp_bridge::protocol::MASK, "masked at the source");
     assert!(!serde_json::to_string(&h.snapshot().state()).expect("json").contains("4711"));
     assert!(h.window("profile").expect("declared").version > before);
 }

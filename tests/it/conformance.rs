@@ -298,7 +298,7 @@ async fn c09_sensitive_values_are_masked_at_the_source() {
         assert!(!raw.contains(SECRET), "plaintext leaked: {raw}");
         let s = client.read().await;
         let item = &window(&s, "main")["blocks"][0]["items"][1];
-        assert_eq!(item, &json!({"label": "Secret", "value": egui_mcp_bridge::limits::MASK, "sensitive": true}));
+        assert_eq!(item, &json!({"label": "Secret", "value": egui_mcp_bridge::protocol::MASK, "sensitive": true}));
         let r = client.call("main__set_secret", json!({"secret": 12})).await;
         assert!(!r.text.contains("12") || r.code() == "validation_failed");
         let activity = format!("{:?}", rig.bridge.activity());

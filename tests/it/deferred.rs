@@ -97,7 +97,7 @@ impl Manual {
         Agent::new(&self.bridge).send(tool, json!({}))
     }
 
-    fn port(&self) -> egui_mcp_bridge::state::Window {
+    fn port(&self) -> egui_mcp_bridge::protocol::Window {
         self.bridge.snapshot().state().window("port").cloned().expect("the port window is published")
     }
 }

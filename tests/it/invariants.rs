@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use common::{TestState, declare};
 use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{Bridge, state::WindowsState};
+use egui_mcp_bridge::{Bridge, protocol::WindowsState};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 

@@ -16,6 +16,8 @@
 //!   the person's widgets (property tests).
 //! - `containers`: panels that are windows, menus and collapsing sections declared while closed.
 //! - `state_json`: the published JSON, spliced from each window's, is a fresh serialisation.
+//! - `layers`: the source keeps docs/design.md's layers, and its files import each other in no
+//!   cycle.
 
 mod common;
 
@@ -30,6 +32,7 @@ mod hidden_window;
 mod http;
 mod inputs;
 mod invariants;
+mod layers;
 mod lifecycle;
 mod log_secrets;
 mod notifications;

@@ -5,11 +5,8 @@
 
 use std::collections::HashMap;
 
-use egui_mcp_bridge::protocol::FieldItem;
-use egui_mcp_bridge::{
-    Bridge,
-    state::{Block, Window, WindowsState},
-};
+use egui_mcp_bridge::Bridge;
+use egui_mcp_bridge::protocol::{Block, FieldItem, Window, WindowsState};
 use serde_json::json;
 
 /// One window of the model, and what the test expects the bridge to publish for it.

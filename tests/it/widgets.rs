@@ -157,7 +157,7 @@ fn a_change_by_either_shows_to_the_other() {
     // A secret: set, masked for the agent, never echoed.
     let r = h.call("shop__edit_field", json!({"field": "pin", "value": "4711"})).expect("accepted");
     assert!(!format!("{r:?}").contains("4711"));
-    assert_eq!(field(&h, "PIN"), egui_mcp_bridge::limits::MASK);
+    assert_eq!(field(&h, "PIN"), egui_mcp_bridge::protocol::MASK);
     assert_eq!(h.state().pin, "4711");
     // A row's button, and a button that is an action.
     h.get_all_by_label("Drop").nth(1).expect("a row").click();

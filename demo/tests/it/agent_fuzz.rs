@@ -106,7 +106,8 @@ fn random_editor_arguments_are_applied_exactly_or_rejected_naming_a_parameter() 
                             // Masked at the source: the mask when filled in, "" when emptied.
                             "card_number" => {
                                 let filled = value.as_str().is_some_and(|v| !v.is_empty());
-                                *shown(&after, "Card number") == egui_mcp_bridge::protocol::masked(filled)
+                                *shown(&after, "Card number")
+                                    == if filled { egui_mcp_bridge::protocol::MASK } else { "" }
                             }
                             "amount" => {
                                 let amount = shown(&after, "Amount").as_f64().unwrap();

@@ -220,7 +220,7 @@ impl Rig {
     }
 
     /// Waits for the next publish whose state satisfies `pred`.
-    pub async fn until(&self, pred: impl Fn(&egui_mcp_bridge::state::WindowsState) -> bool) {
+    pub async fn until(&self, pred: impl Fn(&egui_mcp_bridge::protocol::WindowsState) -> bool) {
         let mut rx = Agent::new(&self.bridge).watch();
         tokio::time::timeout(WAIT, rx.wait_for(|s| pred(s.state())))
             .await

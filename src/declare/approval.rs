@@ -1,10 +1,28 @@
 //! The prompt that asks the person to approve an agent's call, drawn inside the window the
-//! call is for ([`crate::Bridge::approval_prompt`]).
+//! call is for: by [`WindowBuilder::ui`](crate::WindowBuilder::ui) and
+//! [`WindowBuilder::panel`](crate::WindowBuilder::panel), or where the app puts it
+//! ([`crate::Bridge::approval_prompt`]).
 
-use crate::hub::Approval;
+use std::time::Duration;
 
-/// Draws `approval` with Allow and Deny; returns the person's answer this pass, if any.
-pub(crate) fn approval_prompt(ui: &mut egui::Ui, approval: &Approval) -> Option<bool> {
+use crate::hub::{Approval, UiCore};
+
+/// How often the prompt is drawn again while it waits, so its countdown moves on by itself.
+const COUNTDOWN: Duration = Duration::from_millis(500);
+
+/// Draws `approval`, the call waiting on `app_id`, with Allow and Deny, and passes the person's
+/// answer on; while none comes, asks for the pass that shows the countdown's next step.
+pub(crate) fn approval_prompt(ui: &mut egui::Ui, core: &UiCore, app_id: &str, approval: &Approval) {
+    match ask(ui, approval) {
+        Some(allow) => {
+            core.answer_approval(app_id, allow);
+        }
+        None => ui.ctx().request_repaint_after(COUNTDOWN),
+    }
+}
+
+/// Draws the prompt; returns the person's answer in this pass, if any.
+fn ask(ui: &mut egui::Ui, approval: &Approval) -> Option<bool> {
     let accent = egui::Color32::from_rgb(0xE0, 0x8A, 0x00);
     let mut answer = None;
     egui::Frame::group(ui.style()).stroke(egui::Stroke::new(2.0, accent)).show(ui, |ui| {

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use crate::Bridge;
-use crate::hub::ActivityRecord;
+use crate::hub::{ActivityRecord, UiCore};
+use crate::protocol::split_tool_name;
 
 /// Consecutive records of the same tool with the same outcome, shown as one line.
 #[derive(Debug, PartialEq)]
@@ -41,20 +41,20 @@ struct Copied {
 }
 
 impl Copied {
-    fn refresh(&mut self, bridge: &Bridge) {
-        let seq = bridge.activity_seq();
+    fn refresh(&mut self, core: &UiCore) {
+        let seq = core.hub.activity().last_seq();
         if seq == self.seq {
             return;
         }
         self.seq = seq;
-        self.records = bridge.activity();
-        let snapshot = bridge.snapshot();
+        self.records = core.hub.activity().recent();
+        let snapshot = core.hub.snapshot();
         let titles: HashMap<&str, &str> = snapshot.windows().map(|w| (w.id.as_str(), w.title.as_str())).collect();
         self.places = self
             .records
             .iter()
             .map(|r| {
-                let handle = r.tool.split_once("__").map_or("", |(h, _)| h);
+                let handle = split_tool_name(&r.tool).map_or("", |(h, _)| h);
                 let place = match titles.get(handle) {
                     Some(title) => format!("in {title}"),
                     None if handle == "app" => "the app".to_owned(),
@@ -67,13 +67,13 @@ impl Copied {
 }
 
 /// Draws the activity list into `ui` (the app puts it in a side panel, say).
-pub(crate) fn activity_ui(bridge: &Bridge, ui: &mut egui::Ui) {
+pub(crate) fn activity_ui(core: &UiCore, ui: &mut egui::Ui) {
     let ctx = ui.ctx().clone();
     let copied = ctx.data_mut(|d| {
         d.get_temp_mut_or_default::<Arc<Mutex<Copied>>>(egui::Id::unique("egui_mcp_bridge::activity")).clone()
     });
     let mut copied = copied.lock();
-    copied.refresh(bridge);
+    copied.refresh(core);
     ui.heading("Agent activity");
     ui.weak("Recent calls from MCP clients; click one to bring its window to the front");
     ui.separator();
@@ -109,10 +109,11 @@ pub(crate) fn activity_ui(bridge: &Bridge, ui: &mut egui::Ui) {
             ui.add_space(4.0);
         }
     });
-    let handle = clicked.as_deref().and_then(|tool| tool.split_once("__")).map(|(h, _)| h);
+    let handle = clicked.as_deref().and_then(split_tool_name).map(|(h, _)| h);
     if let Some(handle) = handle {
-        let places = crate::declare::places::places(&ctx);
-        let app_id = places.lock().app_ids().into_iter().find(|id| bridge.external_id(id).as_deref() == Some(handle));
+        let places = super::places::places(&ctx);
+        let app_ids = places.lock().app_ids();
+        let app_id = app_ids.into_iter().find(|id| core.frame.lock().handle_of(id) == Some(handle));
         if let Some(app_id) = app_id {
             places.lock().focus(&ctx, &app_id);
         }
