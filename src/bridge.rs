@@ -287,8 +287,18 @@ impl Bridge {
     ) -> egui::InnerResponse<R> {
         let shown = crate::declare::app_menu_ui(&self.core, ui, title, add_items);
         // Described: the read view leaves out the bar that holds it.
-        self.core.frame.lock().describe_node(shown.response.id.value());
+        let mut frame = self.core.frame.lock();
+        frame.describe_node(shown.response.id.value());
+        frame.describe_widget(shown.response.id.value());
+        drop(frame);
         shown
+    }
+
+    /// The interactive widgets the app drew but did not describe, as the read view last saw
+    /// them (with [`BridgeBuilder::read_view`](crate::BridgeBuilder::read_view) on): what an
+    /// agent can read but not use. Also logged at debug level when the list changes.
+    pub fn undescribed_widgets(&self) -> Vec<crate::state::UndescribedWidget> {
+        self.core.frame.lock().undescribed()
     }
 
     /// Leaves the egui window or panel that `ui` is in out of the read view (see
@@ -356,7 +366,11 @@ impl Bridge {
     /// ```
     pub fn approval_prompt(&self, ui: &mut egui::Ui, app_id: &str) {
         if let Some(approval) = self.approval(app_id) {
-            crate::declare::approval_prompt(ui, &self.core, app_id, &approval);
+            // Allow and Deny are the person's alone: described, so never listed as left out.
+            ui.scope(|ui| {
+                self.core.frame.lock().describe_widget(ui.unique_id().value());
+                crate::declare::approval_prompt(ui, &self.core, app_id, &approval);
+            });
         }
     }
 

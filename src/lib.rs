@@ -53,7 +53,9 @@ pub mod blocks {
 /// What the bridge tells the app back: the published state and tool list, the activity log,
 /// the agent's mark, a call waiting for the person's approval, and the bridge's footprint.
 pub mod state {
-    pub use crate::hub::{ActivityRecord, AgentAction, Approval, Footprint, Hints, Snapshot, ToolSpec};
+    pub use crate::hub::{
+        ActivityRecord, AgentAction, Approval, Footprint, Hints, Snapshot, ToolSpec, UndescribedWidget,
+    };
 }
 
 /// Serving MCP: the handles that keep a transport running, how clients are met, and (feature

@@ -354,6 +354,34 @@ impl<'a, State> Harness<'a, State> {
         self.agent.tool_names()
     }
 
+    /// The interactive widgets drawn in the last pass but not described (see
+    /// [`Bridge::undescribed_widgets`]): assert it is empty to know the app left nothing out.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::testing::Harness;
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let b = bridge.clone();
+    /// let mut harness = Harness::new_ui_state(&bridge, move |ui, count: &mut u32| {
+    ///     b.window("counter").title("Counter").ui(ui, |w, ui| {
+    ///         if let Some(press) = w.button_ui(ui, "add", ActionSpec::new("Add one")).press {
+    ///             *count += 1;
+    ///             press.ok("Added");
+    ///         }
+    ///         if ui.button("Reset").clicked() {
+    ///             *count = 0; // drawn, but not described: agents can read it, not press it
+    ///         }
+    ///     });
+    /// }, 0);
+    /// harness.run();
+    /// let left_out: Vec<String> = harness.undescribed().iter().map(|w| w.label.clone()).collect();
+    /// assert_eq!(left_out, ["Reset"]);
+    /// ```
+    pub fn undescribed(&self) -> Vec<crate::state::UndescribedWidget> {
+        self.agent.core.frame.lock().undescribed()
+    }
+
     /// The kittest harness.
     pub fn kittest(&mut self) -> &mut egui_kittest::Harness<'a, State> {
         &mut self.kittest

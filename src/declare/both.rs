@@ -99,8 +99,12 @@ impl WindowBuilder {
         // An agent's call to `close` (kept from the first run when egui runs the pass twice).
         let mut agent_close = None;
         let mut body = |w: &mut WindowUi, ui: &mut egui::Ui, toggle: &mut bool| {
-            header(ui, agent.as_ref(), strength, Some(&placed), toggle);
-            prompts(ui, &core, &app_id, blocked, approval.as_ref());
+            // The bridge's own lines and buttons ("Own window", Allow/Deny: the person's alone).
+            ui.scope(|ui| {
+                described_widget(w, ui.unique_id());
+                header(ui, agent.as_ref(), strength, Some(&placed), toggle);
+                prompts(ui, &core, &app_id, blocked, approval.as_ref());
+            });
             ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
             if let Some(spec) = &look.closable
                 && let Some(call) = w.button("close", spec.clone())
@@ -371,4 +375,10 @@ pub(super) fn header(
 /// egui window or panel around it is not read as an undescribed one.
 pub(super) fn described(w: &WindowUi, ui: &egui::Ui) {
     w.core.frame.lock().describe_node(ui.unique_id().value());
+}
+
+/// Tells the developer's list of undescribed widgets that this widget (and what it holds) is
+/// described.
+pub(super) fn described_widget(w: &WindowUi, id: egui::Id) {
+    w.core.frame.lock().describe_widget(id.value());
 }

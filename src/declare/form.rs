@@ -29,6 +29,8 @@ pub struct Form<'u> {
     pub(super) collapsed: Option<&'u str>,
     /// Drawn in the app's own layout (each label beside its widget), not in a grid.
     pub(super) inline: bool,
+    /// The egui ids of the widgets drawn, told to the read view once the form is declared.
+    pub(super) drawn: Vec<u64>,
 }
 
 impl std::fmt::Debug for Form<'_> {
@@ -41,16 +43,19 @@ impl Form<'_> {
     pub(super) fn row(&mut self, label: &str, add: impl FnOnce(&mut egui::Ui) -> egui::Response) -> egui::Response {
         if self.inline {
             // The label beside its widget, in whatever layout the app's `ui` has.
-            return self
+            let response = self
                 .ui
                 .horizontal(|ui| {
                     let l = ui.label(label);
                     add(ui).labelled_by(l.id)
                 })
                 .inner;
+            self.drawn.push(response.id.value());
+            return response;
         }
         let l = self.ui.label(label);
         let response = add(self.ui).labelled_by(l.id);
+        self.drawn.push(response.id.value());
         self.ui.end_row();
         response
     }
@@ -326,9 +331,15 @@ impl WindowUi {
             window,
             collapsed,
             inline,
+            drawn: Vec::new(),
         };
         add(&mut form);
         let (items, hash, changed) = (form.items, form.hasher.finish(), form.changed);
+        let mut frame = self.core.frame.lock();
+        for id in form.drawn {
+            frame.describe_widget(id);
+        }
+        drop(frame);
         self.block_with_hash(hash, || Block::Fields { id: Some(id.to_owned()), items });
         FormResponse { changed }
     }

@@ -61,7 +61,7 @@ impl WindowUi {
         add_items: impl FnOnce(&mut Menu<'_>) -> R,
     ) -> egui::InnerResponse<R> {
         let mut add = Some(add_items);
-        once_per_pass(ui, title, |ui, closed| {
+        let shown = once_per_pass(ui, title, |ui, closed| {
             let add = add.take().unwrap_or_else(|| unreachable_menu());
             match closed {
                 None => add(&mut Menu { owner: Owner::Window(self), ui, enabled: true }),
@@ -74,7 +74,9 @@ impl WindowUi {
                     out.unwrap_or_else(|| unreachable_menu())
                 }
             }
-        })
+        });
+        super::both::described_widget(self, shown.response.id);
+        shown
     }
 
     /// A context menu on `response` (right click: on a row, a button, an area), whose items are
@@ -194,6 +196,7 @@ impl Menu<'_> {
             Owner::App(core, hidden) => {
                 let usable = enabled && hidden.unwrap_or_else(|| super::gate::Gate::default().allows(self.ui));
                 let mut response = self.ui.add_enabled(enabled, button);
+                core.frame.lock().describe_widget(response.id.value());
                 if let Some(description) = &spec.description {
                     response = response.on_hover_text(description.as_ref());
                 }

@@ -79,6 +79,7 @@ impl WindowUi {
             ran = true;
             add_contents(me, ui)
         });
+        super::both::described_widget(self, response.header_response.id);
         if opening && let Some(call) = self.sections.call.take() {
             call.ok(format!("{title} is open"));
         }
@@ -142,7 +143,8 @@ impl WindowUi {
         }
         ui.horizontal(|ui| {
             for (k, title) in titles.iter().enumerate() {
-                ui.selectable_value(selected, k, *title);
+                let tab = ui.selectable_value(selected, k, *title);
+                super::both::described_widget(self, tab.id);
             }
         });
         ui.separator();

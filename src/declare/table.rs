@@ -37,7 +37,13 @@ impl WindowUi {
                 cells(r, t);
             }
         });
-        let clicked = draw_table(ui, id, columns, rows, &cells, &options);
+        // The person's table is the declared one: described, with its row buttons.
+        let clicked = ui
+            .scope(|ui| {
+                super::both::described_widget(self, ui.unique_id());
+                draw_table(ui, id, columns, rows, &cells, &options)
+            })
+            .inner;
         agent.or_else(|| clicked.map(|row| RowPress { row, press: Press::Person }))
     }
 

@@ -153,7 +153,13 @@ impl WindowUi {
     {
         let enabled = self.gate().allows(ui);
         let call = if enabled { self.action::<A>(name, spec) } else { None };
-        let person = draw(ui);
+        // What the person's gesture draws is the action's: described, with all it holds.
+        let person = ui
+            .scope(|ui| {
+                super::both::described_widget(self, ui.unique_id());
+                draw(ui)
+            })
+            .inner;
         match (call, person) {
             (Some(call), _) => Some(Gesture::Agent(call)),
             (None, Some(args)) if enabled || self.blocked => Some(Gesture::Person(args)),
@@ -172,6 +178,7 @@ impl WindowUi {
     /// it as the `text` block `id`, "text: url" (an agent does not open the person's browser).
     pub fn hyperlink_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str, url: &str) -> egui::Response {
         let response = ui.hyperlink_to(text, url);
+        super::both::described_widget(self, response.id);
         self.text(id, &format!("{text}: {url}"));
         response
     }
@@ -244,6 +251,7 @@ impl WindowUi {
     ) -> ButtonResponse {
         let enabled = self.gate().allows(ui);
         let mut response = ui.add_enabled(!self.blocked, button);
+        super::both::described_widget(self, response.id);
         if let Some(description) = &spec.description {
             response = response.on_hover_text(description.as_ref());
         }

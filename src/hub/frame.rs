@@ -13,11 +13,12 @@ use reuse::Spare;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
+use std::collections::HashMap;
 use std::hash::{Hash as _, Hasher as _};
 
 use super::decl::{ActionDecl, AgentAction, ContentHasher, WindowDecl, content_hasher};
 use super::phase::{AfterPass, CallSlot, MarkOf, PassKey};
-use super::{CallTarget, Hub, PendingCall, Snapshot, clipped};
+use super::{CallTarget, Hub, PendingCall, Snapshot, UndescribedWidget, clipped};
 use crate::protocol::{Block, HandleRegistry};
 
 /// What the bridge keeps about windows, for tests and monitoring: memory must stay flat however
@@ -53,11 +54,21 @@ struct PassDecls {
     /// The egui ids (as `u64`) of what the app described in this pass: its windows' areas and
     /// panels' `Ui`s, the bridge's own widgets. The read view leaves out what holds them.
     described: Vec<u64>,
+    /// The egui ids of the widgets the app described in this pass (each with what it holds):
+    /// the developer's list of undescribed widgets leaves them out.
+    widgets: Vec<u64>,
 }
 
 impl PassDecls {
     fn new(key: PassKey, began: u64, windows: usize) -> Self {
-        Self { key, began, windows: Vec::with_capacity(windows), app_actions: Vec::new(), described: Vec::new() }
+        Self {
+            key,
+            began,
+            windows: Vec::with_capacity(windows),
+            app_actions: Vec::new(),
+            described: Vec::new(),
+            widgets: Vec::new(),
+        }
     }
 }
 
@@ -137,6 +148,8 @@ pub(crate) struct FrameState {
     last: Arc<Snapshot>,
     header_hash: u64,
     tools_hash: u64,
+    /// Per viewport, the widgets the read view last found drawn but not described.
+    undescribed: HashMap<PassKey, Vec<UndescribedWidget>>,
 }
 
 impl Default for FrameState {
@@ -163,6 +176,7 @@ impl Default for FrameState {
             last: Arc::new(Snapshot::empty()),
             header_hash: 0,
             tools_hash: 0,
+            undescribed: HashMap::new(),
         }
     }
 }
@@ -185,9 +199,41 @@ impl FrameState {
         }
     }
 
-    /// What the pass under way of viewport `key` described so far (see [`Self::describe_node`]).
-    pub fn described(&self, key: PassKey) -> &[u64] {
-        self.passes.iter().rev().find(|p| p.key == key).map_or(&[], |p| &p.described)
+    /// A widget drawn in the pass under way that the app described (an egui id's value), with
+    /// all it holds: left out of the developer's list of undescribed widgets.
+    pub fn describe_widget(&mut self, id: u64) {
+        if let Some(p) = self.passes.last_mut() {
+            p.widgets.push(id);
+        }
+    }
+
+    /// What the pass under way of viewport `key` described so far: containers (see
+    /// [`Self::describe_node`]) and widgets (see [`Self::describe_widget`]).
+    pub fn described(&self, key: PassKey) -> (&[u64], &[u64]) {
+        self.passes.iter().rev().find(|p| p.key == key).map_or((&[], &[]), |p| (&p.described, &p.widgets))
+    }
+
+    /// The read view's list of undescribed widgets in viewport `key`'s last kept pass; logged at
+    /// debug level when it changes.
+    pub fn set_undescribed(&mut self, key: PassKey, widgets: Vec<UndescribedWidget>) {
+        let last = self.undescribed.entry(key).or_default();
+        if *last != widgets {
+            if !widgets.is_empty() {
+                let first: Vec<String> = widgets.iter().take(5).map(ToString::to_string).collect();
+                tracing::debug!(
+                    count = widgets.len(),
+                    "widgets drawn but not described (agents can read them, not use them): {}{}",
+                    first.join(", "),
+                    if widgets.len() > 5 { ", ..." } else { "" }
+                );
+            }
+            *last = widgets;
+        }
+    }
+
+    /// Every viewport's undescribed widgets, as the read view last saw them.
+    pub fn undescribed(&self) -> Vec<UndescribedWidget> {
+        self.undescribed.values().flatten().cloned().collect()
     }
 
     /// A window the app has not described, read from what it draws: declared like the app's,

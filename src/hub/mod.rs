@@ -52,6 +52,7 @@ pub(crate) mod phase;
 mod snapshot;
 mod submit;
 mod ui_core;
+mod undescribed;
 
 pub use action::{ActionSpec, Hints, NoArgs, SafetyClass};
 pub(crate) use action::{add_expected_version, input_schema_for};
@@ -70,6 +71,7 @@ pub use snapshot::{Snapshot, ToolSpec};
 #[cfg(feature = "testing")]
 pub(crate) use submit::Ticket;
 pub(crate) use ui_core::UiCore;
+pub use undescribed::UndescribedWidget;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -194,7 +194,10 @@ impl egui::Plugin for BridgePlugin {
         if let Some(live) = &live {
             self.known.retain(|k, _| live.contains(k));
         }
-        if let Some(tree) = &output.platform_output.accesskit_update {
+        // (egui may build the tree without the read view: a screen reader, kittest.)
+        if let Some(tree) = &output.platform_output.accesskit_update
+            && self.core.hub.config().read_view
+        {
             observe::declare_undescribed(&self.core, key(viewport), tree);
         }
         let wanted = self.core.frame.lock().end_pass(&self.core.hub, key(viewport), live.as_deref());

@@ -11,13 +11,13 @@
 //! This file only converts a tree; which containers the app described (left out here) and
 //! how the windows reach the snapshot is the plugin's and the core's business.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use egui::accesskit::{Node, NodeId, Role, Toggled, TreeUpdate};
 use serde_json::{Value, json};
 
-use crate::hub::UiCore;
 use crate::hub::phase::PassKey;
+use crate::hub::{UiCore, UndescribedWidget};
 use crate::protocol::{Block, FieldItem, masked};
 
 /// The most fields, controls and text lines one read-only window carries; the rest is counted
@@ -41,25 +41,18 @@ pub(crate) struct ObservedWindow {
     pub(crate) widgets: Vec<UndescribedWidget>,
 }
 
-/// An interactive widget drawn but not described, with the words a developer finds it by.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UndescribedWidget {
-    /// Its kind, in egui's words: `button`, `checkbox`, `text input`, ...
-    pub kind: &'static str,
-    /// Its label (or the label beside it); empty when it has none.
-    pub label: String,
-    /// The title of the window or panel it is in.
-    pub window: String,
-}
-
 /// Declares, in the pass of viewport `key` that is ending, a read-only window for each
 /// container of its tree that the app has not described.
 pub(crate) fn declare_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate) {
-    let described: std::collections::HashSet<u64> = core.frame.lock().described(key).iter().copied().collect();
-    let observed = observe(tree, &|id| described.contains(&id.0));
+    let (containers, widgets) = {
+        let frame = core.frame.lock();
+        let (c, w) = frame.described(key);
+        (c.iter().copied().collect::<HashSet<u64>>(), w.iter().copied().collect::<HashSet<u64>>())
+    };
+    let seen = observe(tree, &|id| containers.contains(&id.0), &|id| widgets.contains(&id.0));
     let mut frame = core.frame.lock();
-    let mut ids = std::collections::HashSet::new();
-    for w in observed {
+    let mut ids = HashSet::new();
+    for w in seen.windows {
         let mut app_id = app_id_of(&w);
         if !ids.insert(app_id.clone()) {
             // Two undescribed windows of one title: the second told apart by its node.
@@ -67,6 +60,7 @@ pub(crate) fn declare_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate
         }
         frame.declare_read_only(app_id, w.title, w.summary, w.blocks);
     }
+    frame.set_undescribed(key, seen.undescribed);
 }
 
 /// The app id a read-only window is declared under: `ui-` and its title's words, which stay
@@ -82,27 +76,50 @@ fn app_id_of(w: &ObservedWindow) -> String {
     if words.is_empty() { format!("ui-{:06x}", w.node & 0xff_ffff) } else { format!("ui-{}", words.join("-")) }
 }
 
-/// The undescribed top-level containers of one pass's tree, in the tree's order, then what is
-/// drawn straight into the viewport outside any of them (titled "Main"). A container is
-/// described when `described` says so of its node or of any node inside it (the app's window,
-/// or a panel the app drew a described window into); a described node inside what is read is
-/// left out with all it holds.
-pub(crate) fn observe(update: &TreeUpdate, described: &dyn Fn(NodeId) -> bool) -> Vec<ObservedWindow> {
+/// What the read view saw in one pass's tree.
+#[derive(Debug, Default)]
+pub(crate) struct Observation {
+    /// The undescribed top-level containers, in the tree's order, then what is drawn straight
+    /// into the viewport outside any of them (titled "Main").
+    pub(crate) windows: Vec<ObservedWindow>,
+    /// The interactive widgets drawn but not described: all of an undescribed container's, and
+    /// in a described one those no described widget holds.
+    pub(crate) undescribed: Vec<UndescribedWidget>,
+}
+
+/// Reads one pass's tree. A container is described when `containers` says so of its node or of
+/// any node inside it (the app's window, or a panel the app drew a described window into); a
+/// widget is described when `widgets` says so of it or of a node holding it.
+pub(crate) fn observe(
+    update: &TreeUpdate,
+    containers: &dyn Fn(NodeId) -> bool,
+    widgets: &dyn Fn(NodeId) -> bool,
+) -> Observation {
     let nodes: HashMap<NodeId, &Node> = update.nodes.iter().map(|(id, n)| (*id, n)).collect();
-    let Some(root) = update.tree.as_ref().map(|t| t.root) else { return Vec::new() };
-    let tree = Tree { nodes, described };
-    let mut containers = Vec::new();
-    tree.top_level(root, &mut containers);
-    let mut windows: Vec<ObservedWindow> =
-        containers.into_iter().filter(|id| !tree.any_in(*id)).filter_map(|id| tree.window(id, false)).collect();
-    if let Some(main) = tree.window(root, true).filter(|w| !w.blocks.is_empty()) {
-        windows.push(main);
+    let Some(root) = update.tree.as_ref().map(|t| t.root) else { return Observation::default() };
+    let tree = Tree { nodes, described: &|id| containers(id) || widgets(id) };
+    let mut top = Vec::new();
+    tree.top_level(root, &mut top);
+    let mut seen = Observation::default();
+    for id in top {
+        if tree.any_in(id, containers) {
+            let title = tree.nodes.get(&id).and_then(|n| n.label()).map_or_else(|| "Panel".to_owned(), clip);
+            tree.undescribed_in(id, &title, widgets, &mut seen.undescribed);
+        } else if let Some(w) = tree.window(id, false) {
+            seen.undescribed.extend(w.widgets.iter().cloned());
+            seen.windows.push(w);
+        }
     }
-    windows
+    if let Some(main) = tree.window(root, true).filter(|w| !w.blocks.is_empty()) {
+        seen.undescribed.extend(main.widgets.iter().cloned());
+        seen.windows.push(main);
+    }
+    seen
 }
 
 struct Tree<'a> {
     nodes: HashMap<NodeId, &'a Node>,
+    /// Described containers and widgets: left out of what is read, with all they hold.
     described: &'a dyn Fn(NodeId) -> bool,
 }
 
@@ -139,9 +156,35 @@ impl Tree<'_> {
         }
     }
 
-    /// Whether `id` or a node inside it is described.
-    fn any_in(&self, id: NodeId) -> bool {
-        (self.described)(id) || self.nodes.get(&id).is_some_and(|n| n.children().iter().any(|c| self.any_in(*c)))
+    /// Whether `pred` holds for `id` or a node inside it.
+    fn any_in(&self, id: NodeId, pred: &dyn Fn(NodeId) -> bool) -> bool {
+        pred(id) || self.nodes.get(&id).is_some_and(|n| n.children().iter().any(|c| self.any_in(*c, pred)))
+    }
+
+    /// The interactive widgets under `id` (in a described container titled `window`) that no
+    /// described widget holds.
+    fn undescribed_in(
+        &self,
+        id: NodeId,
+        window: &str,
+        widgets: &dyn Fn(NodeId) -> bool,
+        out: &mut Vec<UndescribedWidget>,
+    ) {
+        let Some(node) = self.nodes.get(&id) else { return };
+        for child in node.children() {
+            let Some(n) = self.nodes.get(child) else { continue };
+            if widgets(*child) || is_chrome(n) {
+                continue;
+            }
+            let found = input(n).map(|i| (i.kind, i.label.unwrap_or_default())).or_else(|| {
+                control(n)
+                    .map(|(kind, item)| (kind, item.get(kind).and_then(Value::as_str).unwrap_or_default().to_owned()))
+            });
+            match found {
+                Some((kind, label)) => out.push(UndescribedWidget { kind, label, window: window.to_owned() }),
+                None => self.undescribed_in(*child, window, widgets, out),
+            }
+        }
     }
 
     /// The read-only window of container `id`; `root`: the viewport itself, read outside the
@@ -416,7 +459,7 @@ mod tests {
         drop(draw(&ctx, &mut app, described));
         let tree = draw(&ctx, &mut app, described);
         let described = described.map(|id| id.accesskit_id());
-        observe(&tree, &|id| Some(id) == described)
+        observe(&tree, &|id| Some(id) == described, &|_| false).windows
     }
 
     fn field<'a>(w: &'a ObservedWindow, label: &str) -> &'a FieldItem {
@@ -482,11 +525,11 @@ mod tests {
         ctx.enable_accesskit();
         let mut a = app();
         drop(draw(&ctx, &mut a, None));
-        let first = observe(&draw(&ctx, &mut a, None), &|_| false);
-        let again = observe(&draw(&ctx, &mut a, None), &|_| false);
+        let first = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false).windows;
+        let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false).windows;
         assert_eq!(first, again);
         a.name = "Ada".into();
-        let changed = observe(&draw(&ctx, &mut a, None), &|_| false);
+        let changed = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false).windows;
         let settings = changed.iter().find(|w| w.title == "Settings").expect("Settings");
         assert_eq!(field(settings, "Name").value, json!("Ada"));
         assert_eq!(

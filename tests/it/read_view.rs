@@ -1,0 +1,259 @@
+//! The read view: what an app draws but has not described is published read-only (from egui's
+//! accessibility tree), and the developer's list says what was left out.
+
+use egui_mcp_bridge::protocol::{Block, MASK, Window};
+use egui_mcp_bridge::testing::Harness;
+use egui_mcp_bridge::{ActionSpec, Bridge};
+use serde_json::{Value, json};
+
+/// A plain egui app, no declarations at all: a settings window and a top panel.
+#[derive(Default)]
+struct Plain {
+    name: String,
+    password: String,
+    logging: bool,
+    connected: bool,
+    clicks: u32,
+}
+
+fn plain(ui: &mut egui::Ui, s: &mut Plain) {
+    egui::Panel::top("toolbar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.label("Serial monitor");
+            let _ = ui.button("Open file");
+        });
+    });
+    egui::Window::new("Settings").show(ui.ctx(), |ui| {
+        ui.label("Port settings");
+        ui.horizontal(|ui| {
+            ui.label("Name");
+            ui.text_edit_singleline(&mut s.name);
+        });
+        ui.horizontal(|ui| {
+            ui.label("Password");
+            ui.add(egui::TextEdit::singleline(&mut s.password).password(true));
+        });
+        ui.checkbox(&mut s.logging, "Log to file");
+        ui.add_enabled(s.connected, egui::Button::new("Disconnect"));
+        if ui.button("Connect").clicked() {
+            s.clicks += 1;
+        }
+    });
+}
+
+fn harness<S>(bridge: &Bridge, app: impl FnMut(&mut egui::Ui, &mut S) + 'static, state: S) -> Harness<'static, S> {
+    let mut h = Harness::from_builder(
+        bridge,
+        egui_kittest::Harness::builder().with_size([900.0, 600.0]).with_accessibility_check(false),
+        app,
+        state,
+    );
+    h.run();
+    h
+}
+
+fn by_title(h: &Harness<'_, impl Sized>, title: &str) -> Window {
+    let snapshot = h.snapshot();
+    snapshot
+        .state()
+        .windows
+        .iter()
+        .find(|w| w.title == title)
+        .cloned()
+        .unwrap_or_else(|| panic!("no window titled {title:?} in {:?}", snapshot.state()))
+}
+
+fn fields(w: &Window) -> Vec<(String, Value, bool, bool)> {
+    w.blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Fields { items, .. } => {
+                Some(items.iter().map(|i| (i.label.clone(), i.value.clone(), i.sensitive, i.disabled)))
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn controls(w: &Window) -> Vec<Value> {
+    w.blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::List { items, .. } => Some(items.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+#[test]
+fn an_app_with_no_declarations_is_read_in_full_and_its_secrets_stay_masked() {
+    let bridge = Bridge::builder().build();
+    let state = Plain { name: "COM3".into(), password: "hunter2".into(), ..Plain::default() };
+    let h = harness(&bridge, plain, state);
+
+    let settings = by_title(&h, "Settings");
+    assert!(settings.read_only && !settings.modal, "{settings:?}");
+    assert!(settings.summary.contains("Not described by the app"), "{}", settings.summary);
+    assert_eq!(
+        fields(&settings),
+        [
+            ("Name".to_owned(), json!("COM3"), false, false),
+            ("Password".to_owned(), json!(MASK), true, false),
+            ("Log to file".to_owned(), json!(false), false, false),
+        ]
+    );
+    assert_eq!(controls(&settings), [json!({"button": "Disconnect", "disabled": true}), json!({"button": "Connect"})]);
+    let texts: Vec<&str> = settings
+        .blocks
+        .iter()
+        .filter_map(|b| if let Block::Text { text, .. } = b { Some(text.as_str()) } else { None })
+        .collect();
+    assert_eq!(texts, ["Port settings"]);
+
+    let toolbar = by_title(&h, "Panel: Serial monitor");
+    assert!(toolbar.read_only);
+    assert_eq!(controls(&toolbar), [json!({"button": "Open file"})]);
+
+    let json = h.snapshot().json().to_owned();
+    assert!(!json.contains("hunter2"), "the password never leaves: {json}");
+    assert!(json.contains(r#""readOnly":true"#), "{json}");
+}
+
+#[test]
+fn read_only_windows_have_no_tools_are_never_operable_and_keep_their_ids_and_versions() {
+    let bridge = Bridge::builder().build();
+    let mut h = harness(&bridge, plain, Plain { name: "COM3".into(), ..Plain::default() });
+    let settings = by_title(&h, "Settings");
+    assert_eq!(settings.id, "ui-settings");
+    let state = h.snapshot().state().clone();
+    assert!(
+        state.operable_window_ids.is_empty(),
+        "read-only windows cannot be operated: {:?}",
+        state.operable_window_ids
+    );
+    assert!(h.tool_names().iter().all(|t| t.starts_with("app__")), "no tools of theirs: {:?}", h.tool_names());
+
+    // Nothing changes: neither id nor version moves.
+    for _ in 0..3 {
+        h.run();
+    }
+    let again = by_title(&h, "Settings");
+    assert_eq!((again.id.as_str(), again.version), (settings.id.as_str(), settings.version));
+
+    // The person types: the version moves by one, the id stays.
+    h.kittest().state_mut().name = "COM4".into();
+    h.run();
+    let changed = by_title(&h, "Settings");
+    assert_eq!(changed.id, settings.id);
+    assert_eq!(changed.version, settings.version + 1);
+    assert_eq!(fields(&changed)[0].1, json!("COM4"));
+}
+
+/// The test app of `read_view_leaves_the_declared_windows_as_they_were`: a declared window with
+/// an action, its modal dialog, and an undescribed window.
+fn mixed(bridge: &Bridge, ui: &mut egui::Ui, dialog: &mut bool) {
+    bridge.window("editor").title("Editor").summary("An editor").ui(ui, |w, ui| {
+        if let Some(press) = w.button_ui(ui, "ask", ActionSpec::new("Ask")).press {
+            *dialog = true;
+            press.ok("Asked");
+        }
+    });
+    if *dialog {
+        bridge.window("question").title("Question").modal_of("editor").ui(ui, |w, ui| {
+            if let Some(press) = w.button_ui(ui, "yes", ActionSpec::new("Yes")).press {
+                *dialog = false;
+                press.ok("Answered");
+            }
+        });
+    }
+    egui::Window::new("Log").show(ui.ctx(), |ui| ui.label("Started"));
+}
+
+#[test]
+fn the_read_view_leaves_the_declared_windows_as_they_were() {
+    let run = |read_view: bool| {
+        let bridge = Bridge::builder().read_view(read_view).build();
+        let b = bridge.clone();
+        let mut h = harness(&bridge, move |ui, dialog: &mut bool| mixed(&b, ui, dialog), false);
+        let mut seen = vec![(h.snapshot().state().clone(), h.tool_names())];
+        let _ = h.call("editor__ask", json!({}));
+        seen.push((h.snapshot().state().clone(), h.tool_names()));
+        let question = bridge.external_id("question").expect("the dialog is open");
+        let _ = h.call(&format!("{question}__yes"), json!({}));
+        seen.push((h.snapshot().state().clone(), h.tool_names()));
+        seen
+    };
+    let (on, off) = (run(true), run(false));
+    for ((state_on, tools_on), (state_off, tools_off)) in on.iter().zip(&off) {
+        assert_eq!(tools_on, tools_off, "the read view adds no tool");
+        assert_eq!(state_on.operable_window_ids, state_off.operable_window_ids);
+        let declared: Vec<_> = state_on.windows.iter().filter(|w| !w.read_only).collect();
+        assert_eq!(declared.len(), state_off.windows.len(), "{state_on:#?}\n{state_off:#?}");
+        for (a, b) in declared.iter().zip(&state_off.windows) {
+            assert_eq!(a, &b, "a declared window is published as without the read view");
+        }
+        let read_only: Vec<&str> = state_on.windows.iter().filter(|w| w.read_only).map(|w| w.title.as_str()).collect();
+        assert_eq!(read_only, ["Log"], "only the undescribed window is added");
+    }
+}
+
+/// A declared window with a button the app forgot to describe, until it does.
+fn counter(bridge: &Bridge, ui: &mut egui::Ui, s: &mut (u32, bool)) {
+    bridge.window("counter").title("Counter").ui(ui, |w, ui| {
+        if let Some(press) = w.button_ui(ui, "add", ActionSpec::new("Add one")).press {
+            s.0 += 1;
+            press.ok("Added");
+        }
+        if s.1 {
+            if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset")).press {
+                s.0 = 0;
+                press.ok("Reset");
+            }
+        } else if ui.button("Reset").clicked() {
+            s.0 = 0;
+        }
+        w.form(ui, "f", |f| {
+            f.value("Count", u64::from(s.0));
+        });
+    });
+}
+
+#[test]
+fn the_harness_lists_an_undescribed_button_until_it_is_described() {
+    let bridge = Bridge::builder().build();
+    let b = bridge.clone();
+    let mut h = harness(&bridge, move |ui, s: &mut (u32, bool)| counter(&b, ui, s), (0, false));
+    let listed: Vec<String> = h.undescribed().iter().map(ToString::to_string).collect();
+    assert_eq!(listed, [r#"button "Reset" in "Counter""#]);
+    assert_eq!(bridge.undescribed_widgets(), h.undescribed());
+
+    h.kittest().state_mut().1 = true;
+    h.run();
+    assert_eq!(h.undescribed(), [], "described now: nothing is left out");
+}
+
+#[test]
+fn an_app_can_turn_the_read_view_off_or_hide_a_panel_from_it() {
+    let off = Bridge::builder().read_view(false).build();
+    let h = harness(&off, plain, Plain::default());
+    assert!(h.snapshot().state().windows.is_empty(), "{:?}", h.snapshot().state());
+
+    let bridge = Bridge::builder().build();
+    let b = bridge.clone();
+    let h = harness(
+        &bridge,
+        move |ui, s: &mut Plain| {
+            egui::Panel::bottom("secret").show(ui, |ui| {
+                b.hide_from_read_view(ui);
+                ui.label("Recovery code 1234-5678");
+            });
+            plain(ui, s);
+        },
+        Plain::default(),
+    );
+    let json = h.snapshot().json().to_owned();
+    assert!(!json.contains("Recovery code"), "{json}");
+    assert!(json.contains("Settings"), "the rest is read: {json}");
+}
