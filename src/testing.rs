@@ -65,7 +65,10 @@ use crate::Bridge;
 use crate::hub::{Outcome, PendingCall, Snapshot, Ticket, UiCore};
 use crate::protocol::{ErrorCode, ToolError, Window};
 
+mod headless_ui;
+
 pub use egui_kittest;
+pub use headless_ui::HeadlessUi;
 
 /// How many frames [`Harness::call`] and [`Harness::wait_for_change`] step at most. A call
 /// takes one (its pass runs twice: once to apply it, once to publish what it caused), two where

@@ -26,7 +26,7 @@ use serde_json::json;
 
 use crate::http_client::{request, session};
 use crate::ms;
-use crate::ui_thread::UiThread;
+use crate::ui_thread;
 
 struct App {
     windows: usize,
@@ -219,7 +219,7 @@ fn demo_pass(editors: usize) -> (Duration, Duration) {
 fn read_time(windows: usize) -> (Duration, usize) {
     let bridge = Bridge::builder().build();
     let b = bridge.clone();
-    let ui = UiThread::start(&bridge, move || {
+    let ui = ui_thread::start(&bridge, move || {
         let mut app = App { windows, edits: 0, change: false };
         move |_ui: &mut egui::Ui| declare(&b, &mut app)
     });
