@@ -23,6 +23,14 @@ fn manual(timeout: Duration) -> Manual {
 }
 
 impl Manual {
+    /// An agent's call of `tool` (no arguments), answered in the two frames that follow.
+    fn call(&mut self, tool: &str) -> Outcome {
+        let mut rx = self.send(tool, json!({}));
+        self.frame();
+        self.frame();
+        done(&mut rx).unwrap_or_else(|| panic!("{tool} answered in two frames"))
+    }
+
     fn version(&self, id: &str) -> u64 {
         self.bridge.snapshot().state().window(id).map(|w| w.version).expect("window")
     }
@@ -221,10 +229,7 @@ fn an_overlong_tool_name_is_refused_without_echo() {
 #[test]
 fn a_dropped_unanswered_call_is_an_error_not_a_success() {
     let mut m = manual(Duration::from_secs(5));
-    let mut rx = m.send("main__forget", json!({}));
-    m.frame();
-    m.frame();
-    let e = done(&mut rx).expect("answered").expect_err("not a success");
+    let e = m.call("main__forget").expect_err("not a success");
     assert_eq!(e.code, ErrorCode::ActionNotAvailable);
     assert!(e.message.contains("did not answer"), "{}", e.message);
 }
@@ -301,17 +306,11 @@ fn a_dialog_drawn_before_the_applying_code_counts_after_one_frame() {
 #[test]
 fn the_latest_call_marks_one_window_the_nearest_still_open() {
     let mut m = manual(Duration::from_secs(5));
-    let mut rx = m.send("main__open_dialog", json!({}));
-    m.frame();
-    m.frame();
-    assert!(done(&mut rx).expect("answered").is_ok());
+    assert!(m.call("main__open_dialog").is_ok());
     assert_eq!(m.bridge.agent_action("main").map(|a| a.title), Some("Open dialog".to_owned()));
     let dialog = m.state.dialogs[0].clone();
     let handle = m.bridge.external_id(&dialog).expect("the dialog is open");
-    let mut rx = m.send(&format!("{handle}__close"), json!({}));
-    m.frame();
-    m.frame();
-    assert!(done(&mut rx).expect("answered").is_ok());
+    assert!(m.call(&format!("{handle}__close")).is_ok());
     assert!(m.state.dialogs.is_empty(), "closed by the call");
     assert_eq!(
         m.bridge.agent_action("main").map(|a| a.title),
@@ -319,10 +318,7 @@ fn the_latest_call_marks_one_window_the_nearest_still_open() {
         "the window the call changed carries its mark"
     );
     let notes = m.bridge.external_id(common::UNSAFE_ID).expect("notes open");
-    let mut rx = m.send(&format!("{notes}__ping"), json!({}));
-    m.frame();
-    m.frame();
-    assert!(done(&mut rx).expect("answered").is_ok());
+    assert!(m.call(&format!("{notes}__ping")).is_ok());
     assert!(m.bridge.agent_action(common::UNSAFE_ID).is_some(), "the latest call's window is marked");
     assert!(m.bridge.agent_action("main").is_none(), "one window at a time");
 }

@@ -72,6 +72,15 @@ fn manual(timeout: Duration) -> Manual {
     Frames::new(Bridge::builder().call_timeout(timeout), Port::default(), declare)
 }
 
+/// The app after a frame that took the agent's `port__connect` and kept it (the port opens
+/// slowly), within a 10 s budget.
+fn connecting() -> (Manual, AgentCall) {
+    let mut m = manual(Duration::from_secs(10));
+    let call = m.call("port__connect");
+    m.frame();
+    (m, call)
+}
+
 impl Manual {
     fn call(&self, tool: &str) -> AgentCall {
         self.send(tool, json!({}))
@@ -87,9 +96,7 @@ impl Manual {
 /// operation under way, the agent's mark and the activity log say the agent is waiting.
 #[test]
 fn a_deferred_call_is_answered_after_the_effect_with_the_new_version() {
-    let mut m = manual(Duration::from_secs(10));
-    let mut call = m.call("port__connect");
-    m.frame();
+    let (mut m, mut call) = connecting();
     assert_eq!(m.state.opening.len(), 1, "the app took the call and kept it");
     for _ in 0..3 {
         m.frame();
@@ -121,9 +128,7 @@ fn a_deferred_call_is_answered_after_the_effect_with_the_new_version() {
 /// answer goes out after the next pass is published.
 #[test]
 fn an_answer_given_between_passes_goes_out_after_the_next_publish() {
-    let mut m = manual(Duration::from_secs(10));
-    let mut call = m.call("port__connect");
-    m.frame();
+    let (mut m, mut call) = connecting();
     m.state.open = true;
     m.state.opening.pop().expect("kept").ok("Connected");
     assert!(call.try_outcome().is_none(), "not before the state with the effect is published");
@@ -136,9 +141,7 @@ fn an_answer_given_between_passes_goes_out_after_the_next_publish() {
 /// While a call is deferred, other calls are applied (one at a time, each in its own pass).
 #[test]
 fn other_calls_are_applied_while_one_is_deferred() {
-    let mut m = manual(Duration::from_secs(10));
-    let mut connect = m.call("port__connect");
-    m.frame();
+    let (mut m, mut connect) = connecting();
     let mut ping = m.call("port__ping");
     m.frame();
     assert_eq!(ping.try_outcome().expect("answered").expect("success").message.as_deref(), Some("pong"));
@@ -221,9 +224,7 @@ fn an_idle_app_ends_a_deferred_call_at_its_deadline() {
 /// success.
 #[test]
 fn a_deferred_call_dropped_unanswered_is_an_error_not_a_success() {
-    let mut m = manual(Duration::from_secs(10));
-    let mut call = m.call("port__connect");
-    m.frame();
+    let (mut m, mut call) = connecting();
     m.state.drop_waiting = true;
     m.frame();
     let e = call.try_outcome().expect("answered").expect_err("not a success");

@@ -128,8 +128,7 @@ async fn paused_client(rig: &Rig) -> RawClient {
 async fn a_paused_subscriber_delays_nobody_coalesces_and_catches_up() {
     let rig = Rig::start();
     let mut paused = paused_client(&rig).await;
-    let mut good = rig.connect(Lifecycle::Legacy).await;
-    good.subscribe().await;
+    let mut good = rig.subscribed(Lifecycle::Legacy).await;
 
     // The paused client reads nothing from here on. Each change must still reach the good
     // client promptly: a fan-out that waited on the paused peer (5 s per send before) would
@@ -177,8 +176,7 @@ async fn an_http_subscriber_that_never_reads_delays_nobody() {
     .await
     .unwrap();
     let rig = &served.rig;
-    let mut good = rig.connect(Lifecycle::Legacy).await;
-    good.subscribe().await;
+    let mut good = rig.subscribed(Lifecycle::Legacy).await;
     for k in 0..40 {
         rig.person(|s| s.name = format!("http {k}"));
         let note = updated_within(&mut good, Duration::from_secs(2)).await;

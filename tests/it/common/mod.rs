@@ -217,6 +217,13 @@ impl Rig {
             .expect("hub alive");
     }
 
+    /// A new in-process connection subscribed to `app://windows`.
+    pub async fn subscribed(&self, lifecycle: Lifecycle) -> Client {
+        let client = self.connect(lifecycle).await;
+        client.subscribe().await;
+        client
+    }
+
     /// Serves a new in-process connection, from a client of unknown name.
     pub async fn connect(&self, lifecycle: Lifecycle) -> Client {
         self.connect_as(lifecycle, "test-client").await
