@@ -5,8 +5,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{ActionSpec, Bridge, passes::headless};
+use egui_mcp_bridge::testing::{Agent, HeadlessUi};
+use egui_mcp_bridge::{ActionSpec, Bridge};
 use serde_json::json;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -90,24 +90,11 @@ fn per_frame(frames: u32, with_bridge: bool) -> Duration {
 
 fn round_trip(calls: u32) -> Duration {
     let bridge = Bridge::builder().build();
-    let ctx = egui::Context::default();
-    ctx.add_plugin(bridge.plugin());
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let ui_thread = {
-        let (bridge, ctx, stop) = (bridge.clone(), ctx.clone(), std::sync::Arc::clone(&stop));
-        std::thread::Builder::new()
-            .name("bench-ui".into())
-            .spawn(move || {
-                let mut app = Orders { rows: Vec::new(), edits: 0 };
-                headless::run(
-                    &ctx,
-                    headless::HeadlessOptions::default(),
-                    |_ui| declare(&bridge, &mut app),
-                    || !stop.load(std::sync::atomic::Ordering::Acquire),
-                );
-            })
-            .expect("spawn")
-    };
+    let b = bridge.clone();
+    let ui = HeadlessUi::start(&bridge, "bench-ui", move || {
+        let mut app = Orders { rows: Vec::new(), edits: 0 };
+        move |_ui: &mut egui::Ui| declare(&b, &mut app)
+    });
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let agent = Agent::new(&bridge);
     let elapsed = rt.block_on(async {
@@ -121,9 +108,7 @@ fn round_trip(calls: u32) -> Duration {
         }
         start.elapsed() / calls
     });
-    stop.store(true, std::sync::atomic::Ordering::Release);
-    ctx.request_repaint();
-    let _ = ui_thread.join();
+    drop(ui);
     elapsed
 }
 

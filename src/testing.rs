@@ -11,37 +11,32 @@
 //!
 //! ```
 //! use egui_mcp_bridge::testing::Harness;
-//! use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode};
+//! use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, Input};
 //! use egui_kittest::kittest::Queryable as _;
 //! use serde_json::json;
 //!
-//! #[derive(serde::Deserialize, schemars::JsonSchema)]
-//! struct Rename {
-//!     name: String,
-//! }
-//!
-//! /// The app: one window, the same state for the person's text field and the agent's tool.
+//! /// The app: one window, described once for both. The person's text field is what agents
+//! /// read and set (`profile__edit_field`); the person's button is `profile__clear`.
 //! fn app(bridge: &Bridge, ui: &mut egui::Ui, name: &mut String) {
-//!     bridge.window("profile").title("Profile").summary(format!("Name: {name}")).declare(|w| {
-//!         if let Some(call) = w.action::<Rename>("rename", ActionSpec::new("Rename")) {
-//!             name.clone_from(&call.args().name);
-//!             call.ok("Renamed");
+//!     bridge.window("profile").title("Profile").summary(format!("Name: {name}")).ui(ui, |w, ui| {
+//!         w.form(ui, "details", |f| {
+//!             f.edit("name", &Input::text("Name"), name);
+//!         });
+//!         if let Some(press) = w.button_ui(ui, "clear", ActionSpec::new("Clear")).press {
+//!             name.clear();
+//!             press.ok("Cleared");
 //!         }
 //!     });
-//!     let label = ui.label("Name");
-//!     ui.text_edit_singleline(name).labelled_by(label.id);
-//!     if ui.button("Clear").clicked() {
-//!         name.clear();
-//!     }
 //! }
 //!
 //! let bridge = Bridge::builder().build();
 //! let b = bridge.clone();
 //! let mut harness = Harness::new_ui_state(&bridge, move |ui, name: &mut String| app(&b, ui, name), String::new());
 //!
-//! // The agent reads, then renames.
+//! // The agent reads, then types a name into the person's field.
 //! let version = harness.window("profile").expect("declared").version;
-//! let done = harness.call("profile__rename", json!({"name": "Ada", "expectedVersion": version}));
+//! let rename = |name: &str, version: u64| json!({"field": "name", "value": name, "expectedVersion": version});
+//! let done = harness.call("profile__edit_field", rename("Ada", version));
 //! assert_eq!(done.expect("renamed").version, Some(version + 1));
 //! assert_eq!(harness.state(), "Ada");
 //!
@@ -49,7 +44,7 @@
 //! harness.get_by_label("Clear").click();
 //! harness.run();
 //! assert!(harness.agent_mut().changes().windows, "an MCP client would get resources/updated");
-//! let stale = harness.call("profile__rename", json!({"name": "Bob", "expectedVersion": version + 1}));
+//! let stale = harness.call("profile__edit_field", rename("Bob", version + 1));
 //! assert_eq!(stale.unwrap_err().code, ErrorCode::StaleState);
 //! assert_eq!(harness.state(), "", "the person's change stands");
 //! ```
@@ -65,7 +60,10 @@ use crate::Bridge;
 use crate::hub::{Outcome, PendingCall, Snapshot, Ticket, UiCore};
 use crate::protocol::{ErrorCode, ToolError, Window};
 
+mod headless_ui;
+
 pub use egui_kittest;
+pub use headless_ui::HeadlessUi;
 
 /// How many frames [`Harness::call`] and [`Harness::wait_for_change`] step at most. A call
 /// takes one (its pass runs twice: once to apply it, once to publish what it caused), two where

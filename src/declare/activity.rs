@@ -85,7 +85,7 @@ pub(crate) fn activity_ui(core: &UiCore, ui: &mut egui::Ui) {
         for g in groups(&copied.records) {
             let (mark, color) = match g.last.error {
                 None if g.last.waiting => ("waiting", ui.visuals().text_color()),
-                None => ("ok", egui::Color32::from_rgb(80, 180, 110)),
+                None => ("ok", crate::declare::SUCCESS_GREEN),
                 Some(code) => (code.as_str(), egui::Color32::from_rgb(230, 120, 90)),
             };
             let row = ui.horizontal_wrapped(|ui| {

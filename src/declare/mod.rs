@@ -46,6 +46,7 @@ pub use input::Input;
 pub use menus::Menu;
 pub(crate) use menus::app_menu_ui;
 pub use table::{RowPress, TableOptions};
+pub(crate) use widgets::SUCCESS_GREEN;
 pub use widgets::{ButtonResponse, Gesture, Press};
 pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
 

@@ -6,6 +6,10 @@
 use super::{Call, WindowUi};
 use crate::hub::{ActionSpec, NoArgs};
 
+/// Success as the person sees it: a `Success` notice, and an agent's call that went well in
+/// the activity panel. egui's visuals have a warning and an error colour, no success one.
+pub(crate) const SUCCESS_GREEN: egui::Color32 = egui::Color32::from_rgb(80, 180, 110);
+
 /// A press of a [`WindowUi::button_ui`]: by the person or by an agent, handled by one code path.
 #[derive(Debug)]
 #[must_use = "answer the press: ok or fail (answers the agent; nothing for the person)"]
@@ -195,7 +199,7 @@ impl WindowUi {
             crate::Severity::Info => ui.visuals().text_color(),
             crate::Severity::Warn => ui.visuals().warn_fg_color,
             crate::Severity::Error => ui.visuals().error_fg_color,
-            crate::Severity::Success => egui::Color32::from_rgb(80, 180, 110),
+            crate::Severity::Success => SUCCESS_GREEN,
         };
         ui.colored_label(color, text);
         self.notice(id, severity, text);

@@ -355,30 +355,8 @@ impl FrameState {
             // A nested (immediate) viewport's pass: published with the outermost pass.
             return wanted;
         }
-        if let Some(settling) = &self.settling {
-            // Every live viewport must declare after the call: those that did before it, and
-            // those that have not run a pass yet (one the call just opened).
-            let stale: Vec<PassKey> =
-                self.committed.iter().filter(|c| c.began <= settling.after).map(|c| c.key).collect();
-            let new: Vec<PassKey> =
-                self.live.iter().copied().filter(|k| !self.committed.iter().any(|c| c.key == *k)).collect();
-            let waited = settling.since.elapsed();
-            let wait_stale = !stale.is_empty() && waited < SETTLE_WAIT;
-            let wait_new = !new.is_empty() && waited < NEW_VIEWPORT_WAIT;
-            if wait_stale || wait_new {
-                wanted.again = stale.contains(&key);
-                wanted.repaint = stale.into_iter().chain(new).filter(|k| *k != key).collect();
-                let wait = if wait_stale { SETTLE_WAIT } else { NEW_VIEWPORT_WAIT }.saturating_sub(waited);
-                wanted.after = Some(wanted.after.map_or(wait, |due| due.min(wait)));
-                return wanted;
-            }
-            if !stale.is_empty() || !new.is_empty() {
-                tracing::warn!(
-                    viewports = stale.len() + new.len(),
-                    "a viewport ran no pass since the call was applied; publishing its windows as it last declared them"
-                );
-            }
-            self.settling = None;
+        if self.still_settling(key, &mut wanted) {
+            return wanted;
         }
         self.publish_and_ask(hub, key, wanted)
     }

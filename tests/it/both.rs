@@ -52,6 +52,14 @@ fn harness() -> Harness<'static, Profile> {
     Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([600.0, 400.0]), app, state)
 }
 
+/// The person clicks into the field labelled `label` and types `text`, a pass each.
+fn type_into<S>(h: &mut Harness<'_, S>, label: &str, text: &str) {
+    h.get_by_label(label).focus();
+    h.run_steps(1);
+    h.get_by_label(label).type_text(text);
+    h.run_steps(1);
+}
+
 fn field(h: &Harness<'_, Profile>, label: &str) -> Value {
     let w = h.window("profile").expect("declared");
     let state = serde_json::to_value(&w).expect("json");
@@ -67,14 +75,9 @@ fn what_the_person_types_is_what_the_agent_reads() {
     assert_eq!(field(&h, "PIN"), "", "an empty secret");
     let before = h.window("profile").expect("declared").version;
 
-    h.get_by_label("Name").focus();
+    type_into(&mut h, "Name", " Lovelace");
+    type_into(&mut h, "PIN", "4711");
     h.run_steps(1);
-    h.get_by_label("Name").type_text(" Lovelace");
-    h.run_steps(1);
-    h.get_by_label("PIN").focus();
-    h.run_steps(1);
-    h.get_by_label("PIN").type_text("4711");
-    h.run_steps(2);
     let name = h.state().name.clone();
     assert!(name.contains("Lovelace") && name.contains("Ada"), "the person typed: {name:?}");
     assert_eq!(field(&h, "Name"), name.as_str(), "the agent reads what the person typed");
@@ -161,10 +164,7 @@ fn a_gesture_and_its_action_give_the_same_arguments_to_one_handler() {
     let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([400.0, 300.0]), app, state);
     h.run_steps(2);
     // The person.
-    h.get_by_label("PIN").focus();
-    h.run_steps(1);
-    h.get_by_label("PIN").type_text("1234");
-    h.run_steps(1);
+    type_into(&mut h, "PIN", "1234");
     h.get_by_label("Unlock").click();
     h.run_steps(2);
     assert_eq!((h.state().unlocked, h.state().typed.as_str()), (1, ""));

@@ -117,8 +117,7 @@ async fn read_windows_is_the_resource_as_a_tool_at_every_moment() {
 /// and returns every reply (body and text) plus the activity log's tool names.
 async fn script(via_dispatcher: bool) -> (Vec<(bool, String)>, Vec<String>) {
     let rig = Rig::start_with(Bridge::builder().app_name("test-app").compat(Compat::On));
-    let mut c = rig.connect(Lifecycle::Legacy).await;
-    c.subscribe().await;
+    let mut c = rig.subscribed(Lifecycle::Legacy).await;
     let call = async |c: &Client, tool: &str, args: Value| -> Reply {
         if via_dispatcher {
             let dispatcher = if tool == "main__count" { "app__call_readonly" } else { "app__call" };

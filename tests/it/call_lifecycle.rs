@@ -6,44 +6,29 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::{TestState, declare};
+use common::{Frames, TestState, declare};
 use egui_mcp_bridge::testing::{Agent, AgentCall};
 use egui_mcp_bridge::{Bridge, ErrorCode, Outcome};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 
-struct Manual {
-    bridge: Bridge,
-    ctx: egui::Context,
-    state: TestState,
+/// Frames driven by hand.
+type Manual = Frames<TestState>;
+
+fn manual(timeout: Duration) -> Manual {
+    Frames::new(
+        Bridge::builder().call_timeout(timeout),
+        TestState { notes_open: true, ..TestState::default() },
+        declare,
+    )
 }
 
 impl Manual {
-    fn new(timeout: Duration) -> Self {
-        let bridge = Bridge::builder().call_timeout(timeout).build();
-        let ctx = egui::Context::default();
-        ctx.add_plugin(bridge.plugin());
-        let mut m = Self { bridge, ctx, state: TestState { notes_open: true, ..TestState::default() } };
-        m.frame(vec![]);
-        m
-    }
-
-    /// One frame with these input events (the person's input, if any). Returns how many
-    /// passes egui ran in it.
-    fn frame(&mut self, events: Vec<egui::Event>) -> usize {
-        let input = egui::RawInput { events, ..Default::default() };
-        let (bridge, state) = (&self.bridge, &mut self.state);
-        let mut passes = 0;
-        self.ctx
-            .run_ui(input, |_ui| {
-                passes += 1;
-                declare(bridge, state);
-            })
-            .drop_without_applying_deltas();
-        passes
-    }
-
-    fn submit(&self, tool: &str, args: Value) -> AgentCall {
-        Agent::new(&self.bridge).send(tool, args)
+    /// An agent's call of `tool` (no arguments), answered in the two frames that follow.
+    fn call(&mut self, tool: &str) -> Outcome {
+        let mut rx = self.send(tool, json!({}));
+        self.frame();
+        self.frame();
+        done(&mut rx).unwrap_or_else(|| panic!("{tool} answered in two frames"))
     }
 
     fn version(&self, id: &str) -> u64 {
@@ -59,40 +44,40 @@ fn done(rx: &mut AgentCall) -> Option<Outcome> {
 /// and that pass, all after the call, is published and answers it.
 #[test]
 fn a_call_is_applied_published_and_answered_in_one_frame() {
-    let mut m = Manual::new(Duration::from_secs(5));
-    let mut rx = m.submit("main__set_name", json!({"name": "Ada"}));
+    let mut m = manual(Duration::from_secs(5));
+    let mut rx = m.send("main__set_name", json!({"name": "Ada"}));
     assert!(done(&mut rx).is_none(), "queued, not answered");
-    let passes = m.frame(vec![]);
+    let passes = m.frame();
     assert_eq!(m.state.name, "Ada", "applied during the frame");
     assert_eq!(passes, 2, "the applying pass ran again within the frame");
     let r = done(&mut rx).expect("answered in the same frame").expect("success");
     assert_eq!(r.version, Some(m.version("main")), "answered with the published version");
     assert_eq!(m.bridge.snapshot().state().window("main").unwrap().summary, "Name is \"Ada\"");
-    assert_eq!(m.frame(vec![]), 1, "a quiet frame is one pass");
+    assert_eq!(m.frame(), 1, "a quiet frame is one pass");
 }
 
 /// Where egui may not run a pass again (`max_passes` 1), the next frame publishes instead.
 #[test]
 fn without_a_second_pass_a_call_takes_two_frames() {
-    let mut m = Manual::new(Duration::from_secs(5));
+    let mut m = manual(Duration::from_secs(5));
     m.ctx.options_mut(|o| o.max_passes = std::num::NonZeroUsize::MIN);
-    let mut rx = m.submit("main__set_name", json!({"name": "Ada"}));
-    assert_eq!(m.frame(vec![]), 1);
+    let mut rx = m.send("main__set_name", json!({"name": "Ada"}));
+    assert_eq!(m.frame(), 1);
     assert_eq!(m.state.name, "Ada", "applied during the frame");
     assert!(done(&mut rx).is_none(), "not answered before a pass after it is published");
-    m.frame(vec![]);
+    m.frame();
     let r = done(&mut rx).expect("answered").expect("success");
     assert_eq!(r.version, Some(m.version("main")));
 }
 
 #[test]
 fn two_writes_on_one_version_cannot_both_pass() {
-    let mut m = Manual::new(Duration::from_secs(5));
+    let mut m = manual(Duration::from_secs(5));
     let v = m.version("main");
-    let mut first = m.submit("main__set_name", json!({"name": "A", "expectedVersion": v}));
-    let mut second = m.submit("main__set_name", json!({"name": "B", "expectedVersion": v}));
+    let mut first = m.send("main__set_name", json!({"name": "A", "expectedVersion": v}));
+    let mut second = m.send("main__set_name", json!({"name": "B", "expectedVersion": v}));
     for _ in 0..4 {
-        m.frame(vec![]);
+        m.frame();
     }
     let first = done(&mut first).expect("first answered");
     let second = done(&mut second).expect("second answered");
@@ -104,16 +89,16 @@ fn two_writes_on_one_version_cannot_both_pass() {
 
 #[test]
 fn the_persons_input_frame_goes_first_and_the_agent_gets_stale_state() {
-    let mut m = Manual::new(Duration::from_secs(5));
+    let mut m = manual(Duration::from_secs(5));
     let v = m.version("main");
-    let mut rx = m.submit("main__set_name", json!({"name": "agent", "expectedVersion": v}));
+    let mut rx = m.send("main__set_name", json!({"name": "agent", "expectedVersion": v}));
     // The person types in the same frame: the app applies the person's edit, the bridge holds
     // the agent's call back.
     m.state.name = "person".into();
-    m.frame(vec![egui::Event::Text("n".into())]);
+    m.frame_with(vec![egui::Event::Text("n".into())]);
     assert!(m.state.applied.is_empty(), "no agent call in a frame with the person's input");
     assert_eq!(m.version("main"), v + 1, "the person's change is published first");
-    m.frame(vec![]);
+    m.frame();
     let e = done(&mut rx).expect("answered").expect_err("user first");
     assert_eq!((e.code, e.current_version), (ErrorCode::StaleState, Some(v + 1)));
     assert_eq!(m.state.name, "person");
@@ -121,29 +106,29 @@ fn the_persons_input_frame_goes_first_and_the_agent_gets_stale_state() {
 
 #[test]
 fn calls_the_ui_never_claims_end_with_precise_codes() {
-    let mut m = Manual::new(Duration::from_secs(5));
+    let mut m = manual(Duration::from_secs(5));
     m.state.extra = true;
-    m.frame(vec![]);
+    m.frame();
     let notes = m.bridge.external_id(common::UNSAFE_ID).expect("notes open");
 
     // The action disappears between the agent's read and the frame.
-    let mut rx = m.submit("main__extra", json!({}));
+    let mut rx = m.send("main__extra", json!({}));
     m.state.extra = false;
-    m.frame(vec![]);
+    m.frame();
     assert_eq!(done(&mut rx).expect("answered").unwrap_err().code, ErrorCode::ActionNotAvailable);
 
     // The window closes between the agent's read and the frame.
-    let mut rx = m.submit(&format!("{notes}__ping"), json!({}));
+    let mut rx = m.send(&format!("{notes}__ping"), json!({}));
     m.state.notes_open = false;
-    m.frame(vec![]);
+    m.frame();
     assert_eq!(done(&mut rx).expect("answered").unwrap_err().code, ErrorCode::WindowNotFound);
 
     // A dialog opens on the window between the agent's read and the frame: the call is
     // refused against the frame that published the dialog.
     m.state.dialogs.push("late".into());
-    let mut rx = m.submit("main__set_name", json!({"name": "x"}));
-    m.frame(vec![egui::Event::Text("person".into())]);
-    m.frame(vec![]);
+    let mut rx = m.send("main__set_name", json!({"name": "x"}));
+    m.frame_with(vec![egui::Event::Text("person".into())]);
+    m.frame();
     let e = done(&mut rx).expect("answered").unwrap_err();
     assert_eq!((e.code, e.blocking_window_id.as_deref()), (ErrorCode::BlockedByModal, Some("late")));
     assert_eq!(m.state.name, "", "never applied");
@@ -151,29 +136,29 @@ fn calls_the_ui_never_claims_end_with_precise_codes() {
 
 #[test]
 fn a_timed_out_call_is_never_applied_afterwards() {
-    let mut m = Manual::new(Duration::from_millis(50));
+    let mut m = manual(Duration::from_millis(50));
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // The UI runs no frame while the call waits: it times out.
     let outcome =
         rt.block_on(Agent::new(&m.bridge).call("main__set_name", Map::from_iter([("name".into(), json!("late"))])));
     assert_eq!(outcome.unwrap_err().code, ErrorCode::ActionTimeout);
     for _ in 0..3 {
-        m.frame(vec![]);
+        m.frame();
     }
     assert_eq!(m.state.name, "", "a timed-out call never takes effect");
     assert!(m.state.applied.is_empty());
     // Nothing of it is left in the queue: the next call is taken at once.
-    let mut next = m.submit("main__set_name", json!({"name": "next"}));
-    m.frame(vec![]);
-    m.frame(vec![]);
+    let mut next = m.send("main__set_name", json!({"name": "next"}));
+    m.frame();
+    m.frame();
     assert!(done(&mut next).expect("answered in two frames").is_ok());
     assert_eq!(m.state.name, "next");
 }
 
 #[test]
 fn shutting_down_answers_every_waiting_call() {
-    let m = Manual::new(Duration::from_secs(5));
-    let mut rx = m.submit("main__set_name", json!({"name": "x"}));
+    let m = manual(Duration::from_secs(5));
+    let mut rx = m.send("main__set_name", json!({"name": "x"}));
     m.ctx.on_exit();
     assert_eq!(done(&mut rx).expect("answered").unwrap_err().code, ErrorCode::ActionTimeout);
 }
@@ -182,7 +167,7 @@ fn shutting_down_answers_every_waiting_call() {
 /// cancelled and never applied.
 #[test]
 fn a_call_whose_client_left_is_never_applied() {
-    let mut m = Manual::new(Duration::from_secs(5));
+    let mut m = manual(Duration::from_secs(5));
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let agent = Agent::new(&m.bridge);
     let mut args = Map::new();
@@ -194,7 +179,7 @@ fn a_call_whose_client_left_is_never_applied() {
         assert!(futures_poll_once(call.as_mut()).await.is_none(), "queued, waiting for the UI");
     });
     for _ in 0..3 {
-        m.frame(vec![]);
+        m.frame();
     }
     assert_ne!(m.state.name, "Ghost", "applied after its client left");
     let last = m.bridge.activity().pop().expect("recorded");
@@ -214,26 +199,26 @@ async fn futures_poll_once<F: std::future::Future + Unpin>(mut f: F) -> Option<F
 /// argument is `validation_failed` naming the parameter, before the app sees the call.
 #[test]
 fn an_overlong_string_argument_is_refused_before_the_app_sees_it() {
-    let mut m = Manual::new(Duration::from_secs(5));
-    let mut rx = m.submit("main__set_name", json!({"name": "x".repeat(2_000_000)}));
+    let mut m = manual(Duration::from_secs(5));
+    let mut rx = m.send("main__set_name", json!({"name": "x".repeat(2_000_000)}));
     let e = done(&mut rx).expect("answered at once").expect_err("refused");
     assert_eq!(e.code, ErrorCode::ValidationFailed);
     assert_eq!(e.fields.as_ref().map(|f| f[0].field.as_str()), Some("name"));
     assert!(e.message.len() < 200, "the value is not repeated");
-    m.frame(vec![]);
+    m.frame();
     assert!(m.state.name.is_empty(), "the app never saw it");
-    let mut rx = m.submit("main__set_name", json!({"name": "x".repeat(10_000)}));
-    m.frame(vec![]);
-    m.frame(vec![]);
+    let mut rx = m.send("main__set_name", json!({"name": "x".repeat(10_000)}));
+    m.frame();
+    m.frame();
     assert!(done(&mut rx).expect("answered").is_ok(), "at the limit it passes");
 }
 
 /// A tool name longer than any tool's is refused without being repeated.
 #[test]
 fn an_overlong_tool_name_is_refused_without_echo() {
-    let m = Manual::new(Duration::from_secs(5));
+    let m = manual(Duration::from_secs(5));
     let name = format!("{}__set_name", "w".repeat(10_000));
-    let mut rx = m.submit(&name, json!({}));
+    let mut rx = m.send(&name, json!({}));
     let e = done(&mut rx).expect("answered at once").expect_err("refused");
     assert_eq!(e.code, ErrorCode::ActionNotAvailable);
     assert!(e.message.len() < 200, "{}", e.message.len());
@@ -243,11 +228,8 @@ fn an_overlong_tool_name_is_refused_without_echo() {
 /// never with a success the app did not give.
 #[test]
 fn a_dropped_unanswered_call_is_an_error_not_a_success() {
-    let mut m = Manual::new(Duration::from_secs(5));
-    let mut rx = m.submit("main__forget", json!({}));
-    m.frame(vec![]);
-    m.frame(vec![]);
-    let e = done(&mut rx).expect("answered").expect_err("not a success");
+    let mut m = manual(Duration::from_secs(5));
+    let e = m.call("main__forget").expect_err("not a success");
     assert_eq!(e.code, ErrorCode::ActionNotAvailable);
     assert!(e.message.contains("did not answer"), "{}", e.message);
 }
@@ -256,7 +238,7 @@ fn a_dropped_unanswered_call_is_an_error_not_a_success() {
 /// threads never interleave their passes in one bookkeeping.
 #[test]
 fn a_second_context_with_the_same_bridge_is_inert() {
-    let mut m = Manual::new(Duration::from_secs(5));
+    let mut m = manual(Duration::from_secs(5));
     let other = egui::Context::default();
     other.add_plugin(m.bridge.plugin());
     let before = m.bridge.snapshot().windows_revision();
@@ -271,9 +253,9 @@ fn a_second_context_with_the_same_bridge_is_inert() {
     }
     assert_eq!(m.bridge.snapshot().windows_revision(), before, "the second context published nothing");
     // The first context still serves calls.
-    let mut rx = m.submit("main__set_name", json!({"name": "Ada"}));
-    m.frame(vec![]);
-    m.frame(vec![]);
+    let mut rx = m.send("main__set_name", json!({"name": "Ada"}));
+    m.frame();
+    m.frame();
     assert!(done(&mut rx).expect("answered").is_ok());
 }
 
@@ -323,18 +305,12 @@ fn a_dialog_drawn_before_the_applying_code_counts_after_one_frame() {
 /// and every window kept its own last mark, several outlined at once.)
 #[test]
 fn the_latest_call_marks_one_window_the_nearest_still_open() {
-    let mut m = Manual::new(Duration::from_secs(5));
-    let mut rx = m.submit("main__open_dialog", json!({}));
-    m.frame(vec![]);
-    m.frame(vec![]);
-    assert!(done(&mut rx).expect("answered").is_ok());
+    let mut m = manual(Duration::from_secs(5));
+    assert!(m.call("main__open_dialog").is_ok());
     assert_eq!(m.bridge.agent_action("main").map(|a| a.title), Some("Open dialog".to_owned()));
     let dialog = m.state.dialogs[0].clone();
     let handle = m.bridge.external_id(&dialog).expect("the dialog is open");
-    let mut rx = m.submit(&format!("{handle}__close"), json!({}));
-    m.frame(vec![]);
-    m.frame(vec![]);
-    assert!(done(&mut rx).expect("answered").is_ok());
+    assert!(m.call(&format!("{handle}__close")).is_ok());
     assert!(m.state.dialogs.is_empty(), "closed by the call");
     assert_eq!(
         m.bridge.agent_action("main").map(|a| a.title),
@@ -342,10 +318,7 @@ fn the_latest_call_marks_one_window_the_nearest_still_open() {
         "the window the call changed carries its mark"
     );
     let notes = m.bridge.external_id(common::UNSAFE_ID).expect("notes open");
-    let mut rx = m.submit(&format!("{notes}__ping"), json!({}));
-    m.frame(vec![]);
-    m.frame(vec![]);
-    assert!(done(&mut rx).expect("answered").is_ok());
+    assert!(m.call(&format!("{notes}__ping")).is_ok());
     assert!(m.bridge.agent_action(common::UNSAFE_ID).is_some(), "the latest call's window is marked");
     assert!(m.bridge.agent_action("main").is_none(), "one window at a time");
 }

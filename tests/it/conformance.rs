@@ -109,8 +109,7 @@ async fn c03_operable_ids_reflect_window_and_app_level_modals() {
 async fn c04_tools_list_only_operable_and_list_changed_is_sent() {
     for lifecycle in BOTH {
         let rig = Rig::start();
-        let mut client = rig.connect(lifecycle).await;
-        client.subscribe().await;
+        let mut client = rig.subscribed(lifecycle).await;
         let tools = client.tool_names().await;
         assert!(tools.contains(&"main__set_name".to_owned()) && tools.contains(&"app__lock".to_owned()), "{tools:?}");
         assert!(!tools.contains(&"main__extra".to_owned()));
@@ -215,8 +214,7 @@ async fn c06_stale_state_and_runtime_validation() {
 async fn c07_notifications_after_the_state_took_effect_mapped_per_section_6() {
     for lifecycle in BOTH {
         let rig = Rig::start();
-        let mut client = rig.connect(lifecycle).await;
-        client.subscribe().await;
+        let mut client = rig.subscribed(lifecycle).await;
         let v = client.version("main").await;
         // A person's data change: updated only.
         rig.person(|s| s.name = "by person".into());

@@ -6,9 +6,11 @@
 
 use std::time::Duration;
 
+use crate::common::Frames;
+
 use egui_kittest::kittest::Queryable as _;
 use egui_mcp_bridge::limits::MAX_DEFERRED_CALLS;
-use egui_mcp_bridge::testing::{Agent, AgentCall, Harness};
+use egui_mcp_bridge::testing::{Agent, AgentCall, Harness, HeadlessUi};
 use egui_mcp_bridge::{ActionSpec, Bridge, Deferred, ErrorCode, Outcome, passes::headless};
 use serde_json::{Map, json};
 
@@ -64,37 +66,24 @@ fn finish_effect(p: &mut Port) {
 }
 
 /// Frames driven by hand, as in `call_lifecycle`.
-struct Manual {
-    bridge: Bridge,
-    ctx: egui::Context,
-    port: Port,
+type Manual = Frames<Port>;
+
+fn manual(timeout: Duration) -> Manual {
+    Frames::new(Bridge::builder().call_timeout(timeout), Port::default(), declare)
+}
+
+/// The app after a frame that took the agent's `port__connect` and kept it (the port opens
+/// slowly), within a 10 s budget.
+fn connecting() -> (Manual, AgentCall) {
+    let mut m = manual(Duration::from_secs(10));
+    let call = m.call("port__connect");
+    m.frame();
+    (m, call)
 }
 
 impl Manual {
-    fn new(timeout: Duration) -> Self {
-        let bridge = Bridge::builder().call_timeout(timeout).build();
-        let ctx = egui::Context::default();
-        ctx.add_plugin(bridge.plugin());
-        let mut m = Self { bridge, ctx, port: Port::default() };
-        m.frame();
-        m
-    }
-
-    /// One frame; returns how many passes egui ran in it.
-    fn frame(&mut self) -> usize {
-        let (bridge, port) = (&self.bridge, &mut self.port);
-        let mut passes = 0;
-        self.ctx
-            .run_ui(egui::RawInput::default(), |_ui| {
-                passes += 1;
-                declare(bridge, port);
-            })
-            .drop_without_applying_deltas();
-        passes
-    }
-
-    fn send(&self, tool: &str) -> AgentCall {
-        Agent::new(&self.bridge).send(tool, json!({}))
+    fn call(&self, tool: &str) -> AgentCall {
+        self.send(tool, json!({}))
     }
 
     fn port(&self) -> egui_mcp_bridge::protocol::Window {
@@ -107,10 +96,8 @@ impl Manual {
 /// operation under way, the agent's mark and the activity log say the agent is waiting.
 #[test]
 fn a_deferred_call_is_answered_after_the_effect_with_the_new_version() {
-    let mut m = Manual::new(Duration::from_secs(10));
-    let mut call = m.send("port__connect");
-    m.frame();
-    assert_eq!(m.port.opening.len(), 1, "the app took the call and kept it");
+    let (mut m, mut call) = connecting();
+    assert_eq!(m.state.opening.len(), 1, "the app took the call and kept it");
     for _ in 0..3 {
         m.frame();
         assert!(call.try_outcome().is_none(), "nothing is answered before the effect is in place");
@@ -122,7 +109,7 @@ fn a_deferred_call_is_answered_after_the_effect_with_the_new_version() {
     assert!(last.waiting && last.tool == "port__connect" && last.error.is_none(), "{last:?}");
     let version_while_waiting = m.port().version;
 
-    m.port.ready = true;
+    m.state.ready = true;
     assert_eq!(m.frame(), 2, "the pass that answered ran again before it was published");
     let r = call.try_outcome().expect("answered in the frame that finished the effect").expect("success");
     let published = m.port();
@@ -141,11 +128,9 @@ fn a_deferred_call_is_answered_after_the_effect_with_the_new_version() {
 /// answer goes out after the next pass is published.
 #[test]
 fn an_answer_given_between_passes_goes_out_after_the_next_publish() {
-    let mut m = Manual::new(Duration::from_secs(10));
-    let mut call = m.send("port__connect");
-    m.frame();
-    m.port.open = true;
-    m.port.opening.pop().expect("kept").ok("Connected");
+    let (mut m, mut call) = connecting();
+    m.state.open = true;
+    m.state.opening.pop().expect("kept").ok("Connected");
     assert!(call.try_outcome().is_none(), "not before the state with the effect is published");
     m.frame();
     let r = call.try_outcome().expect("answered after the next pass").expect("success");
@@ -156,14 +141,12 @@ fn an_answer_given_between_passes_goes_out_after_the_next_publish() {
 /// While a call is deferred, other calls are applied (one at a time, each in its own pass).
 #[test]
 fn other_calls_are_applied_while_one_is_deferred() {
-    let mut m = Manual::new(Duration::from_secs(10));
-    let mut connect = m.send("port__connect");
-    m.frame();
-    let mut ping = m.send("port__ping");
+    let (mut m, mut connect) = connecting();
+    let mut ping = m.call("port__ping");
     m.frame();
     assert_eq!(ping.try_outcome().expect("answered").expect("success").message.as_deref(), Some("pong"));
     assert!(connect.try_outcome().is_none(), "still waiting for the port");
-    m.port.ready = true;
+    m.state.ready = true;
     m.frame();
     assert!(connect.try_outcome().expect("answered").is_ok());
 }
@@ -173,7 +156,7 @@ fn other_calls_are_applied_while_one_is_deferred() {
 /// timeout, not a success.
 #[test]
 fn a_deferred_call_never_answered_ends_with_action_timeout_and_a_late_answer_is_dropped() {
-    let mut m = Manual::new(Duration::from_secs(1));
+    let mut m = manual(Duration::from_secs(1));
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let agent = Agent::new(&m.bridge);
     let outcome = rt.block_on(async {
@@ -182,27 +165,27 @@ fn a_deferred_call_never_answered_ends_with_action_timeout_and_a_late_answer_is_
         tokio::pin!(call);
         assert!(poll_once(call.as_mut()).await.is_none(), "queued");
         m.frame();
-        assert_eq!(m.port.opening.len(), 1, "taken and kept");
+        assert_eq!(m.state.opening.len(), 1, "taken and kept");
         tokio::time::timeout(Duration::from_secs(10), call).await.expect("answered within the budget and a bit")
     });
     let e = outcome.expect_err("the app did not answer in time");
     assert_eq!(e.code, ErrorCode::ActionTimeout);
     assert!(e.message.contains("re-read"), "{}", e.message);
-    assert!(!m.port.opening[0].agent_waits(), "the app can tell that nobody waits any more");
+    assert!(!m.state.opening[0].agent_waits(), "the app can tell that nobody waits any more");
     m.frame();
     let mark = m.bridge.agent_action("port").expect("marked");
     assert!(!mark.waiting && !mark.ok, "the mark no longer says waiting: {mark:?}");
 
     // The app finishes later: no panic, nothing sent.
-    m.port.ready = true;
+    m.state.ready = true;
     m.frame();
     m.frame();
-    assert!(m.port.open, "the app's own effect still happens");
+    assert!(m.state.open, "the app's own effect still happens");
     let records: Vec<_> = m.bridge.activity().into_iter().filter(|r| r.tool == "port__connect").collect();
     assert_eq!(records.len(), 1, "{records:?}");
     assert_eq!(records[0].error, Some(ErrorCode::ActionTimeout), "the late answer was not sent: {records:?}");
     // And the bridge goes on serving calls.
-    let mut ping = m.send("port__ping");
+    let mut ping = m.call("port__ping");
     m.frame();
     assert!(ping.try_outcome().expect("answered").is_ok());
 }
@@ -212,19 +195,15 @@ fn a_deferred_call_never_answered_ends_with_action_timeout_and_a_late_answer_is_
 #[test]
 fn an_idle_app_ends_a_deferred_call_at_its_deadline() {
     let bridge = Bridge::builder().call_timeout(Duration::from_secs(1)).build();
-    let ctx = egui::Context::default();
-    ctx.add_plugin(bridge.plugin());
-    let (stop_tx, stop_rx) = crossbeam_channel::bounded::<()>(1);
+    let port = std::sync::Arc::new(parking_lot::Mutex::new(Port::default()));
+    // Idle for a minute unless something asks for a pass: the deadline must.
+    let options = headless::HeadlessOptions { max_idle: Duration::from_secs(60), ..Default::default() };
     let ui = {
-        let (bridge, ctx) = (bridge.clone(), ctx.clone());
-        std::thread::Builder::new().name("deferred-test-ui".into()).spawn(move || {
-            let mut port = Port::default();
-            let options = headless::HeadlessOptions { max_idle: Duration::from_secs(60), ..Default::default() };
-            headless::run(&ctx, options, |_ui| declare(&bridge, &mut port), || stop_rx.try_recv().is_err());
-            port.opening.len()
+        let (bridge, port) = (bridge.clone(), std::sync::Arc::clone(&port));
+        HeadlessUi::start_with(&bridge.clone(), "deferred-test-ui", options, move || {
+            move |_ui: &mut egui::Ui| declare(&bridge, &mut port.lock())
         })
-    }
-    .expect("a UI thread");
+    };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let agent = Agent::new(&bridge);
     let outcome = rt.block_on(async {
@@ -237,19 +216,16 @@ fn an_idle_app_ends_a_deferred_call_at_its_deadline() {
         tokio::time::timeout(Duration::from_secs(10), call).await.expect("the UI answered at the deadline")
     });
     assert_eq!(outcome.expect_err("never answered by the app").code, ErrorCode::ActionTimeout);
-    let _ = stop_tx.send(());
-    ctx.request_repaint();
-    assert_eq!(ui.join().expect("the UI thread ends"), 1, "the app still holds its Deferred");
+    drop(ui);
+    assert_eq!(port.lock().opening.len(), 1, "the app still holds its Deferred");
 }
 
 /// A deferred call dropped without an answer is answered with an error saying so, never with a
 /// success.
 #[test]
 fn a_deferred_call_dropped_unanswered_is_an_error_not_a_success() {
-    let mut m = Manual::new(Duration::from_secs(10));
-    let mut call = m.send("port__connect");
-    m.frame();
-    m.port.drop_waiting = true;
+    let (mut m, mut call) = connecting();
+    m.state.drop_waiting = true;
     m.frame();
     let e = call.try_outcome().expect("answered").expect_err("not a success");
     assert_eq!(e.code, ErrorCode::ActionNotAvailable);
@@ -261,28 +237,28 @@ fn a_deferred_call_dropped_unanswered_is_an_error_not_a_success() {
 /// before the app sees it, saying why, until one is answered.
 #[test]
 fn the_deferred_calls_outstanding_are_capped() {
-    let mut m = Manual::new(Duration::from_secs(30));
+    let mut m = manual(Duration::from_secs(30));
     let mut waiting = Vec::new();
     for _ in 0..MAX_DEFERRED_CALLS {
-        let mut call = m.send("port__connect");
+        let mut call = m.call("port__connect");
         m.frame();
         assert!(call.try_outcome().is_none());
         waiting.push(call);
     }
-    assert_eq!(m.port.opening.len(), MAX_DEFERRED_CALLS);
-    let mut refused = m.send("port__connect");
+    assert_eq!(m.state.opening.len(), MAX_DEFERRED_CALLS);
+    let mut refused = m.call("port__connect");
     m.frame();
     let e = refused.try_outcome().expect("answered at once").expect_err("refused");
     assert_eq!(e.code, ErrorCode::ActionNotAvailable);
     assert!(e.message.contains(&MAX_DEFERRED_CALLS.to_string()), "{}", e.message);
-    assert_eq!(m.port.opening.len(), MAX_DEFERRED_CALLS, "the app never saw it");
+    assert_eq!(m.state.opening.len(), MAX_DEFERRED_CALLS, "the app never saw it");
     // One answered: room for the next.
-    m.port.opening.pop().expect("kept").ok("Connected");
+    m.state.opening.pop().expect("kept").ok("Connected");
     m.frame();
-    let mut next = m.send("port__ping");
+    let mut next = m.call("port__ping");
     m.frame();
     assert!(next.try_outcome().expect("answered").is_ok());
-    m.port.ready = true;
+    m.state.ready = true;
     m.frame();
     let answered: Vec<Outcome> = waiting.iter_mut().filter_map(AgentCall::try_outcome).collect();
     assert_eq!(answered.len(), MAX_DEFERRED_CALLS);

@@ -6,11 +6,13 @@ use crate::common;
 use std::fmt::Write as _;
 use std::io::{Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use common::{Rig, session_id};
-use egui_mcp_bridge::serve::{HttpHandle, HttpOptions};
-use serde_json::Value;
+use egui_mcp_bridge::serve::{Held, HttpHandle, HttpOptions};
+use serde_json::{Value, json};
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
@@ -66,29 +68,135 @@ pub(crate) fn message(body: &str) -> Value {
     serde_json::from_str(&body[start..=end]).expect("valid JSON")
 }
 
-fn serve(rig: &Rig, token: Option<&str>, _rt: &tokio::runtime::Runtime) -> HttpHandle {
-    rig.bridge
-        .serve_http(
-            SocketAddr::from(([127, 0, 0, 1], 0)),
-            HttpOptions { token: token.map(str::to_owned), no_token: token.is_none(), ..HttpOptions::default() },
-        )
-        .expect("bind")
+/// The test app ([`Rig`]) served over HTTP on a free loopback port, and what a raw client needs
+/// to reach it: the address and a `Host` header the endpoint serves.
+pub(crate) struct Served {
+    // Dropped in this order: the endpoint, then the app.
+    pub http: HttpHandle,
+    pub addr: SocketAddr,
+    pub host: String,
+    pub rig: Rig,
+}
+
+impl Served {
+    /// Without a token.
+    pub fn open() -> Self {
+        Self::with(HttpOptions::default().without_token())
+    }
+
+    /// Requiring `Authorization: Bearer {token}`.
+    pub fn with_token(token: &str) -> Self {
+        Self::with(HttpOptions::default().with_token(token))
+    }
+
+    pub fn with(options: HttpOptions) -> Self {
+        Self::serve(Rig::start(), options)
+    }
+
+    /// `rig`'s app, served with `options`.
+    pub fn serve(rig: Rig, options: HttpOptions) -> Self {
+        let http = rig.bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), options).expect("bind");
+        let addr = http.local_addr();
+        Self { http, addr, host: format!("127.0.0.1:{}", addr.port()), rig }
+    }
+
+    pub fn post(&self, extra_headers: &[(&str, &str)], body: &str) -> Response {
+        post(self.addr, &self.host, extra_headers, body)
+    }
+
+    fn request(&self, method: &str, extra_headers: &[(&str, &str)], body: &str) -> Response {
+        request(self.addr, method, &self.host, extra_headers, body)
+    }
+
+    /// A new session (`initialized`: its client said so, as clients do after `initialize`).
+    pub fn session(&self, initialized: bool) -> String {
+        init_session(self.addr, &self.host, initialized)
+    }
+
+    /// A `tools/call` in `session`: its `structuredContent`.
+    pub fn call(&self, session: &str, name: &str, args: &Value) -> Value {
+        let body =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": args}});
+        let r = self.post(&[("Mcp-Session-Id", session)], &body.to_string());
+        message(&r.body)["result"]["structuredContent"].clone()
+    }
+
+    fn ping(&self, session: &str) -> u16 {
+        ping(self.addr, &self.host, session)
+    }
+
+    /// What the endpoint holds now (from outside any runtime).
+    fn held(&self) -> Held {
+        let rt = tokio::runtime::Builder::new_current_thread().build().expect("a runtime");
+        rt.block_on(self.http.held())
+    }
+}
+
+/// Runs `each` over and over on its own thread until stopped (or dropped), counting the rounds
+/// it says count.
+struct Flood {
+    stop: Arc<AtomicBool>,
+    counted: Arc<AtomicUsize>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Flood {
+    fn start(name: &str, mut each: impl FnMut(usize) -> bool + Send + 'static) -> Self {
+        let (stop, counted) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
+        let thread = {
+            let (stop, counted) = (Arc::clone(&stop), Arc::clone(&counted));
+            std::thread::Builder::new()
+                .name(name.to_owned())
+                .spawn(move || {
+                    for round in 0.. {
+                        if stop.load(Ordering::Acquire) {
+                            break;
+                        }
+                        if each(round) {
+                            counted.fetch_add(1, Ordering::AcqRel);
+                        }
+                    }
+                })
+                .expect("spawn the flood")
+        };
+        Self { stop, counted, thread: Some(thread) }
+    }
+
+    /// How many rounds counted so far.
+    fn counted(&self) -> usize {
+        self.counted.load(Ordering::Acquire)
+    }
+
+    /// Stops the flood and waits for its thread; how many rounds counted.
+    fn stop(mut self) -> usize {
+        self.stop.store(true, Ordering::Release);
+        if let Some(thread) = self.thread.take() {
+            thread.join().expect("the flood panicked");
+        }
+        self.counted()
+    }
+}
+
+impl Drop for Flood {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Release);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 #[test]
 fn foreign_host_and_origin_are_refused_and_local_ones_served() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
-    let http = serve(&rig, None, &rt);
-    let addr = http.local_addr();
-    let host = format!("localhost:{}", addr.port());
+    let app = Served::open();
+    let host = format!("localhost:{}", app.addr.port());
 
-    let r = post(addr, "evil.example.com", &[], INIT);
+    let r = post(app.addr, "evil.example.com", &[], INIT);
     assert_eq!(r.status, 403, "a foreign Host is refused (DNS rebinding): {}", r.head);
-    let r = post(addr, &host, &[("Origin", "http://evil.example.com")], INIT);
+    let r = post(app.addr, &host, &[("Origin", "http://evil.example.com")], INIT);
     assert_eq!(r.status, 403, "a foreign Origin is refused: {}", r.head);
-    let origin = format!("http://localhost:{}", addr.port());
-    let r = post(addr, &host, &[("Origin", &origin)], INIT);
+    let origin = format!("http://localhost:{}", app.addr.port());
+    let r = post(app.addr, &host, &[("Origin", &origin)], INIT);
     assert_eq!(r.status, 200, "{}", r.head);
     assert!(r.head.to_ascii_lowercase().contains("mcp-session-id"), "a session: {}", r.head);
     assert_eq!(message(&r.body)["result"]["serverInfo"]["name"], "test-app");
@@ -96,24 +204,20 @@ fn foreign_host_and_origin_are_refused_and_local_ones_served() {
 
 #[test]
 fn a_missing_or_wrong_token_is_answered_in_band() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
-    let http = serve(&rig, Some("s3cret"), &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
+    let app = Served::with_token("s3cret");
 
     for headers in [vec![], vec![("Authorization", "Bearer nope")], vec![("Authorization", "s3cret")]] {
-        let r = post(addr, &host, &headers, INIT);
+        let r = app.post(&headers, INIT);
         assert_eq!(r.status, 200, "in-band: HTTP 200 with a JSON-RPC error ({headers:?})");
         let m = message(&r.body);
         assert_eq!(m["id"], 7, "the error answers the request's id");
         assert_eq!(m["error"]["code"], -32001);
         assert!(m["error"]["message"].as_str().unwrap().contains("Authorization: Bearer"), "{m}");
     }
-    let r = request(addr, "GET", &host, &[], "");
+    let r = app.request("GET", &[], "");
     assert_eq!(r.status, 401, "a GET without the token: {}", r.head);
 
-    let r = post(addr, &host, &[("Authorization", "Bearer s3cret")], INIT);
+    let r = app.post(&[("Authorization", "Bearer s3cret")], INIT);
     assert_eq!(r.status, 200, "{}", r.head);
     assert_eq!(message(&r.body)["result"]["capabilities"]["resources"]["subscribe"], true);
 }
@@ -130,27 +234,23 @@ fn init_body(version: &str) -> String {
 /// header (Claude Code sends 2025-11-25 after negotiating older, claude-code#92835).
 #[test]
 fn initialize_and_session_requests_are_lenient_about_the_protocol_version_header() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
-    let http = serve(&rig, None, &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
+    let app = Served::open();
     let expect_negotiated = [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"), ("2026-07-28", "2025-11-25")];
     for (asked, negotiated) in expect_negotiated {
         for header in [None, Some(asked), Some("2025-11-25"), Some("2025-06-18"), Some("2026-07-28")] {
             let headers: Vec<(&str, &str)> = header.map(|h| ("MCP-Protocol-Version", h)).into_iter().collect();
-            let r = post(addr, &host, &headers, &init_body(asked));
+            let r = app.post(&headers, &init_body(asked));
             assert_eq!(r.status, 200, "initialize {asked} with header {header:?}: {}\n{}", r.head, r.body);
             let m = message(&r.body);
             assert_eq!(m["result"]["protocolVersion"], negotiated, "{asked} with {header:?}: {m}");
             assert!(m["result"]["instructions"].as_str().unwrap().contains("app__call"), "VS Code's profile: {m}");
             let session = session_id(&r.head);
             let note = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-            let r = post(addr, &host, &[("Mcp-Session-Id", &session), ("MCP-Protocol-Version", negotiated)], note);
+            let r = app.post(&[("Mcp-Session-Id", &session), ("MCP-Protocol-Version", negotiated)], note);
             assert_eq!(r.status, 202, "{}", r.head);
             for follow_up in ["2025-06-18", "2025-11-25", "2026-07-28"] {
                 let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
-                let r = post(addr, &host, &[("Mcp-Session-Id", &session), ("MCP-Protocol-Version", follow_up)], list);
+                let r = app.post(&[("Mcp-Session-Id", &session), ("MCP-Protocol-Version", follow_up)], list);
                 assert_eq!(r.status, 200, "tools/list with {follow_up} after {negotiated}: {}\n{}", r.head, r.body);
                 let tools = message(&r.body)["result"]["tools"].as_array().map(Vec::len).unwrap_or_default();
                 assert!(tools > 2, "{}", r.body);
@@ -159,21 +259,13 @@ fn initialize_and_session_requests_are_lenient_about_the_protocol_version_header
     }
 }
 
-fn serve_with(rig: &Rig, options: HttpOptions, _rt: &tokio::runtime::Runtime) -> HttpHandle {
-    rig.bridge.serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), options).expect("bind")
-}
-
 /// RFC 7235: the auth scheme is case-insensitive.
 #[test]
 fn the_bearer_scheme_is_case_insensitive() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
-    let http = serve(&rig, Some("s3cret"), &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
+    let app = Served::with_token("s3cret");
     for scheme in ["bearer", "BEARER", "Bearer"] {
         let auth = format!("{scheme} s3cret");
-        let r = post(addr, &host, &[("Authorization", &auth)], INIT);
+        let r = app.post(&[("Authorization", &auth)], INIT);
         assert_eq!(message(&r.body)["result"]["serverInfo"]["name"], "test-app", "{scheme}: {}", r.body);
     }
 }
@@ -181,12 +273,9 @@ fn the_bearer_scheme_is_case_insensitive() {
 /// A client that dribbles its request head is cut off after the header timeout.
 #[test]
 fn a_slow_header_connection_is_closed_within_the_header_timeout() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
     let options = HttpOptions { header_timeout: Duration::from_secs(1), ..HttpOptions::default().without_token() };
-    let http = serve_with(&rig, options, &rt);
-    let addr = http.local_addr();
-    let mut stream = TcpStream::connect(addr).expect("connect");
+    let app = Served::with(options);
+    let mut stream = TcpStream::connect(app.addr).expect("connect");
     stream.set_read_timeout(Some(Duration::from_millis(100))).expect("timeout");
     let head = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
     let started = std::time::Instant::now();
@@ -218,15 +307,11 @@ fn a_slow_header_connection_is_closed_within_the_header_timeout() {
 /// connection is evicted for it), and connections that send requests keep working.
 #[test]
 fn a_connection_flood_does_not_lock_a_well_behaved_client_out() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
     let options = HttpOptions { max_connections: 8, ..HttpOptions::default().without_token() };
-    let http = serve_with(&rig, options, &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
-    let flood: Vec<TcpStream> = (0..40).map(|_| TcpStream::connect(addr).expect("connect")).collect();
+    let app = Served::with(options);
+    let flood: Vec<TcpStream> = (0..40).map(|_| TcpStream::connect(app.addr).expect("connect")).collect();
     for k in 0..5 {
-        let r = post(addr, &host, &[], INIT);
+        let r = app.post(&[], INIT);
         assert_eq!(r.status, 200, "attempt {k} during the flood: {}", r.head);
         assert_eq!(message(&r.body)["result"]["serverInfo"]["name"], "test-app");
     }
@@ -252,63 +337,51 @@ fn ping(addr: SocketAddr, host: &str, session: &str) -> u16 {
 /// initialise again.
 #[test]
 fn sessions_beyond_the_cap_are_evicted_oldest_idle_first() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
-    let http = serve_with(&rig, HttpOptions { max_sessions: 3, ..HttpOptions::default().without_token() }, &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
-    let s1 = init_session(addr, &host, true);
-    let s2 = init_session(addr, &host, true);
-    let s3 = init_session(addr, &host, true);
-    assert_eq!(ping(addr, &host, &s1), 200, "s1 used: s2 is now the idlest");
-    let s4 = init_session(addr, &host, true);
-    assert_eq!(ping(addr, &host, &s2), 404, "s2 evicted");
+    let app = Served::with(HttpOptions { max_sessions: 3, ..HttpOptions::default().without_token() });
+    let s1 = app.session(true);
+    let s2 = app.session(true);
+    let s3 = app.session(true);
+    assert_eq!(app.ping(&s1), 200, "s1 used: s2 is now the idlest");
+    let s4 = app.session(true);
+    assert_eq!(app.ping(&s2), 404, "s2 evicted");
     for s in [&s1, &s3, &s4] {
-        assert_eq!(ping(addr, &host, s), 200);
+        assert_eq!(app.ping(s), 200);
     }
-    let again = init_session(addr, &host, true);
-    assert_eq!(ping(addr, &host, &again), 200, "the evicted client initialises again");
+    let again = app.session(true);
+    assert_eq!(app.ping(&again), 200, "the evicted client initialises again");
 }
 
 /// A session that never finishes `initialize` is closed well before the idle timeout.
 #[test]
 fn a_never_initialised_session_is_evicted() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
     let options = HttpOptions { header_timeout: Duration::from_millis(500), ..HttpOptions::default().without_token() };
-    let http = serve_with(&rig, options, &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
-    let lazy = init_session(addr, &host, false);
-    let fine = init_session(addr, &host, true);
+    let app = Served::with(options);
+    let lazy = app.session(false);
+    let fine = app.session(true);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     let mut status = 0;
     while std::time::Instant::now() < deadline {
         // A half-open session takes no requests yet; a GET of its stream answers 404 once it
         // is gone.
-        status = request(addr, "GET", &host, &[("Mcp-Session-Id", &lazy), ("Connection", "close")], "").status;
+        status = app.request("GET", &[("Mcp-Session-Id", &lazy), ("Connection", "close")], "").status;
         if status == 404 {
             break;
         }
         std::thread::sleep(Duration::from_millis(100));
     }
     assert_eq!(status, 404, "the half-open session is still there");
-    assert_eq!(ping(addr, &host, &fine), 200, "an initialised one stays");
+    assert_eq!(app.ping(&fine), 200, "an initialised one stays");
 }
 
 /// A session `DELETE` is answered `200 OK`, as the SDKs expect (the Python SDK warned "Session
 /// termination failed: 202" at the end of every session), and the session is gone after it.
 #[test]
 fn a_session_delete_is_answered_ok_and_ends_the_session() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
-    let http = serve(&rig, None, &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
-    let session = init_session(addr, &host, true);
-    let deleted = request(addr, "DELETE", &host, &[("Mcp-Session-Id", &session)], "");
+    let app = Served::open();
+    let session = app.session(true);
+    let deleted = app.request("DELETE", &[("Mcp-Session-Id", &session)], "");
     assert_eq!(deleted.status, 200, "{}", deleted.head);
-    assert_eq!(ping(addr, &host, &session), 404, "the session is gone");
+    assert_eq!(app.ping(&session), 404, "the session is gone");
 }
 
 /// Sessions created and ended every way (deleted, evicted beyond the cap, never initialised,
@@ -318,43 +391,35 @@ fn a_session_delete_is_answered_ok_and_ends_the_session() {
 /// for a change that might never come).
 #[test]
 fn ten_thousand_sessions_ended_every_way_leave_nothing_held() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
     let options = HttpOptions {
         max_sessions: 64,
         session_idle: Duration::from_secs(1),
         header_timeout: Duration::from_millis(500),
         ..HttpOptions::default().without_token()
     };
-    let http = serve_with(&rig, options, &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
+    let app = Served::with(options);
     for k in 0..10_000 {
         match k % 3 {
             0 => {
-                let s = init_session(addr, &host, true);
-                assert_eq!(request(addr, "DELETE", &host, &[("Mcp-Session-Id", &s)], "").status, 200);
+                let s = app.session(true);
+                assert_eq!(app.request("DELETE", &[("Mcp-Session-Id", &s)], "").status, 200);
             }
-            1 => drop(init_session(addr, &host, true)), // evicted beyond the cap, or expires
-            _ => drop(init_session(addr, &host, false)), // never initialised
+            1 => drop(app.session(true)),  // evicted beyond the cap, or expires
+            _ => drop(app.session(false)), // never initialised
         }
     }
-    let during = rt.block_on(http.held());
+    let during = app.held();
     assert!(during.sessions <= 64, "the cap holds: {during:?}");
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     let mut held = during;
     while std::time::Instant::now() < deadline {
-        held = rt.block_on(http.held());
-        if held == egui_mcp_bridge::serve::Held::default() {
+        held = app.held();
+        if held == Held::default() {
             break;
         }
         std::thread::sleep(Duration::from_millis(200)); // the sweeps run every 250 ms and 2 s
     }
-    assert_eq!(
-        held,
-        egui_mcp_bridge::serve::Held::default(),
-        "sessions or connections left behind (at most 64 during)"
-    );
+    assert_eq!(held, Held::default(), "sessions or connections left behind (at most 64 during)");
 }
 
 /// Without a token, a local process that opens sessions as fast as it can (here for 30 s) cannot
@@ -364,49 +429,32 @@ fn ten_thousand_sessions_ended_every_way_leave_nothing_held() {
 /// of a well-behaved client got 404 in the issue's probe).
 #[test]
 fn a_flood_of_new_sessions_never_evicts_a_session_in_use() {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     const FLOOD_FOR: Duration = Duration::from_secs(30);
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
-    let http = serve(&rig, None, &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
-    let mine = init_session(addr, &host, true);
-    let stop = Arc::new(AtomicBool::new(false));
-    let opened = Arc::new(AtomicUsize::new(0));
-    let flood = {
-        let (stop, opened, host) = (Arc::clone(&stop), Arc::clone(&opened), host.clone());
-        std::thread::Builder::new()
-            .name("session-flood".into())
-            .spawn(move || {
-                while !stop.load(Ordering::Acquire) {
-                    let k = opened.fetch_add(1, Ordering::AcqRel);
-                    drop(init_session(addr, &host, k % 2 == 0));
-                }
-            })
-            .unwrap()
-    };
+    let app = Served::open();
+    let mine = app.session(true);
+    let (addr, host) = (app.addr, app.host.clone());
+    let flood = Flood::start("session-flood", move |k| {
+        drop(init_session(addr, &host, k % 2 == 0));
+        true
+    });
     let call = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"main__count","arguments":{}}}"#;
     let started = std::time::Instant::now();
     let mut calls = 0;
     while started.elapsed() < FLOOD_FOR {
-        let r = post(addr, &host, &[("Mcp-Session-Id", &mine)], call);
+        let r = app.post(&[("Mcp-Session-Id", &mine)], call);
         assert_eq!(
             r.status,
             200,
             "call {calls} after {:?} of flood ({} sessions opened): {}",
             started.elapsed(),
-            opened.load(Ordering::Acquire),
+            flood.counted(),
             r.head
         );
         assert_eq!(message(&r.body)["result"]["structuredContent"]["result"]["count"], 42, "{}", r.body);
         calls += 1;
         std::thread::sleep(Duration::from_millis(100)); // a client that thinks between calls
     }
-    stop.store(true, Ordering::Release);
-    flood.join().unwrap();
-    let opened = opened.load(Ordering::Acquire);
+    let opened = flood.stop();
     assert!(opened > 640, "the flood opened {opened} sessions: ten times the cap, or it was no flood");
     eprintln!("{calls} calls, all answered, while a flood opened {opened} sessions");
 }
@@ -416,12 +464,8 @@ fn a_flood_of_new_sessions_never_evicts_a_session_in_use() {
 /// refused.
 #[test]
 fn by_default_a_token_is_generated_into_a_private_file() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
-    let http = serve_with(&rig, HttpOptions::default(), &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
-    let file = http.token_file().expect("a token file").to_owned();
+    let app = Served::with(HttpOptions::default());
+    let file = app.http.token_file().expect("a token file").to_owned();
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
@@ -430,18 +474,19 @@ fn by_default_a_token_is_generated_into_a_private_file() {
     }
     let token = std::fs::read_to_string(&file).unwrap().trim().to_owned();
     assert_eq!(token.len(), 64, "32 random bytes as hex");
-    let refused = post(addr, &host, &[], INIT);
+    let refused = app.post(&[], INIT);
     assert!(
         message(&refused.body)["error"]["message"].as_str().is_some_and(|m| m.contains("token")),
         "{}",
         refused.body
     );
-    let served = post(addr, &host, &[("Authorization", &format!("Bearer {token}"))], INIT);
+    let served = app.post(&[("Authorization", &format!("Bearer {token}"))], INIT);
     assert_eq!(served.status, 200);
     assert!(message(&served.body)["result"]["serverInfo"].is_object(), "{}", served.body);
-    drop(http);
+    drop(app.http);
     assert!(!file.exists(), "the file goes with the endpoint");
-    let anywhere = rig.bridge.serve_http(SocketAddr::from(([0, 0, 0, 0], 0)), HttpOptions::default().without_token());
+    let anywhere =
+        app.rig.bridge.serve_http(SocketAddr::from(([0, 0, 0, 0], 0)), HttpOptions::default().without_token());
     assert_eq!(anywhere.err().map(|e| e.kind()), Some(std::io::ErrorKind::InvalidInput), "no token beyond loopback");
 }
 
@@ -491,12 +536,7 @@ impl ByHand {
         let bridge = egui_mcp_bridge::Bridge::builder().call_timeout(Duration::from_secs(30)).build();
         let ctx = egui::Context::default();
         ctx.add_plugin(bridge.plugin());
-        let (tx, repaints) = std::sync::mpsc::channel();
-        ctx.set_repaint_observer(move |info| {
-            if info.delay.is_zero() {
-                let _ = tx.send(());
-            }
-        });
+        let repaints = common::repaint_requests(&ctx);
         let http = bridge
             .serve_http(SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default().without_token())
             .expect("bind");
@@ -543,17 +583,13 @@ impl ByHand {
 /// Before, rmcp answered HTTP 415 with a line of text and no JSON-RPC id at all.
 #[test]
 fn a_request_too_deep_to_parse_is_answered_under_its_own_id() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
-    let http = serve(&rig, None, &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
-    let session = init_session(addr, &host, true);
+    let app = Served::open();
+    let session = app.session(true);
     let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
     let body = format!(
         r#"{{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{{"name":"main__set_name","arguments":{{"name":{deep}}}}}}}"#
     );
-    let r = post(addr, &host, &[("Mcp-Session-Id", &session)], &body);
+    let r = app.post(&[("Mcp-Session-Id", &session)], &body);
     assert_eq!(r.status, 200, "{}", r.head);
     let m = message(&r.body);
     assert_eq!(
@@ -563,11 +599,11 @@ fn a_request_too_deep_to_parse_is_answered_under_its_own_id() {
         r.body
     );
     // Not JSON at all: a parse error with no id, HTTP 400.
-    let r = post(addr, &host, &[("Mcp-Session-Id", &session)], "{\"id\":42,");
+    let r = app.post(&[("Mcp-Session-Id", &session)], "{\"id\":42,");
     assert_eq!(r.status, 400, "{}", r.head);
     assert_eq!(message(&r.body)["error"]["code"], -32700, "{}", r.body);
     // The session still serves.
-    assert_eq!(ping(addr, &host, &session), 200);
+    assert_eq!(app.ping(&session), 200);
 }
 
 /// A flood of connections never cuts a session's notification stream (its `GET`), even when the
@@ -577,20 +613,17 @@ fn a_request_too_deep_to_parse_is_answered_under_its_own_id() {
 /// told (3 of 6 thirty-second floods in the issue's probe).
 #[test]
 fn a_connection_flood_never_cuts_a_sessions_notification_stream() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
     let options = HttpOptions {
         max_connections: 8,
         header_timeout: Duration::from_millis(500),
         ..HttpOptions::default().without_token()
     };
-    let http = serve_with(&rig, options, &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
-    let session = init_session(addr, &host, true);
+    let app = Served::with(options);
+    let host = &app.host;
+    let session = app.session(true);
     let subscribe = r#"{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"app://windows"}}"#;
-    assert_eq!(post(addr, &host, &[("Mcp-Session-Id", &session)], subscribe).status, 200);
-    let mut stream = TcpStream::connect(addr).expect("connect");
+    assert_eq!(app.post(&[("Mcp-Session-Id", &session)], subscribe).status, 200);
+    let mut stream = TcpStream::connect(app.addr).expect("connect");
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     write!(
         stream,
@@ -612,7 +645,7 @@ fn a_connection_flood_never_cuts_a_sessions_notification_stream() {
     let started = std::time::Instant::now();
     let mut flood: std::collections::VecDeque<TcpStream> = std::collections::VecDeque::new();
     while started.elapsed() < Duration::from_secs(3) {
-        let Ok(mut c) = TcpStream::connect(addr) else { continue };
+        let Ok(mut c) = TcpStream::connect(app.addr) else { continue };
         let _ = write!(c, "GET /mcp HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n");
         flood.push_back(c);
         if flood.len() > 40 {
@@ -622,7 +655,7 @@ fn a_connection_flood_never_cuts_a_sessions_notification_stream() {
     drop(flood);
     // A change the session is subscribed to: its notification must arrive on the stream.
     let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"main__set_name","arguments":{"name":"After the flood"}}}"#;
-    assert_eq!(post(addr, &host, &[("Mcp-Session-Id", &session)], call).status, 200);
+    assert_eq!(app.post(&[("Mcp-Session-Id", &session)], call).status, 200);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while !String::from_utf8_lossy(&seen).contains("notifications/resources/updated") {
         assert!(std::time::Instant::now() < deadline, "no notification on the stream");
@@ -639,55 +672,34 @@ fn a_connection_flood_never_cuts_a_sessions_notification_stream() {
 /// answered, and the flood opened no session.
 #[test]
 fn with_a_token_a_flood_without_it_changes_nothing_for_the_client_that_has_it() {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let rig = Rig::start();
-    let http = serve(&rig, Some("s3cret-token"), &rt);
-    let addr = http.local_addr();
-    let host = format!("127.0.0.1:{}", addr.port());
+    let app = Served::with_token("s3cret-token");
     let auth = ("Authorization", "Bearer s3cret-token");
-    let r = post(addr, &host, &[auth], INIT);
+    let r = app.post(&[auth], INIT);
     let mine = session_id(&r.head);
     let note = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-    assert_eq!(post(addr, &host, &[auth, ("Mcp-Session-Id", &mine)], note).status, 202);
-    let stop = Arc::new(AtomicBool::new(false));
-    let refused = Arc::new(AtomicUsize::new(0));
-    let flood = {
-        let (stop, refused, host) = (Arc::clone(&stop), Arc::clone(&refused), host.clone());
-        std::thread::Builder::new()
-            .name("tokenless-flood".into())
-            .spawn(move || {
-                let mut open = std::collections::VecDeque::new();
-                while !stop.load(Ordering::Acquire) {
-                    let r = post(addr, &host, &[], INIT);
-                    if r.body.contains("token") {
-                        refused.fetch_add(1, Ordering::AcqRel);
-                    }
-                    if let Ok(mut c) = TcpStream::connect(addr) {
-                        let _ = write!(c, "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\n\r\n");
-                        open.push_back(c);
-                        if open.len() > 300 {
-                            open.pop_front();
-                        }
-                    }
-                }
-            })
-            .unwrap()
-    };
+    assert_eq!(app.post(&[auth, ("Mcp-Session-Id", &mine)], note).status, 202);
+    let (addr, host) = (app.addr, app.host.clone());
+    let mut open = std::collections::VecDeque::new();
+    // Counts the requests refused for want of the token.
+    let flood = Flood::start("tokenless-flood", move |_| {
+        let refused = post(addr, &host, &[], INIT).body.contains("token");
+        if let Ok(mut c) = TcpStream::connect(addr) {
+            let _ = write!(c, "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\n\r\n");
+            open.push_back(c);
+            if open.len() > 300 {
+                open.pop_front();
+            }
+        }
+        refused
+    });
     let call = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"main__count","arguments":{}}}"#;
     for k in 0..50 {
-        let r = post(addr, &host, &[auth, ("Mcp-Session-Id", &mine)], call);
+        let r = app.post(&[auth, ("Mcp-Session-Id", &mine)], call);
         assert_eq!(r.status, 200, "call {k}: {}", r.head);
         assert_eq!(message(&r.body)["result"]["structuredContent"]["result"]["count"], 42, "{}", r.body);
         std::thread::sleep(Duration::from_millis(100)); // a client that thinks between calls
     }
-    stop.store(true, Ordering::Release);
-    flood.join().unwrap();
-    assert!(
-        refused.load(Ordering::Acquire) > 100,
-        "the flood was refused {} times: no flood",
-        refused.load(Ordering::Acquire)
-    );
-    assert_eq!(rt.block_on(http.held()).sessions, 1, "the flood opened no session");
+    let refused = flood.stop();
+    assert!(refused > 100, "the flood was refused {refused} times: no flood");
+    assert_eq!(app.held().sessions, 1, "the flood opened no session");
 }

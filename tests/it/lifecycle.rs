@@ -14,12 +14,14 @@ use egui_mcp_bridge::testing::Agent;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 
-/// Waits (bounded) until a call reached the app: queued for the UI or under way there.
-fn until_a_call_is_pending(agent: &Agent) {
+/// Waits (at most [`WAIT`]) until a call reached the app: queued for the UI or under way
+/// there. A queued call wakes the UI, so each request for a pass (`woken`, from
+/// [`common::repaint_requests`] taken before the call was sent) is the moment to look again.
+fn until_a_call_is_pending(agent: &Agent, woken: &std::sync::mpsc::Receiver<()>) {
     let deadline = Instant::now() + WAIT;
     while agent.pending_calls() == 0 {
-        assert!(Instant::now() < deadline, "the call never reached the app");
-        std::thread::yield_now();
+        let left = deadline.saturating_duration_since(Instant::now());
+        assert!(woken.recv_timeout(left).is_ok(), "the call never reached the app (nothing woke the UI in {WAIT:?})");
     }
 }
 
@@ -36,9 +38,10 @@ async fn stopping_a_connection_answers_the_call_under_way_then_closes() {
     let agent = Agent::new(&rig.bridge);
     // The person's UI is busy (its state is held): the agent's call waits in the app.
     let held = rig.state.lock();
+    let woken = common::repaint_requests(&rig.ctx);
     let peer = client.service.peer().clone();
     let under_way = tokio::spawn(async move { peer.call_tool(set_name("before the stop")).await });
-    until_a_call_is_pending(&agent);
+    until_a_call_is_pending(&agent, &woken);
 
     let serving = client.serving.as_ref().expect("served");
     serving.stop();
@@ -114,9 +117,10 @@ fn stopping_http_answers_the_call_under_way_and_ends_every_session() {
 
     // A call under way while the person's UI is busy.
     let held = rig.state.lock();
+    let woken = common::repaint_requests(&rig.ctx);
     let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"main__set_name","arguments":{"name":"over http"}}}"#;
     let mut pending = http_request(addr, &sid, call);
-    until_a_call_is_pending(&agent);
+    until_a_call_is_pending(&agent, &woken);
     http.stop();
     drop(held);
     let (answer, cut) = read_until(&mut pending, "\"result\"");

@@ -114,25 +114,15 @@ fn run_under(filter: &str, guard_on: bool) -> (Vec<String>, usize) {
         client.call(&format!("{lock}__unlock"), json!({"pin": "1234"})).await.ok();
     });
 
-    let http = rig
-        .bridge
-        .serve_http(std::net::SocketAddr::from(([127, 0, 0, 1], 0)), HttpOptions::default().without_token())
-        .expect("bind");
-    let (addr, host) = (http.local_addr(), format!("127.0.0.1:{}", http.local_addr().port()));
-    let session = crate::http::init_session(addr, &host, true);
-    let call = |name: &str, args: serde_json::Value| {
-        let body =
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": args}});
-        let r = crate::http::post(addr, &host, &[("Mcp-Session-Id", &session)], &body.to_string());
-        crate::http::message(&r.body)["result"]["structuredContent"].clone()
-    };
+    let served = crate::http::Served::serve(rig, HttpOptions::default().without_token());
+    let session = served.session(true);
+    let call = |name: &str, args: serde_json::Value| served.call(&session, name, &args);
     call("main__set_secret", json!({"secret": HTTP_DIRECT}));
     call("app__call", json!({"tool": "main__set_secret", "arguments": {"secret": HTTP_DISPATCHED}}));
     let locked = call("app__lock", json!({}));
     let lock = locked["openedWindowIds"][0].as_str().expect("the lock opened").to_owned();
     assert_eq!(call(&format!("{lock}__unlock"), json!({"pin": HTTP_WRONG_PIN}))["code"], "validation_failed");
-    drop(http);
-    drop(rig);
+    drop(served);
 
     c.filter.reload(EnvFilter::new("off")).expect("reload the filter");
     let leaks = c.leaks.lock().clone();

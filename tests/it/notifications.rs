@@ -128,8 +128,7 @@ async fn paused_client(rig: &Rig) -> RawClient {
 async fn a_paused_subscriber_delays_nobody_coalesces_and_catches_up() {
     let rig = Rig::start();
     let mut paused = paused_client(&rig).await;
-    let mut good = rig.connect(Lifecycle::Legacy).await;
-    good.subscribe().await;
+    let mut good = rig.subscribed(Lifecycle::Legacy).await;
 
     // The paused client reads nothing from here on. Each change must still reach the good
     // client promptly: a fan-out that waited on the paused peer (5 s per send before) would
@@ -163,52 +162,21 @@ async fn a_paused_subscriber_delays_nobody_coalesces_and_catches_up() {
     assert!(got, "the paused client was pruned though alive");
 }
 
-/// A minimal HTTP/1.1 POST; returns the whole answer.
-fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String {
-    use std::io::{Read as _, Write as _};
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    let session = session.map(|s| format!("Mcp-Session-Id: {s}\r\n")).unwrap_or_default();
-    let req = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n{session}\r\n{body}",
-        body.len()
-    );
-    stream.write_all(req.as_bytes()).unwrap();
-    // `Connection: close`: the answer ends with the connection (bounded by the read timeout).
-    let mut raw = Vec::new();
-    let _ = stream.read_to_end(&mut raw);
-    String::from_utf8_lossy(&raw).into_owned()
-}
-
 /// Over HTTP, a subscribed session that opens no stream to read its notifications on (rmcp
 /// holds 16 for it, then its sends wait) delays nobody else either.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_http_subscriber_that_never_reads_delays_nobody() {
-    let rig = Rig::start();
-    let http = rig
-        .bridge
-        .serve_http(
-            std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
-            egui_mcp_bridge::serve::HttpOptions::default().without_token(),
-        )
-        .unwrap();
-    let addr = http.local_addr();
-    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"quiet","version":"0"}}}"#;
-    let head = tokio::task::spawn_blocking(move || post(addr, None, init)).await.unwrap();
-    let session = common::session_id(&head);
-    let s = session.clone();
+    let served = crate::http::Served::open();
+    let (addr, host) = (served.addr, served.host.clone());
     tokio::task::spawn_blocking(move || {
-        post(addr, Some(&s), r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-        post(
-            addr,
-            Some(&s),
-            r#"{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"app://windows"}}"#,
-        );
+        let session = crate::http::init_session(addr, &host, true);
+        let subscribe = r#"{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"app://windows"}}"#;
+        crate::http::post(addr, &host, &[("Mcp-Session-Id", &session)], subscribe);
     })
     .await
     .unwrap();
-    let mut good = rig.connect(Lifecycle::Legacy).await;
-    good.subscribe().await;
+    let rig = &served.rig;
+    let mut good = rig.subscribed(Lifecycle::Legacy).await;
     for k in 0..40 {
         rig.person(|s| s.name = format!("http {k}"));
         let note = updated_within(&mut good, Duration::from_secs(2)).await;

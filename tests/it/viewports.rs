@@ -244,16 +244,20 @@ fn a_dialog_in_its_own_viewport_blocks_its_owner_in_another() {
     assert!(!d.state.lock().side_blocked, "and no longer blocked");
 }
 
+/// The app shows the side viewport or not, and two frames take that in (egui drops a viewport
+/// no pass showed at the end of the frame after).
+fn show_side(d: &mut Driver, open: bool) {
+    d.state.lock().side_open = open;
+    d.frame(None);
+    d.frame(None);
+}
+
 #[test]
 fn a_viewport_no_longer_shown_drops_its_windows_and_their_ids_are_never_reused() {
     let mut d = Driver::new();
-    d.state.lock().side_open = false;
-    d.frame(None);
-    d.frame(None);
+    show_side(&mut d, false);
     assert_eq!(d.ids(), ["main"], "the closed viewport's window is gone");
-    d.state.lock().side_open = true;
-    d.frame(None);
-    d.frame(None);
+    show_side(&mut d, true);
     let ids = d.ids();
     assert_eq!(ids.len(), 2);
     assert_ne!(ids[1], "side", "a new window gets a new id: {ids:?}");
@@ -277,9 +281,7 @@ fn the_persons_input_in_any_viewport_goes_first() {
 #[test]
 fn a_call_that_opens_a_deferred_viewport_is_answered_with_its_windows() {
     let mut d = Driver::new();
-    d.state.lock().side_open = false;
-    d.frame(None);
-    d.frame(None);
+    show_side(&mut d, false);
     assert_eq!(d.ids(), ["main"]);
     let r = d.call("main__open_side", json!({"expectedVersion": 1})).unwrap();
     assert_eq!(r.opened_window_ids.len(), 1, "the new viewport's window counts as opened: {r:?}");
@@ -295,11 +297,7 @@ fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
     let agent = Agent::new(&bridge);
     let open = Arc::new(Mutex::new((true, 0)));
     let frame = |ctx: &egui::Context| {
-        let open = Arc::clone(&open);
-        let bridge = bridge.clone();
-        ctx.run_ui(input(ViewportId::ROOT, false), move |ui| {
-            bridge.set_native_windows(ui.ctx(), true);
-            let mut o = open.lock();
+        native_frame(ctx, &bridge, &open, |bridge, ui, o| {
             bridge.window("main").title("Main").ui(ui, |w, ui| {
                 if let Some(press) = w.button_ui(ui, "bump", ActionSpec::new("Bump")).press {
                     o.1 += 1;
@@ -317,12 +315,10 @@ fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
                 });
                 o.0 = !close;
             }
-        })
-        .drop_without_applying_deltas();
+        });
     };
     frame(&ctx);
     frame(&ctx);
-    let ids = |b: &Bridge| b.snapshot().state().windows.iter().map(|w| w.id.clone()).collect::<Vec<_>>();
     assert_eq!(ids(&bridge), ["main", "panel"]);
     let mut call = agent.send("main__bump", json!({}));
     for _ in 0..20 {
@@ -346,11 +342,7 @@ fn a_closable_native_windows_close_is_answered_from_its_response() {
     let agent = Agent::new(&bridge);
     let open = Arc::new(Mutex::new(true));
     let frame = |ctx: &egui::Context| {
-        let open = Arc::clone(&open);
-        let bridge = bridge.clone();
-        ctx.run_ui(input(ViewportId::ROOT, false), move |ui| {
-            bridge.set_native_windows(ui.ctx(), true);
-            let mut o = open.lock();
+        native_frame(ctx, &bridge, &open, |bridge, ui, o| {
             bridge.window("main").title("Main").ui(ui, |_, _| {});
             if *o {
                 let shown = bridge.window("panel").title("Panel").closable().ui(ui, |_, ui| {
@@ -361,17 +353,36 @@ fn a_closable_native_windows_close_is_answered_from_its_response() {
                     press.ok("Closed");
                 }
             }
-        })
-        .drop_without_applying_deltas();
+        });
     };
     frame(&ctx);
     frame(&ctx);
-    let ids = |b: &Bridge| b.snapshot().state().windows.iter().map(|w| w.id.clone()).collect::<Vec<_>>();
     assert_eq!(ids(&bridge), ["main", "panel"]);
     assert!(bridge.snapshot().tools().iter().any(|t| t.name == "panel__close"), "declared by closable()");
     let outcome = outcome_within(agent.send("panel__close", json!({})), 20, || frame(&ctx));
     assert_eq!(outcome.expect("answered").expect("closed").message.as_deref(), Some("Closed"));
     assert_eq!(ids(&bridge), ["main"], "answered once the state without it is published");
+}
+
+/// One frame of `ctx`'s root with native windows on: `app` shows the app, its state behind
+/// `state`.
+fn native_frame<T: Send + 'static>(
+    ctx: &egui::Context,
+    bridge: &Bridge,
+    state: &Arc<Mutex<T>>,
+    app: fn(&Bridge, &mut egui::Ui, &mut T),
+) {
+    let (bridge, state) = (bridge.clone(), Arc::clone(state));
+    ctx.run_ui(input(ViewportId::ROOT, false), move |ui| {
+        bridge.set_native_windows(ui.ctx(), true);
+        app(&bridge, ui, &mut state.lock());
+    })
+    .drop_without_applying_deltas();
+}
+
+/// The ids of the windows in the published state.
+fn ids(bridge: &Bridge) -> Vec<String> {
+    bridge.snapshot().state().windows.iter().map(|w| w.id.clone()).collect()
 }
 
 /// The call's outcome, running `frame` until it comes, at most `frames` times.

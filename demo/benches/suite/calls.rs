@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::http_client::{request, session};
 use crate::support::{DemoHttp, DemoStdio};
-use crate::ui_thread::UiThread;
+use crate::ui_thread;
 use crate::{ms, percentile};
 
 /// Calls per round-trip figure.
@@ -46,14 +46,14 @@ fn declare(bridge: &Bridge, values: &mut [u64; WINDOWS]) {
 /// The throughput bench's app on its own UI thread.
 struct App {
     bridge: Bridge,
-    _ui: UiThread,
+    _ui: egui_mcp_bridge::testing::HeadlessUi,
 }
 
 impl App {
     fn start() -> Self {
         let bridge = Bridge::builder().app_name("bench").build();
         let b = bridge.clone();
-        let ui = UiThread::start(&bridge, move || {
+        let ui = ui_thread::start(&bridge, move || {
             let mut values = [0u64; WINDOWS];
             move |_ui: &mut egui::Ui| declare(&b, &mut values)
         });
@@ -118,7 +118,7 @@ fn timed(mut call: impl FnMut(u32)) -> Vec<Duration> {
 fn in_process() -> Vec<Duration> {
     let bridge = Bridge::builder().app_name("order-demo").build();
     let b = bridge.clone();
-    let ui = UiThread::start(&bridge, move || {
+    let ui = ui_thread::start(&bridge, move || {
         let mut app = OrderApp::new(b);
         move |ui: &mut egui::Ui| app.ui(ui)
     });

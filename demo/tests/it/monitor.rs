@@ -5,14 +5,12 @@
 //! open), send a command and read the live console, go through the Reset dialog, clear from the
 //! menu.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use egui_mcp_bridge::Bridge;
 use egui_mcp_bridge::passes::headless;
-use egui_mcp_bridge::testing::{Agent, Harness};
+use egui_mcp_bridge::testing::{Agent, Harness, HeadlessUi};
 use order_demo::monitor::{Monitor, Parity};
 use serde_json::{Value, json};
 
@@ -92,12 +90,11 @@ fn a_person_sets_up_connects_sends_resets_and_clears() {
 /// An MCP client on an in-process stream; the app headless on a thread of its own, stopped and
 /// joined on drop.
 struct Headless {
+    // Dropped first: the UI stops before the client goes.
+    _ui: HeadlessUi,
     rt: tokio::runtime::Runtime,
     client: rmcp::service::RunningService<rmcp::RoleClient, ()>,
     agent: Agent,
-    stop: Arc<AtomicBool>,
-    ctx: egui::Context,
-    thread: Option<std::thread::JoinHandle<()>>,
     _serving: egui_mcp_bridge::serve::ServeHandle,
 }
 
@@ -105,27 +102,18 @@ impl Headless {
     fn start() -> Self {
         use rmcp::ServiceExt as _;
         let bridge = Bridge::builder().app_name("serial-monitor").build();
-        let ctx = egui::Context::default();
-        ctx.add_plugin(bridge.plugin());
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread = {
-            let (ctx, stop, bridge) = (ctx.clone(), Arc::clone(&stop), bridge.clone());
-            std::thread::Builder::new()
-                .name("monitor-ui".into())
-                .spawn(move || {
-                    let mut monitor = Monitor::new(bridge);
-                    let options =
-                        headless::HeadlessOptions { max_idle: Duration::from_millis(200), ..Default::default() };
-                    headless::run(&ctx, options, |ui| monitor.ui(ui), || !stop.load(Ordering::Acquire));
-                })
-                .expect("a thread")
-        };
+        let options = headless::HeadlessOptions { max_idle: Duration::from_millis(200), ..Default::default() };
+        let b = bridge.clone();
+        let ui = HeadlessUi::start_with(&bridge, "monitor-ui", options, move || {
+            let mut monitor = Monitor::new(b);
+            move |ui: &mut egui::Ui| monitor.ui(ui)
+        });
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
         let serving = bridge.serve_io("duplex", server_io).expect("served");
         let client = rt.block_on(().serve(client_io)).expect("initialized");
         let agent = Agent::new(&bridge);
-        Self { rt, client, agent, stop, ctx, thread: Some(thread), _serving: serving }
+        Self { _ui: ui, rt, client, agent, _serving: serving }
     }
 
     /// A tool call's structured result, or its error object.
@@ -167,16 +155,6 @@ impl Headless {
             }
             let changed = self.rt.block_on(async { tokio::time::timeout_at(deadline, watch.changed()).await });
             assert!(matches!(changed, Ok(Ok(()))), "not reached in 5 s: {state}");
-        }
-    }
-}
-
-impl Drop for Headless {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Release);
-        self.ctx.request_repaint();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
         }
     }
 }

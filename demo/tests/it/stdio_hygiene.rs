@@ -6,7 +6,7 @@
 use crate::support;
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
-use std::process::{Command, Stdio};
+use support::{Stream, spawn_demo};
 
 use serde_json::{Value, json};
 
@@ -139,14 +139,7 @@ fn assert_no_secret(filter: &str, logs: &str, answers: &[String]) {
 /// calls whose answers go nowhere.
 #[test]
 fn a_client_that_stops_reading_ends_the_connection() {
-    let mut demo = Command::new(support::DEMO)
-        .args(["--headless", "--stdio"])
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the demo");
+    let mut demo = spawn_demo(&["--headless", "--stdio"], &[("RUST_LOG", "warn")], &[Stream::In, Stream::Out]);
     let mut stdin = demo.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(demo.stdout.take().expect("stdout"));
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -222,15 +215,8 @@ fn the_http_token_is_never_printed() {
     let file = dir.join("token.txt");
     std::fs::write(&file, format!("{TOKEN}\n")).expect("token file");
     for args in [vec!["--token", TOKEN], vec!["--token-file", file.to_str().expect("path")]] {
-        let mut demo = Command::new(support::DEMO)
-            .args(["--headless", "--http", "127.0.0.1:0"])
-            .args(&args)
-            .env("RUST_LOG", "debug")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start the demo");
+        let args: Vec<&str> = ["--headless", "--http", "127.0.0.1:0"].into_iter().chain(args).collect();
+        let mut demo = spawn_demo(&args, &[("RUST_LOG", "debug")], &[Stream::Err]);
         let mut lines = BufReader::new(demo.stderr.take().expect("stderr")).lines();
         let mut seen = Vec::new();
         for line in lines.by_ref() {

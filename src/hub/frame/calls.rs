@@ -1,11 +1,12 @@
 //! The call under way as the app's declarations meet it: claimed by the action it is for,
-//! answered, rejected or kept to answer later, or waiting for the person's approval. Each
-//! applied call marks a window (`mark.rs`).
+//! answered, rejected or kept to answer later, or waiting for the person's approval; and,
+//! once applied, the wait for every viewport to declare after it. Each applied call marks a
+//! window (`mark.rs`).
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{FrameState, Settling};
+use super::{FrameState, NEW_VIEWPORT_WAIT, PassEnd, SETTLE_WAIT, Settling};
 use crate::hub::decl::AgentAction;
 use crate::hub::phase::{MarkOf, PassKey};
 use crate::hub::{Outcome, PendingCall};
@@ -92,5 +93,34 @@ impl FrameState {
     /// answered included; one it has not answered yet is not work for the UI).
     pub fn has_active_call(&self) -> bool {
         self.calls.is_busy() || self.calls.deferred.unsent()
+    }
+
+    /// Whether the state must wait for the call applied last to settle: every live viewport
+    /// declares after it (those that did before it, and those that have not run a pass yet,
+    /// one the call just opened), within [`SETTLE_WAIT`] and [`NEW_VIEWPORT_WAIT`]; `wanted`
+    /// then asks for their passes. Past those waits it is published as they last declared.
+    pub(super) fn still_settling(&mut self, key: PassKey, wanted: &mut PassEnd) -> bool {
+        let Some(settling) = &self.settling else { return false };
+        let stale: Vec<PassKey> = self.committed.iter().filter(|c| c.began <= settling.after).map(|c| c.key).collect();
+        let new: Vec<PassKey> =
+            self.live.iter().copied().filter(|k| !self.committed.iter().any(|c| c.key == *k)).collect();
+        let waited = settling.since.elapsed();
+        let wait_stale = !stale.is_empty() && waited < SETTLE_WAIT;
+        let wait_new = !new.is_empty() && waited < NEW_VIEWPORT_WAIT;
+        if wait_stale || wait_new {
+            wanted.again = stale.contains(&key);
+            wanted.repaint = stale.into_iter().chain(new).filter(|k| *k != key).collect();
+            let wait = if wait_stale { SETTLE_WAIT } else { NEW_VIEWPORT_WAIT }.saturating_sub(waited);
+            wanted.after = Some(wanted.after.map_or(wait, |due| due.min(wait)));
+            return true;
+        }
+        if !stale.is_empty() || !new.is_empty() {
+            tracing::warn!(
+                viewports = stale.len() + new.len(),
+                "a viewport ran no pass since the call was applied; publishing its windows as it last declared them"
+            );
+        }
+        self.settling = None;
+        false
     }
 }

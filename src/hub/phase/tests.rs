@@ -278,10 +278,14 @@ fn a_call_is_armed_only_in_the_pass_of_its_window_and_rechecked_there() {
 fn a_call_waiting_for_its_pass_still_times_out_and_frees_the_slot() {
     let q = Queue::new();
     let s = snapshot(&[("w", 1)], &["w__go"]);
-    let mut rx = q.push("w__go", Some(1), Instant::now() + Duration::from_millis(1));
+    let deadline = Instant::now() + Duration::from_millis(50);
+    let mut rx = q.push("w__go", Some(1), deadline);
     let mut slot = CallSlot::default();
-    assert!(slot.admit(&q.rx, &s, OTHER, false, BUDGET, same_id));
-    std::thread::sleep(Duration::from_millis(5)); // past a 1 ms deadline
+    assert!(slot.admit(&q.rx, &s, OTHER, false, BUDGET, same_id), "admitted within 50 ms of its deadline");
+    // Until the deadline is past, exactly: time passing is the one thing to wait for here.
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        std::thread::sleep(left + Duration::from_millis(1));
+    }
     let mut next = q.push("w__go", Some(1), later());
     assert!(slot.admit(&q.rx, &s, P, false, BUDGET, same_id), "the next call is admitted");
     assert_eq!(answer(&mut rx).unwrap_err().code, ErrorCode::ActionTimeout, "never applied");

@@ -4,11 +4,10 @@
 #![allow(dead_code, reason = "each test binary uses a different part of it")]
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{ActionSpec, Bridge, ToolError, ToolResult, passes::headless};
+use egui_mcp_bridge::testing::{Agent, HeadlessUi};
+use egui_mcp_bridge::{ActionSpec, Bridge, ToolError, ToolResult};
 use parking_lot::Mutex;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
@@ -174,8 +173,8 @@ pub struct Rig {
     pub bridge: Bridge,
     pub state: Arc<Mutex<TestState>>,
     pub ctx: egui::Context,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    /// The UI thread; dropping the rig stops and joins it.
+    _ui: HeadlessUi,
 }
 
 impl Rig {
@@ -193,24 +192,14 @@ impl Rig {
         let bridge = builder.build();
         let early = before(&bridge);
         let state = Arc::new(Mutex::new(TestState { notes_open: true, ..TestState::default() }));
-        let ctx = egui::Context::default();
-        ctx.add_plugin(bridge.plugin());
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread = {
-            let (bridge, state, ctx, stop) = (bridge.clone(), Arc::clone(&state), ctx.clone(), Arc::clone(&stop));
-            std::thread::Builder::new()
-                .name("test-ui".into())
-                .spawn(move || {
-                    headless::run(
-                        &ctx,
-                        headless::HeadlessOptions::default(),
-                        |_ui| declare(&bridge, &mut state.lock()),
-                        || !stop.load(Ordering::Acquire),
-                    );
-                })
-                .expect("spawn the UI thread")
+        let ui = {
+            let (bridge, state) = (bridge.clone(), Arc::clone(&state));
+            HeadlessUi::start(&bridge.clone(), "test-ui", move || {
+                move |_ui: &mut egui::Ui| declare(&bridge, &mut state.lock())
+            })
         };
-        (Self { bridge, state, ctx, stop, thread: Some(thread) }, early)
+        let ctx = ui.context().clone();
+        (Self { bridge, state, ctx, _ui: ui }, early)
     }
 
     /// Changes the app "as the person" (not through input events), then wakes the UI.
@@ -228,6 +217,13 @@ impl Rig {
             .expect("hub alive");
     }
 
+    /// A new in-process connection subscribed to `app://windows`.
+    pub async fn subscribed(&self, lifecycle: Lifecycle) -> Client {
+        let client = self.connect(lifecycle).await;
+        client.subscribe().await;
+        client
+    }
+
     /// Serves a new in-process connection, from a client of unknown name.
     pub async fn connect(&self, lifecycle: Lifecycle) -> Client {
         self.connect_as(lifecycle, "test-client").await
@@ -242,16 +238,6 @@ impl Rig {
         let mut client = Client::connect(client_io, lifecycle, name).await;
         client.serving = Some(serving);
         client
-    }
-}
-
-impl Drop for Rig {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Release);
-        self.ctx.request_repaint();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }
 
@@ -442,6 +428,64 @@ pub fn operable(state: &Value) -> Vec<String> {
 }
 
 /// The `Mcp-Session-Id` of a raw HTTP answer's head.
+/// An app whose frames the test runs by hand, on its own thread: the bridge's plugin on a
+/// context of its own, the app's state, and the code that declares it. Which pass applies a
+/// call is then known.
+pub struct Frames<S> {
+    pub bridge: Bridge,
+    pub ctx: egui::Context,
+    pub state: S,
+    declare: fn(&Bridge, &mut S),
+}
+
+impl<S> Frames<S> {
+    /// The app, after its first frame.
+    pub fn new(builder: egui_mcp_bridge::BridgeBuilder, state: S, declare: fn(&Bridge, &mut S)) -> Self {
+        let bridge = builder.build();
+        let ctx = egui::Context::default();
+        ctx.add_plugin(bridge.plugin());
+        let mut app = Self { bridge, ctx, state, declare };
+        app.frame();
+        app
+    }
+
+    /// One frame without input; returns how many passes egui ran in it.
+    pub fn frame(&mut self) -> usize {
+        self.frame_with(Vec::new())
+    }
+
+    /// One frame with these input events (the person's); returns how many passes egui ran.
+    pub fn frame_with(&mut self, events: Vec<egui::Event>) -> usize {
+        let input = egui::RawInput { events, ..Default::default() };
+        let (bridge, state, declare) = (&self.bridge, &mut self.state, self.declare);
+        let mut passes = 0;
+        self.ctx
+            .run_ui(input, |_ui| {
+                passes += 1;
+                declare(bridge, state);
+            })
+            .drop_without_applying_deltas();
+        passes
+    }
+
+    /// An agent's call, sent now and answered by the frames to come.
+    pub fn send(&self, tool: &str, args: Value) -> egui_mcp_bridge::testing::AgentCall {
+        Agent::new(&self.bridge).send(tool, args)
+    }
+}
+
+/// Every request for an immediate pass of `ctx` (the bridge waking the UI for a call among
+/// them), from now on: something to wait on, with a bound, instead of polling.
+pub fn repaint_requests(ctx: &egui::Context) -> std::sync::mpsc::Receiver<()> {
+    let (tx, requests) = std::sync::mpsc::channel();
+    ctx.set_repaint_observer(move |info| {
+        if info.delay.is_zero() {
+            let _ = tx.send(());
+        }
+    });
+    requests
+}
+
 pub fn session_id(head: &str) -> String {
     head.lines()
         .find_map(|l| {

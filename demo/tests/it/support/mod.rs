@@ -89,6 +89,28 @@ pub fn node_tools() -> PathBuf {
     dir
 }
 
+/// One of a process's standard streams.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    In,
+    Out,
+    Err,
+}
+
+/// The demo as a process: these arguments and environment, and of its standard streams those
+/// in `piped` piped, the others null. Every test that runs the demo binary starts it here.
+pub fn spawn_demo(args: &[&str], env: &[(&str, &str)], piped: &[Stream]) -> Child {
+    let stdio = |s: Stream| if piped.contains(&s) { Stdio::piped() } else { Stdio::null() };
+    Command::new(DEMO)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(stdio(Stream::In))
+        .stdout(stdio(Stream::Out))
+        .stderr(stdio(Stream::Err))
+        .spawn()
+        .expect("start the demo")
+}
+
 /// The demo, headless, serving streamable HTTP on a free loopback port. Killed on drop.
 pub struct DemoHttp {
     child: Child,
@@ -131,15 +153,8 @@ impl DemoHttp {
         env: &[(&str, &str)],
         rust_log: &str,
     ) -> (Self, std::io::Lines<BufReader<std::process::ChildStderr>>) {
-        let mut child = Command::new(DEMO)
-            .args(args)
-            .envs(env.iter().copied())
-            .env("RUST_LOG", rust_log)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start the demo");
+        let env: Vec<(&str, &str)> = env.iter().copied().chain([("RUST_LOG", rust_log)]).collect();
+        let mut child = spawn_demo(args, &env, &[Stream::Err]);
         let stderr = child.stderr.take().expect("stderr");
         let mut lines = BufReader::new(stderr).lines();
         // The demo prints the URL before it serves; EOF here means it died.
@@ -250,14 +265,8 @@ pub struct DemoStdio {
 impl DemoStdio {
     pub fn start(rust_log: &str) -> Self {
         use std::io::Read as _;
-        let mut child = Command::new(DEMO)
-            .args(["--headless", "--stdio"])
-            .env("RUST_LOG", rust_log)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start the demo");
+        let mut child =
+            spawn_demo(&["--headless", "--stdio"], &[("RUST_LOG", rust_log)], &[Stream::In, Stream::Out, Stream::Err]);
         let stdin = child.stdin.take().expect("stdin");
         let stdout = BufReader::new(child.stdout.take().expect("stdout"));
         let mut stderr = child.stderr.take().expect("stderr");
