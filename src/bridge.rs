@@ -58,8 +58,10 @@ impl BridgeBuilder {
     /// on): each with its title, its labels as text, its inputs as fields (passwords masked),
     /// its buttons, links and sections with their state, read from egui's accessibility
     /// (AccessKit) tree, with no tools. An app that adds the bridge gives agents something to
-    /// read from the first run; what it then describes becomes typed and operable. Turning it
-    /// on makes egui build its accessibility tree in every pass.
+    /// read from the first run; what it then describes becomes typed and operable. egui's tree
+    /// costs about half a pass to build, so it is built only while an agent is about (asked
+    /// anything in the last minute), at most once a second; what it showed is published in the
+    /// passes between.
     #[must_use]
     pub fn read_view(mut self, on: bool) -> Self {
         self.config.read_view = on;

@@ -113,6 +113,7 @@ impl Agent {
                 return AgentCall { ticket: Ticket { call: None, rx } };
             }
         };
+        self.core.hub.agent_active();
         AgentCall { ticket: self.core.hub.submit_as(tool, args, None) }
     }
 
@@ -126,8 +127,10 @@ impl Agent {
         }
     }
 
-    /// The latest published state.
+    /// The latest published state. Reading it counts as an agent being about, as a server's
+    /// read does (the read view is built while one is).
     pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.core.hub.agent_active();
         self.core.hub.snapshot()
     }
 
@@ -245,6 +248,8 @@ impl<'a, State> Harness<'a, State> {
         app: impl FnMut(&mut egui::Ui, &mut State) + 'a,
         state: State,
     ) -> Self {
+        // The in-process agent reads without a server: the read view looks at every pass.
+        bridge.core().read_view_every_pass.store(true, std::sync::atomic::Ordering::Release);
         let plugin = bridge.plugin();
         let kittest = builder
             .with_context_setup(move |ctx| {

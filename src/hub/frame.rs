@@ -238,16 +238,14 @@ impl FrameState {
 
     /// A window the app has not described, read from what it draws: declared like the app's,
     /// with no actions, published read-only.
-    pub fn declare_read_only(&mut self, app_id: String, title: String, summary: String, blocks: Vec<Block>) {
-        let mut decl = WindowDecl::new(app_id);
-        decl.title = title;
+    pub fn declare_read_only(&mut self, window: &ReadOnlyWindow) {
+        let mut decl = WindowDecl::new(window.app_id.clone());
+        decl.title.clone_from(&window.title);
         decl.read_only = true;
-        decl.block_hashes = blocks.iter().map(json_hash).collect();
-        let mut h = content_hasher();
-        (&summary, &decl.block_hashes).hash(&mut h);
-        decl.content_hash = h.finish();
-        decl.summary = summary;
-        decl.blocks = blocks.into_iter().map(Some).collect();
+        decl.block_hashes.clone_from(&window.block_hashes);
+        decl.content_hash = window.content_hash;
+        decl.summary.clone_from(&window.summary);
+        decl.blocks = window.blocks.iter().cloned().map(Some).collect();
         self.declare_window(decl);
     }
 
@@ -423,4 +421,25 @@ fn json_hash(value: &Block) -> u64 {
     // Writing into a hasher cannot fail.
     let _ = serde_json::to_writer(Feed(&mut h), value);
     h.finish()
+}
+
+/// A window the app has not described, as the read view last saw it: declared again in each
+/// pass until the next look (which costs egui a pass's worth, so it is not taken in each).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ReadOnlyWindow {
+    pub app_id: String,
+    pub title: String,
+    pub summary: String,
+    pub blocks: Vec<Block>,
+    block_hashes: Vec<u64>,
+    content_hash: u64,
+}
+
+impl ReadOnlyWindow {
+    pub fn new(app_id: String, title: String, summary: String, blocks: Vec<Block>) -> Self {
+        let block_hashes: Vec<u64> = blocks.iter().map(json_hash).collect();
+        let mut h = content_hasher();
+        (&summary, &block_hashes).hash(&mut h);
+        Self { app_id, title, summary, blocks, block_hashes, content_hash: h.finish() }
+    }
 }

@@ -84,6 +84,9 @@ use tokio::sync::watch;
 /// the error or any log line.
 pub const MAX_TOOL_NAME: usize = 128;
 
+/// How long after an agent's last request the read view keeps being built.
+pub const AGENT_AWAY: Duration = Duration::from_secs(60);
+
 /// How the UI thread is woken; installed by the plugin.
 pub(crate) type Waker = Arc<dyn Fn() + Send + Sync>;
 
@@ -136,6 +139,10 @@ pub(crate) struct Hub {
     /// Whether calls to actions that ask the person wait for them (set from the config, and
     /// by the app when it learns whether a person is there).
     approvals: std::sync::atomic::AtomicBool,
+    /// When an agent last asked anything (milliseconds since `born`, 0 = never): the read view
+    /// is built only while agents are about.
+    agent_seen: std::sync::atomic::AtomicU64,
+    born: std::time::Instant,
 }
 
 impl std::fmt::Debug for Hub {
@@ -155,8 +162,27 @@ impl Hub {
             waker: Mutex::new(None),
             activity: Arc::default(),
             approvals: std::sync::atomic::AtomicBool::new(config.approvals),
+            agent_seen: std::sync::atomic::AtomicU64::new(0),
+            born: std::time::Instant::now(),
             config,
         }
+    }
+
+    /// An agent asked something (connected, listed, read, called). The first time in a while,
+    /// the UI is woken, so that the read view is built for what it reads next.
+    pub fn agent_active(&self) {
+        let now = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX).max(1);
+        let before = self.agent_seen.swap(now, std::sync::atomic::Ordering::AcqRel);
+        if self.config.read_view && (before == 0 || now.saturating_sub(before) > AGENT_AWAY.as_millis() as u64) {
+            self.wake();
+        }
+    }
+
+    /// Whether an agent asked something within [`AGENT_AWAY`].
+    pub fn agent_about(&self) -> bool {
+        let seen = self.agent_seen.load(std::sync::atomic::Ordering::Acquire);
+        let now = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
+        seen != 0 && now.saturating_sub(seen) <= AGENT_AWAY.as_millis() as u64
     }
 
     /// Whether calls to actions that ask the person wait for their approval.

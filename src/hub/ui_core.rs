@@ -20,6 +20,9 @@ pub(crate) struct UiCore {
     pass_asked: Mutex<Option<Instant>>,
     /// An app context runs the plugin (only one may: its passes are the bookkeeping's).
     context_claimed: AtomicBool,
+    /// The read view is built in every pass, whether an agent is about or not (a test harness,
+    /// whose in-process agent reads without a server).
+    pub read_view_every_pass: AtomicBool,
 }
 
 impl UiCore {
@@ -29,6 +32,7 @@ impl UiCore {
             frame: Mutex::new(FrameState::default()),
             pass_asked: Mutex::new(None),
             context_claimed: AtomicBool::new(false),
+            read_view_every_pass: AtomicBool::new(false),
         }
     }
 

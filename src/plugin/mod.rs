@@ -46,6 +46,7 @@ use crate::hub::phase::PassKey;
 /// end. Add it with `ctx.add_plugin(bridge.plugin())`.
 pub struct BridgePlugin {
     core: Arc<UiCore>,
+    read: ReadPace,
     /// The passes under way, innermost last (immediate viewports nest in their parent's).
     viewports: Vec<egui::ViewportId>,
     /// Every viewport seen, by the key the core knows it by.
@@ -107,7 +108,7 @@ impl BridgePlugin {
 
     /// The plugin of the app's own context (`primary`), or of a [`CallsWhileHidden`] one.
     pub(crate) fn new(core: Arc<UiCore>, primary: bool) -> Self {
-        Self { core, viewports: Vec::new(), known: HashMap::new(), primary, inert: false }
+        Self { core, read: ReadPace::default(), viewports: Vec::new(), known: HashMap::new(), primary, inert: false }
     }
 }
 
@@ -127,10 +128,6 @@ impl egui::Plugin for BridgePlugin {
             self.inert = true;
             return;
         }
-        if self.core.hub.config().read_view {
-            // egui then builds its accessibility tree in every pass: the read view's source.
-            ctx.enable_accesskit();
-        }
         let ctx = ctx.clone();
         // A cycle (core → hub → waker → core) that `on_exit` breaks.
         let core = Arc::clone(&self.core);
@@ -146,6 +143,9 @@ impl egui::Plugin for BridgePlugin {
             return;
         }
         let viewport = input.viewport_id;
+        if self.viewports.is_empty() && self.core.hub.config().read_view {
+            self.pace_read_view(ctx);
+        }
         self.viewports.push(viewport);
         self.known.insert(key(viewport), viewport);
         let person = has_person_input(ctx, input);
@@ -194,11 +194,8 @@ impl egui::Plugin for BridgePlugin {
         if let Some(live) = &live {
             self.known.retain(|k, _| live.contains(k));
         }
-        // (egui may build the tree without the read view: a screen reader, kittest.)
-        if let Some(tree) = &output.platform_output.accesskit_update
-            && self.core.hub.config().read_view
-        {
-            observe::declare_undescribed(&self.core, key(viewport), tree);
+        if self.core.hub.config().read_view {
+            self.read_view(key(viewport), viewport, output);
         }
         let wanted = self.core.frame.lock().end_pass(&self.core.hub, key(viewport), live.as_deref());
         if let Some(after) = wanted.after
@@ -225,5 +222,76 @@ impl egui::Plugin for BridgePlugin {
         self.core.hub.set_waker(None);
         self.core.frame.lock().shutdown(&self.core.hub);
         self.core.release_context();
+    }
+}
+
+/// How often the read view looks at egui's accessibility tree at most: building the tree costs
+/// egui about half a pass, so it is built in one pass a second (and only while an agent is
+/// about), not in each. What the read view saw is declared again in the passes between.
+pub const READ_VIEW_EVERY: Duration = Duration::from_secs(1);
+
+/// When the read view last looked, and whether egui's tree is ours to turn on and off.
+#[derive(Default)]
+struct ReadPace {
+    /// The last pass that built the tree for the read view.
+    last: Option<std::time::Instant>,
+    /// This frame's passes build the tree for the read view.
+    building: bool,
+    /// The tree is on because the bridge turned it on (and so may turn it off).
+    ours: bool,
+    /// Something else turned egui's tree on (a screen reader through eframe, a test harness):
+    /// the bridge never turns it off then.
+    external: bool,
+    /// An agent is about but this frame was not looked at: a look follows within the pace.
+    behind: bool,
+    /// Per viewport, the read-only windows the last look found.
+    seen: HashMap<PassKey, Vec<crate::hub::frame::ReadOnlyWindow>>,
+}
+
+impl BridgePlugin {
+    /// At the start of a frame: whether its passes build egui's accessibility tree for the read
+    /// view (an agent is about and the last look is a pace old), and the tree turned on or off
+    /// to match, unless something else turned it on.
+    fn pace_read_view(&mut self, ctx: &egui::Context) {
+        let every_pass = self.core.read_view_every_pass.load(std::sync::atomic::Ordering::Acquire);
+        let wanted = every_pass || self.core.hub.agent_about();
+        let due = every_pass || self.read.last.is_none_or(|t| t.elapsed() >= READ_VIEW_EVERY);
+        self.read.building = wanted && due;
+        self.read.behind = wanted && !due;
+        if self.read.building && !self.read.ours && !self.read.external {
+            ctx.enable_accesskit();
+            self.read.ours = true;
+        } else if !self.read.building && self.read.ours && !self.read.external {
+            ctx.disable_accesskit();
+            self.read.ours = false;
+        }
+    }
+
+    /// At the end of a kept pass: a look at its tree when this frame builds it, else the last
+    /// look's windows declared again; and a look asked for within the pace when one is due.
+    fn read_view(&mut self, key: PassKey, viewport: egui::ViewportId, output: &mut egui::FullOutput) {
+        let tree = output.platform_output.accesskit_update.as_ref();
+        if tree.is_some() && !self.read.ours {
+            self.read.external = true;
+        }
+        if let Some(tree) = tree.filter(|_| self.read.building) {
+            let seen = observe::read_undescribed(&self.core, key, tree);
+            self.read.seen.insert(key, seen);
+            if self.viewports.is_empty() {
+                self.read.last = Some(std::time::Instant::now());
+            }
+        }
+        let mut frame = self.core.frame.lock();
+        for window in self.read.seen.get(&key).into_iter().flatten() {
+            frame.declare_read_only(window);
+        }
+        drop(frame);
+        if self.read.behind
+            && self.viewports.is_empty()
+            && let Some(vp) = output.viewport_output.get_mut(&viewport)
+        {
+            let waited = self.read.last.map_or(Duration::ZERO, |t| t.elapsed());
+            vp.repaint_delay = vp.repaint_delay.min(READ_VIEW_EVERY.saturating_sub(waited));
+        }
     }
 }

@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 use egui::accesskit::{Node, NodeId, Role, Toggled, TreeUpdate};
 use serde_json::{Value, json};
 
+use crate::hub::frame::ReadOnlyWindow;
 use crate::hub::phase::PassKey;
 use crate::hub::{UiCore, UndescribedWidget};
 use crate::protocol::{Block, FieldItem, masked};
@@ -41,26 +42,29 @@ pub(crate) struct ObservedWindow {
     pub(crate) widgets: Vec<UndescribedWidget>,
 }
 
-/// Declares, in the pass of viewport `key` that is ending, a read-only window for each
-/// container of its tree that the app has not described.
-pub(crate) fn declare_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate) {
+/// Reads the tree of viewport `key`'s pass that is ending: a read-only window for each
+/// container the app has not described (to be declared in this pass and, until the next look,
+/// in the next ones), and the list of undescribed widgets.
+pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate) -> Vec<ReadOnlyWindow> {
     let (containers, widgets) = {
         let frame = core.frame.lock();
         let (c, w) = frame.described(key);
         (c.iter().copied().collect::<HashSet<u64>>(), w.iter().copied().collect::<HashSet<u64>>())
     };
     let seen = observe(tree, &|id| containers.contains(&id.0), &|id| widgets.contains(&id.0));
-    let mut frame = core.frame.lock();
+    core.frame.lock().set_undescribed(key, seen.undescribed);
     let mut ids = HashSet::new();
-    for w in seen.windows {
-        let mut app_id = app_id_of(&w);
-        if !ids.insert(app_id.clone()) {
-            // Two undescribed windows of one title: the second told apart by its node.
-            app_id = format!("{app_id}-{:06x}", w.node & 0xff_ffff);
-        }
-        frame.declare_read_only(app_id, w.title, w.summary, w.blocks);
-    }
-    frame.set_undescribed(key, seen.undescribed);
+    seen.windows
+        .into_iter()
+        .map(|w| {
+            let mut app_id = app_id_of(&w);
+            if !ids.insert(app_id.clone()) {
+                // Two undescribed windows of one title: the second told apart by its node.
+                app_id = format!("{app_id}-{:06x}", w.node & 0xff_ffff);
+            }
+            ReadOnlyWindow::new(app_id, w.title, w.summary, w.blocks)
+        })
+        .collect()
 }
 
 /// The app id a read-only window is declared under: `ui-` and its title's words, which stay

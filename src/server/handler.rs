@@ -111,6 +111,7 @@ impl ServerHandler for BridgeHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
+        self.shared.hub.agent_active();
         if self.session.get().is_none() {
             let id = self.shared.connections.add_session(context.peer.clone());
             let _ = self.session.set(id);
@@ -147,6 +148,7 @@ impl ServerHandler for BridgeHandler {
                 None,
             ));
         }
+        self.shared.hub.agent_active();
         self.shared.hub.first_frame().await;
         let json = self.shared.hub.snapshot().json.to_string();
         Ok(ReadResourceResult::new(vec![ResourceContents::text(json, WINDOWS_URI).with_mime_type("application/json")])
@@ -211,6 +213,7 @@ impl ServerHandler for BridgeHandler {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        self.shared.hub.agent_active();
         self.shared.hub.first_frame().await;
         let app = self.shared.tools();
         let mut tools: Vec<Tool> = self.bridge_tools().chain(app.iter().cloned()).collect();
@@ -231,6 +234,7 @@ impl ServerHandler for BridgeHandler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.shared.hub.agent_active();
         // Counted until answered, so that a stop waits for it; refused once stopping.
         let Some(_under_way) = self.serving.begin() else {
             return Err(ErrorData::internal_error("The server is stopping; the call was not made", None));

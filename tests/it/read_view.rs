@@ -257,3 +257,39 @@ fn an_app_can_turn_the_read_view_off_or_hide_a_panel_from_it() {
     assert!(!json.contains("Recovery code"), "{json}");
     assert!(json.contains("Settings"), "the rest is read: {json}");
 }
+
+/// The read view's pace: no tree while no agent is about; once one is, a look at once, then at
+/// most one a second, what was seen still published in the passes between.
+#[test]
+fn the_tree_is_built_only_while_an_agent_is_about_and_a_second_apart() {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let mut name = String::from("COM3");
+    let mut pass = |name: &mut String| {
+        let raw = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 900.0))),
+            ..Default::default()
+        };
+        let mut out = ctx.run_ui(raw, |ui| {
+            egui::Window::new("Settings").show(ui.ctx(), |ui| {
+                ui.horizontal(|ui| {
+                    ui.label("Name");
+                    ui.text_edit_singleline(name);
+                });
+            });
+        });
+        out.textures_delta.clear();
+        out.platform_output.accesskit_update.is_some()
+    };
+    let titles = |b: &Bridge| b.snapshot().state().windows.iter().map(|w| w.title.clone()).collect::<Vec<_>>();
+    assert!(!pass(&mut name) && !pass(&mut name), "no agent: egui builds no tree");
+    assert!(titles(&bridge).is_empty());
+
+    drop(egui_mcp_bridge::testing::Agent::new(&bridge).snapshot()); // an agent reads
+    assert!(pass(&mut name), "an agent came: a look at once");
+    assert_eq!(titles(&bridge), ["Settings"]);
+    name.push('!');
+    assert!(!pass(&mut name), "within the second: no tree");
+    assert_eq!(titles(&bridge), ["Settings"], "what was seen is still published");
+}

@@ -8,8 +8,9 @@
 //! snapshot built and serialised once), plus the size of the published state. The bridge's
 //! cost is measured without the drawing, so that the drawing's variance does not hide it.
 //!
-//! The anchor is the demo's real pass (`OrderApp::ui`, the bridge included) with as many Order
-//! Editors open, each an `egui::Window` of 6 fields, a line-item table and its actions.
+//! The anchor is the demo's real pass (`OrderApp::ui`, the bridge included, its read view on as
+//! by default) with as many Order Editors open, each an `egui::Window` of 6 fields, a line-item
+//! table and its actions; the read view's cost is that pass less the same pass with it off.
 //! `resources/read` is timed over HTTP on a keep-alive connection, against a headless UI
 //! thread serving the same windows.
 
@@ -169,9 +170,11 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 /// The demo's own pass with `editors` Order Editors open (and Orders and the activity panel):
 /// a frame with nothing changed, and a frame that applies an agent's `edit_field` to one editor
-/// (its two passes and the publish).
-fn demo_pass(editors: usize) -> (Duration, Duration) {
-    let bridge = Bridge::builder().app_name("order-demo").build();
+/// (its two passes and the publish). `read_view`: the bridge's read view of what the app did
+/// not describe, with an agent about (reading the state before each frame), so that egui's
+/// accessibility tree is built at the read view's pace (a look a second).
+fn demo_pass(editors: usize, read_view: bool) -> (Duration, Duration) {
+    let bridge = Bridge::builder().app_name("order-demo").read_view(read_view).build();
     let ctx = egui::Context::default();
     ctx.add_plugin(bridge.plugin());
     let mut app = OrderApp::new(bridge.clone());
@@ -179,7 +182,11 @@ fn demo_pass(editors: usize) -> (Duration, Duration) {
     for _ in 1..editors {
         let _ = app.new_order();
     }
+    let reader = Agent::new(&bridge);
     let frame = |app: &mut OrderApp| {
+        if read_view {
+            black_box(reader.snapshot());
+        }
         let input = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
             ..Default::default()
@@ -252,12 +259,14 @@ fn exponent(a: Duration, b: Duration) -> f64 {
 pub fn run() {
     println!("## Scale: per frame, at 10, 100 and 1,000 windows\n");
     println!(
-        "| windows | demo's pass (that many editors) | bridge, nothing changed (× 10 blocks) | bridge, one window changed | demo frame applying a call | publish + serialise | `resources/read` (HTTP) | state JSON |"
+        "| windows | demo's pass (that many editors) | bridge, nothing changed (× 10 blocks) | bridge, one window changed | read view, an agent about (demo's pass, on − off) | demo frame applying a call | publish + serialise | `resources/read` (HTTP) | state JSON |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let mut rows = Vec::new();
     for windows in [10, 100, 1_000] {
-        let (demo_quiet, demo_call) = demo_pass(windows);
+        let (demo_quiet, demo_call) = demo_pass(windows, true);
+        let (demo_blind, _) = demo_pass(windows, false);
+        let read_view = demo_quiet.saturating_sub(demo_blind);
         let empty = frame_time(windows, false, false, false).frame;
         let same = frame_time(windows, true, false, false).frame;
         let changed = frame_time(windows, true, false, true);
@@ -267,12 +276,14 @@ pub fn run() {
         let (publish, size) = (changed.publish, changed.state_bytes);
         let share = |d: Duration| 100.0 * d.as_secs_f64() / demo_quiet.as_secs_f64();
         println!(
-            "| {windows} | {} | {} ({:.1}% of it) | {} ({:.1}%) | {} | {} | {} | {} KB |",
+            "| {windows} | {} | {} ({:.1}% of it) | {} ({:.1}%) | {} ({:.1}%) | {} | {} | {} | {} KB |",
             ms(demo_quiet),
             ms(quiet),
             share(quiet),
             ms(busy),
             share(busy),
+            ms(read_view),
+            share(read_view),
             ms(demo_call),
             ms(publish),
             ms(read),
