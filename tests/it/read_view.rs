@@ -266,7 +266,7 @@ fn the_tree_is_built_only_while_an_agent_is_about_and_a_second_apart() {
     let ctx = egui::Context::default();
     ctx.add_plugin(bridge.plugin());
     let mut name = String::from("COM3");
-    let mut pass = |name: &mut String| {
+    let pass = |name: &mut String| {
         let raw = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 900.0))),
             ..Default::default()
