@@ -422,18 +422,20 @@ mod tests {
         };
         let mut out = ctx.run_ui(raw, |ui| {
             egui::Panel::top("top").show(ui, |ui| {
-                ui.label("Serial monitor");
-                let _ = ui.button("Open file");
+                ui.heading("Serial monitor");
+                drop(ui.button("Open file"));
             });
             egui::Window::new("Settings").show(ui.ctx(), |ui| {
                 ui.label("Port settings");
-                ui.horizontal(|ui| {
-                    ui.label("Name");
-                    ui.text_edit_singleline(&mut app.name);
-                });
-                ui.horizontal(|ui| {
-                    ui.label("Password");
-                    ui.add(egui::TextEdit::singleline(&mut app.password).password(true));
+                // In a grid, each label is the sibling before its input.
+                egui::Grid::new("settings").show(ui, |ui| {
+                    for (label, value, password) in
+                        [("Name", &mut app.name, false), ("Password", &mut app.password, true)]
+                    {
+                        ui.label(label);
+                        ui.add(egui::TextEdit::singleline(value).password(password));
+                        ui.end_row();
+                    }
                 });
                 ui.checkbox(&mut app.on, "Enabled");
                 ui.add(egui::Slider::new(&mut app.speed, 0.0..=10.0).text("Speed"));

@@ -90,38 +90,36 @@ fn run(client: &str, task: &str) -> Report {
     Report::parse(&head, &stdout)
 }
 
+impl Report {
+    /// Fails unless the task took at most `max` model turns.
+    fn turns_at_most(&self, client: &str, what: &str, max: usize) {
+        let turns = self.turns;
+        assert!(turns <= max, "{client}: {what} took {turns} model turns (at most {max}):\n{}", self.transcript);
+    }
+
+    /// Fails unless the model read the state at most once.
+    fn reads_at_most_once(&self, client: &str) {
+        let reads = self.reads;
+        assert!(reads <= MAX_READS, "{client}: {reads} reads of the state (at most {MAX_READS}):\n{}", self.transcript);
+    }
+}
+
 fn order_task(client: &str) {
     let r = run(client, "order");
-    assert!(
-        r.turns <= MAX_ORDER_TURNS,
-        "{client}: the order task took {} model turns (at most {MAX_ORDER_TURNS}):\n{}",
-        r.turns,
-        r.transcript
-    );
-    assert!(r.reads <= MAX_READS, "{client}: {} reads of the state (at most {MAX_READS}):\n{}", r.reads, r.transcript);
+    r.turns_at_most(client, "the order task", MAX_ORDER_TURNS);
+    r.reads_at_most_once(client);
 }
 
 fn lock_task(client: &str) {
-    let r = run(client, "lock");
-    assert!(
-        r.turns <= MAX_LOCK_TURNS,
-        "{client}: lock → unlock took {} model turns (at most {MAX_LOCK_TURNS}):\n{}",
-        r.turns,
-        r.transcript
-    );
+    run(client, "lock").turns_at_most(client, "lock → unlock", MAX_LOCK_TURNS);
 }
 
 /// Several calls per turn, planned from one read and then from the results alone.
 fn batch_task(client: &str) {
     let r = run(client, "batch");
     assert_eq!((r.errors, r.stale), (0, 0), "{client}: batched calls met errors:\n{}", r.transcript);
-    assert!(
-        r.turns <= MAX_BATCH_TURNS,
-        "{client}: two orders took {} model turns (at most {MAX_BATCH_TURNS}):\n{}",
-        r.turns,
-        r.transcript
-    );
-    assert!(r.reads <= MAX_READS, "{client}: {} reads of the state (at most {MAX_READS}):\n{}", r.reads, r.transcript);
+    r.turns_at_most(client, "two orders", MAX_BATCH_TURNS);
+    r.reads_at_most_once(client);
     assert!(r.transcript.contains(" + call "), "{client}: no turn carried several calls:\n{}", r.transcript);
 }
 
