@@ -111,8 +111,10 @@ impl OrderApp {
             ui.horizontal(|ui| {
                 ui.label(format!("{} orders", thousands(total as u64)));
                 ui.separator();
+                // The person's view of the table: agents filter with `load_orders {status}`, and
+                // the table's rows and total say which filter is on.
                 for (label, value) in FILTERS {
-                    ui.selectable_value(&mut f.status, value, label);
+                    w.describes(&ui.selectable_value(&mut f.status, value, label));
                 }
             });
             if f.computed_for != Some((f.status, self.orders_revision, total)) {

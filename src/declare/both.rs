@@ -374,7 +374,7 @@ pub(super) fn header(
 /// Tells the read view that the app described what `ui` holds (a window's contents), so the
 /// egui window or panel around it is not read as an undescribed one.
 pub(super) fn described(w: &WindowUi, ui: &egui::Ui) {
-    w.core.frame.lock().describe_node(ui.unique_id().value());
+    w.core.frame.lock().describe_window_ui(ui.unique_id().value(), &w.decl.app_id);
 }
 
 /// Tells the developer's list of undescribed widgets that this widget (and what it holds) is

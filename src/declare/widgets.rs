@@ -187,6 +187,15 @@ impl WindowUi {
         response
     }
 
+    /// Tells the read view that the widget of `response` is described: the person's own way to
+    /// an action this window declares in some other way (a "Submit" button beside the agent's
+    /// `submit {…}` with arguments), or the person's alone on purpose. It is then neither read
+    /// into the window's `undescribed-…` blocks nor listed by
+    /// [`Harness::undescribed`](crate::testing::Harness::undescribed).
+    pub fn describes(&self, response: &egui::Response) {
+        super::both::described_widget(self, response.id);
+    }
+
     /// A paragraph for both: drawn as a label, declared as a `text` block.
     pub fn text_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str) {
         ui.label(text);

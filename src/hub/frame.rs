@@ -57,6 +57,9 @@ struct PassDecls {
     /// The egui ids of the widgets the app described in this pass (each with what it holds):
     /// the developer's list of undescribed widgets leaves them out.
     widgets: Vec<u64>,
+    /// The egui ids of the `Ui`s that hold the contents of declared windows, with their app
+    /// ids: what the app drew there but did not describe is added to the window it is in.
+    window_uis: Vec<(u64, String)>,
 }
 
 impl PassDecls {
@@ -68,6 +71,7 @@ impl PassDecls {
             app_actions: Vec::new(),
             described: Vec::new(),
             widgets: Vec::new(),
+            window_uis: Vec::new(),
         }
     }
 }
@@ -197,6 +201,39 @@ impl FrameState {
         if let Some(p) = self.passes.last_mut() {
             p.described.push(id);
         }
+    }
+
+    /// The `Ui` holding the contents of the declared window `app_id` in the pass under way
+    /// (an egui id's value): described (see [`Self::describe_node`]), and where the read view
+    /// looks for what the app drew in that window without describing it.
+    pub fn describe_window_ui(&mut self, id: u64, app_id: &str) {
+        if let Some(p) = self.passes.last_mut() {
+            p.described.push(id);
+            p.window_uis.push((id, app_id.to_owned()));
+        }
+    }
+
+    /// The `Ui`s of declared windows in the pass under way of viewport `key`, with their app ids.
+    pub fn window_uis(&self, key: PassKey) -> &[(u64, String)] {
+        self.passes.iter().rev().find(|p| p.key == key).map_or(&[], |p| &p.window_uis)
+    }
+
+    /// Adds to the declared window `app_id`, in the pass under way of viewport `key`, blocks
+    /// the read view made of what the app drew in it without describing it: after the app's
+    /// own blocks, which keep their places and meaning.
+    pub fn append_read_blocks(&mut self, key: PassKey, app_id: &str, blocks: &[Block]) {
+        let Some(pass) = self.passes.iter_mut().rev().find(|p| p.key == key) else { return };
+        let Some(decl) = pass.windows.iter_mut().find(|d| d.app_id == app_id) else { return };
+        let mut h = content_hasher();
+        decl.content_hash.hash(&mut h);
+        for block in blocks {
+            let hash = json_hash(block);
+            hash.hash(&mut h);
+            decl.block_hashes.truncate(decl.blocks.len());
+            decl.block_hashes.push(hash);
+            decl.blocks.push(Some(block.clone()));
+        }
+        decl.content_hash = h.finish();
     }
 
     /// A widget drawn in the pass under way that the app described (an egui id's value), with

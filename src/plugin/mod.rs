@@ -244,8 +244,8 @@ struct ReadPace {
     external: bool,
     /// An agent is about but this frame was not looked at: a look follows within the pace.
     behind: bool,
-    /// Per viewport, the read-only windows the last look found.
-    seen: HashMap<PassKey, Vec<crate::hub::frame::ReadOnlyWindow>>,
+    /// Per viewport, what the last look found.
+    seen: HashMap<PassKey, observe::Seen>,
 }
 
 impl BridgePlugin {
@@ -275,17 +275,24 @@ impl BridgePlugin {
             self.read.external = true;
         }
         if let Some(tree) = tree.filter(|_| self.read.building) {
-            let seen = observe::read_undescribed(&self.core, key, tree);
+            let mut seen = observe::read_undescribed(&self.core, key, tree);
+            if let Some(last) = self.read.seen.remove(&key) {
+                seen.keep_unseen(last, self.core.frame.lock().window_uis(key));
+            }
             self.read.seen.insert(key, seen);
             if self.viewports.is_empty() {
                 self.read.last = Some(std::time::Instant::now());
             }
         }
-        let mut frame = self.core.frame.lock();
-        for window in self.read.seen.get(&key).into_iter().flatten() {
-            frame.declare_read_only(window);
+        if let Some(seen) = self.read.seen.get(&key) {
+            let mut frame = self.core.frame.lock();
+            for window in &seen.windows {
+                frame.declare_read_only(window);
+            }
+            for (app_id, blocks) in seen.inside.iter().filter(|(_, b)| !b.is_empty()) {
+                frame.append_read_blocks(key, app_id, blocks);
+            }
         }
-        drop(frame);
         if self.read.behind
             && self.viewports.is_empty()
             && let Some(vp) = output.viewport_output.get_mut(&viewport)

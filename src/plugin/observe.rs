@@ -43,18 +43,25 @@ pub(crate) struct ObservedWindow {
 }
 
 /// Reads the tree of viewport `key`'s pass that is ending: a read-only window for each
-/// container the app has not described (to be declared in this pass and, until the next look,
-/// in the next ones), and the list of undescribed widgets.
-pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate) -> Vec<ReadOnlyWindow> {
-    let (containers, widgets) = {
+/// container the app has not described, and blocks for what declared windows hold undescribed
+/// (to be declared in this pass and, until the next look, in the next ones); and the list of
+/// undescribed widgets.
+pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate) -> Seen {
+    let (containers, widgets, window_uis) = {
         let frame = core.frame.lock();
         let (c, w) = frame.described(key);
-        (c.iter().copied().collect::<HashSet<u64>>(), w.iter().copied().collect::<HashSet<u64>>())
+        let uis: HashMap<u64, String> = frame.window_uis(key).iter().cloned().collect();
+        (c.iter().copied().collect::<HashSet<u64>>(), w.iter().copied().collect::<HashSet<u64>>(), uis)
     };
-    let seen = observe(tree, &|id| containers.contains(&id.0), &|id| widgets.contains(&id.0));
+    let seen = observe(tree, &|id| containers.contains(&id.0), &|id| widgets.contains(&id.0), &|id| {
+        window_uis.contains_key(&id.0)
+    });
     core.frame.lock().set_undescribed(key, seen.undescribed);
+    let inside =
+        seen.inside.into_iter().filter_map(|(node, blocks)| Some((window_uis.get(&node)?.clone(), blocks))).collect();
     let mut ids = HashSet::new();
-    seen.windows
+    let windows = seen
+        .windows
         .into_iter()
         .map(|w| {
             let mut app_id = app_id_of(&w);
@@ -64,7 +71,31 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate) -
             }
             ReadOnlyWindow::new(app_id, w.title, w.summary, w.blocks)
         })
-        .collect()
+        .collect();
+    Seen { windows, inside }
+}
+
+/// What one look found, to declare in its pass and again until the next look.
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    /// The read-only windows.
+    pub(crate) windows: Vec<ReadOnlyWindow>,
+    /// By declared window (app id) found in the tree, the blocks of what it holds undescribed.
+    pub(crate) inside: Vec<(String, Vec<Block>)>,
+}
+
+impl Seen {
+    /// A declared window of this pass (`window_uis`) that the tree did not show (egui sizes a
+    /// new window in a pass drawn unseen) keeps what the `last` look found in it: what it
+    /// holds did not change by not being seen, and neither does its version.
+    pub(crate) fn keep_unseen(&mut self, last: Seen, window_uis: &[(u64, String)]) {
+        for (app_id, blocks) in last.inside {
+            let declared = window_uis.iter().any(|(_, a)| *a == app_id);
+            if declared && !self.inside.iter().any(|(a, _)| *a == app_id) {
+                self.inside.push((app_id, blocks));
+            }
+        }
+    }
 }
 
 /// The app id a read-only window is declared under: `ui-` and its title's words, which stay
@@ -89,6 +120,10 @@ pub(crate) struct Observation {
     /// The interactive widgets drawn but not described: all of an undescribed container's, and
     /// in a described one those no described widget holds.
     pub(crate) undescribed: Vec<UndescribedWidget>,
+    /// Per declared window's contents `Ui` found in the tree (its node), blocks of what the app
+    /// drew there without describing it (none, often): its inputs as fields, its buttons and
+    /// the like as a list.
+    pub(crate) inside: Vec<(u64, Vec<Block>)>,
 }
 
 /// Reads one pass's tree. A container is described when `containers` says so of its node or of
@@ -98,6 +133,7 @@ pub(crate) fn observe(
     update: &TreeUpdate,
     containers: &dyn Fn(NodeId) -> bool,
     widgets: &dyn Fn(NodeId) -> bool,
+    window_uis: &dyn Fn(NodeId) -> bool,
 ) -> Observation {
     let nodes: HashMap<NodeId, &Node> = update.nodes.iter().map(|(id, n)| (*id, n)).collect();
     let Some(root) = update.tree.as_ref().map(|t| t.root) else { return Observation::default() };
@@ -109,6 +145,7 @@ pub(crate) fn observe(
         if tree.any_in(id, containers) {
             let title = tree.nodes.get(&id).and_then(|n| n.label()).map_or_else(|| "Panel".to_owned(), clip);
             tree.undescribed_in(id, &title, widgets, &mut seen.undescribed);
+            tree.inside_windows(id, window_uis, &mut seen.inside);
         } else if let Some(w) = tree.window(id, false) {
             seen.undescribed.extend(w.widgets.iter().cloned());
             seen.windows.push(w);
@@ -163,6 +200,37 @@ impl Tree<'_> {
     /// Whether `pred` holds for `id` or a node inside it.
     fn any_in(&self, id: NodeId, pred: &dyn Fn(NodeId) -> bool) -> bool {
         pred(id) || self.nodes.get(&id).is_some_and(|n| n.children().iter().any(|c| self.any_in(*c, pred)))
+    }
+
+    /// For each declared window's contents `Ui` under `id`: blocks of the inputs and controls in
+    /// it that no described widget holds (its plain text is left out: it is the app's decoration
+    /// or what its blocks say already).
+    fn inside_windows(&self, id: NodeId, window_uis: &dyn Fn(NodeId) -> bool, out: &mut Vec<(u64, Vec<Block>)>) {
+        if window_uis(id) {
+            let mut content = Content::default();
+            self.walk(id, &mut content, false);
+            let mut blocks = Vec::new();
+            if !content.fields.is_empty() {
+                blocks.push(Block::Fields { id: Some("undescribed-fields".to_owned()), items: content.fields });
+            }
+            if !content.controls.is_empty() {
+                let items = content.controls;
+                blocks.push(Block::List {
+                    id: Some("undescribed-controls".to_owned()),
+                    items,
+                    ordered: false,
+                    offset: None,
+                    total: None,
+                });
+            }
+            // Found, with or without blocks: a window not in the tree at all (egui's sizing pass
+            // of a new window draws it unseen) keeps what the last look found.
+            out.push((id.0, blocks));
+            return;
+        }
+        for child in self.nodes.get(&id).map(|n| n.children()).unwrap_or_default() {
+            self.inside_windows(*child, window_uis, out);
+        }
     }
 
     /// The interactive widgets under `id` (in a described container titled `window`) that no
@@ -465,7 +533,7 @@ mod tests {
         drop(draw(&ctx, &mut app, described));
         let tree = draw(&ctx, &mut app, described);
         let described = described.map(|id| id.accesskit_id());
-        observe(&tree, &|id| Some(id) == described, &|_| false).windows
+        observe(&tree, &|id| Some(id) == described, &|_| false, &|_| false).windows
     }
 
     fn field<'a>(w: &'a ObservedWindow, label: &str) -> &'a FieldItem {
@@ -531,11 +599,11 @@ mod tests {
         ctx.enable_accesskit();
         let mut a = app();
         drop(draw(&ctx, &mut a, None));
-        let first = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false).windows;
-        let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false).windows;
+        let first = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false).windows;
+        let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false).windows;
         assert_eq!(first, again);
         a.name = "Ada".into();
-        let changed = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false).windows;
+        let changed = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false).windows;
         let settings = changed.iter().find(|w| w.title == "Settings").expect("Settings");
         assert_eq!(field(settings, "Name").value, json!("Ada"));
         assert_eq!(

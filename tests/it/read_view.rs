@@ -293,3 +293,27 @@ fn the_tree_is_built_only_while_an_agent_is_about_and_a_second_apart() {
     assert!(!pass(&mut name), "within the second: no tree");
     assert_eq!(titles(&bridge), ["Settings"], "what was seen is still published");
 }
+
+/// What a declared window holds undescribed is readable in it, after its own blocks: they keep
+/// their places and meaning, and the version moves only when that part changes.
+#[test]
+fn what_a_declared_window_holds_undescribed_is_read_after_its_own_blocks() {
+    let bridge = Bridge::builder().build();
+    let b = bridge.clone();
+    let mut h = harness(&bridge, move |ui, s: &mut (u32, bool)| counter(&b, ui, s), (0, false));
+    let window = h.window("counter").expect("declared");
+    let ids: Vec<Option<&str>> = window.blocks.iter().map(Block::id).collect();
+    assert_eq!(ids, [Some("f"), Some("undescribed-controls")], "{window:?}");
+    assert_eq!(controls(&window), [json!({"button": "Reset"})]);
+    assert!(!window.read_only);
+    h.run();
+    h.run();
+    assert_eq!(h.window("counter").map(|w| w.version), Some(window.version), "no change, no new version");
+
+    h.kittest().state_mut().1 = true; // Reset described now
+    h.run();
+    let described = h.window("counter").expect("declared");
+    let ids: Vec<Option<&str>> = described.blocks.iter().map(Block::id).collect();
+    assert_eq!(ids, [Some("f")], "{described:?}");
+    assert!(h.tool_names().contains(&"counter__reset".to_owned()));
+}

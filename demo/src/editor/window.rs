@@ -105,10 +105,17 @@ impl Editor {
             }
             ui.separator();
             ui.horizontal(|ui| {
-                if !read_only && ui.button("Submit").clicked() {
-                    let _ = self.submit(SubmitArgs::default(), parts.ids);
+                // The person's ways to `submit` (declared above, with its values) and `close`.
+                if !read_only {
+                    let submit = ui.button("Submit");
+                    w.describes(&submit);
+                    if submit.clicked() {
+                        let _ = self.submit(SubmitArgs::default(), parts.ids);
+                    }
                 }
-                if ui.button("Close editor").clicked() {
+                let close = ui.button("Close editor");
+                w.describes(&close);
+                if close.clicked() {
                     let _ = self.close(parts.ids); // as the window's close button
                 }
             });

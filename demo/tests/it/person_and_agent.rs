@@ -465,3 +465,21 @@ fn agent_opened_windows_do_not_cover_the_open_ones() {
         "the report covers Orders: {report:?} on {orders:?}"
     );
 }
+
+/// The demo is described once, all of it: with every kind of window open (an editor, its
+/// confirm dialog, the Sales Report), the read view finds no widget drawn but not described,
+/// and no window the app did not describe.
+#[test]
+fn the_demo_leaves_nothing_undescribed() {
+    let mut f = Fixture::new();
+    let editor = f.open_draft();
+    let _ = f.opens("app__open_report", json!({}));
+    let undescribed: Vec<String> = f.harness.undescribed().iter().map(ToString::to_string).collect();
+    assert!(undescribed.is_empty(), "drawn but not described: {undescribed:?}");
+    let _ = f.opens(&format!("{editor}__submit"), json!({}));
+    let undescribed: Vec<String> = f.harness.undescribed().iter().map(ToString::to_string).collect();
+    assert!(undescribed.is_empty(), "drawn but not described: {undescribed:?}");
+    let state = f.harness.snapshot().state().clone();
+    let read_only: Vec<&str> = state.windows.iter().filter(|w| w.read_only).map(|w| w.title.as_str()).collect();
+    assert!(read_only.is_empty(), "windows the demo does not describe: {read_only:?}");
+}
