@@ -1,8 +1,9 @@
 //! The read view: what an app draws but has not described is published read-only (from egui's
 //! accessibility tree), and the developer's list says what was left out.
 
+use crate::common::{Client, Lifecycle, Note};
 use egui_mcp_bridge::protocol::{Block, MASK, Window};
-use egui_mcp_bridge::testing::Harness;
+use egui_mcp_bridge::testing::{Harness, HeadlessUi};
 use egui_mcp_bridge::{ActionSpec, Bridge};
 use serde_json::{Value, json};
 
@@ -316,4 +317,33 @@ fn what_a_declared_window_holds_undescribed_is_read_after_its_own_blocks() {
     let ids: Vec<Option<&str>> = described.blocks.iter().map(Block::id).collect();
     assert_eq!(ids, [Some("f")], "{described:?}");
     assert!(h.tool_names().contains(&"counter__reset".to_owned()));
+}
+
+/// Over MCP, as a client would: an app that describes nothing, its UI on a headless loop, an
+/// agent that connects (which wakes the app for a look) and reads `app://windows`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_over_mcp_reads_an_app_that_describes_nothing() {
+    let bridge = Bridge::builder().build();
+    let _ui = HeadlessUi::start(&bridge, "plain-ui", || {
+        let mut s = Plain { name: "COM3".into(), password: "hunter2".into(), ..Plain::default() };
+        move |ui: &mut egui::Ui| plain(ui, &mut s)
+    });
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let _serving = bridge.serve_io("duplex", server_io).expect("serve");
+    let mut client = Client::connect(client_io, Lifecycle::Legacy, "test-client").await;
+    client.subscribe().await;
+    let mut state = client.read().await;
+    // The look follows the agent's first request: published, then notified.
+    while !state.to_string().contains("ui-settings") {
+        assert_eq!(client.next_note().await, Note::Updated("app://windows".into()), "{state}");
+        state = client.read().await;
+    }
+    let settings = crate::common::window(&state, "ui-settings");
+    assert_eq!(settings["readOnly"], true);
+    assert_eq!(settings["blocks"][1]["items"][0], json!({"label": "Name", "value": "COM3"}));
+    assert_eq!(settings["blocks"][1]["items"][1], json!({"label": "Password", "value": MASK, "sensitive": true}));
+    assert!(!state.to_string().contains("hunter2"));
+    assert_eq!(state["operableWindowIds"], json!([]));
+    let tools = client.tool_names().await;
+    assert!(tools.iter().all(|t| t.starts_with("app__")), "{tools:?}");
 }

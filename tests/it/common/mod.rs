@@ -312,7 +312,8 @@ impl Reply {
 }
 
 impl Client {
-    async fn connect(io: tokio::io::DuplexStream, lifecycle: Lifecycle, name: &'static str) -> Self {
+    /// A client of `name` on one end of an in-process pipe whose other end a bridge serves.
+    pub async fn connect(io: tokio::io::DuplexStream, lifecycle: Lifecycle, name: &'static str) -> Self {
         let (tx, notes) = mpsc::unbounded_channel();
         let recorder = Recorder { tx: tx.clone(), name };
         let service = match lifecycle {
