@@ -36,6 +36,7 @@ mod stdio;
 #[cfg(feature = "http")]
 mod token;
 mod tool_entry;
+mod tool_search;
 mod tools;
 
 #[cfg(feature = "http")]

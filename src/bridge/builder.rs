@@ -1,0 +1,157 @@
+//! [`BridgeBuilder`]: what an app sets once, before the bridge is built.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use super::Bridge;
+use crate::hub::{Hub, HubConfig, UiCore};
+use crate::server::{ClientPolicy, ClientProfile, Compat};
+
+/// Configures a [`Bridge`]: the app's name and notes for agents, budgets, how clients are
+/// accommodated, and where the server runs.
+#[derive(Debug, Default)]
+pub struct BridgeBuilder {
+    config: HubConfig,
+    policy: ClientPolicy,
+    runtime: Option<tokio::runtime::Handle>,
+}
+
+impl BridgeBuilder {
+    /// The server name announced to clients (your app's name, not "rmcp").
+    #[must_use]
+    pub fn app_name(mut self, name: impl Into<String>) -> Self {
+        self.config.app_name = name.into();
+        self
+    }
+
+    /// The server version announced to clients.
+    #[must_use]
+    pub fn app_version(mut self, version: impl Into<String>) -> Self {
+        self.config.app_version = version.into();
+        self
+    }
+
+    /// App-specific notes appended to the protocol's instructions text. The whole text is kept
+    /// within [`crate::limits::INSTRUCTIONS_MAX_BYTES`] (what Claude Code keeps), which leaves
+    /// at least 440 bytes for the notes; longer notes are cut, with a warning in the log.
+    #[must_use]
+    pub fn instructions(mut self, notes: impl Into<String>) -> Self {
+        self.config.instructions = Some(notes.into());
+        self
+    }
+
+    /// Whether actions marked [`ActionSpec::ask_person`](crate::ActionSpec::ask_person) wait
+    /// for the person's approval (default on). Turn it off where no person is at the app
+    /// (headless, unattended agents): such calls are then applied as any other.
+    #[must_use]
+    pub fn approvals(mut self, on: bool) -> Self {
+        self.config.approvals = on;
+        self
+    }
+
+    /// Whether windows and panels the app has not described are published read-only (default
+    /// on): each with its title, its labels as text, its inputs as fields (passwords masked),
+    /// its buttons, links and sections with their state, read from egui's accessibility
+    /// (AccessKit) tree, with no tools. An app that adds the bridge gives agents something to
+    /// read from the first run; what it then describes becomes typed and operable. egui's tree
+    /// costs about half a pass to build, so it is built only while an agent is about (asked
+    /// anything in the last minute), at most once a second; what it showed is published in the
+    /// passes between.
+    #[must_use]
+    pub fn read_view(mut self, on: bool) -> Self {
+        self.config.read_view = on;
+        self
+    }
+
+    /// How long a call may wait for the UI before it ends with `action_timeout` (default 10 s).
+    #[must_use]
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.config.call_timeout = timeout;
+        self
+    }
+
+    /// The longest string an agent's argument may hold, anywhere in it (default 10,000
+    /// characters). A parameter whose schema has its own `maxLength` (for example from
+    /// `#[schemars(length(max = 200))]`) gets that instead. Longer ones are `validation_failed`
+    /// naming the parameter, before the app sees the call.
+    #[must_use]
+    pub fn max_string_chars(mut self, chars: usize) -> Self {
+        self.config.max_string_chars = chars;
+        self
+    }
+
+    /// How the server accommodates clients as they are (default [`Compat::Auto`]: every
+    /// connection gets the bridge's state tool and dispatchers, results and instructions shaped
+    /// by each client's `clientInfo.name`; [`Compat::Off`]: the spec's bare floor).
+    #[must_use]
+    pub fn compat(mut self, compat: Compat) -> Self {
+        self.policy.compat = compat;
+        self
+    }
+
+    /// The profile for clients that send this `clientInfo.name` (case-insensitive), instead
+    /// of the built-in table's.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{Bridge, serve::{ClientProfile, Compat, ResultView}};
+    ///
+    /// // An in-house agent whose model sees only `structuredContent`: results' text is just the
+    /// // message, and its instructions say to read the state through `app__read_windows`.
+    /// let ours = ClientProfile { label: "our-agent", reads_resources: false, sees: ResultView::Structured, defers_tools: false };
+    /// let bridge = Bridge::builder()
+    ///     .client_profile("our-agent", ours)
+    ///     .compat(Compat::Auto) // the default: everyone else by the built-in table
+    ///     .build();
+    /// # drop(bridge);
+    /// ```
+    #[must_use]
+    pub fn client_profile(mut self, client_name: impl Into<String>, profile: ClientProfile) -> Self {
+        self.policy.overrides.push((client_name.into(), profile));
+        self
+    }
+
+    /// One profile for every client, whatever its name.
+    #[must_use]
+    pub fn client_profile_for_all(mut self, profile: ClientProfile) -> Self {
+        self.policy.all = Some(profile);
+        self
+    }
+
+    /// Whether the bridge serves its read-only state tool `app__read_windows` (default true).
+    /// Without it, clients whose model cannot read resources cannot see the app.
+    #[must_use]
+    pub fn read_windows_tool(mut self, on: bool) -> Self {
+        self.policy.no_read_windows = !on;
+        self
+    }
+
+    /// Whether doc comments on argument fields become `description`s in the tools' input
+    /// schemas (default true, as `derive(JsonSchema)` does). Turn it off to save tokens when
+    /// the field names say enough: a host sends every tool's schema with every turn. Either way
+    /// a struct's own doc comment is never sent (the action's description says it).
+    #[must_use]
+    pub fn parameter_docs(mut self, on: bool) -> Self {
+        self.config.parameter_docs = on;
+        self
+    }
+
+    /// Serves on this tokio runtime instead of the bridge's own (two worker threads named
+    /// `egui-mcp-server`, made at the first `serve_*`). For an app that already runs tokio,
+    /// and for tests.
+    #[must_use]
+    pub fn runtime(mut self, handle: tokio::runtime::Handle) -> Self {
+        self.runtime = Some(handle);
+        self
+    }
+
+    /// Builds the bridge. Nothing is served until you call a `serve_*` method.
+    pub fn build(self) -> Bridge {
+        let hub = Arc::new(Hub::new(self.config));
+        Bridge {
+            core: Arc::new(UiCore::new(hub)),
+            policy: Arc::new(self.policy),
+            runtime: self.runtime,
+            server: Arc::new(OnceLock::new()),
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! An input's rules at work: an agent's value checked by them, and the words the derived
+//! `edit_field` lists them in.
+
+use serde_json::{Value, json};
+
+use super::{Input, Kind, Lines, color_text, parse_color};
+
+impl Input {
+    /// Checks a value an agent sent for this field by the field's rules: the value to set, or
+    /// what is wrong (naming the field by its label). A number may come as a string holding
+    /// one (`"$1,234.50"`: a leading `$` and thousands commas are ignored), a yes/no as
+    /// `"true"` or `"false"`. A choice is checked against its options by the form that has
+    /// them; here only that it is text.
+    ///
+    /// # Errors
+    /// The message the person's widget shows for the same value.
+    pub fn check(&self, value: &Value) -> Result<Value, String> {
+        let label = &self.label;
+        match self.kind {
+            Kind::Text { .. } | Kind::Choice => {
+                let Value::String(text) = value else { return Err(format!("{label} must be text")) };
+                self.check_text(text)?;
+                Ok(value.clone())
+            }
+            Kind::Number { .. } => {
+                let n = match value {
+                    Value::Number(n) => n.as_f64(),
+                    Value::String(s) => s.trim().trim_start_matches('$').replace(',', "").parse::<f64>().ok(),
+                    _ => None,
+                }
+                .ok_or_else(|| format!("{label} must be a number"))?;
+                self.check_number(n)
+            }
+            Kind::Bool => match value {
+                Value::Bool(_) => Ok(value.clone()),
+                Value::String(s) if s == "true" || s == "false" => Ok(Value::Bool(s == "true")),
+                _ => Err(format!("{label} must be true or false")),
+            },
+            Kind::Color => {
+                let parsed = value.as_str().and_then(parse_color);
+                parsed
+                    .map(|c| Value::String(color_text(c)))
+                    .ok_or_else(|| format!("{label} must be a colour as #rrggbb or #rrggbbaa"))
+            }
+        }
+    }
+
+    /// The text rules alone: what the person's text edit shows under a value that breaks them.
+    pub(in crate::declare) fn check_text(&self, text: &str) -> Result<(), String> {
+        let label = &self.label;
+        let Kind::Text { max_chars, required, lines, .. } = self.kind else { return Ok(()) };
+        if required && text.trim().is_empty() {
+            return Err(format!("{label} cannot be empty"));
+        }
+        if lines == Lines::One && text.contains(['\n', '\r']) {
+            // The person's text edit is one line: it holds no line break.
+            return Err(format!("{label} must be one line"));
+        }
+        if text.chars().count() > max_chars {
+            return Err(format!("{label} must be at most {max_chars} characters"));
+        }
+        Ok(())
+    }
+
+    fn check_number(&self, n: f64) -> Result<Value, String> {
+        let Kind::Number { min, max, decimals } = self.kind else { return Err(format!("{} must be text", self.label)) };
+        let in_steps = decimals.is_none_or(|d| {
+            let scaled = n * 10f64.powi(i32::from(d));
+            (scaled - scaled.round()).abs() < 1e-6
+        });
+        if !n.is_finite() || !(min..=max).contains(&n) || !in_steps {
+            let steps = match decimals {
+                Some(0) if min.fract() == 0.0 && max.fract() == 0.0 => String::new(),
+                Some(0) => ", a whole number".to_owned(),
+                None => String::new(),
+                Some(d) => format!(", at most {d} decimals"),
+            };
+            return Err(format!("{} must be {} to {}{steps}", self.label, num(min), num(max)));
+        }
+        Ok(if decimals == Some(0) { json!(n.round() as i64) } else { json!(n) })
+    }
+
+    /// The JSON type of the field's values.
+    pub(in crate::declare) fn json_type(&self) -> &'static str {
+        match self.kind {
+            Kind::Text { .. } | Kind::Choice | Kind::Color => "string",
+            Kind::Number { decimals: Some(0), .. } => "integer",
+            Kind::Number { .. } => "number",
+            Kind::Bool => "boolean",
+        }
+    }
+
+    /// The rules in a few words ("≤100 chars, required", "1-999", "secret, ≤23 chars"), as the
+    /// derived `edit_field` lists them: for the description of an explicit action whose
+    /// parameters follow the same inputs. (The schema gives the type; the words are few, as
+    /// every listing carries them.)
+    pub fn rules(&self) -> String {
+        let rules = match self.kind {
+            Kind::Text { max_chars, secret, required, lines } => {
+                let secret = if secret { "secret, " } else { "" };
+                let lines = match lines {
+                    Lines::One => "",
+                    Lines::Many => "lines, ",
+                    Lines::Code => "code, ",
+                };
+                let required = if required { ", required" } else { "" };
+                format!("{secret}{lines}≤{max_chars} chars{required}")
+            }
+            Kind::Number { min, max, decimals } => {
+                let d = decimals.filter(|d| *d > 0).map(|d| format!(", {d} decimals")).unwrap_or_default();
+                let (prefix, suffix) = (&self.look.prefix, self.look.suffix.trim_end());
+                format!("{prefix}{}-{prefix}{}{suffix}{d}", num(min), num(max))
+            }
+            Kind::Bool => "true/false".to_owned(),
+            Kind::Choice => "one of the options".to_owned(),
+            Kind::Color => "#rrggbb or #rrggbbaa".to_owned(),
+        };
+        match &self.look.hint {
+            Some(hint) => format!("{rules}; {hint}"),
+            None => rules,
+        }
+    }
+}
+
+/// A number as a person writes it in a rule: no `.0` on whole numbers.
+pub(super) fn num(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { format!("{n}") }
+}

@@ -1,0 +1,185 @@
+//! The walk over one pass's tree: its top-level containers, and what each holds.
+
+use std::collections::HashMap;
+
+use egui::accesskit::{Node, NodeId, Role};
+use serde_json::Value;
+
+use super::widgets::{
+    Content, Input, beside, clip, control, input, is_chrome, push_control, push_input, push_text, summary,
+};
+use super::{ObservedWindow, UndescribedWidget};
+use crate::protocol::Block;
+
+pub(super) struct Tree<'a> {
+    pub(super) nodes: HashMap<NodeId, &'a Node>,
+    /// Described containers and widgets: left out of what is read, with all they hold.
+    pub(super) described: &'a dyn Fn(NodeId) -> bool,
+}
+
+impl Tree<'_> {
+    /// The top-level containers under `id`: windows, dialogs and panels, not looking inside
+    /// them (a window's own panels belong to it).
+    pub(super) fn top_level(&self, id: NodeId, out: &mut Vec<NodeId>) {
+        let Some(node) = self.nodes.get(&id) else { return };
+        for child in node.children() {
+            match self.nodes.get(child).map(|n| n.role()) {
+                Some(Role::Window | Role::Dialog | Role::AlertDialog | Role::Pane) => out.push(*child),
+                Some(_) => self.top_level(*child, out),
+                None => {}
+            }
+        }
+    }
+
+    /// Whether `pred` holds for `id` or a node inside it.
+    pub(super) fn any_in(&self, id: NodeId, pred: &dyn Fn(NodeId) -> bool) -> bool {
+        pred(id) || self.nodes.get(&id).is_some_and(|n| n.children().iter().any(|c| self.any_in(*c, pred)))
+    }
+
+    /// For each declared window's contents `Ui` under `id`: blocks of the inputs and controls in
+    /// it that no described widget holds (its plain text is left out: it is the app's decoration
+    /// or what its blocks say already).
+    pub(super) fn inside_windows(
+        &self,
+        id: NodeId,
+        window_uis: &dyn Fn(NodeId) -> bool,
+        out: &mut Vec<(u64, Vec<Block>)>,
+    ) {
+        if window_uis(id) {
+            let mut content = Content::default();
+            self.walk(id, &mut content, false);
+            let mut blocks = Vec::new();
+            if !content.fields.is_empty() {
+                blocks.push(Block::Fields { id: Some("undescribed-fields".to_owned()), items: content.fields });
+            }
+            if !content.controls.is_empty() {
+                let items = content.controls;
+                blocks.push(Block::List {
+                    id: Some("undescribed-controls".to_owned()),
+                    items,
+                    ordered: false,
+                    offset: None,
+                    total: None,
+                });
+            }
+            // Found, with or without blocks: a window not in the tree at all (egui's sizing pass
+            // of a new window draws it unseen) keeps what the last look found.
+            out.push((id.0, blocks));
+            return;
+        }
+        for child in self.nodes.get(&id).map(|n| n.children()).unwrap_or_default() {
+            self.inside_windows(*child, window_uis, out);
+        }
+    }
+
+    /// The interactive widgets under `id` (in a described container titled `window`) that no
+    /// described widget holds.
+    pub(super) fn undescribed_in(
+        &self,
+        id: NodeId,
+        window: &str,
+        widgets: &dyn Fn(NodeId) -> bool,
+        out: &mut Vec<UndescribedWidget>,
+    ) {
+        let Some(node) = self.nodes.get(&id) else { return };
+        for child in node.children() {
+            let Some(n) = self.nodes.get(child) else { continue };
+            if widgets(*child) || is_chrome(n) {
+                continue;
+            }
+            let found = input(n).map(|i| (i.kind, i.label.unwrap_or_default())).or_else(|| {
+                control(n)
+                    .map(|(kind, item)| (kind, item.get(kind).and_then(Value::as_str).unwrap_or_default().to_owned()))
+            });
+            match found {
+                Some((kind, label)) => out.push(UndescribedWidget { kind, label, window: window.to_owned() }),
+                None => self.undescribed_in(*child, window, widgets, out),
+            }
+        }
+    }
+
+    /// The read-only window of container `id`; `root`: the viewport itself, read outside the
+    /// containers it holds (they are read on their own).
+    pub(super) fn window(&self, id: NodeId, root: bool) -> Option<ObservedWindow> {
+        let node = self.nodes.get(&id)?;
+        let mut content = Content::default();
+        self.walk(id, &mut content, root);
+        let named = if root {
+            Some("Main".to_owned())
+        } else {
+            node.label().map(str::trim).filter(|l| !l.is_empty()).map(clip)
+        };
+        let title = match named {
+            Some(t) => t,
+            None => match content.text.first() {
+                Some(first) => format!("Panel: {}", first.chars().take(40).collect::<String>()),
+                None => "Panel".to_owned(),
+            },
+        };
+        let summary = summary(&content);
+        let mut blocks = Vec::new();
+        if !content.text.is_empty() {
+            blocks.push(Block::Text { id: Some("text".to_owned()), text: content.text.join("\n") });
+        }
+        if !content.fields.is_empty() {
+            blocks.push(Block::Fields { id: Some("fields".to_owned()), items: content.fields });
+        }
+        if !content.controls.is_empty() {
+            blocks.push(Block::List {
+                id: Some("controls".to_owned()),
+                items: content.controls,
+                ordered: false,
+                offset: None,
+                total: None,
+            });
+        }
+        let widgets = content
+            .widgets
+            .into_iter()
+            .map(|(kind, label)| UndescribedWidget { kind, label, window: title.clone() })
+            .collect();
+        Some(ObservedWindow { node: id.0, title, summary, blocks, widgets })
+    }
+
+    /// Collects the content under `id`, children in order; a label beside an input names it.
+    pub(super) fn walk(&self, id: NodeId, out: &mut Content, skip_containers: bool) {
+        let Some(node) = self.nodes.get(&id) else { return };
+        let children: Vec<(NodeId, &Node)> =
+            node.children().iter().filter_map(|c| self.nodes.get(c).map(|n| (*c, *n))).collect();
+        let mut used = vec![false; children.len()];
+        // First the inputs claim their labels, so that a label drawn before its input is not
+        // taken for text.
+        let mut inputs: Vec<Option<Input>> = children.iter().map(|(_, n)| input(n)).collect();
+        for k in 0..children.len() {
+            let Some(input) = inputs[k].as_mut() else { continue };
+            // egui's Slider carries a SpinButton of the same value: one field.
+            let spin = children.get(k + 1).is_some_and(|(_, n)| n.role() == Role::SpinButton)
+                && children[k].1.role() == Role::Slider;
+            if spin {
+                used[k + 1] = true;
+            }
+            if input.label.is_none() {
+                let after = k + 1 + usize::from(spin);
+                input.label = beside(&children, &mut used, k.checked_sub(1), after);
+            }
+        }
+        for (k, (child, n)) in children.iter().enumerate() {
+            let container = matches!(n.role(), Role::Window | Role::Dialog | Role::AlertDialog | Role::Pane);
+            if used[k] || is_chrome(n) || (self.described)(*child) || (skip_containers && container) {
+                continue;
+            }
+            if let Some(input) = inputs[k].take() {
+                push_input(out, input);
+            } else if let Some(control) = control(n) {
+                push_control(out, control);
+            } else if n.role() == Role::Label {
+                if let Some(text) = n.value().or(n.label()).map(str::trim).filter(|t| !t.is_empty()) {
+                    push_text(out, clip(text));
+                }
+            } else {
+                // A group, or a container nested in this one: read as part of it.
+                self.walk(*child, out, skip_containers);
+            }
+        }
+    }
+}
