@@ -99,7 +99,7 @@ impl Bridge {
     /// it never changes a window's version.
     pub fn activity_ui(&self, ui: &mut egui::Ui) {
         // The bridge's own panel: not part of the app for the read view.
-        self.core.frame.lock().describe_node(ui.unique_id().value());
+        self.hide_from_read_view(ui);
         crate::declare::activity_ui(&self.core, ui);
     }
 
@@ -222,11 +222,7 @@ impl Bridge {
     /// ```
     pub fn approval_prompt(&self, ui: &mut egui::Ui, app_id: &str) {
         if let Some(approval) = self.approval(app_id) {
-            // Allow and Deny are the person's alone: described, so never listed as left out.
-            ui.scope(|ui| {
-                self.core.frame.lock().describe_widget(ui.unique_id().value());
-                crate::declare::approval_prompt(ui, &self.core, app_id, &approval);
-            });
+            crate::declare::approval_prompt(ui, &self.core, app_id, &approval);
         }
     }
 

@@ -13,7 +13,7 @@ const COUNTDOWN: Duration = Duration::from_millis(500);
 /// Draws `approval`, the call waiting on `app_id`, with Allow and Deny, and passes the person's
 /// answer on; while none comes, asks for the pass that shows the countdown's next step.
 pub(crate) fn approval_prompt(ui: &mut egui::Ui, core: &UiCore, app_id: &str, approval: &Approval) {
-    match ask(ui, approval) {
+    match ask(ui, core, approval) {
         Some(allow) => {
             core.answer_approval(app_id, allow);
         }
@@ -22,10 +22,12 @@ pub(crate) fn approval_prompt(ui: &mut egui::Ui, core: &UiCore, app_id: &str, ap
 }
 
 /// Draws the prompt; returns the person's answer in this pass, if any.
-fn ask(ui: &mut egui::Ui, approval: &Approval) -> Option<bool> {
+fn ask(ui: &mut egui::Ui, core: &UiCore, approval: &Approval) -> Option<bool> {
     let accent = egui::Color32::from_rgb(0xE0, 0x8A, 0x00);
     let mut answer = None;
     egui::Frame::group(ui.style()).stroke(egui::Stroke::new(2.0, accent)).show(ui, |ui| {
+        // Allow and Deny are the person's alone: described, so never read or listed as left out.
+        core.frame.lock().describe_widget(ui.unique_id().value());
         ui.label(egui::RichText::new(format!("The agent asks to: {}", approval.title)).strong().color(accent));
         for (name, value) in &approval.arguments {
             ui.horizontal(|ui| {

@@ -6,8 +6,10 @@
 //! contents disabled exactly when the bridge reports it blocked, the agent's mark (an outline
 //! and an "Agent: …" line whose room is kept), a dialog kept above its owner, the approval
 //! prompt of an action that asks the person, and a place where the person can see it. Inside,
-//! the `*_ui` widgets (`widgets.rs`) draw for the person and declare for agents in one call,
-//! and forms (`form.rs`) do the same for fields. The explicit declarations ([`WindowUi::fields`],
+//! the `*_ui` widgets (`widgets.rs`, `table.rs`, `menus.rs`, `sections.rs`) draw for the person
+//! and declare for agents in one call, and forms (`form.rs`, `choice.rs`) do the same for
+//! fields. What the bridge drew is noted for the read view, so that only what the app drew with
+//! plain egui is read as undescribed. The explicit declarations ([`WindowUi::fields`],
 //! [`WindowUi::action`]) stay for what fits no widget.
 
 use std::time::Duration;
@@ -99,12 +101,11 @@ impl WindowBuilder {
         // An agent's call to `close` (kept from the first run when egui runs the pass twice).
         let mut agent_close = None;
         let mut body = |w: &mut WindowUi, ui: &mut egui::Ui, toggle: &mut bool| {
-            // The bridge's own lines and buttons ("Own window", Allow/Deny: the person's alone).
-            ui.scope(|ui| {
-                described_widget(w, ui.unique_id());
-                header(ui, agent.as_ref(), strength, Some(&placed), toggle);
-                prompts(ui, &core, &app_id, blocked, approval.as_ref());
-            });
+            // The bridge's own "Own window" button: the person's alone, described.
+            if let Some(pop) = header(ui, agent.as_ref(), strength, Some(&placed), toggle) {
+                described_widget(w, pop);
+            }
+            prompts(ui, &core, &app_id, blocked, approval.as_ref());
             ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
             if let Some(spec) = &look.closable
                 && let Some(call) = w.button("close", spec.clone())
@@ -262,6 +263,8 @@ impl WindowBuilder {
                 described(w, ui);
                 body(w, ui, &mut events.toggle)
             });
+            // Described even while collapsed, when egui runs no contents for it.
+            w.described.window_node = Some(c.placed.egui_id.value());
             events.closed = !open;
             shown.and_then(|r| {
                 events.rect = Some(r.response.rect);
@@ -342,14 +345,15 @@ pub(super) fn prompts(
 
 /// The line above a window's contents: "Agent: …" while the mark shows (its room kept when it
 /// does not, so nothing jumps), and the button that moves the window into an OS window of its
-/// own or back (not for a panel).
+/// own or back (not for a panel): its id, when drawn.
 pub(super) fn header(
     ui: &mut egui::Ui,
     agent: Option<&AgentAction>,
     strength: Option<f32>,
     placed: Option<&Placed>,
     toggle: &mut bool,
-) {
+) -> Option<egui::Id> {
+    let mut pop = None;
     ui.horizontal(|ui| {
         ui.set_min_height(ui.spacing().interact_size.y);
         if let (Some(a), Some(s)) = (agent, strength) {
@@ -363,22 +367,23 @@ pub(super) fn header(
         if let Some(placed) = placed.filter(|p| p.can_pop) {
             let label = if placed.popped { "Back into the main window" } else { "Own window" };
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.small_button(label).on_hover_text("Show this window in its own OS window, or back").clicked() {
-                    *toggle = true;
-                }
+                let button = ui.small_button(label).on_hover_text("Show this window in its own OS window, or back");
+                *toggle |= button.clicked();
+                pop = Some(button.id);
             });
         }
     });
+    pop
 }
 
 /// Tells the read view that the app described what `ui` holds (a window's contents), so the
 /// egui window or panel around it is not read as an undescribed one.
-pub(super) fn described(w: &WindowUi, ui: &egui::Ui) {
-    w.core.frame.lock().describe_window_ui(ui.unique_id().value(), &w.decl.app_id);
+pub(super) fn described(w: &mut WindowUi, ui: &egui::Ui) {
+    w.described.content_ui = Some(ui.unique_id().value());
 }
 
-/// Tells the developer's list of undescribed widgets that this widget (and what it holds) is
-/// described.
-pub(super) fn described_widget(w: &WindowUi, id: egui::Id) {
-    w.core.frame.lock().describe_widget(id.value());
+/// Tells the read view that this widget (and what it holds) is described: it is neither read
+/// into the window's `undescribed-…` blocks nor listed as left out.
+pub(super) fn described_widget(w: &mut WindowUi, id: egui::Id) {
+    w.described.widget(id.value());
 }

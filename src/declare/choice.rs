@@ -55,9 +55,12 @@ impl Form<'_> {
         let enabled = self.app_enabled();
         if !enabled {
             self.refuse_disabled(key, label);
-        } else if let Some(checked) = self.edits.multi_value(key, label) {
+        } else if let Some(checked) = self.edits.multi_value(key) {
+            // Checked against the options the call was claimed by; should they have changed
+            // since, the field is not set, and the answer does not name it.
             if let Ok(k) = pick(label, options, &checked) {
                 *value = options[k].0.clone();
+                self.edits.written(label);
                 self.changed.push(key.to_owned());
             }
         } else if let Some(call) = self.edits.take_for(key) {

@@ -107,13 +107,17 @@ impl Edits {
         if self.call.as_ref().is_some_and(|c| c.args().field == key) { self.call.take() } else { None }
     }
 
-    /// The checked value a call setting several fields has for `key`, once (the field's label
-    /// is noted as written).
-    pub(super) fn multi_value(&mut self, key: &str, label: &str) -> Option<Value> {
-        let multi = self.multi.as_mut()?;
-        let value = multi.values.remove(key)?;
-        multi.written.push(label.to_owned());
-        Some(value)
+    /// The checked value a call setting several fields has for `key`, once; the field counts
+    /// as written (in the call's answer) only once [`written`](Self::written) says so.
+    pub(super) fn multi_value(&mut self, key: &str) -> Option<Value> {
+        self.multi.as_mut()?.values.remove(key)
+    }
+
+    /// The field `label` of a call setting several fields was set: its answer names it.
+    pub(super) fn written(&mut self, label: &str) {
+        if let Some(multi) = self.multi.as_mut() {
+            multi.written.push(label.to_owned());
+        }
     }
 }
 

@@ -156,8 +156,9 @@ impl Form<'_> {
     /// drawn: one of several fields checked together already, or one field checked here.
     fn take_agents_edit<V: Editable>(&mut self, key: &str, input: &Input, value: &mut V) {
         let label = input.label();
-        if let Some(checked) = self.edits.multi_value(key, label) {
+        if let Some(checked) = self.edits.multi_value(key) {
             value.set(&checked);
+            self.edits.written(label);
             self.changed.push(key.to_owned());
         } else if let Some(call) = self.edits.take_for(key) {
             match check_held(input, V::widget_holds, &call.args().value) {
@@ -177,6 +178,7 @@ impl Form<'_> {
         if self.inline
             && let Some(r) = value.labelled_widget(self.ui, input)
         {
+            self.drawn.push(r.id.value());
             return r; // a checkbox with its text, as egui draws one on its own
         }
         let problem = match value.to_value() {
@@ -224,7 +226,10 @@ impl Form<'_> {
         });
         if self.editable {
             self.declare(FieldItem { key: Some(key.to_owned()), ..FieldItem::new(label, current) });
-            let _ = self.edits.multi_value(key, label); // checked against its value already
+            // Checked against its value already: giving the value it has changes nothing.
+            if self.edits.multi_value(key).is_some() {
+                self.edits.written(label);
+            }
             let note = Some((note.to_owned(), value));
             let editing =
                 Editing { key: key.to_owned(), input: input.clone(), note, options: None, holds: Value::clone };

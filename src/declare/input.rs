@@ -4,7 +4,7 @@
 //!
 //! Kinds: a line of text (or several, or code), a secret, a number (drag value or slider, of
 //! any of Rust's number types, with its display), a yes/no (checkbox or switch), a choice
-//! among options (combo box, radio buttons, selectable labels: `form.rs`) and a colour.
+//! among options (combo box, radio buttons, selectable labels: `choice.rs`) and a colour.
 
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};

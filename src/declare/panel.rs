@@ -48,14 +48,10 @@ impl WindowBuilder {
             self.declare(|w| {
                 super::both::described(w, ui);
                 // A panel keeps no room for the "Agent: …" line: it shows while the mark does.
-                // The bridge's own lines and buttons (Allow/Deny: the person's alone).
-                ui.scope(|ui| {
-                    super::both::described_widget(w, ui.unique_id());
-                    if strength.is_some() {
-                        header(ui, agent.as_ref(), strength, None, &mut false);
-                    }
-                    prompts(ui, &core, &app_id, blocked, approval.as_ref());
-                });
+                if strength.is_some() {
+                    let _no_button = header(ui, agent.as_ref(), strength, None, &mut false);
+                }
+                prompts(ui, &core, &app_id, blocked, approval.as_ref());
                 ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
             })
         });

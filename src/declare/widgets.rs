@@ -192,7 +192,7 @@ impl WindowUi {
     /// `submit {…}` with arguments), or the person's alone on purpose. It is then neither read
     /// into the window's `undescribed-…` blocks nor listed by
     /// [`Harness::undescribed`](crate::testing::Harness::undescribed).
-    pub fn describes(&self, response: &egui::Response) {
+    pub fn describes(&mut self, response: &egui::Response) {
         super::both::described_widget(self, response.id);
     }
 

@@ -90,7 +90,10 @@ impl WindowBuilder {
     /// ```
     pub fn declare<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
         let Self { core, mut decl, .. } = self;
-        let blocked = core.frame.lock().window_start(&mut decl);
+        let (blocked, looking) = {
+            let mut frame = core.frame.lock();
+            (frame.window_start(&mut decl), frame.looking())
+        };
         let mut summary_hash = content_hasher();
         decl.summary.hash(&mut summary_hash);
         let mut ui = WindowUi {
@@ -101,17 +104,21 @@ impl WindowBuilder {
             hidden: None,
             sections: super::sections::Sections::default(),
             edits: super::edit_action::Edits::default(),
+            described: Described { looking, ..Described::default() },
         };
         let inner = add_contents(&mut ui);
         ui.finish_edits();
         ui.finish_sections();
-        let WindowUi { core, mut decl, blocks_hasher, .. } = ui;
+        let WindowUi { core, mut decl, blocks_hasher, described, .. } = ui;
         // Hashes of blocks no longer declared (the window shows fewer than last pass).
         decl.block_hashes.truncate(decl.blocks.len());
         let mut h = content_hasher();
         (summary_hash.finish(), blocks_hasher.finish()).hash(&mut h);
         decl.content_hash = h.finish();
         let mut frame = core.frame.lock();
+        if described.looking {
+            frame.describe_window(&decl.app_id, described.content_ui, described.window_node, &described.widgets);
+        }
         let agent_action = frame.agent_action(&decl.app_id).cloned();
         frame.declare_window(decl);
         WindowResponse { inner, blocked, agent_action, close: None }
@@ -158,6 +165,31 @@ pub struct WindowUi {
     pub(super) sections: super::sections::Sections,
     /// The editable fields of its forms, and an agent's edit until one takes it.
     pub(super) edits: super::edit_action::Edits,
+    /// What of this pass's drawing the bridge described, for the read view.
+    pub(super) described: Described,
+}
+
+/// What a window's pass described, as egui ids, noted for the read view when it looks in this
+/// frame (and only then: noted in every pass, nobody would read it).
+#[derive(Debug, Default)]
+pub(super) struct Described {
+    /// This frame's passes build the tree the read view reads.
+    pub(super) looking: bool,
+    /// The `Ui` holding the window's contents.
+    pub(super) content_ui: Option<u64>,
+    /// The egui window's own node.
+    pub(super) window_node: Option<u64>,
+    /// The widgets the bridge drew (each with all it holds).
+    pub(super) widgets: Vec<u64>,
+}
+
+impl Described {
+    /// A widget the bridge drew, described with all it holds.
+    pub(super) fn widget(&mut self, id: u64) {
+        if self.looking {
+            self.widgets.push(id);
+        }
+    }
 }
 
 impl std::fmt::Debug for WindowUi {

@@ -8,7 +8,7 @@ mod memory;
 mod read_view;
 mod reuse;
 
-pub(crate) use read_view::ReadOnlyWindow;
+pub(crate) use read_view::{ReadBlocks, ReadOnlyWindow};
 
 use memory::Memory;
 use reuse::Spare;
@@ -156,6 +156,9 @@ pub(crate) struct FrameState {
     tools_hash: u64,
     /// Per viewport, the widgets the read view last found drawn but not described.
     undescribed: HashMap<PassKey, Vec<UndescribedWidget>>,
+    /// This frame's passes build egui's tree for the read view: what the app described is
+    /// noted (else nobody would read it).
+    looking: bool,
 }
 
 impl Default for FrameState {
@@ -183,6 +186,7 @@ impl Default for FrameState {
             header_hash: 0,
             tools_hash: 0,
             undescribed: HashMap::new(),
+            looking: false,
         }
     }
 }

@@ -139,7 +139,8 @@ pub(crate) struct Hub {
     /// Whether calls to actions that ask the person wait for them (set from the config, and
     /// by the app when it learns whether a person is there).
     approvals: std::sync::atomic::AtomicBool,
-    /// When an agent last asked anything (milliseconds since `born`, 0 = never): the read view
+    /// When an agent last initialized, listed tools, read the state or called (milliseconds
+    /// since `born`, 0 = never): the read view
     /// is built only while agents are about.
     agent_seen: std::sync::atomic::AtomicU64,
     born: std::time::Instant,
@@ -171,7 +172,7 @@ impl Hub {
     /// An agent asked something (connected, listed, read, called). The first time in a while,
     /// the UI is woken, so that the read view is built for what it reads next.
     pub fn agent_active(&self) {
-        let now = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX).max(1);
+        let now = self.millis().max(1);
         let before = self.agent_seen.swap(now, std::sync::atomic::Ordering::AcqRel);
         if self.config.read_view && (before == 0 || now.saturating_sub(before) > AGENT_AWAY.as_millis() as u64) {
             self.wake();
@@ -181,8 +182,12 @@ impl Hub {
     /// Whether an agent asked something within [`AGENT_AWAY`].
     pub fn agent_about(&self) -> bool {
         let seen = self.agent_seen.load(std::sync::atomic::Ordering::Acquire);
-        let now = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
-        seen != 0 && now.saturating_sub(seen) <= AGENT_AWAY.as_millis() as u64
+        seen != 0 && self.millis().saturating_sub(seen) <= AGENT_AWAY.as_millis() as u64
+    }
+
+    /// Milliseconds since the hub was made: what `agent_seen` holds (0 is "never").
+    fn millis(&self) -> u64 {
+        u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
     /// Whether calls to actions that ask the person wait for their approval.

@@ -239,8 +239,10 @@ struct ReadPace {
     building: bool,
     /// The tree is on because the bridge turned it on (and so may turn it off).
     ours: bool,
-    /// Something else turned egui's tree on (a screen reader through eframe, a test harness):
-    /// the bridge never turns it off then.
+    /// Something else turned egui's tree on (a screen reader through eframe, a test harness)
+    /// while the bridge had it off: the bridge never turns it off again. (egui says nothing of
+    /// who turned it on, so one turned on while the bridge had it on goes unnoticed, and is
+    /// turned off with the bridge's.)
     external: bool,
     /// An agent is about but this frame was not looked at: a look follows within the pace.
     behind: bool,
@@ -258,6 +260,7 @@ impl BridgePlugin {
         let due = every_pass || self.read.last.is_none_or(|t| t.elapsed() >= READ_VIEW_EVERY);
         self.read.building = wanted && due;
         self.read.behind = wanted && !due;
+        self.core.frame.lock().set_looking(self.read.building);
         if self.read.building && !self.read.ours && !self.read.external {
             ctx.enable_accesskit();
             self.read.ours = true;
@@ -289,8 +292,8 @@ impl BridgePlugin {
             for window in &seen.windows {
                 frame.declare_read_only(window);
             }
-            for (app_id, blocks) in seen.inside.iter().filter(|(_, b)| !b.is_empty()) {
-                frame.append_read_blocks(key, app_id, blocks);
+            for (app_id, read) in seen.inside.iter().filter(|(_, r)| !r.is_empty()) {
+                frame.append_read_blocks(key, app_id, read);
             }
         }
         if self.read.behind

@@ -21,13 +21,12 @@ use std::collections::{HashMap, HashSet};
 
 use egui::accesskit::{Node, NodeId, TreeUpdate};
 
-use crate::hub::frame::ReadOnlyWindow;
+use crate::hub::frame::{ReadBlocks, ReadOnlyWindow};
 use crate::hub::phase::PassKey;
 use crate::hub::{UiCore, UndescribedWidget};
 use crate::protocol::Block;
 
 use tree::Tree;
-use widgets::clip;
 
 /// The most fields, controls and text lines one read-only window carries; the rest is counted
 /// in its summary ("and N more"), so that a huge undescribed UI cannot blow the state's budget.
@@ -40,6 +39,8 @@ pub(crate) const MAX_TEXT_CHARS: usize = 200;
 pub(crate) struct ObservedWindow {
     /// The container's AccessKit node id (its egui `Id`): stable while it is open.
     pub(crate) node: u64,
+    /// A panel (no title of its own: its title follows its first text).
+    pub(crate) panel: bool,
     /// Its title: the window's, or for a panel "Panel" and its first text.
     pub(crate) title: String,
     /// What it shows, for the summary.
@@ -65,8 +66,11 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate) -
         window_uis.contains_key(&id.0)
     });
     core.frame.lock().set_undescribed(key, seen.undescribed);
-    let inside =
-        seen.inside.into_iter().filter_map(|(node, blocks)| Some((window_uis.get(&node)?.clone(), blocks))).collect();
+    let inside = seen
+        .inside
+        .into_iter()
+        .filter_map(|(node, blocks)| Some((window_uis.get(&node)?.clone(), ReadBlocks::new(blocks))))
+        .collect();
     let mut ids = HashSet::new();
     let windows = seen
         .windows
@@ -89,7 +93,7 @@ pub(crate) struct Seen {
     /// The read-only windows.
     pub(crate) windows: Vec<ReadOnlyWindow>,
     /// By declared window (app id) found in the tree, the blocks of what it holds undescribed.
-    pub(crate) inside: Vec<(String, Vec<Block>)>,
+    pub(crate) inside: Vec<(String, ReadBlocks)>,
 }
 
 impl Seen {
@@ -110,7 +114,7 @@ impl Seen {
 /// as long as the title does; a panel's title follows its first text, so a panel is known by
 /// its node instead.
 fn app_id_of(w: &ObservedWindow) -> String {
-    if w.title.starts_with("Panel") {
+    if w.panel {
         return format!("ui-panel-{:06x}", w.node & 0xff_ffff);
     }
     let words: String =
@@ -151,9 +155,7 @@ pub(crate) fn observe(
     let mut seen = Observation::default();
     for id in top {
         if tree.any_in(id, containers) {
-            let title = tree.nodes.get(&id).and_then(|n| n.label()).map_or_else(|| "Panel".to_owned(), clip);
-            tree.undescribed_in(id, &title, widgets, &mut seen.undescribed);
-            tree.inside_windows(id, window_uis, &mut seen.inside);
+            tree.described_container(id, window_uis, &mut seen);
         } else if let Some(w) = tree.window(id, false) {
             seen.undescribed.extend(w.widgets.iter().cloned());
             seen.windows.push(w);

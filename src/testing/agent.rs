@@ -62,6 +62,7 @@ impl Agent {
     /// Calls a tool and waits for its answer, as the server does for a client: at most the call
     /// budget. A UI thread must be running passes (a headless loop, or an app's window).
     pub async fn call(&self, tool: &str, args: impl Into<Value>) -> Outcome {
+        self.core.hub.agent_active();
         match args.into() {
             Value::Object(map) => self.core.hub.call(tool, map).await,
             Value::Null => self.core.hub.call(tool, Map::new()).await,

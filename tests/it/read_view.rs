@@ -320,7 +320,7 @@ fn what_a_declared_window_holds_undescribed_is_read_after_its_own_blocks() {
 }
 
 /// Over MCP, as a client would: an app that describes nothing, its UI on a headless loop, an
-/// agent that connects (which wakes the app for a look) and reads `app://windows`.
+/// agent that connects and reads `app://windows` (the look is published, then notified).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_agent_over_mcp_reads_an_app_that_describes_nothing() {
     let bridge = Bridge::builder().build();
@@ -333,7 +333,7 @@ async fn an_agent_over_mcp_reads_an_app_that_describes_nothing() {
     let mut client = Client::connect(client_io, Lifecycle::Legacy, "test-client").await;
     client.subscribe().await;
     let mut state = client.read().await;
-    // The look follows the agent's first request: published, then notified.
+    // The look follows the agent's arrival: published, then notified.
     while !state.to_string().contains("ui-settings") {
         assert_eq!(client.next_note().await, Note::Updated("app://windows".into()), "{state}");
         state = client.read().await;
@@ -346,4 +346,18 @@ async fn an_agent_over_mcp_reads_an_app_that_describes_nothing() {
     assert_eq!(state["operableWindowIds"], json!([]));
     let tools = client.tool_names().await;
     assert!(tools.iter().all(|t| t.starts_with("app__")), "{tools:?}");
+}
+
+/// A declared window the person collapsed (egui then runs none of its contents) is still the
+/// app's: no read-only copy of it appears beside it.
+#[test]
+fn a_collapsed_declared_window_is_not_read_as_an_undescribed_one() {
+    use egui_kittest::kittest::Queryable as _;
+    let bridge = Bridge::builder().build();
+    let b = bridge.clone();
+    let mut h = harness(&bridge, move |ui, s: &mut (u32, bool)| counter(&b, ui, s), (0, true));
+    h.kittest().get_by_label("Hide").click();
+    h.run();
+    let titles: Vec<String> = h.snapshot().state().windows.iter().map(|w| w.title.clone()).collect();
+    assert_eq!(titles, ["Counter"], "{:?}", h.snapshot().state());
 }

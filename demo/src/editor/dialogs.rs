@@ -117,6 +117,7 @@ impl Editor {
         // The person types the password here; an agent gives it to `authorize`.
         let l = ui.label("Payment password");
         let r = ui.add(egui::TextEdit::singleline(password).password(true)).labelled_by(l.id);
+        w.describes(&r); // the person's side of `authorize {password}`
         if !*focused {
             // Ready for typing when it opens, unless the person is typing elsewhere.
             *focused = true;

@@ -466,20 +466,26 @@ fn agent_opened_windows_do_not_cover_the_open_ones() {
     );
 }
 
-/// The demo is described once, all of it: with every kind of window open (an editor, its
-/// confirm dialog, the Sales Report), the read view finds no widget drawn but not described,
-/// and no window the app did not describe.
+/// The demo is described once, all of it: with every kind of window open in turn (an editor,
+/// its Confirm and Authorize payment dialogs, the Sales Report, the Session locked modal), the
+/// read view finds no widget drawn but not described, and no window the app did not describe.
 #[test]
 fn the_demo_leaves_nothing_undescribed() {
+    fn nothing_left_out(f: &Fixture, after: &str) {
+        let undescribed: Vec<String> = f.harness.undescribed().iter().map(ToString::to_string).collect();
+        assert!(undescribed.is_empty(), "{after}: drawn but not described: {undescribed:?}");
+        let state = f.harness.snapshot().state().clone();
+        let read_only: Vec<&str> = state.windows.iter().filter(|w| w.read_only).map(|w| w.title.as_str()).collect();
+        assert!(read_only.is_empty(), "{after}: windows the demo does not describe: {read_only:?}");
+    }
     let mut f = Fixture::new();
     let editor = f.open_draft();
     let _ = f.opens("app__open_report", json!({}));
-    let undescribed: Vec<String> = f.harness.undescribed().iter().map(ToString::to_string).collect();
-    assert!(undescribed.is_empty(), "drawn but not described: {undescribed:?}");
-    let _ = f.opens(&format!("{editor}__submit"), json!({}));
-    let undescribed: Vec<String> = f.harness.undescribed().iter().map(ToString::to_string).collect();
-    assert!(undescribed.is_empty(), "drawn but not described: {undescribed:?}");
-    let state = f.harness.snapshot().state().clone();
-    let read_only: Vec<&str> = state.windows.iter().filter(|w| w.read_only).map(|w| w.title.as_str()).collect();
-    assert!(read_only.is_empty(), "windows the demo does not describe: {read_only:?}");
+    nothing_left_out(&f, "an editor and the report");
+    let confirm = f.opens(&format!("{editor}__submit"), json!({}));
+    nothing_left_out(&f, "Confirm order");
+    let _ = f.opens(&format!("{confirm}__confirm"), json!({}));
+    nothing_left_out(&f, "Authorize payment");
+    let _ = f.opens("app__lock", json!({}));
+    nothing_left_out(&f, "Session locked");
 }

@@ -10,6 +10,38 @@ use crate::hub::decl::{ContentHasher, WindowDecl, content_hasher};
 use crate::protocol::Block;
 
 impl FrameState {
+    /// Whether this frame's passes build egui's tree for the read view (the plugin decides at
+    /// the frame's start): the declaration layer notes what the app described only then.
+    pub fn set_looking(&mut self, on: bool) {
+        self.looking = on;
+    }
+
+    /// See [`Self::set_looking`].
+    pub fn looking(&self) -> bool {
+        self.looking
+    }
+
+    /// What one declared window's pass described, noted at once at its end: the `Ui` holding
+    /// its contents, its egui window's own node (present while it is collapsed, when its
+    /// contents are not drawn), and the widgets the bridge drew in it.
+    pub fn describe_window(
+        &mut self,
+        app_id: &str,
+        content_ui: Option<u64>,
+        window_node: Option<u64>,
+        widgets: &[u64],
+    ) {
+        if let Some(id) = content_ui {
+            self.describe_window_ui(id, app_id);
+        }
+        if let Some(id) = window_node {
+            self.describe_node(id);
+        }
+        if let Some(p) = self.passes.last_mut() {
+            p.widgets.extend_from_slice(widgets);
+        }
+    }
+
     /// Something drawn in the pass under way that the app described (an egui id's value): the
     /// read view leaves out the window or panel that holds it.
     pub fn describe_node(&mut self, id: u64) {
@@ -36,23 +68,20 @@ impl FrameState {
     /// Adds to the declared window `app_id`, in the pass under way of viewport `key`, blocks
     /// the read view made of what the app drew in it without describing it: after the app's
     /// own blocks, which keep their places and meaning.
-    pub fn append_read_blocks(&mut self, key: PassKey, app_id: &str, blocks: &[Block]) {
+    pub fn append_read_blocks(&mut self, key: PassKey, app_id: &str, read: &ReadBlocks) {
         let Some(pass) = self.passes.iter_mut().rev().find(|p| p.key == key) else { return };
         let Some(decl) = pass.windows.iter_mut().find(|d| d.app_id == app_id) else { return };
         let mut h = content_hasher();
-        decl.content_hash.hash(&mut h);
-        for block in blocks {
-            let hash = json_hash(block);
-            hash.hash(&mut h);
-            decl.block_hashes.truncate(decl.blocks.len());
-            decl.block_hashes.push(hash);
-            decl.blocks.push(Some(block.clone()));
-        }
+        (decl.content_hash, &read.hashes).hash(&mut h);
         decl.content_hash = h.finish();
+        let unchanged = unchanged(&self.memory, app_id, decl.content_hash);
+        decl.block_hashes.truncate(decl.blocks.len());
+        decl.block_hashes.extend_from_slice(&read.hashes);
+        decl.blocks.extend(read.declared(unchanged));
     }
 
     /// A widget drawn in the pass under way that the app described (an egui id's value), with
-    /// all it holds: left out of the developer's list of undescribed widgets.
+    /// all it holds: neither read into a window's `undescribed-…` blocks nor listed as left out.
     pub fn describe_widget(&mut self, id: u64) {
         if let Some(p) = self.passes.last_mut() {
             p.widgets.push(id);
@@ -70,7 +99,9 @@ impl FrameState {
     pub fn set_undescribed(&mut self, key: PassKey, widgets: Vec<UndescribedWidget>) {
         let last = self.undescribed.entry(key).or_default();
         if *last != widgets {
-            if !widgets.is_empty() {
+            if widgets.is_empty() {
+                tracing::debug!("every widget drawn is described now");
+            } else {
                 let first: Vec<String> = widgets.iter().take(5).map(ToString::to_string).collect();
                 tracing::debug!(
                     count = widgets.len(),
@@ -94,11 +125,43 @@ impl FrameState {
         let mut decl = WindowDecl::new(window.app_id.clone());
         decl.title.clone_from(&window.title);
         decl.read_only = true;
-        decl.block_hashes.clone_from(&window.block_hashes);
+        decl.block_hashes.clone_from(&window.read.hashes);
         decl.content_hash = window.content_hash;
         decl.summary.clone_from(&window.summary);
-        decl.blocks = window.blocks.iter().cloned().map(Some).collect();
+        let unchanged = unchanged(&self.memory, &window.app_id, window.content_hash);
+        decl.blocks = window.read.declared(unchanged).collect();
         self.declare_window(decl);
+    }
+}
+
+/// Whether the window `app_id` was last published with this content: its blocks are then not
+/// read (the core reuses the published ones), so they need not be copied in every pass.
+fn unchanged(memory: &super::memory::Memory, app_id: &str, content_hash: u64) -> bool {
+    memory.get(app_id).is_some_and(|m| m.content_hash == content_hash)
+}
+
+/// Blocks the read view made, with their hashes, made once per look and declared in each pass
+/// until the next.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ReadBlocks {
+    pub blocks: Vec<Block>,
+    hashes: Vec<u64>,
+}
+
+impl ReadBlocks {
+    pub fn new(blocks: Vec<Block>) -> Self {
+        let hashes = blocks.iter().map(json_hash).collect();
+        Self { blocks, hashes }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+
+    /// The blocks as a declaration carries them: copies, or `None` ("as last published") when
+    /// the window's content is `unchanged`.
+    fn declared(&self, unchanged: bool) -> impl Iterator<Item = Option<Block>> + '_ {
+        self.blocks.iter().map(move |b| (!unchanged).then(|| b.clone()))
     }
 }
 
@@ -127,16 +190,15 @@ pub(crate) struct ReadOnlyWindow {
     pub app_id: String,
     pub title: String,
     pub summary: String,
-    pub blocks: Vec<Block>,
-    block_hashes: Vec<u64>,
+    pub read: ReadBlocks,
     content_hash: u64,
 }
 
 impl ReadOnlyWindow {
     pub fn new(app_id: String, title: String, summary: String, blocks: Vec<Block>) -> Self {
-        let block_hashes: Vec<u64> = blocks.iter().map(json_hash).collect();
+        let read = ReadBlocks::new(blocks);
         let mut h = content_hasher();
-        (&summary, &block_hashes).hash(&mut h);
-        Self { app_id, title, summary, blocks, block_hashes, content_hash: h.finish() }
+        (&summary, &read.hashes).hash(&mut h);
+        Self { app_id, title, summary, read, content_hash: h.finish() }
     }
 }

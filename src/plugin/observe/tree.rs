@@ -3,13 +3,11 @@
 use std::collections::HashMap;
 
 use egui::accesskit::{Node, NodeId, Role};
-use serde_json::Value;
 
+use super::ObservedWindow;
 use super::widgets::{
     Content, Input, beside, clip, control, input, is_chrome, push_control, push_input, push_text, summary,
 };
-use super::{ObservedWindow, UndescribedWidget};
-use crate::protocol::Block;
 
 pub(super) struct Tree<'a> {
     pub(super) nodes: HashMap<NodeId, &'a Node>,
@@ -36,65 +34,43 @@ impl Tree<'_> {
         pred(id) || self.nodes.get(&id).is_some_and(|n| n.children().iter().any(|c| self.any_in(*c, pred)))
     }
 
-    /// For each declared window's contents `Ui` under `id`: blocks of the inputs and controls in
-    /// it that no described widget holds (its plain text is left out: it is the app's decoration
-    /// or what its blocks say already).
-    pub(super) fn inside_windows(
+    /// A container the app described (all of it, or a declared window inside it): the
+    /// interactive widgets in it that nothing described holds, and for each declared window's
+    /// contents `Ui` in it, blocks of the inputs and controls drawn there with plain egui (its
+    /// plain text is left out: it is the app's decoration or what its blocks say already).
+    pub(super) fn described_container(
         &self,
         id: NodeId,
         window_uis: &dyn Fn(NodeId) -> bool,
-        out: &mut Vec<(u64, Vec<Block>)>,
+        seen: &mut super::Observation,
+    ) {
+        let title = self.nodes.get(&id).and_then(|n| n.label()).map_or_else(|| "Panel".to_owned(), clip);
+        let mut outside = Content::default();
+        self.walk(id, &mut outside, false);
+        seen.undescribed.extend(outside.undescribed(&title));
+        self.inside_windows(id, window_uis, &title, seen);
+    }
+
+    /// The declared windows' contents `Ui`s under `id`, each read as in
+    /// [`described_container`](Self::described_container).
+    fn inside_windows(
+        &self,
+        id: NodeId,
+        window_uis: &dyn Fn(NodeId) -> bool,
+        title: &str,
+        seen: &mut super::Observation,
     ) {
         if window_uis(id) {
             let mut content = Content::default();
             self.walk(id, &mut content, false);
-            let mut blocks = Vec::new();
-            if !content.fields.is_empty() {
-                blocks.push(Block::Fields { id: Some("undescribed-fields".to_owned()), items: content.fields });
-            }
-            if !content.controls.is_empty() {
-                let items = content.controls;
-                blocks.push(Block::List {
-                    id: Some("undescribed-controls".to_owned()),
-                    items,
-                    ordered: false,
-                    offset: None,
-                    total: None,
-                });
-            }
+            seen.undescribed.extend(content.undescribed(title));
             // Found, with or without blocks: a window not in the tree at all (egui's sizing pass
             // of a new window draws it unseen) keeps what the last look found.
-            out.push((id.0, blocks));
+            seen.inside.push((id.0, content.blocks("undescribed-", false)));
             return;
         }
         for child in self.nodes.get(&id).map(|n| n.children()).unwrap_or_default() {
-            self.inside_windows(*child, window_uis, out);
-        }
-    }
-
-    /// The interactive widgets under `id` (in a described container titled `window`) that no
-    /// described widget holds.
-    pub(super) fn undescribed_in(
-        &self,
-        id: NodeId,
-        window: &str,
-        widgets: &dyn Fn(NodeId) -> bool,
-        out: &mut Vec<UndescribedWidget>,
-    ) {
-        let Some(node) = self.nodes.get(&id) else { return };
-        for child in node.children() {
-            let Some(n) = self.nodes.get(child) else { continue };
-            if widgets(*child) || is_chrome(n) {
-                continue;
-            }
-            let found = input(n).map(|i| (i.kind, i.label.unwrap_or_default())).or_else(|| {
-                control(n)
-                    .map(|(kind, item)| (kind, item.get(kind).and_then(Value::as_str).unwrap_or_default().to_owned()))
-            });
-            match found {
-                Some((kind, label)) => out.push(UndescribedWidget { kind, label, window: window.to_owned() }),
-                None => self.undescribed_in(*child, window, widgets, out),
-            }
+            self.inside_windows(*child, window_uis, title, seen);
         }
     }
 
@@ -109,7 +85,7 @@ impl Tree<'_> {
         } else {
             node.label().map(str::trim).filter(|l| !l.is_empty()).map(clip)
         };
-        let title = match named {
+        let title = match named.clone() {
             Some(t) => t,
             None => match content.text.first() {
                 Some(first) => format!("Panel: {}", first.chars().take(40).collect::<String>()),
@@ -117,28 +93,9 @@ impl Tree<'_> {
             },
         };
         let summary = summary(&content);
-        let mut blocks = Vec::new();
-        if !content.text.is_empty() {
-            blocks.push(Block::Text { id: Some("text".to_owned()), text: content.text.join("\n") });
-        }
-        if !content.fields.is_empty() {
-            blocks.push(Block::Fields { id: Some("fields".to_owned()), items: content.fields });
-        }
-        if !content.controls.is_empty() {
-            blocks.push(Block::List {
-                id: Some("controls".to_owned()),
-                items: content.controls,
-                ordered: false,
-                offset: None,
-                total: None,
-            });
-        }
-        let widgets = content
-            .widgets
-            .into_iter()
-            .map(|(kind, label)| UndescribedWidget { kind, label, window: title.clone() })
-            .collect();
-        Some(ObservedWindow { node: id.0, title, summary, blocks, widgets })
+        let blocks = content.blocks("", true);
+        let widgets = content.undescribed(&title);
+        Some(ObservedWindow { node: id.0, panel: named.is_none(), title, summary, blocks, widgets })
     }
 
     /// Collects the content under `id`, children in order; a label beside an input names it.

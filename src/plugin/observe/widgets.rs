@@ -5,7 +5,8 @@ use egui::accesskit::{Node, NodeId, Role, Toggled};
 use serde_json::{Value, json};
 
 use super::{MAX_ITEMS, MAX_TEXT_CHARS};
-use crate::protocol::{FieldItem, masked};
+use crate::hub::UndescribedWidget;
+use crate::protocol::{Block, FieldItem, masked};
 
 /// What one input widget holds, read from its node.
 pub(super) struct Input {
@@ -27,6 +28,39 @@ pub(super) struct Content {
 }
 
 /// egui's window chrome: resize edges, the collapse and close buttons of the title bar.
+impl Content {
+    /// What was collected as blocks (taken out): `{prefix}text` (when `with_text`),
+    /// `{prefix}fields` and `{prefix}controls`, each only when it holds something.
+    pub(super) fn blocks(&mut self, prefix: &str, with_text: bool) -> Vec<Block> {
+        let mut blocks = Vec::new();
+        if with_text && !self.text.is_empty() {
+            blocks.push(Block::Text { id: Some(format!("{prefix}text")), text: self.text.join("\n") });
+        }
+        if !self.fields.is_empty() {
+            blocks.push(Block::Fields { id: Some(format!("{prefix}fields")), items: std::mem::take(&mut self.fields) });
+        }
+        if !self.controls.is_empty() {
+            let items = std::mem::take(&mut self.controls);
+            blocks.push(Block::List {
+                id: Some(format!("{prefix}controls")),
+                items,
+                ordered: false,
+                offset: None,
+                total: None,
+            });
+        }
+        blocks
+    }
+
+    /// The interactive widgets collected (taken out), as the developer's list names them.
+    pub(super) fn undescribed(&mut self, window: &str) -> Vec<UndescribedWidget> {
+        std::mem::take(&mut self.widgets)
+            .into_iter()
+            .map(|(kind, label)| UndescribedWidget { kind, label, window: window.to_owned() })
+            .collect()
+    }
+}
+
 pub(super) fn is_chrome(n: &Node) -> bool {
     n.role() == Role::Splitter
         || n.role() == Role::Unknown

@@ -428,8 +428,7 @@ pub fn operable(state: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The `Mcp-Session-Id` of a raw HTTP answer's head.
-/// An app whose frames the test runs by hand, on its own thread: the bridge's plugin on a
+/// An app whose frames the test runs by hand, on the test's thread: the bridge's plugin on a
 /// context of its own, the app's state, and the code that declares it. Which pass applies a
 /// call is then known.
 pub struct Frames<S> {
@@ -487,6 +486,7 @@ pub fn repaint_requests(ctx: &egui::Context) -> std::sync::mpsc::Receiver<()> {
     requests
 }
 
+/// The `Mcp-Session-Id` of a raw HTTP answer's head.
 pub fn session_id(head: &str) -> String {
     head.lines()
         .find_map(|l| {

@@ -112,11 +112,6 @@ class Action:
     errors: int = 0
     stale: int = 0
 
-    @property
-    def tool(self) -> str | None:
-        """The first call's tool: whether this action calls at all."""
-        return self.calls[0][0] if self.calls else None
-
     @staticmethod
     def call(tool: str, args: dict[str, Any]) -> "Action":
         return Action(calls=[(tool, args)])
@@ -220,8 +215,6 @@ class Known:
     last_error: str | None = None
     via: dict[str, str] = field(default_factory=dict)  # tool -> dispatcher the bridge named
     specs: dict[str, dict] = field(default_factory=dict)  # tool -> spec (newToolSpecs / tools)
-    new_tools: set[str] = field(default_factory=set)
-    stale_reads: int = 0  # reads in a row that changed nothing
 
 
 def _window_version(state: dict[str, Any], win: str) -> int | None:
@@ -303,13 +296,11 @@ def _failed(k: Known, obs: Observation, step: Step, inner_name: str, p: dict[str
 
 
 def _succeeded(k: Known, p: dict[str, Any]) -> None:
-    """A success: the tools it made known (specs and names)."""
+    """A success: the tools it made known (their specs)."""
     k.last_error = None
     for spec in p.get("newToolSpecs") or []:
         if isinstance(spec, dict) and "name" in spec:
             k.specs[spec["name"]] = spec
-    for t in p.get("newTools") or []:
-        k.new_tools.add(t)
 
 
 def _steps(obs: Observation):
@@ -375,7 +366,7 @@ def _decide(obs: Observation, task: str, k: Known) -> Action:
         return Action.say(f"FAILED: {k.failures} errors, the last {k.last_error}")
     if len(obs.history) > 40:
         return Action.say("FAILED: too many steps")
-    if k.last_error and k.last_error not in ("", None):
+    if k.last_error:
         # After an error: read the state again before deciding.
         return call(obs, k, READ, {})
     if task == LOCK_TASK:
