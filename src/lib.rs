@@ -34,7 +34,7 @@ pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
 pub use declare::{Call, Deferred, Form, Gesture, Input, Press, WindowBuilder, WindowResponse, WindowUi};
-pub use hub::{ActionSpec, NoArgs, Outcome};
+pub use hub::{ActionSpec, NoArgs, Outcome, ReadView};
 pub use protocol::error::{ErrorCode, FieldError, ToolError};
 pub use protocol::result::ToolResult;
 pub use protocol::windows::Severity;

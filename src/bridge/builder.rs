@@ -4,7 +4,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::Bridge;
-use crate::hub::{Hub, HubConfig, UiCore};
+use crate::hub::{Hub, HubConfig, ReadView, UiCore};
 use crate::server::{ClientPolicy, ClientProfile, Compat};
 
 /// Configures a [`Bridge`]: the app's name and notes for agents, budgets, how clients are
@@ -49,17 +49,28 @@ impl BridgeBuilder {
         self
     }
 
-    /// Whether windows and panels the app has not described are published read-only (default
-    /// on): each with its title, its labels as text, its inputs as fields (passwords masked),
-    /// its buttons, links and sections with their state, read from egui's accessibility
-    /// (AccessKit) tree, with no tools. An app that adds the bridge gives agents something to
-    /// read from the first run; what it then describes becomes typed and operable. egui's tree
+    /// What agents get of the windows and panels the app has not described (the read view):
+    /// [`ReadView::Operate`] (the default; `true`), [`ReadView::ReadOnly`], or [`ReadView::Off`]
+    /// (`false`). Each such window is published with its title, its labels as text, its inputs
+    /// as fields (passwords masked), its buttons, links and sections with their state, read from
+    /// egui's accessibility (AccessKit) tree. Operated, it also gets two generic tools,
+    /// `{id}__edit_field` and `{id}__press`, that act through egui's own accessibility requests
+    /// (the app's code runs as for the person's click) under every rule of a described window:
+    /// listed only while it is operable, `expectedVersion` checked, a disabled widget refused,
+    /// every invalid field named, the answer after the pass that shows the effect. egui's tree
     /// costs about half a pass to build, so it is built only while an agent is about (asked
-    /// anything in the last minute), at most once a second; what it showed is published in the
-    /// passes between.
+    /// anything in the last minute), at most once a second, and in every pass an agent's
+    /// generic call needs; what it showed is published in the passes between.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{Bridge, ReadView};
+    /// let read_only = Bridge::builder().read_view(ReadView::ReadOnly).build();
+    /// let off = Bridge::builder().read_view(false).build();
+    /// # drop((read_only, off));
+    /// ```
     #[must_use]
-    pub fn read_view(mut self, on: bool) -> Self {
-        self.config.read_view = on;
+    pub fn read_view(mut self, mode: impl Into<ReadView>) -> Self {
+        self.config.read_view = mode.into();
         self
     }
 

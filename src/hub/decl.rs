@@ -46,8 +46,10 @@ pub(crate) struct WindowDecl {
     /// What the declaration layer keeps about the window from one declaration to the next (the
     /// rules of its editable fields), opaque here: given back by `FrameState::window_start`.
     pub kept: Option<Kept>,
-    /// Not described by the app: read from what it draws; no tools, never operable.
+    /// No tools, never operable: a window the read view publishes read-only.
     pub read_only: bool,
+    /// Not described by the app: read from what it draws (the read view).
+    pub undescribed: bool,
 }
 
 /// Something the declaration layer keeps per window between passes (see [`WindowDecl::kept`]).
@@ -68,6 +70,7 @@ impl WindowDecl {
             actions: Vec::new(),
             kept: None,
             read_only: false,
+            undescribed: false,
         }
     }
 }
@@ -84,12 +87,13 @@ pub(crate) struct WindowHeader<'a> {
     pub owner_id: Option<&'a str>,
     pub version: u64,
     pub read_only: bool,
+    pub undescribed: bool,
 }
 
 impl WindowHeader<'_> {
     /// The published window: this header, with the summary and blocks its version stands for.
     pub fn to_window(self, summary: &str, blocks: Vec<Block>) -> Window {
-        let WindowHeader { id, title, modal, owner_id, version, read_only } = self;
+        let WindowHeader { id, title, modal, owner_id, version, read_only, undescribed } = self;
         Window {
             id: id.to_owned(),
             title: title.to_owned(),
@@ -99,15 +103,17 @@ impl WindowHeader<'_> {
             summary: summary.to_owned(),
             blocks,
             read_only,
+            undescribed,
         }
     }
 
     /// Whether `window` was published with this header (and so, at this version, with the
     /// summary and blocks it stands for): then it can be published again as it is.
     pub fn describes(self, window: &Window) -> bool {
-        let WindowHeader { id, title, modal, owner_id, version, read_only } = self;
+        let WindowHeader { id, title, modal, owner_id, version, read_only, undescribed } = self;
         window.version == version
             && window.read_only == read_only
+            && window.undescribed == undescribed
             && window.modal == modal
             && window.id == id
             && window.title == title

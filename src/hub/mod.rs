@@ -90,6 +90,27 @@ pub const AGENT_AWAY: Duration = Duration::from_secs(60);
 /// How the UI thread is woken; installed by the plugin.
 pub(crate) type Waker = Arc<dyn Fn() + Send + Sync>;
 
+/// What the bridge does with what the app draws but has not described (the read view):
+/// [`BridgeBuilder::read_view`](crate::BridgeBuilder::read_view).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReadView {
+    /// Agents read it and operate it through generic tools (`{id}__edit_field`,
+    /// `{id}__press`), under every rule of a described window. The default.
+    #[default]
+    Operate,
+    /// Agents read it; it has no tools (`"readOnly": true`).
+    ReadOnly,
+    /// Nothing undescribed is published: agents see described windows only.
+    Off,
+}
+
+impl From<bool> for ReadView {
+    /// `true`: [`ReadView::Operate`] (the default); `false`: [`ReadView::Off`].
+    fn from(on: bool) -> Self {
+        if on { Self::Operate } else { Self::Off }
+    }
+}
+
 /// Static facts about the application and the bridge's budgets.
 #[derive(Clone, Debug)]
 pub(crate) struct HubConfig {
@@ -108,9 +129,9 @@ pub(crate) struct HubConfig {
     pub parameter_docs: bool,
     /// Whether actions marked [`ActionSpec::ask_person`] wait for the person's approval.
     pub approvals: bool,
-    /// Whether windows the app has not described are published read-only, read from egui's
-    /// accessibility tree (the read view).
-    pub read_view: bool,
+    /// Whether windows the app has not described are published, read from egui's
+    /// accessibility tree (the read view), and whether agents may operate them.
+    pub read_view: ReadView,
 }
 
 impl Default for HubConfig {
@@ -123,7 +144,7 @@ impl Default for HubConfig {
             max_string_chars: DEFAULT_MAX_STRING_CHARS,
             parameter_docs: true,
             approvals: true,
-            read_view: true,
+            read_view: ReadView::Operate,
         }
     }
 }
@@ -174,7 +195,9 @@ impl Hub {
     pub fn agent_active(&self) {
         let now = self.millis().max(1);
         let before = self.agent_seen.swap(now, std::sync::atomic::Ordering::AcqRel);
-        if self.config.read_view && (before == 0 || now.saturating_sub(before) > AGENT_AWAY.as_millis() as u64) {
+        if self.config.read_view != ReadView::Off
+            && (before == 0 || now.saturating_sub(before) > AGENT_AWAY.as_millis() as u64)
+        {
             self.wake();
         }
     }

@@ -111,6 +111,20 @@ impl CallSlot {
         self.active.as_ref().filter(|a| a.phase == Phase::Admitted && a.armed.is_none()).and_then(|a| a.pass)
     }
 
+    /// The window (app id) and action of the call armed for `pass` and not yet claimed.
+    pub fn armed_for(&self, pass: PassKey) -> Option<(&str, &str)> {
+        let a = self.active.as_ref().filter(|a| a.phase == Phase::Admitted && a.armed == Some(pass))?;
+        Some((a.app_id.as_deref()?, a.call.action.as_str()))
+    }
+
+    /// The call armed for `pass` may not be claimed in it after all (the state it was checked
+    /// against is not fresh enough): it is checked again and armed in a later pass.
+    pub fn disarm(&mut self, pass: PassKey) {
+        if let Some(a) = self.active.as_mut().filter(|a| a.phase == Phase::Admitted && a.armed == Some(pass)) {
+            a.armed = None;
+        }
+    }
+
     /// The app declares `action` on window `app_id` (`None` = app-level) in `pass`: hands over
     /// the call armed for this pass if it is for exactly that, and wins the claim on it.
     pub fn claim(&mut self, pass: PassKey, app_id: Option<&str>, action: &str) -> Option<Arc<PendingCall>> {

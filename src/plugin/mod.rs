@@ -31,10 +31,11 @@
 pub mod headless;
 mod hidden;
 mod observe;
+mod operate;
 
 pub use hidden::{CallsWhileHidden, STALLED_AFTER};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -56,6 +57,8 @@ pub struct BridgePlugin {
     /// Added to a second context of the same bridge: does nothing (two UI threads would
     /// interleave their passes in one bookkeeping).
     inert: bool,
+    /// An agent's generic call on a window the app has not described, under way.
+    op: Option<operate::Operation>,
 }
 
 /// Whether this pass carries input from the person that can change what a window shows.
@@ -108,7 +111,15 @@ impl BridgePlugin {
 
     /// The plugin of the app's own context (`primary`), or of a [`CallsWhileHidden`] one.
     pub(crate) fn new(core: Arc<UiCore>, primary: bool) -> Self {
-        Self { core, read: ReadPace::default(), viewports: Vec::new(), known: HashMap::new(), primary, inert: false }
+        Self {
+            core,
+            read: ReadPace::default(),
+            viewports: Vec::new(),
+            known: HashMap::new(),
+            primary,
+            inert: false,
+            op: None,
+        }
     }
 }
 
@@ -143,7 +154,7 @@ impl egui::Plugin for BridgePlugin {
             return;
         }
         let viewport = input.viewport_id;
-        if self.viewports.is_empty() && self.core.hub.config().read_view {
+        if self.viewports.is_empty() && self.core.hub.config().read_view != crate::ReadView::Off {
             self.pace_read_view(ctx);
         }
         self.viewports.push(viewport);
@@ -154,6 +165,9 @@ impl egui::Plugin for BridgePlugin {
             self.core.ask_for_pass();
         }
         self.ask(ctx, viewport, &wanted);
+        if self.core.hub.config().read_view == crate::ReadView::Operate {
+            self.operate(ctx, viewport, input);
+        }
     }
 
     fn on_end_pass(&mut self, ui: &mut egui::Ui) {
@@ -162,7 +176,8 @@ impl egui::Plugin for BridgePlugin {
         // one is published and answers the call. Where egui cannot (its last allowed pass, or
         // `max_passes` is 1), the next frame does instead.
         let Some(viewport) = self.viewports.last().copied() else { return };
-        if !self.inert && self.core.frame.lock().applied_in_pass(key(viewport)) {
+        let stepped = self.op.as_ref().is_some_and(|op| op.key == key(viewport) && op.injected());
+        if !self.inert && (stepped || self.core.frame.lock().applied_in_pass(key(viewport))) {
             ui.ctx().request_discard("egui_mcp_bridge: an agent call was applied; publishing the pass after it");
         }
     }
@@ -177,6 +192,7 @@ impl egui::Plugin for BridgePlugin {
             && output.platform_output.num_completed_passes < ctx.options(|o| o.max_passes.get());
         if discarded {
             self.core.frame.lock().discard_pass(key(viewport));
+            self.op_pass_ended(viewport);
             return;
         }
         if self.core.frame.lock().applied_in_pass(key(viewport)) {
@@ -194,9 +210,15 @@ impl egui::Plugin for BridgePlugin {
         if let Some(live) = &live {
             self.known.retain(|k, _| live.contains(k));
         }
-        if self.core.hub.config().read_view {
-            self.read_view(key(viewport), viewport, output);
+        if self.core.hub.config().read_view != crate::ReadView::Off {
+            // An `egui::Modal` open in this pass blocks everything under it.
+            let modal = ctx.memory(egui::Memory::top_modal_layer).map(|layer| layer.id.value());
+            self.read_view(key(viewport), viewport, output, modal);
         }
+        if self.op.as_ref().is_some_and(|op| op.key == key(viewport)) {
+            ctx.request_repaint_of(viewport);
+        }
+        self.op_pass_ended(viewport);
         let wanted = self.core.frame.lock().end_pass(&self.core.hub, key(viewport), live.as_deref());
         if let Some(after) = wanted.after
             && let Some(vp) = output.viewport_output.get_mut(&viewport)
@@ -248,6 +270,9 @@ struct ReadPace {
     behind: bool,
     /// Per viewport, what the last look found.
     seen: HashMap<PassKey, observe::Seen>,
+    /// The viewports whose last kept pass was looked at: a state published from it is fresh
+    /// enough to check an agent's generic call against.
+    fresh: HashSet<PassKey>,
 }
 
 impl BridgePlugin {
@@ -256,10 +281,14 @@ impl BridgePlugin {
     /// to match, unless something else turned it on.
     fn pace_read_view(&mut self, ctx: &egui::Context) {
         let every_pass = self.core.read_view_every_pass.load(std::sync::atomic::Ordering::Acquire);
+        if self.op.as_ref().is_some_and(|op| !op.call.is_deferred()) {
+            self.op = None; // its budget ran out, or its client left
+        }
         let wanted = every_pass || self.core.hub.agent_about();
-        let due = every_pass || self.read.last.is_none_or(|t| t.elapsed() >= READ_VIEW_EVERY);
-        self.read.building = wanted && due;
-        self.read.behind = wanted && !due;
+        // While an agent's generic call is under way, every pass is looked at.
+        let due = every_pass || self.op.is_some() || self.read.last.is_none_or(|t| t.elapsed() >= READ_VIEW_EVERY);
+        self.read.building = (wanted && due) || self.op.is_some();
+        self.read.behind = wanted && !self.read.building;
         self.core.frame.lock().set_looking(self.read.building);
         if self.read.building && !self.read.ours && !self.read.external {
             ctx.enable_accesskit();
@@ -272,20 +301,42 @@ impl BridgePlugin {
 
     /// At the end of a kept pass: a look at its tree when this frame builds it, else the last
     /// look's windows declared again; and a look asked for within the pace when one is due.
-    fn read_view(&mut self, key: PassKey, viewport: egui::ViewportId, output: &mut egui::FullOutput) {
+    fn read_view(
+        &mut self,
+        key: PassKey,
+        viewport: egui::ViewportId,
+        output: &mut egui::FullOutput,
+        modal: Option<u64>,
+    ) {
         let tree = output.platform_output.accesskit_update.as_ref();
         if tree.is_some() && !self.read.ours {
             self.read.external = true;
         }
-        if let Some(tree) = tree.filter(|_| self.read.building) {
-            let mut seen = observe::read_undescribed(&self.core, key, tree);
-            if let Some(last) = self.read.seen.remove(&key) {
+        let looked = tree.filter(|_| self.read.building);
+        if let Some(tree) = looked {
+            let operate = self.core.hub.config().read_view == crate::ReadView::Operate;
+            let docs = self.core.hub.config().parameter_docs;
+            let tools = move |targets: &[observe::Target]| operate::tools(targets, docs);
+            let options = observe::LookOptions { modal, tools: operate.then_some(&tools as observe::ToolsOf<'_>) };
+            let last = self.read.seen.remove(&key);
+            let mut seen = observe::read_undescribed(&self.core, key, tree, &options, last.as_ref());
+            if let Some(last) = last {
                 seen.keep_unseen(last, self.core.frame.lock().window_uis(key));
             }
+            if let Some(op) = self.op.as_mut().filter(|op| op.key == key)
+                && let Some(outcome) = op.looked(seen.targets.get(op.app_id()).map(Vec::as_slice), tree)
+            {
+                let call = Arc::clone(&op.call);
+                self.op = None;
+                self.core.frame.lock().answer_deferred(&call, outcome);
+            }
             self.read.seen.insert(key, seen);
+            self.read.fresh.insert(key);
             if self.viewports.is_empty() {
                 self.read.last = Some(std::time::Instant::now());
             }
+        } else {
+            self.read.fresh.remove(&key);
         }
         if let Some(seen) = self.read.seen.get(&key) {
             let mut frame = self.core.frame.lock();
@@ -302,6 +353,63 @@ impl BridgePlugin {
         {
             let waited = self.read.last.map_or(Duration::ZERO, |t| t.elapsed());
             vp.repaint_delay = vp.repaint_delay.min(READ_VIEW_EVERY.saturating_sub(waited));
+        }
+    }
+}
+
+impl BridgePlugin {
+    /// Start of a pass of `viewport`, in the read view's operate mode: the next requests of the
+    /// generic call under way go into its input, and a generic call armed for it is claimed,
+    /// checked and started, once the state it was checked against was read from the pass
+    /// before (else this pass is looked at first, and the call checked again against that).
+    fn operate(&mut self, ctx: &egui::Context, viewport: egui::ViewportId, input: &mut egui::RawInput) {
+        let key = key(viewport);
+        if let Some(op) = self.op.as_mut().filter(|op| op.key == key) {
+            op.inject(input);
+        }
+        let mut frame = self.core.frame.lock();
+        let Some((app_id, action)) = frame.armed_for(key) else { return };
+        let Some(seen) = self.read.seen.get(&key) else { return };
+        let Some(targets) = seen.targets.get(&app_id) else { return }; // a described window's
+        if self.op.is_some() || !self.read.fresh.contains(&key) {
+            // One generic call at a time; and a look first, to check the call against.
+            frame.disarm(key);
+            drop(frame);
+            self.look_now(ctx);
+            ctx.request_repaint_of(viewport);
+            return;
+        }
+        let title = seen.windows.iter().find(|w| w.app_id == app_id).map_or_else(String::new, |w| w.title.clone());
+        let Some(call) = frame.claim(Some(&app_id), &action, &title) else { return };
+        match operate::plan(&call, key, &app_id, &title, targets) {
+            Err(error) => frame.reject_claimed(&call, error),
+            Ok(mut op) => {
+                if frame.defer(&call) {
+                    op.inject(input);
+                    self.op = Some(op);
+                } else {
+                    frame.reject_claimed(&call, crate::hub::phase::unanswered(&call.tool_name()));
+                }
+            }
+        }
+    }
+
+    /// This pass is looked at, whatever the pace (set at its start, before the app draws).
+    fn look_now(&mut self, ctx: &egui::Context) {
+        self.read.building = true;
+        self.read.behind = false;
+        self.core.frame.lock().set_looking(true);
+        if !self.read.ours && !self.read.external {
+            ctx.enable_accesskit();
+            self.read.ours = true;
+        }
+    }
+
+    /// A pass of `viewport` ended (kept or discarded): the generic call's requests in it are
+    /// done, and the next look shows their effect.
+    fn op_pass_ended(&mut self, viewport: egui::ViewportId) {
+        if let Some(op) = self.op.as_mut().filter(|op| op.key == key(viewport)) {
+            op.pass_ended();
         }
     }
 }

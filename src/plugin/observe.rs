@@ -21,12 +21,14 @@ use std::collections::{HashMap, HashSet};
 
 use egui::accesskit::{Node, NodeId, TreeUpdate};
 
+use crate::hub::decl::ActionDecl;
 use crate::hub::frame::{ReadBlocks, ReadOnlyWindow};
 use crate::hub::phase::PassKey;
 use crate::hub::{UiCore, UndescribedWidget};
 use crate::protocol::Block;
 
 use tree::Tree;
+pub(crate) use widgets::{Target, TargetKind};
 
 /// The most fields, controls and text lines one read-only window carries; the rest is counted
 /// in its summary ("and N more"), so that a huge undescribed UI cannot blow the state's budget.
@@ -41,6 +43,8 @@ pub(crate) struct ObservedWindow {
     pub(crate) node: u64,
     /// A panel (no title of its own: its title follows its first text).
     pub(crate) panel: bool,
+    /// An `egui::Modal`: it blocks everything under it, for the person and for agents.
+    pub(crate) modal: bool,
     /// Its title: the window's, or for a panel "Panel" and its first text.
     pub(crate) title: String,
     /// What it shows, for the summary.
@@ -49,22 +53,45 @@ pub(crate) struct ObservedWindow {
     pub(crate) blocks: Vec<Block>,
     /// Its interactive widgets, for the developer's list of what is not described.
     pub(crate) widgets: Vec<UndescribedWidget>,
+    /// What an agent may address in it: its fields' (in the order of its `fields` block),
+    /// then its controls' (in the order of its `controls` list).
+    pub(crate) targets: Vec<Target>,
 }
+
+/// How one look reads the tree: which container is an `egui::Modal` (egui's top modal layer),
+/// and, when agents may operate what is read, the generic tools each window gets.
+pub(crate) struct LookOptions<'a> {
+    pub(crate) modal: Option<u64>,
+    pub(crate) tools: Option<ToolsOf<'a>>,
+}
+
+/// The generic tools of a window with these targets.
+pub(crate) type ToolsOf<'a> = &'a dyn Fn(&[Target]) -> Vec<ActionDecl>;
 
 /// Reads the tree of viewport `key`'s pass that is ending: a read-only window for each
 /// container the app has not described, and blocks for what declared windows hold undescribed
 /// (to be declared in this pass and, until the next look, in the next ones); and the list of
 /// undescribed widgets.
-pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate) -> Seen {
+pub(crate) fn read_undescribed(
+    core: &UiCore,
+    key: PassKey,
+    tree: &TreeUpdate,
+    options: &LookOptions<'_>,
+    last: Option<&Seen>,
+) -> Seen {
     let (containers, widgets, window_uis) = {
         let frame = core.frame.lock();
         let (c, w) = frame.described(key);
         let uis: HashMap<u64, String> = frame.window_uis(key).iter().cloned().collect();
         (c.iter().copied().collect::<HashSet<u64>>(), w.iter().copied().collect::<HashSet<u64>>(), uis)
     };
-    let seen = observe(tree, &|id| containers.contains(&id.0), &|id| widgets.contains(&id.0), &|id| {
-        window_uis.contains_key(&id.0)
-    });
+    let seen = observe(
+        tree,
+        &|id| containers.contains(&id.0),
+        &|id| widgets.contains(&id.0),
+        &|id| window_uis.contains_key(&id.0),
+        options.tools.is_some(),
+    );
     core.frame.lock().set_undescribed(key, seen.undescribed);
     let inside = seen
         .inside
@@ -72,19 +99,95 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate) -
         .filter_map(|(node, blocks)| Some((window_uis.get(&node)?.clone(), ReadBlocks::new(blocks))))
         .collect();
     let mut ids = HashSet::new();
+    let mut targets = HashMap::new();
     let windows = seen
         .windows
         .into_iter()
-        .map(|w| {
+        .map(|mut w| {
             let mut app_id = app_id_of(&w);
             if !ids.insert(app_id.clone()) {
                 // Two undescribed windows of one title: the second told apart by its node.
                 app_id = format!("{app_id}-{:06x}", w.node & 0xff_ffff);
             }
-            ReadOnlyWindow::new(app_id, w.title, w.summary, w.blocks)
+            assign_keys(&mut w.targets, last.and_then(|l| l.targets.get(&app_id)).map(Vec::as_slice));
+            let actions = options.tools.map(|tools| {
+                apply_keys(&mut w.blocks, &w.targets);
+                tools(&w.targets)
+            });
+            let modal = options.modal == Some(w.node);
+            let window = ReadOnlyWindow::new(app_id.clone(), w.title, w.summary, w.blocks, modal, actions);
+            targets.insert(app_id, w.targets);
+            window
         })
         .collect();
-    Seen { windows, inside }
+    Seen { windows, inside, targets }
+}
+
+/// Gives each target a key unique in its window: the one its node had at the `last` look, else
+/// one made of its label (`max-files`, then `max-files-2`, ...).
+fn assign_keys(targets: &mut [Target], last: Option<&[Target]>) {
+    let kept: HashMap<u64, &str> = last.unwrap_or_default().iter().map(|t| (t.node, t.key.as_str())).collect();
+    let mut taken = HashSet::new();
+    for t in targets.iter_mut() {
+        if let Some(key) = kept.get(&t.node)
+            && taken.insert((*key).to_owned())
+        {
+            (*key).clone_into(&mut t.key);
+        }
+    }
+    for t in targets.iter_mut().filter(|t| t.key.is_empty()) {
+        let base = slug(&t.label);
+        let mut key = base.clone();
+        let mut n = 2;
+        while !taken.insert(key.clone()) {
+            key = format!("{base}-{n}");
+            n += 1;
+        }
+        t.key = key;
+    }
+}
+
+/// A label as a key: lowercase words joined by `-`, at most 40 characters; `item` for none.
+fn slug(label: &str) -> String {
+    let words: String = label.chars().map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { ' ' }).collect();
+    let mut key = String::new();
+    for word in words.split_whitespace() {
+        if key.len() + word.len() + 1 > 40 {
+            break;
+        }
+        if !key.is_empty() {
+            key.push('-');
+        }
+        key.push_str(word);
+    }
+    if key.is_empty() { "item".to_owned() } else { key }
+}
+
+/// Writes each target's key into the item it reads as, as a described window's editable field
+/// carries its key: on the enabled ones only (a disabled one accepts nothing now).
+fn apply_keys(blocks: &mut [Block], targets: &[Target]) {
+    let fields = blocks.iter().find_map(|b| match b {
+        Block::Fields { items, .. } => Some(items.len()),
+        _ => None,
+    });
+    let (field_targets, control_targets) = targets.split_at(fields.unwrap_or(0).min(targets.len()));
+    for block in blocks {
+        match block {
+            Block::Fields { items, .. } => {
+                for (item, t) in items.iter_mut().zip(field_targets) {
+                    item.key = (!t.disabled).then(|| t.key.clone());
+                }
+            }
+            Block::List { items, .. } => {
+                for (item, t) in items.iter_mut().zip(control_targets) {
+                    if let (Some(obj), false) = (item.as_object_mut(), t.disabled) {
+                        obj.insert("key".to_owned(), serde_json::Value::String(t.key.clone()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// What one look found, to declare in its pass and again until the next look.
@@ -94,6 +197,8 @@ pub(crate) struct Seen {
     pub(crate) windows: Vec<ReadOnlyWindow>,
     /// By declared window (app id) found in the tree, the blocks of what it holds undescribed.
     pub(crate) inside: Vec<(String, ReadBlocks)>,
+    /// By read-only window (app id), what an agent may address in it.
+    pub(crate) targets: HashMap<String, Vec<Target>>,
 }
 
 impl Seen {
@@ -146,10 +251,11 @@ pub(crate) fn observe(
     containers: &dyn Fn(NodeId) -> bool,
     widgets: &dyn Fn(NodeId) -> bool,
     window_uis: &dyn Fn(NodeId) -> bool,
+    operable: bool,
 ) -> Observation {
     let nodes: HashMap<NodeId, &Node> = update.nodes.iter().map(|(id, n)| (*id, n)).collect();
     let Some(root) = update.tree.as_ref().map(|t| t.root) else { return Observation::default() };
-    let tree = Tree { nodes, described: &|id| containers(id) || widgets(id) };
+    let tree = Tree { nodes, described: &|id| containers(id) || widgets(id), operable };
     let mut top = Vec::new();
     tree.top_level(root, &mut top);
     let mut seen = Observation::default();

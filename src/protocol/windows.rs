@@ -60,10 +60,16 @@ pub struct Window {
 
     /// The window's content, as semantic blocks.
     pub blocks: Vec<Block>,
-    /// `true` for a window the app has not described, read from what it draws (an extension
-    /// of §4.2): it has no tools and is never operable; agents can only read it.
+    /// `true` for a window the bridge publishes without tools (an extension of §4.2): one the
+    /// app has not described, with the read view read-only. It is never operable.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub read_only: bool,
+
+    /// `true` for a window the app has not described, read from what it draws (an extension of
+    /// §4.2). Unless it is also `readOnly`, agents operate it with its generic tools
+    /// (`edit_field` and `press`, by the keys its fields and controls carry).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undescribed: bool,
 }
 
 /// Tone of a [`Block::Notice`].
@@ -283,6 +289,7 @@ mod tests {
             summary: "s".into(),
             blocks: vec![],
             read_only: false,
+            undescribed: false,
         };
         let v = serde_json::to_value(&w).unwrap();
         assert_eq!(v["ownerId"], Value::Null, "ownerId is required, null when absent");

@@ -16,7 +16,8 @@
 //!   the person's widgets (property tests).
 //! - `containers`: panels that are windows, menus and collapsing sections declared while closed.
 //! - `state_json`: the published JSON, spliced from each window's, is a fresh serialisation.
-//! - `read_view`: what the app draws but has not described is published read-only, and the
+//! - `read_view`, `operate`: what the app draws but has not described is published, read, and
+//!   operated through generic tools under the protocol's rules; the
 //!   developer's list names what was left out.
 //! - `layers`: the source keeps docs/design.md's layers, and its files import each other in no
 //!   cycle.
@@ -38,6 +39,7 @@ mod layers;
 mod lifecycle;
 mod log_secrets;
 mod notifications;
+mod operate;
 mod read_view;
 mod readme;
 mod state_json;

@@ -4,7 +4,7 @@
 use crate::common::{Client, Lifecycle, Note};
 use egui_mcp_bridge::protocol::{Block, MASK, Window};
 use egui_mcp_bridge::testing::{Harness, HeadlessUi};
-use egui_mcp_bridge::{ActionSpec, Bridge};
+use egui_mcp_bridge::{ActionSpec, Bridge, ReadView};
 use serde_json::{Value, json};
 
 /// A plain egui app, no declarations at all: a settings window and a top panel.
@@ -90,7 +90,7 @@ fn controls(w: &Window) -> Vec<Value> {
 
 #[test]
 fn an_app_with_no_declarations_is_read_in_full_and_its_secrets_stay_masked() {
-    let bridge = Bridge::builder().build();
+    let bridge = Bridge::builder().read_view(ReadView::ReadOnly).build();
     let state = Plain { name: "COM3".into(), password: "hunter2".into(), ..Plain::default() };
     let h = harness(&bridge, plain, state);
 
@@ -124,7 +124,7 @@ fn an_app_with_no_declarations_is_read_in_full_and_its_secrets_stay_masked() {
 
 #[test]
 fn read_only_windows_have_no_tools_are_never_operable_and_keep_their_ids_and_versions() {
-    let bridge = Bridge::builder().build();
+    let bridge = Bridge::builder().read_view(ReadView::ReadOnly).build();
     let mut h = harness(&bridge, plain, Plain { name: "COM3".into(), ..Plain::default() });
     let settings = by_title(&h, "Settings");
     assert_eq!(settings.id, "ui-settings");
@@ -174,7 +174,7 @@ fn mixed(bridge: &Bridge, ui: &mut egui::Ui, dialog: &mut bool) {
 
 #[test]
 fn the_read_view_leaves_the_declared_windows_as_they_were() {
-    let run = |read_view: bool| {
+    let run = |read_view: ReadView| {
         let bridge = Bridge::builder().read_view(read_view).build();
         let b = bridge.clone();
         let mut h = harness(&bridge, move |ui, dialog: &mut bool| mixed(&b, ui, dialog), false);
@@ -186,7 +186,7 @@ fn the_read_view_leaves_the_declared_windows_as_they_were() {
         seen.push((h.snapshot().state().clone(), h.tool_names()));
         seen
     };
-    let (on, off) = (run(true), run(false));
+    let (on, off) = (run(ReadView::ReadOnly), run(ReadView::Off));
     for ((state_on, tools_on), (state_off, tools_off)) in on.iter().zip(&off) {
         assert_eq!(tools_on, tools_off, "the read view adds no tool");
         assert_eq!(state_on.operable_window_ids, state_off.operable_window_ids);
@@ -323,7 +323,7 @@ fn what_a_declared_window_holds_undescribed_is_read_after_its_own_blocks() {
 /// agent that connects and reads `app://windows` (the look is published, then notified).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_agent_over_mcp_reads_an_app_that_describes_nothing() {
-    let bridge = Bridge::builder().build();
+    let bridge = Bridge::builder().read_view(ReadView::ReadOnly).build();
     let _ui = HeadlessUi::start(&bridge, "plain-ui", || {
         let mut s = Plain { name: "COM3".into(), password: "hunter2".into(), ..Plain::default() };
         move |ui: &mut egui::Ui| plain(ui, &mut s)

@@ -95,6 +95,7 @@ impl World {
                         Block::Text { id: Some("t".into()), text: m.text.clone() },
                     ],
                     read_only: false,
+                    undescribed: false,
                 })
                 .collect(),
         };

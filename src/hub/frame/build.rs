@@ -105,6 +105,7 @@ impl FrameState {
                 owner_id: topology.owner(i).map(|o| &*handles[o]),
                 version: versions[i],
                 read_only: d.read_only,
+                undescribed: d.undescribed,
             })
             .collect();
         let mut header = content_hasher();

@@ -23,6 +23,17 @@ impl FrameState {
         Some(call)
     }
 
+    /// The window (app id) and action of the call armed for the pass of `key` under way, not yet
+    /// claimed: the plugin claims one for a window the app has not described itself.
+    pub fn armed_for(&self, key: PassKey) -> Option<(String, String)> {
+        self.calls.armed_for(key).map(|(w, a)| (w.to_owned(), a.to_owned()))
+    }
+
+    /// The call armed for the pass of `key` is checked again and armed in a later pass.
+    pub fn disarm(&mut self, key: PassKey) {
+        self.calls.disarm(key);
+    }
+
     /// The app rejected the arguments before applying anything: answer at once.
     pub fn reject_claimed(&mut self, call: &Arc<PendingCall>, error: ToolError) {
         self.claimed = None;

@@ -6,7 +6,9 @@ use std::hash::{Hash as _, Hasher as _};
 
 use super::{FrameState, PassKey};
 use crate::hub::UndescribedWidget;
-use crate::hub::decl::{ContentHasher, WindowDecl, content_hasher};
+use std::sync::Arc;
+
+use crate::hub::decl::{ActionDecl, ContentHasher, WindowDecl, content_hasher};
 use crate::protocol::Block;
 
 impl FrameState {
@@ -124,7 +126,12 @@ impl FrameState {
     pub fn declare_read_only(&mut self, window: &ReadOnlyWindow) {
         let mut decl = WindowDecl::new(window.app_id.clone());
         decl.title.clone_from(&window.title);
-        decl.read_only = true;
+        decl.undescribed = true;
+        decl.modal = window.modal;
+        match &window.actions {
+            Some(actions) => decl.actions.clone_from(actions),
+            None => decl.read_only = true,
+        }
         decl.block_hashes.clone_from(&window.read.hashes);
         decl.content_hash = window.content_hash;
         decl.summary.clone_from(&window.summary);
@@ -191,14 +198,31 @@ pub(crate) struct ReadOnlyWindow {
     pub title: String,
     pub summary: String,
     pub read: ReadBlocks,
+    /// An `egui::Modal`: blocks the whole app while open.
+    pub modal: bool,
+    /// Its generic tools, when agents may operate it (`None`: read-only).
+    pub actions: Option<Vec<ActionDecl>>,
     content_hash: u64,
 }
 
+impl PartialEq for ActionDecl {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.spec == other.spec && Arc::ptr_eq(&self.schema, &other.schema)
+    }
+}
+
 impl ReadOnlyWindow {
-    pub fn new(app_id: String, title: String, summary: String, blocks: Vec<Block>) -> Self {
+    pub fn new(
+        app_id: String,
+        title: String,
+        summary: String,
+        blocks: Vec<Block>,
+        modal: bool,
+        actions: Option<Vec<ActionDecl>>,
+    ) -> Self {
         let read = ReadBlocks::new(blocks);
         let mut h = content_hasher();
         (&summary, &read.hashes).hash(&mut h);
-        Self { app_id, title, summary, read, content_hash: h.finish() }
+        Self { app_id, title, summary, read, modal, actions, content_hash: h.finish() }
     }
 }

@@ -22,6 +22,7 @@ fn window(id: &str, version: u64) -> Window {
         summary: String::new(),
         blocks: Vec::new(),
         read_only: false,
+        undescribed: false,
     }
 }
 

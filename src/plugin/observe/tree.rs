@@ -6,13 +6,16 @@ use egui::accesskit::{Node, NodeId, Role};
 
 use super::ObservedWindow;
 use super::widgets::{
-    Content, Input, beside, clip, control, input, is_chrome, push_control, push_input, push_text, summary,
+    Content, Input, TargetKind, beside, clip, control, input, is_chrome, is_symbolic, label_text, push_control,
+    push_input, push_text, row_name, summary,
 };
 
 pub(super) struct Tree<'a> {
     pub(super) nodes: HashMap<NodeId, &'a Node>,
     /// Described containers and widgets: left out of what is read, with all they hold.
     pub(super) described: &'a dyn Fn(NodeId) -> bool,
+    /// Agents may operate what is read (the summary says how).
+    pub(super) operable: bool,
 }
 
 impl Tree<'_> {
@@ -80,22 +83,37 @@ impl Tree<'_> {
         let node = self.nodes.get(&id)?;
         let mut content = Content::default();
         self.walk(id, &mut content, root);
-        let named = if root {
-            Some("Main".to_owned())
-        } else {
-            node.label().map(str::trim).filter(|l| !l.is_empty()).map(clip)
-        };
-        let title = match named.clone() {
-            Some(t) => t,
-            None => match content.text.first() {
+        let own = node.label().map(str::trim).filter(|l| !l.is_empty());
+        let named = if root { Some("Main".to_owned()) } else { own.filter(|l| !is_symbolic(l)).map(clip) };
+        // Titled by words a person reads: never by a lone icon glyph.
+        let first_words = content.text.iter().find(|t| !is_symbolic(t));
+        // A window or dialog (an `egui::Modal`) without a title of words is titled by its first.
+        let titled = !root && matches!(node.role(), Role::Window | Role::Dialog | Role::AlertDialog);
+        let title = match (named.clone(), titled) {
+            (Some(t), _) => t,
+            (None, true) => first_words.map_or_else(|| "Dialog".to_owned(), |t| t.chars().take(40).collect()),
+            (None, false) => match first_words {
                 Some(first) => format!("Panel: {}", first.chars().take(40).collect::<String>()),
                 None => "Panel".to_owned(),
             },
         };
-        let summary = summary(&content);
+        let summary = summary(&content, self.operable);
+        let targets = std::mem::take(&mut content.targets);
         let blocks = content.blocks("", true);
         let widgets = content.undescribed(&title);
-        Some(ObservedWindow { node: id.0, panel: named.is_none(), title, summary, blocks, widgets })
+        let panel = named.is_none() && !titled;
+        Some(ObservedWindow { node: id.0, panel, modal: false, title, summary, blocks, widgets, targets })
+    }
+
+    /// The text of the label `n` is labelled by (egui's `labelled_by`, a combo box's label),
+    /// marked used when it is one of `children`.
+    fn labelled_by(&self, n: &Node, children: &[(NodeId, &Node)], used: &mut [bool]) -> Option<String> {
+        let by = *n.labelled_by().first()?;
+        let text = label_text(self.nodes.get(&by)?).filter(|t| !is_symbolic(t)).map(clip)?;
+        if let Some(i) = children.iter().position(|(c, _)| *c == by) {
+            used[i] = true;
+        }
+        Some(text)
     }
 
     /// Collects the content under `id`, children in order; a label beside an input names it.
@@ -116,8 +134,14 @@ impl Tree<'_> {
                 used[k + 1] = true;
             }
             if input.label.is_none() {
+                input.label = self.labelled_by(children[k].1, &children, &mut used);
+            }
+            if input.label.is_none() {
                 let after = k + 1 + usize::from(spin);
                 input.label = beside(&children, &mut used, k.checked_sub(1), after);
+            }
+            if input.label.is_none() && matches!(input.target, TargetKind::Checkbox | TargetKind::Radio) {
+                input.label = row_name(&children, k);
             }
         }
         for (k, (child, n)) in children.iter().enumerate() {
@@ -126,9 +150,9 @@ impl Tree<'_> {
                 continue;
             }
             if let Some(input) = inputs[k].take() {
-                push_input(out, input);
+                push_input(out, *child, input);
             } else if let Some(control) = control(n) {
-                push_control(out, control);
+                push_control(out, *child, control);
             } else if n.role() == Role::Label {
                 if let Some(text) = n.value().or(n.label()).map(str::trim).filter(|t| !t.is_empty()) {
                     push_text(out, clip(text));

@@ -1,5 +1,5 @@
 //! One node of the tree as the read view reads it: an input's value (a password masked), a
-//! control's state, a label; and the limits on what one window carries.
+//! control's state, a label a person would use; and the limits on what one window carries.
 
 use egui::accesskit::{Node, NodeId, Role, Toggled};
 use serde_json::{Value, json};
@@ -8,13 +8,57 @@ use super::{MAX_ITEMS, MAX_TEXT_CHARS};
 use crate::hub::UndescribedWidget;
 use crate::protocol::{Block, FieldItem, masked};
 
+/// What kind of widget an agent's generic tool acts on, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TargetKind {
+    /// A text edit: set to the agent's text.
+    Text,
+    /// A password edit: set, never read.
+    Password,
+    /// A drag value, slider or spin button: set to the agent's number.
+    Number,
+    /// A checkbox or switch: clicked when its state is not the agent's.
+    Checkbox,
+    /// A radio button: clicked to select it.
+    Radio,
+    /// A combo box: opened, then the option with the agent's text clicked.
+    Combo,
+    /// Something to press: a button, link, menu item, tab, selectable label, section header.
+    Control,
+    /// Read only: a progress bar.
+    Shown,
+}
+
+/// One widget an agent may address in a window the app has not described: by its `key`
+/// (unique in the window, kept for its node while the window is open), or by its label.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Target {
+    /// Its AccessKit node id (its egui `Id`): where the action request goes.
+    pub(crate) node: u64,
+    pub(crate) kind: TargetKind,
+    /// The label a person reads.
+    pub(crate) label: String,
+    /// Its key in the window (assigned per look, kept for its node).
+    pub(crate) key: String,
+    /// egui drew it disabled: neither the person nor an agent can use it now.
+    pub(crate) disabled: bool,
+    /// What it shows now (a password: masked).
+    pub(crate) value: Value,
+    /// A number's bounds, when egui gives them.
+    pub(crate) range: (Option<f64>, Option<f64>),
+}
+
 /// What one input widget holds, read from its node.
 pub(super) struct Input {
     pub(super) kind: &'static str,
+    pub(super) target: TargetKind,
     pub(super) label: Option<String>,
+    /// A number's prefix or suffix (egui names a drag value by it): the name of last resort.
+    pub(super) affix: Option<String>,
     pub(super) value: Value,
     pub(super) sensitive: bool,
     pub(super) disabled: bool,
+    pub(super) range: (Option<f64>, Option<f64>),
 }
 
 /// What a container's walk collects, in order.
@@ -23,11 +67,13 @@ pub(super) struct Content {
     pub(super) text: Vec<String>,
     pub(super) fields: Vec<FieldItem>,
     pub(super) controls: Vec<Value>,
+    /// The fields' and controls' targets, fields first (in the order of `fields`), each with a
+    /// key from its label, unique in the content.
+    pub(super) targets: Vec<Target>,
     pub(super) widgets: Vec<(&'static str, String)>,
     pub(super) more: usize,
 }
 
-/// egui's window chrome: resize edges, the collapse and close buttons of the title bar.
 impl Content {
     /// What was collected as blocks (taken out): `{prefix}text` (when `with_text`),
     /// `{prefix}fields` and `{prefix}controls`, each only when it holds something.
@@ -61,10 +107,22 @@ impl Content {
     }
 }
 
+/// egui's window chrome: resize edges, the collapse and close buttons of the title bar.
 pub(super) fn is_chrome(n: &Node) -> bool {
     n.role() == Role::Splitter
         || n.role() == Role::Unknown
         || (n.role() == Role::Button && matches!(n.label(), Some("Hide" | "Show" | "Close window")))
+}
+
+/// Whether a text names nothing a person could say: only symbols, icon-font glyphs (Unicode's
+/// private-use areas), punctuation or spaces.
+pub(crate) fn is_symbolic(text: &str) -> bool {
+    !text.chars().any(char::is_alphanumeric)
+}
+
+/// The text a label node shows, trimmed; `None` when empty.
+pub(super) fn label_text(n: &Node) -> Option<&str> {
+    (n.role() == Role::Label).then(|| n.value().or(n.label())).flatten().map(str::trim).filter(|t| !t.is_empty())
 }
 
 /// The unused label at `before` (right before an input), else at `after` (right after it).
@@ -74,44 +132,80 @@ pub(super) fn beside(
     before: Option<usize>,
     after: usize,
 ) -> Option<String> {
-    let label_at = |i: usize| {
-        let n = children[i].1;
-        (n.role() == Role::Label).then(|| n.value().or(n.label())).flatten().map(str::trim).filter(|t| !t.is_empty())
-    };
     let found = [before, Some(after)]
         .into_iter()
         .flatten()
         .filter(|i| *i < children.len() && !used[*i])
-        .find_map(|i| label_at(i).map(|t| (i, clip(t))));
+        .find_map(|i| label_text(children[i].1).filter(|t| !is_symbolic(t)).map(|t| (i, clip(t))));
     let (i, text) = found?;
     used[i] = true;
     Some(text)
 }
 
+/// The name a row gives a checkbox or radio button drawn without text (a file tree's row: the
+/// checkbox, then the file's name as a selectable label or button): the nearest sibling after
+/// it with a name, else before it. The sibling keeps its own place.
+pub(super) fn row_name(children: &[(NodeId, &Node)], k: usize) -> Option<String> {
+    let name = |n: &Node| label_text(n).or_else(|| control_label(n)).filter(|t| !is_symbolic(t)).map(clip);
+    children[k + 1..].iter().chain(children[..k].iter().rev()).find_map(|(_, n)| name(n))
+}
+
 pub(super) fn input(n: &Node) -> Option<Input> {
     let text = || Value::String(n.value().map(clip).unwrap_or_default());
-    let number = || n.numeric_value().map_or(Value::Null, |v| json!(v));
-    let (kind, value, sensitive) = match n.role() {
+    let number = || n.numeric_value().map_or(Value::Null, number_value);
+    let toggled = || match n.toggled() {
+        Some(Toggled::True) => Value::Bool(true),
+        // A tri-state checkbox in its third state reads as such, not as ticked.
+        Some(Toggled::Mixed) => Value::String("mixed".to_owned()),
+        _ => Value::Bool(false),
+    };
+    let (kind, target, value, sensitive) = match n.role() {
         Role::TextInput | Role::SearchInput | Role::EmailInput | Role::PhoneNumberInput | Role::UrlInput => {
-            ("text input", text(), false)
+            ("text input", TargetKind::Text, text(), false)
         }
-        Role::MultilineTextInput => ("multi-line text input", text(), false),
+        Role::MultilineTextInput => ("multi-line text input", TargetKind::Text, text(), false),
         // Whatever egui put in the node, only whether it is filled in leaves.
-        Role::PasswordInput => ("password input", masked(n.value().is_some_and(|v| !v.is_empty())), true),
-        Role::CheckBox | Role::Switch | Role::MenuItemCheckBox => {
-            ("checkbox", Value::Bool(n.toggled() == Some(Toggled::True)), false)
+        Role::PasswordInput => {
+            ("password input", TargetKind::Password, masked(n.value().is_some_and(|v| !v.is_empty())), true)
         }
-        Role::RadioButton | Role::MenuItemRadio => {
-            ("radio button", Value::Bool(n.toggled() == Some(Toggled::True)), false)
-        }
-        Role::Slider => ("slider", number(), false),
-        Role::SpinButton | Role::NumberInput => ("number input", number(), false),
-        Role::ComboBox | Role::EditableComboBox => ("combo box", text(), false),
-        Role::ProgressIndicator => ("progress", number(), false),
+        Role::CheckBox | Role::Switch | Role::MenuItemCheckBox => ("checkbox", TargetKind::Checkbox, toggled(), false),
+        Role::RadioButton | Role::MenuItemRadio => ("radio button", TargetKind::Radio, toggled(), false),
+        Role::Slider => ("slider", TargetKind::Number, number(), false),
+        Role::SpinButton | Role::NumberInput => ("number input", TargetKind::Number, number(), false),
+        Role::ComboBox | Role::EditableComboBox => ("combo box", TargetKind::Combo, text(), false),
+        Role::ProgressIndicator => ("progress", TargetKind::Shown, number(), false),
         _ => return None,
     };
-    let label = n.label().map(str::trim).filter(|l| !l.is_empty()).map(clip);
-    Some(Input { kind, label, value, sensitive, disabled: n.is_disabled() })
+    let own = n.label().map(str::trim).filter(|l| !l.is_empty());
+    // egui names a drag value or slider by its prefix or suffix ("files" of "100 files"): that
+    // is a unit, not a name; the row's label names it better.
+    let shown = n.value().unwrap_or_default();
+    let is_affix = |l: &str| {
+        matches!(target, TargetKind::Number) && !shown.is_empty() && (shown.starts_with(l) || shown.ends_with(l))
+    };
+    let (label, affix) = match own {
+        Some(l) if is_affix(l) => (None, Some(clip(l))),
+        Some(l) if is_symbolic(l) => (n.description().map(str::trim).filter(|d| !d.is_empty()).map(clip), None),
+        Some(l) => (Some(clip(l)), None),
+        None => (None, None),
+    };
+    let range = (n.min_numeric_value(), n.max_numeric_value());
+    Some(Input { kind, target, label, affix, value, sensitive, disabled: n.is_disabled(), range })
+}
+
+/// A number as a person reads it: a whole number without a fraction (a `u32` reads `100`, not
+/// `100.0`).
+fn number_value(v: f64) -> Value {
+    if v.fract() == 0.0 && v.abs() < 9.0e15 { json!(v as i64) } else { json!(v) }
+}
+
+/// The name of a control: its label, or its tooltip when the label is only an icon.
+fn control_label(n: &Node) -> Option<&str> {
+    let own = n.label().or(n.value()).map(str::trim).filter(|l| !l.is_empty());
+    match own {
+        Some(l) if is_symbolic(l) => n.description().map(str::trim).filter(|d| !d.is_empty()).or(Some(l)),
+        other => other.or_else(|| n.description().map(str::trim).filter(|d| !d.is_empty())),
+    }
 }
 
 /// A control the person can press: `{kind: label}` and its state.
@@ -124,7 +218,7 @@ pub(super) fn control(n: &Node) -> Option<(&'static str, Value)> {
         Role::DisclosureTriangle => "section",
         _ => return None,
     };
-    let label = clip(n.label().or(n.value()).map(str::trim).unwrap_or_default());
+    let label = clip(control_label(n).unwrap_or_default());
     let mut item = serde_json::Map::new();
     item.insert(kind.to_owned(), Value::String(label));
     if let Some(open) = n.is_expanded().filter(|_| n.role() == Role::DisclosureTriangle) {
@@ -152,33 +246,58 @@ pub(super) fn push_text(out: &mut Content, text: String) {
     }
 }
 
-pub(super) fn push_input(out: &mut Content, input: Input) {
-    let label = input.label.unwrap_or_default();
+pub(super) fn push_input(out: &mut Content, node: NodeId, input: Input) {
+    let label = input.label.or(input.affix).unwrap_or_default();
     out.widgets.push((input.kind, label.clone()));
     if out.fields.len() >= MAX_ITEMS {
         out.more += 1;
         return;
     }
-    let mut item = FieldItem::new(if label.is_empty() { input.kind.to_owned() } else { label }, input.value);
+    let label = if label.is_empty() { input.kind.to_owned() } else { label };
+    let mut item = FieldItem::new(label.clone(), input.value.clone());
     item.sensitive = input.sensitive;
     item.disabled = input.disabled;
     out.fields.push(item);
+    let at = out.fields.len() - 1;
+    out.targets.insert(
+        at,
+        Target {
+            node: node.0,
+            kind: input.target,
+            label,
+            key: String::new(),
+            disabled: input.disabled,
+            value: input.value,
+            range: input.range,
+        },
+    );
 }
 
-pub(super) fn push_control(out: &mut Content, (kind, item): (&'static str, Value)) {
+pub(super) fn push_control(out: &mut Content, node: NodeId, (kind, item): (&'static str, Value)) {
     let label = item.get(kind).and_then(Value::as_str).unwrap_or_default().to_owned();
-    out.widgets.push((kind, label));
+    out.widgets.push((kind, label.clone()));
     if out.controls.len() < MAX_ITEMS {
+        let disabled = item.get("disabled").is_some();
         out.controls.push(item);
+        out.targets.push(Target {
+            node: node.0,
+            kind: TargetKind::Control,
+            label,
+            key: String::new(),
+            disabled,
+            value: Value::Null,
+            range: (None, None),
+        });
     } else {
         out.more += 1;
     }
 }
 
-pub(super) fn summary(c: &Content) -> String {
+pub(super) fn summary(c: &Content, operable: bool) -> String {
     let more = if c.more > 0 { format!(", and {} more items not shown", c.more) } else { String::new() };
+    let how = if operable { "operable through edit_field and press by key" } else { "read-only (no tools)" };
     format!(
-        "Not described by the app; read from what it draws, read-only (no tools): {} fields, {} controls{more}",
+        "Not described by the app; read from what it draws, {how}: {} fields, {} controls{more}",
         c.fields.len(),
         c.controls.len()
     )

@@ -1,0 +1,546 @@
+//! Agents operating what the app has not described: the generic tools of a read-view window,
+//! `{id}__edit_field` and `{id}__press`, applied through egui's own accessibility action
+//! requests (the way `egui_kittest` clicks), so that the app's code runs as for the person.
+//!
+//! # How one call goes
+//!
+//! The call is admitted and checked (`expectedVersion`, operability) like any other, against a
+//! state published from a look at the very pass before: if the last look is older, the plugin
+//! looks first and the call is checked against what that look published. Then, at the start of
+//! a pass, the plugin claims it, checks the arguments against what the look found (every
+//! invalid field named, a disabled widget refused), keeps it to answer later, and puts the
+//! action requests into that pass's input. Every pass looks while the operation lasts; each
+//! step's effect is read from the pass after it (a combo box: opened, then the option picked
+//! from what the next look shows). The answer, with what the window then shows, is given in
+//! the pass after the last step's effect, and goes out once that state is published.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use egui::accesskit::{self, Action, ActionData, ActionRequest, Node, NodeId, Role, TreeUpdate};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::observe::{Target, TargetKind};
+use crate::hub::decl::ActionDecl;
+use crate::hub::phase::PassKey;
+use crate::hub::{ActionSpec, Outcome, PendingCall, clipped, input_schema_for};
+use crate::protocol::{ErrorCode, FieldError, MASK, ToolError, ToolResult};
+
+/// The generic tool that sets fields.
+pub(crate) const EDIT_FIELD: &str = "edit_field";
+/// The generic tool that presses a control.
+pub(crate) const PRESS: &str = "press";
+
+/// The most characters of what changed a result tells.
+const CHANGES_CHARS: usize = 600;
+
+/// The arguments of `edit_field`: one field, or several at once.
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct EditArgs {
+    /// The field's key, as its item in the window's fields block carries it (or its label).
+    #[serde(default)]
+    field: Option<String>,
+    /// Its new value: text, a number, true or false for a checkbox, true to select a radio
+    /// button, or the option's text for a combo box.
+    #[serde(default)]
+    value: Option<Value>,
+    /// Several fields at once, key to value: all set, or none when one is invalid.
+    #[serde(default)]
+    fields: Option<Map<String, Value>>,
+}
+
+/// The arguments of `press`.
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct PressArgs {
+    /// The control's key, as its item in the window's controls list carries it (or its label).
+    control: String,
+}
+
+/// The generic tools of a read-view window with these targets: `edit_field` while it has an
+/// enabled field an agent can set, `press` while it has an enabled control. Their effect is
+/// the app's and unknown to the bridge, so they say destructive: clients ask their user.
+pub(crate) fn tools(targets: &[Target], parameter_docs: bool) -> Vec<ActionDecl> {
+    let mut tools = Vec::new();
+    let settable = |t: &&Target| !matches!(t.kind, TargetKind::Control | TargetKind::Shown) && !t.disabled;
+    if targets.iter().any(|t| settable(&t)) {
+        tools.push(ActionDecl {
+            name: EDIT_FIELD.to_owned(),
+            spec: ActionSpec::new("Edit fields")
+                .description(
+                    "Set fields of this window, which the app has not described, as the person would: {field, value} or {fields: {key: value}}, keys as its fields carry them",
+                )
+                .destructive(),
+            schema: input_schema_for::<EditArgs>(true, parameter_docs),
+        });
+    }
+    if targets.iter().any(|t| t.kind == TargetKind::Control && !t.disabled) {
+        tools.push(ActionDecl {
+            name: PRESS.to_owned(),
+            spec: ActionSpec::new("Press a control")
+                .description(
+                    "Press a button, link, menu item, tab or section of this window, which the app has not described, as the person's click would; what it does is the app's",
+                )
+                .destructive(),
+            schema: input_schema_for::<PressArgs>(true, parameter_docs),
+        });
+    }
+    tools
+}
+
+/// One field an agent writes, for the answer.
+#[derive(Clone, Debug)]
+struct Wrote {
+    node: u64,
+    label: String,
+    asked: Value,
+    sensitive: bool,
+}
+
+/// One step of an operation: requests for one pass's input, or a combo box to open and then
+/// pick an option of.
+#[derive(Debug)]
+enum Step {
+    Requests(Vec<ActionRequest>),
+    Pick { combo: u64, label: String, option: String },
+}
+
+/// Where an operation is.
+#[derive(Debug, PartialEq, Eq)]
+enum Stage {
+    /// Requests wait for the next pass's input.
+    Inject,
+    /// Requests went into this pass: its own look mixes before and after; the next one counts.
+    Injected,
+    /// The next look shows the effect of the last step.
+    AwaitLook,
+}
+
+/// A generic call under way: claimed, kept (deferred), and applied step by step.
+pub(crate) struct Operation {
+    pub(crate) call: Arc<PendingCall>,
+    /// The viewport whose passes draw the window.
+    pub(crate) key: PassKey,
+    app_id: String,
+    title: String,
+    steps: VecDeque<Step>,
+    /// The requests of the step under way.
+    next: Vec<ActionRequest>,
+    /// A combo box opened by the step under way, to pick `option` from at the next look.
+    picking: Option<(u64, String, String)>,
+    stage: Stage,
+    before: Vec<Target>,
+    wrote: Vec<Wrote>,
+    pressed: Option<String>,
+    /// A step failed (a combo box without the option): answered after the popup is closed.
+    failed: Option<ToolError>,
+}
+
+impl std::fmt::Debug for Operation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Operation").field("window", &self.app_id).field("stage", &self.stage).finish_non_exhaustive()
+    }
+}
+
+/// Checks a claimed call's arguments against what the last look found in its window and plans
+/// what to do; a refusal changes nothing.
+pub(crate) fn plan(
+    call: &Arc<PendingCall>,
+    key: PassKey,
+    app_id: &str,
+    title: &str,
+    targets: &[Target],
+) -> Result<Operation, ToolError> {
+    let mut op = Operation {
+        call: Arc::clone(call),
+        key,
+        app_id: app_id.to_owned(),
+        title: title.to_owned(),
+        steps: VecDeque::new(),
+        next: Vec::new(),
+        picking: None,
+        stage: Stage::Inject,
+        before: targets.to_vec(),
+        wrote: Vec::new(),
+        pressed: None,
+        failed: None,
+    };
+    match call.action.as_str() {
+        PRESS => {
+            let args: PressArgs = parse(&call.args)?;
+            let t = find(targets, &args.control, true).ok_or_else(|| {
+                ToolError::validation(
+                    format!("{title} has no control {:?}", clipped(&args.control)),
+                    vec![FieldError::new(
+                        "control",
+                        format!("not a control of this window; its controls: {}", names(targets, true)),
+                    )],
+                )
+            })?;
+            if t.disabled {
+                return Err(disabled(title, &[t]));
+            }
+            op.pressed = Some(t.label.clone());
+            op.steps.push_back(Step::Requests(vec![request(t.node, Action::Click, None)]));
+        }
+        EDIT_FIELD => plan_edit(&mut op, parse(&call.args)?, title, targets)?,
+        other => {
+            return Err(ToolError::new(
+                ErrorCode::ActionNotAvailable,
+                format!("{title} offers no action {:?}", clipped(other)),
+            ));
+        }
+    }
+    op.advance_step();
+    Ok(op)
+}
+
+fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]) -> Result<(), ToolError> {
+    let mut asked: Vec<(String, Value)> = Vec::new();
+    match (args.field, args.value, args.fields) {
+        (Some(field), Some(value), None) => asked.push((field, value)),
+        (None, None, Some(fields)) if !fields.is_empty() => asked.extend(fields),
+        _ => {
+            return Err(ToolError::validation(
+                "Give {field, value} or {fields: {key: value, ...}}",
+                vec![FieldError::new("fields", "either field and value, or a non-empty fields object")],
+            ));
+        }
+    }
+    let mut errors = Vec::new();
+    let mut off = Vec::new();
+    let mut direct = Vec::new();
+    for (name, value) in asked {
+        let Some(t) = find(targets, &name, false) else {
+            errors.push(FieldError::new(
+                clipped(&name),
+                format!("not a field of this window; its fields: {}", names(targets, false)),
+            ));
+            continue;
+        };
+        if t.disabled {
+            off.push(t);
+            continue;
+        }
+        match check(t, &value) {
+            Err(why) => errors.push(FieldError::new(t.key.clone(), why)),
+            Ok(Set::Nothing) => {}
+            Ok(Set::Request(r)) => direct.push(r),
+            Ok(Set::Pick(option)) => {
+                op.steps.push_back(Step::Pick { combo: t.node, label: t.label.clone(), option });
+            }
+        }
+        op.wrote.push(Wrote {
+            node: t.node,
+            label: t.label.clone(),
+            asked: value,
+            sensitive: t.kind == TargetKind::Password,
+        });
+    }
+    if !off.is_empty() {
+        return Err(disabled(title, &off));
+    }
+    if !errors.is_empty() {
+        return Err(ToolError::validation(format!("Nothing was set in {title}: fix the fields named"), errors));
+    }
+    // The combo boxes first (each takes two passes: open, pick), so that an option that is not
+    // there stops the call before anything else is set.
+    if !direct.is_empty() {
+        op.steps.push_back(Step::Requests(direct));
+    }
+    Ok(())
+}
+
+/// What setting a field takes.
+enum Set {
+    Nothing,
+    Request(ActionRequest),
+    Pick(String),
+}
+
+/// Whether `value` fits the widget, and what setting it takes.
+fn check(t: &Target, value: &Value) -> Result<Set, String> {
+    let node = t.node;
+    match t.kind {
+        TargetKind::Text | TargetKind::Password => match value {
+            Value::String(s) => {
+                Ok(Set::Request(request(node, Action::SetValue, Some(ActionData::Value(s.as_str().into())))))
+            }
+            _ => Err("expects text".to_owned()),
+        },
+        TargetKind::Number => {
+            let n = match value {
+                Value::Number(n) => n.as_f64(),
+                Value::String(s) => s.trim().parse::<f64>().ok(),
+                _ => None,
+            }
+            .filter(|n| n.is_finite())
+            .ok_or("expects a number")?;
+            if let (Some(min), _) = t.range
+                && n < min
+            {
+                return Err(format!("must be at least {min}"));
+            }
+            if let (_, Some(max)) = t.range
+                && n > max
+            {
+                return Err(format!("must be at most {max}"));
+            }
+            Ok(Set::Request(request(node, Action::SetValue, Some(ActionData::NumericValue(n)))))
+        }
+        TargetKind::Checkbox => {
+            let want = value.as_bool().ok_or("expects true or false")?;
+            Ok(if t.value == Value::Bool(want) {
+                Set::Nothing
+            } else {
+                Set::Request(request(node, Action::Click, None))
+            })
+        }
+        TargetKind::Radio => match value {
+            Value::Bool(true) if t.value == Value::Bool(true) => Ok(Set::Nothing),
+            Value::Bool(true) => Ok(Set::Request(request(node, Action::Click, None))),
+            _ => Err("expects true (select it); to leave it, select another radio button".to_owned()),
+        },
+        TargetKind::Combo => {
+            let option = match value {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                _ => return Err("expects the option's text".to_owned()),
+            };
+            Ok(if t.value.as_str() == Some(option.as_str()) { Set::Nothing } else { Set::Pick(option) })
+        }
+        TargetKind::Control | TargetKind::Shown => Err("cannot be set: read it only".to_owned()),
+    }
+}
+
+fn parse<A: for<'de> Deserialize<'de>>(args: &Value) -> Result<A, ToolError> {
+    serde_json::from_value(args.clone()).map_err(|e| {
+        ToolError::validation(
+            "The arguments do not fit the tool",
+            vec![FieldError::new("arguments", clipped(&e.to_string()))],
+        )
+    })
+}
+
+/// The target `name` names: its key, else its label (exactly, then ignoring case).
+fn find<'a>(targets: &'a [Target], name: &str, control: bool) -> Option<&'a Target> {
+    let of_kind = |t: &&Target| (t.kind == TargetKind::Control) == control && t.kind != TargetKind::Shown;
+    let mut candidates = targets.iter().filter(of_kind);
+    candidates
+        .clone()
+        .find(|t| t.key == name)
+        .or_else(|| candidates.clone().find(|t| t.label == name))
+        .or_else(|| candidates.find(|t| t.label.eq_ignore_ascii_case(name.trim())))
+}
+
+/// The keys an agent can use, for an error (at most 20).
+fn names(targets: &[Target], control: bool) -> String {
+    let keys: Vec<&str> = targets
+        .iter()
+        .filter(|t| (t.kind == TargetKind::Control) == control && t.kind != TargetKind::Shown && !t.disabled)
+        .map(|t| t.key.as_str())
+        .take(20)
+        .collect();
+    if keys.is_empty() { "none enabled now".to_owned() } else { keys.join(", ") }
+}
+
+fn disabled(title: &str, targets: &[&Target]) -> ToolError {
+    let labels: Vec<String> = targets.iter().map(|t| format!("{:?}", clipped(&t.label))).collect();
+    ToolError::new(
+        ErrorCode::ActionNotAvailable,
+        format!("{} disabled in {title} now: the app does not allow it; nothing was done", labels.join(", ")),
+    )
+}
+
+fn request(node: u64, action: Action, data: Option<ActionData>) -> ActionRequest {
+    ActionRequest { action, target_tree: accesskit::TreeId::ROOT, target_node: NodeId(node), data }
+}
+
+impl Operation {
+    /// The window's app id.
+    pub(crate) fn app_id(&self) -> &str {
+        &self.app_id
+    }
+
+    /// Moves to the next step: its requests, or a combo box to open.
+    fn advance_step(&mut self) {
+        match self.steps.pop_front() {
+            Some(Step::Requests(r)) => self.next = r,
+            Some(Step::Pick { combo, label, option }) => {
+                self.next = vec![request(combo, Action::Click, None)];
+                self.picking = Some((combo, label, option));
+            }
+            None => {}
+        }
+        self.stage = Stage::Inject;
+    }
+
+    /// Start of a pass of its viewport: the requests of the step under way go into its input.
+    /// Returns whether any did (the pass is then run again, and the one after looks).
+    pub(crate) fn inject(&mut self, input: &mut egui::RawInput) -> bool {
+        if self.stage != Stage::Inject || self.next.is_empty() {
+            return false;
+        }
+        input.events.extend(self.next.drain(..).map(egui::Event::AccessKitActionRequest));
+        self.stage = Stage::Injected;
+        true
+    }
+
+    /// Whether the requests went into the pass under way.
+    pub(crate) fn injected(&self) -> bool {
+        self.stage == Stage::Injected
+    }
+
+    /// End of a pass of its viewport (kept or not): a pass with the requests is over.
+    pub(crate) fn pass_ended(&mut self) {
+        if self.stage == Stage::Injected {
+            self.stage = Stage::AwaitLook;
+        }
+    }
+
+    /// A look after the step's effect, with the window's `targets` as it found them (`None`:
+    /// the window is gone) and the whole tree: the next step, or the answer when none is left.
+    pub(crate) fn looked(&mut self, targets: Option<&[Target]>, tree: &TreeUpdate) -> Option<Outcome> {
+        if self.stage != Stage::AwaitLook {
+            return None;
+        }
+        if let Some((combo, label, option)) = self.picking.take() {
+            match pick(tree, combo, &option) {
+                Ok(node) => {
+                    self.next = vec![request(node, Action::Click, None)];
+                    self.stage = Stage::Inject;
+                    return None;
+                }
+                Err(options) => {
+                    // Closed again as it was; nothing else was set.
+                    self.next = vec![request(combo, Action::Click, None)];
+                    self.steps.clear();
+                    self.stage = Stage::Inject;
+                    let shown = if options.is_empty() { "none were shown".to_owned() } else { options.join(", ") };
+                    self.failed = Some(ToolError::validation(
+                        format!("{label} has no option {:?}; nothing after it was set", clipped(&option)),
+                        vec![FieldError::new(clipped(&label), format!("not one of its options: {shown}"))],
+                    ));
+                    return None;
+                }
+            }
+        }
+        if let Some(error) = self.failed.take() {
+            return Some(Err(error));
+        }
+        if !self.steps.is_empty() {
+            self.advance_step();
+            return None;
+        }
+        Some(Ok(self.report(targets)))
+    }
+
+    /// The answer: what was done, as the window now shows it, and what else changed in it.
+    fn report(&self, after: Option<&[Target]>) -> ToolResult {
+        let Some(after) = after else {
+            let what = self.pressed.as_ref().map_or_else(|| "Set the fields".to_owned(), |p| format!("Pressed {p:?}"));
+            return ToolResult::message(format!("{what} in {}; the window closed", self.title));
+        };
+        let now: HashMap<u64, &Target> = after.iter().map(|t| (t.node, t)).collect();
+        let shown = |t: &Target| if t.kind == TargetKind::Password { masked(&t.value) } else { t.value.clone() };
+        let mut message = if let Some(label) = &self.pressed {
+            format!("Pressed {label:?} in {}", self.title)
+        } else {
+            let parts: Vec<String> = self
+                .wrote
+                .iter()
+                .map(|w| match now.get(&w.node) {
+                    Some(t) if w.sensitive => format!("{} set ({})", w.label, masked(&t.value)),
+                    Some(t) if !same(&w.asked, &t.value) => {
+                        format!("{} shows {} (asked {})", w.label, t.value, clipped(&w.asked.to_string()))
+                    }
+                    Some(t) => format!("{} is {}", w.label, t.value),
+                    None => format!("{} is no longer shown", w.label),
+                })
+                .collect();
+            format!("In {}: {}", self.title, parts.join("; "))
+        };
+        let changed = self.changes(&now, &shown);
+        if !changed.is_empty() {
+            message.push_str(". Also changed: ");
+            message.push_str(&changed);
+        }
+        let fields: Map<String, Value> =
+            self.wrote.iter().filter_map(|w| now.get(&w.node).map(|t| (t.key.clone(), shown(t)))).collect();
+        let result = ToolResult::message(clipped_to_owned(&message, CHANGES_CHARS * 2));
+        if fields.is_empty() { result } else { result.with_result(json!({ "fields": fields })) }
+    }
+
+    /// What else changed in the window: fields' values, controls enabled or disabled, and
+    /// controls and fields that came or went.
+    fn changes(&self, now: &HashMap<u64, &Target>, shown: &dyn Fn(&Target) -> Value) -> String {
+        let written = |node: u64| self.wrote.iter().any(|w| w.node == node);
+        let mut parts = Vec::new();
+        for b in &self.before {
+            match now.get(&b.node) {
+                Some(t) if !written(b.node) && t.value != b.value && t.kind != TargetKind::Control => {
+                    parts.push(format!("{} is {}", t.label, shown(t)));
+                }
+                Some(t) if t.disabled != b.disabled => {
+                    parts.push(format!("{} {}", t.label, if t.disabled { "disabled" } else { "enabled" }));
+                }
+                Some(t) if t.label != b.label && t.kind == TargetKind::Control => {
+                    parts.push(format!("{} now reads {}", b.label, t.label));
+                }
+                None => parts.push(format!("{} gone", b.label)),
+                _ => {}
+            }
+        }
+        let new: Vec<&&Target> = now.values().filter(|t| !self.before.iter().any(|b| b.node == t.node)).collect();
+        if !new.is_empty() {
+            let labels: Vec<&str> = new.iter().take(5).map(|t| t.label.as_str()).collect();
+            parts.push(format!("new: {}", labels.join(", ")));
+        }
+        clipped_to_owned(&parts.join("; "), CHANGES_CHARS)
+    }
+}
+
+fn masked(value: &Value) -> Value {
+    if value.as_str().is_some_and(str::is_empty) { json!("") } else { json!(MASK) }
+}
+
+/// Whether the window shows what was asked (a number as a number, whatever its JSON form).
+fn same(asked: &Value, shown: &Value) -> bool {
+    match (asked, shown) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::String(a), Value::Number(b)) => a.trim().parse::<f64>().ok() == b.as_f64(),
+        (Value::Number(a), Value::String(b)) => a.to_string() == *b,
+        _ => asked == shown,
+    }
+}
+
+fn clipped_to_owned(s: &str, chars: usize) -> String {
+    crate::hub::clipped_to(s, chars).into_owned()
+}
+
+/// The option `option` of the open combo box `combo`: its node, or the options it shows.
+fn pick(tree: &TreeUpdate, combo: u64, option: &str) -> Result<u64, Vec<String>> {
+    let nodes: HashMap<NodeId, &Node> = tree.nodes.iter().map(|(id, n)| (*id, n)).collect();
+    let mut options = Vec::new();
+    let mut stack = vec![NodeId(combo)];
+    while let Some(id) = stack.pop() {
+        let Some(n) = nodes.get(&id) else { continue };
+        if id.0 != combo && matches!(n.role(), Role::Button | Role::ListBoxOption | Role::MenuItem | Role::RadioButton)
+        {
+            if let Some(label) = n.label().or(n.value()).map(str::trim) {
+                options.push((id.0, label.to_owned()));
+            }
+            continue;
+        }
+        stack.extend(n.children().iter().rev());
+    }
+    let exact = options.iter().find(|(_, l)| l == option);
+    let loose = || options.iter().find(|(_, l)| l.eq_ignore_ascii_case(option.trim()));
+    match exact.or_else(loose) {
+        Some((node, _)) => Ok(*node),
+        None => Err(options.into_iter().take(20).map(|(_, l)| clipped(&l).into_owned()).collect()),
+    }
+}

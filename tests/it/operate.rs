@@ -1,0 +1,281 @@
+//! Day one: agents operate what the app has not described, through the generic tools of each
+//! window the read view publishes (`{id}__edit_field`, `{id}__press`), with every rule of a
+//! described window: versions, modal chains, disabled widgets refused, per-field errors,
+//! passwords written and never read.
+
+use egui_mcp_bridge::protocol::{Block, MASK, Window};
+use egui_mcp_bridge::testing::Harness;
+use egui_mcp_bridge::{Bridge, ErrorCode};
+use serde_json::{Value, json};
+
+/// A plain egui app that describes nothing: a Preferences window with a grid of labelled rows
+/// (a `u32` drag value with a suffix, a text edit, a checkbox without text, a combo box, a
+/// password), an icon button with a tooltip, a disabled button, and a button that opens an
+/// `egui::Modal`.
+#[derive(Default)]
+struct Prefs {
+    max_files: u32,
+    name: String,
+    hidden: bool,
+    mode: String,
+    password: String,
+    refreshes: u32,
+    confirm: bool,
+    resets: u32,
+}
+
+fn prefs(ui: &mut egui::Ui, s: &mut Prefs) {
+    egui::Window::new("Preferences").default_width(400.0).show(ui.ctx(), |ui| {
+        egui::Grid::new("prefs").show(ui, |ui| {
+            ui.label("Max files");
+            ui.add(egui::DragValue::new(&mut s.max_files).suffix(" files").range(1..=1000));
+            ui.end_row();
+            ui.label("Name");
+            ui.text_edit_singleline(&mut s.name);
+            ui.end_row();
+            ui.label("Show hidden");
+            ui.checkbox(&mut s.hidden, "");
+            ui.end_row();
+            ui.label("Mode");
+            egui::ComboBox::from_id_salt("mode").selected_text(s.mode.clone()).show_ui(ui, |ui| {
+                for m in ["Fast", "Safe", "Slow"] {
+                    ui.selectable_value(&mut s.mode, m.to_owned(), m);
+                }
+            });
+            ui.end_row();
+            ui.label("Password");
+            ui.add(egui::TextEdit::singleline(&mut s.password).password(true));
+            ui.end_row();
+        });
+        if ui.button("\u{e624}").on_hover_text("Clear").clicked() {
+            s.refreshes += 1;
+        }
+        ui.add_enabled(false, egui::Button::new("Upload"));
+        if ui.button("Reset").clicked() {
+            s.confirm = true;
+        }
+    });
+    if s.confirm {
+        egui::Modal::new(egui::Id::unique("confirm-reset")).show(ui.ctx(), |ui| {
+            ui.label("Reset everything?");
+            if ui.button("Yes").clicked() {
+                s.max_files = 100;
+                s.resets += 1;
+                s.confirm = false;
+            }
+            if ui.button("No").clicked() {
+                s.confirm = false;
+            }
+        });
+    }
+}
+
+fn harness() -> Harness<'static, Prefs> {
+    let bridge = Bridge::builder().build();
+    let state = Prefs { max_files: 100, name: "files".into(), mode: "Fast".into(), ..Prefs::default() };
+    let mut h = Harness::from_builder(
+        &bridge,
+        egui_kittest::Harness::builder().with_size([900.0, 700.0]).with_accessibility_check(false),
+        prefs,
+        state,
+    );
+    h.run();
+    h
+}
+
+fn by_title(h: &Harness<'_, Prefs>, title: &str) -> Window {
+    let snapshot = h.snapshot();
+    snapshot
+        .state()
+        .windows
+        .iter()
+        .find(|w| w.title == title)
+        .cloned()
+        .unwrap_or_else(|| panic!("no window titled {title:?} in {:?}", snapshot.state()))
+}
+
+/// The fields as (label, value, key).
+fn fields(w: &Window) -> Vec<(String, Value, Option<String>)> {
+    w.blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Fields { items, .. } => {
+                Some(items.iter().map(|i| (i.label.clone(), i.value.clone(), i.key.clone())))
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn controls(w: &Window) -> Vec<Value> {
+    w.blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::List { items, .. } => Some(items.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn error(outcome: egui_mcp_bridge::Outcome) -> egui_mcp_bridge::ToolError {
+    outcome.expect_err("the call is refused")
+}
+
+#[test]
+fn an_undescribed_window_reads_with_the_labels_a_person_sees() {
+    let h = harness();
+    let w = by_title(&h, "Preferences");
+    assert!(w.undescribed && !w.read_only, "{w:?}");
+    let key = |k: &str| Some(k.to_owned());
+    assert_eq!(
+        fields(&w),
+        [
+            ("Max files".to_owned(), json!(100), key("max-files")),
+            ("Name".to_owned(), json!("files"), key("name")),
+            ("Show hidden".to_owned(), json!(false), key("show-hidden")),
+            ("Mode".to_owned(), json!("Fast"), key("mode")),
+            ("Password".to_owned(), json!(""), key("password")),
+        ],
+        "row labels, never the suffix; a u32 as an integer"
+    );
+    assert_eq!(
+        controls(&w),
+        [
+            json!({"button": "Clear", "key": "clear"}),
+            json!({"button": "Upload", "disabled": true}),
+            json!({"button": "Reset", "key": "reset"}),
+        ],
+        "an icon button by its tooltip; a disabled one without a key"
+    );
+    let tools = h.tool_names();
+    for tool in ["ui-preferences__edit_field", "ui-preferences__press"] {
+        assert!(tools.contains(&tool.to_owned()), "{tool} in {tools:?}");
+    }
+    assert!(h.snapshot().state().operable_window_ids.contains(&w.id));
+    let spec = h.snapshot().tool("ui-preferences__press").cloned().expect("listed");
+    assert!(spec.hints.destructive, "the effect is the app's, unknown: clients ask their user");
+}
+
+#[test]
+fn an_agent_sets_several_fields_in_one_call_and_the_window_shows_them() {
+    let mut h = harness();
+    let before = by_title(&h, "Preferences");
+    let result = h
+        .call(
+            "ui-preferences__edit_field",
+            json!({"fields": {"max-files": 250, "Name": "Ada", "show-hidden": true, "mode": "Safe"}, "expectedVersion": before.version}),
+        )
+        .expect("set");
+    let after = by_title(&h, "Preferences");
+    assert_eq!(result.version, Some(after.version));
+    assert!(after.version > before.version);
+    let s = h.kittest().state();
+    assert_eq!((s.max_files, s.name.as_str(), s.hidden, s.mode.as_str()), (250, "Ada", true, "Safe"));
+    let values: Vec<Value> = fields(&after).into_iter().map(|f| f.1).take(4).collect();
+    assert_eq!(values, [json!(250), json!("Ada"), json!(true), json!("Safe")]);
+    assert_eq!(
+        result.result,
+        Some(json!({"fields": {"max-files": 250, "name": "Ada", "show-hidden": true, "mode": "Safe"}})),
+        "what the result says was done is what the window shows"
+    );
+    let message = result.message.unwrap_or_default();
+    assert!(message.contains("Max files is 250") && message.contains("Mode is \"Safe\""), "{message}");
+}
+
+#[test]
+fn a_press_runs_the_apps_handler_once_and_answers_after_its_effect() {
+    let mut h = harness();
+    let v = by_title(&h, "Preferences").version;
+    let result = h.call("ui-preferences__press", json!({"control": "clear", "expectedVersion": v})).expect("pressed");
+    assert_eq!(h.kittest().state().refreshes, 1, "the app's own handler ran, once");
+    assert!(result.message.unwrap_or_default().starts_with("Pressed \"Clear\" in Preferences"));
+    for _ in 0..3 {
+        h.run();
+    }
+    assert_eq!(h.kittest().state().refreshes, 1, "and never again");
+}
+
+#[test]
+fn invalid_fields_are_all_named_and_nothing_is_set() {
+    let mut h = harness();
+    let v = by_title(&h, "Preferences").version;
+    let e = error(h.call(
+        "ui-preferences__edit_field",
+        json!({"fields": {"name": "Bob", "max-files": "many", "colour": "red", "show-hidden": "yes"}, "expectedVersion": v}),
+    ));
+    assert_eq!(e.code, ErrorCode::ValidationFailed, "{e:?}");
+    let named: Vec<String> = e.fields.unwrap_or_default().into_iter().map(|f| f.field).collect();
+    assert_eq!(named, ["max-files", "colour", "show-hidden"]);
+    assert_eq!(h.kittest().state().name, "files", "all or none");
+    let e =
+        error(h.call("ui-preferences__edit_field", json!({"field": "max-files", "value": 5000, "expectedVersion": v})));
+    assert_eq!(e.code, ErrorCode::ValidationFailed, "egui's range holds: {e:?}");
+    assert_eq!(h.kittest().state().max_files, 100);
+}
+
+#[test]
+fn a_combo_box_option_that_is_not_there_is_refused_and_the_popup_closed() {
+    let mut h = harness();
+    let v = by_title(&h, "Preferences").version;
+    let e =
+        error(h.call("ui-preferences__edit_field", json!({"field": "mode", "value": "Turbo", "expectedVersion": v})));
+    assert_eq!(e.code, ErrorCode::ValidationFailed, "{e:?}");
+    assert!(format!("{:?}", e.fields).contains("Fast, Safe, Slow"), "the options are named: {e:?}");
+    assert_eq!(h.kittest().state().mode, "Fast");
+    assert!(!egui::Popup::is_any_open(&h.kittest().ctx), "the popup is closed again");
+}
+
+#[test]
+fn a_disabled_widget_an_old_version_and_a_blocked_window_are_refused() {
+    let mut h = harness();
+    let v = by_title(&h, "Preferences").version;
+    let e = error(h.call("ui-preferences__press", json!({"control": "Upload", "expectedVersion": v})));
+    assert_eq!(e.code, ErrorCode::ActionNotAvailable, "{e:?}");
+
+    // The person types first: the agent's version is old.
+    h.kittest().state_mut().name = "person".into();
+    h.run();
+    let e =
+        error(h.call("ui-preferences__edit_field", json!({"field": "name", "value": "agent", "expectedVersion": v})));
+    assert_eq!(e.code, ErrorCode::StaleState, "{e:?}");
+    assert_eq!(h.kittest().state().name, "person");
+
+    // Reset opens an egui::Modal: the window under it is not operable, its tools not listed.
+    let v = by_title(&h, "Preferences").version;
+    let opened = h.call("ui-preferences__press", json!({"control": "reset", "expectedVersion": v})).expect("pressed");
+    let modal = by_title(&h, "Reset everything?");
+    assert!(modal.modal && modal.undescribed, "{modal:?}");
+    assert_eq!(opened.opened_window_ids, std::slice::from_ref(&modal.id));
+    let state = h.snapshot().state().clone();
+    assert_eq!(state.operable_window_ids, std::slice::from_ref(&modal.id), "the modal blocks the rest");
+    assert!(!h.tool_names().iter().any(|t| t.starts_with("ui-preferences__")), "{:?}", h.tool_names());
+    let e = error(h.call("ui-preferences__press", json!({"control": "clear"})));
+    assert_ne!(e.code, ErrorCode::ValidationFailed, "refused for the modal: {e:?}");
+    assert_eq!(h.kittest().state().refreshes, 0);
+
+    let tool = format!("{}__press", modal.id);
+    let done = h.call(&tool, json!({"control": "yes", "expectedVersion": modal.version})).expect("answered");
+    assert!(done.message.unwrap_or_default().contains("the window closed"));
+    assert_eq!((h.kittest().state().resets, h.kittest().state().confirm), (1, false));
+    assert!(h.tool_names().contains(&"ui-preferences__press".to_owned()), "operable again");
+}
+
+#[test]
+fn a_password_is_written_and_never_read() {
+    let mut h = harness();
+    let v = by_title(&h, "Preferences").version;
+    let secret = "mark-undescribed-pw-7781";
+    let result = h
+        .call("ui-preferences__edit_field", json!({"field": "password", "value": secret, "expectedVersion": v}))
+        .expect("written");
+    assert_eq!(h.kittest().state().password, secret, "the person's field holds it");
+    let result = serde_json::to_string(&result).unwrap_or_default();
+    assert!(!result.contains(secret) && result.contains(MASK), "{result}");
+    let state = h.snapshot().json().to_owned();
+    assert!(!state.contains(secret), "{state}");
+    assert!(state.contains(&format!(r#""label":"Password","value":"{MASK}","sensitive":true"#)), "{state}");
+    let activity = format!("{:?}", h.agent().snapshot());
+    assert!(!activity.contains(secret));
+}
