@@ -58,7 +58,7 @@ const AUTHORITY: &str = "operableWindowIds is the sole authority: operate only t
 
 const DISPATCH_HEAD: &str = "Tools missing from your list (a dialog's): call via app__call {tool, arguments}, or app__call_destructive for destructive ones. ";
 
-const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks; readOnly ones (undescribed) have no tools. Call a window's focus action, if any, before acting. Your call's result says what changed; on resources/updated or tools/list_changed from others, re-read the state before deciding. Calls sent together: at most one write per window. Errors: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: each wrong parameter), blocked_by_modal (blockingWindowId: answer it first), window_not_found, action_not_available, action_timeout, denied_by_user (the person said no): not applied. Large data: in a read-only tool's result. Success: {message, version?, openedWindowIds?, openedWindowVersions?, result?, newTools?}: version is the called window's version after the call (next expectedVersion), openedWindowVersions each opened one's; newTools: now callable. ";
+const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks; undescribed ones: edit_field/press by key. Call a window's focus action, if any, before acting. Your call's result says what changed; on resources/updated or tools/list_changed from others, re-read the state before deciding. Calls sent together: at most one write per window. Errors: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: each wrong parameter), blocked_by_modal (blockingWindowId: answer it first), window_not_found, action_not_available, action_timeout, denied_by_user (the person said no): not applied. Large data: in a read-only tool's result. Success: {message, version?, openedWindowIds?, openedWindowVersions?, result?, newTools?}: version is the called window's version after the call (next expectedVersion), openedWindowVersions each opened one's; newTools: now callable. ";
 
 const DISPATCH_BODY: &str =
     "app__read_windows' tools and results' newToolSpecs give each tool's inputSchema and via (its dispatcher).";
@@ -129,7 +129,7 @@ mod tests {
         "focus action, if any, before acting",
         "re-read the state before deciding",
         "at most one write per window",
-        "readOnly ones (undescribed) have no tools",
+        "undescribed ones: edit_field/press by key",
         "the user may act at the same time",
         "expectedVersion",
         "stale_state",
