@@ -253,7 +253,8 @@ impl Bridge {
         CallsWhileHidden::new(Arc::clone(&self.core))
     }
 
-    /// The MCP server, started on first use on the builder's runtime or its own.
+    /// The MCP server, started on first use on the builder's runtime or its own. Its handles
+    /// keep it (and its own runtime) alive, not this bridge: see `server::Lifeline`.
     fn server(&self) -> std::io::Result<&McpServer> {
         if let Some(s) = self.server.get() {
             return Ok(s);
@@ -271,6 +272,12 @@ impl Bridge {
     /// bearer token: the options' own, or one generated into [`HttpHandle::token_file`];
     /// [`HttpOptions::without_token`] opts out on loopback. Bind a loopback address unless other
     /// machines must reach the app. Serving stops when the handle is stopped or dropped.
+    ///
+    /// The handle alone keeps serving alive (the server and its runtime live as long as it
+    /// does): the bridge may be dropped, once its plugin is in the app's egui context. If the
+    /// app's UI goes anyway (its context and every bridge clone dropped), or a runtime given with
+    /// [`BridgeBuilder::runtime`] shuts down, serving ends with a line in the log and the handle
+    /// reports it closed.
     ///
     /// # Errors
     ///
@@ -299,6 +306,12 @@ impl Bridge {
     /// Serves MCP over stdin/stdout until stdin ends or the handle is stopped or dropped.
     /// stdout then carries JSON-RPC only: log to stderr.
     ///
+    /// The handle alone keeps serving alive (the server and its runtime live as long as it
+    /// does): the bridge may be moved into eframe's app creator and dropped there, once its
+    /// plugin is in the app's egui context. If the app's UI goes anyway (its context and every
+    /// bridge clone dropped), or a runtime given with [`BridgeBuilder::runtime`] shuts down,
+    /// serving ends with a line in the log and [`ServeHandle::is_closed`] says so.
+    ///
     /// # Errors
     ///
     /// When the bridge's own runtime cannot be started (no threads left).
@@ -307,7 +320,8 @@ impl Bridge {
     }
 
     /// Serves MCP, newline-delimited JSON-RPC, over any byte stream (for example one half of
-    /// `tokio::io::duplex`), with the same guards as stdio. `name` appears in log lines.
+    /// `tokio::io::duplex`), with the same guards as stdio. `name` appears in log lines. As
+    /// with [`serve_stdio`](Self::serve_stdio), the handle alone keeps serving alive.
     ///
     /// # Errors
     ///

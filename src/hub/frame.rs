@@ -351,8 +351,6 @@ impl FrameState {
     /// The app is exiting: answer everything still waiting.
     pub fn shutdown(&mut self, hub: &Hub) {
         self.calls.shutdown();
-        for call in hub.call_receiver().try_iter() {
-            call.reject(super::phase::shutting_down());
-        }
+        hub.reject_queued();
     }
 }

@@ -165,6 +165,9 @@ pub(crate) struct Hub {
     /// is built only while agents are about.
     agent_seen: std::sync::atomic::AtomicU64,
     born: std::time::Instant,
+    /// `Some` once the UI side is gone for good ([`UiCore`] dropped: every `Bridge` clone and
+    /// the plugin): whether the app exited first (its context's `on_exit` ran).
+    ui_gone: watch::Sender<Option<bool>>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -186,7 +189,37 @@ impl Hub {
             approvals: std::sync::atomic::AtomicBool::new(config.approvals),
             agent_seen: std::sync::atomic::AtomicU64::new(0),
             born: std::time::Instant::now(),
+            ui_gone: watch::Sender::new(None),
             config,
+        }
+    }
+
+    /// The UI side is gone for good (`exited`: after the app's exit): nothing will answer a call
+    /// again. Calls queued now, and any submitted from now on, end with "shutting down".
+    pub fn set_ui_gone(&self, exited: bool) {
+        self.ui_gone.send_replace(Some(exited));
+        self.reject_queued();
+    }
+
+    /// Whether the UI side is gone for good.
+    pub fn is_ui_gone(&self) -> bool {
+        self.ui_gone.borrow().is_some()
+    }
+
+    /// Resolves once the UI side is gone for good: whether the app exited first.
+    pub async fn ui_gone(&self) -> bool {
+        let mut rx = self.ui_gone.subscribe();
+        match rx.wait_for(Option::is_some).await {
+            Ok(gone) => gone.unwrap_or(false),
+            // The hub itself is going: so is everything that waits on it.
+            Err(_) => false,
+        }
+    }
+
+    /// Answers every queued call with "shutting down".
+    pub fn reject_queued(&self) {
+        for call in self.calls_rx.try_iter() {
+            call.reject(phase::shutting_down());
         }
     }
 

@@ -27,6 +27,11 @@ impl Hub {
         if self.calls_tx.send(Arc::clone(&call)).is_err() {
             call.reject(shutting_down());
         }
+        if self.is_ui_gone() {
+            // Nothing would take it (checked after queueing: the UI's going drains the queue
+            // after it marks itself gone).
+            self.reject_queued();
+        }
         self.wake();
         Ticket { call: Some(call), rx }
     }

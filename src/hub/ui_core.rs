@@ -20,6 +20,8 @@ pub(crate) struct UiCore {
     pass_asked: Mutex<Option<Instant>>,
     /// An app context runs the plugin (only one may: its passes are the bookkeeping's).
     context_claimed: AtomicBool,
+    /// The app context exited (and none took the bridge since).
+    exited: AtomicBool,
     /// The read view is built in every pass, whether an agent is about or not (a test harness,
     /// whose in-process agent reads without a server).
     pub read_view_every_pass: AtomicBool,
@@ -32,6 +34,7 @@ impl UiCore {
             frame: Mutex::new(FrameState::default()),
             pass_asked: Mutex::new(None),
             context_claimed: AtomicBool::new(false),
+            exited: AtomicBool::new(false),
             read_view_every_pass: AtomicBool::new(false),
         }
     }
@@ -48,11 +51,16 @@ impl UiCore {
 
     /// The plugin of an app context takes the bridge; false if another context has it.
     pub fn claim_context(&self) -> bool {
-        self.context_claimed.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_ok()
+        let claimed = self.context_claimed.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_ok();
+        if claimed {
+            self.exited.store(false, Ordering::Release);
+        }
+        claimed
     }
 
     /// The app context exited: another may take the bridge.
     pub fn release_context(&self) {
+        self.exited.store(true, Ordering::Release);
         self.context_claimed.store(false, Ordering::Release);
     }
 
@@ -79,5 +87,15 @@ impl UiCore {
     /// Calls queued for the UI, plus the one under way, if any.
     pub fn pending_calls(&self) -> usize {
         self.hub.queued_calls() + usize::from(self.frame.lock().has_active_call())
+    }
+}
+
+/// The UI side is gone for good: every [`crate::Bridge`] clone and the plugin were dropped, so
+/// nothing will declare a window or answer a call again. The call under way is answered, the
+/// queued ones too ("shutting down"), and the server learns it (its transports then close).
+impl Drop for UiCore {
+    fn drop(&mut self) {
+        self.frame.get_mut().shutdown(&self.hub);
+        self.hub.set_ui_gone(*self.exited.get_mut());
     }
 }

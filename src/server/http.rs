@@ -15,16 +15,19 @@ use std::time::Duration;
 
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use super::ServerShared;
 use super::handler::BridgeHandler;
 use super::http_layers;
 use super::http_options::HttpOptions;
-use super::serving::Serving;
+use super::serving::{Serving, TaskGuard};
 use super::token::{TokenCheck, TokenFile, require_token};
+use super::{Lifeline, ServerShared};
 
 /// A running HTTP endpoint. Dropping it stops serving, as [`stop`](super::ServeHandle::stop)
 /// does: keep it for as long as the app should be reachable (not `serve_http(..)?.local_addr()`
-/// alone, which drops it at once).
+/// alone, which drops it at once). It alone keeps the endpoint served, whatever happens to the
+/// [`Bridge`](crate::Bridge) clones; when the app's UI or the runtime is gone anyway, the
+/// endpoint closes with a line in the log, and [`is_closed`](super::ServeHandle::is_closed) says
+/// so (see [`ServeHandle`](super::ServeHandle)).
 #[must_use = "dropping the handle stops serving"]
 pub struct HttpHandle {
     /// Stopping, closing and waiting, as for every transport (`HttpHandle` dereferences to it).
@@ -86,13 +89,10 @@ impl HttpHandle {
     }
 }
 
-/// Binds now (so the caller learns the port at once) and serves on the runtime.
-pub(crate) fn serve(
-    shared: &Arc<ServerShared>,
-    runtime: &tokio::runtime::Handle,
-    addr: SocketAddr,
-    mut options: HttpOptions,
-) -> std::io::Result<HttpHandle> {
+/// Binds now (so the caller learns the port at once) and serves on the server's runtime, which
+/// the handle and the serving task keep alive.
+pub(crate) fn serve(lifeline: &Lifeline, addr: SocketAddr, mut options: HttpOptions) -> std::io::Result<HttpHandle> {
+    let (shared, runtime) = (&lifeline.shared, &lifeline.runtime.handle);
     if options.no_token && options.token.is_none() && !addr.ip().is_loopback() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -113,9 +113,19 @@ pub(crate) fn serve(
         tokio::net::TcpListener::from_std(listener)?
     };
     let endpoint = Endpoint { local_addr, sessions: Arc::clone(&sessions), serving: Arc::clone(&serving), options };
-    runtime.spawn(endpoint.run(listener, router, shared.drain_budget()));
+    // Made before the task: a runtime that is shut down drops the task unpolled, and the guard
+    // then says so and marks the handle closed.
+    let guard = TaskGuard::new(Arc::clone(&serving), "http", lifeline.clone());
+    let drain_for = shared.drain_budget();
+    runtime.spawn(async move {
+        let _guard = guard;
+        endpoint.run(listener, router, drain_for).await;
+    });
+    // The app's UI gone: stop (the endpoint's task then closes everything).
+    let (hub, watched) = (Arc::clone(&shared.hub), Arc::clone(&serving));
+    runtime.spawn(async move { super::stop_when_ui_gone(&hub, &watched, "http").await });
     Ok(HttpHandle {
-        serve: super::ServeHandle::new(serving),
+        serve: super::ServeHandle::new(serving, lifeline.clone()),
         local_addr,
         sessions,
         shared: Arc::clone(shared),

@@ -11,6 +11,10 @@
 //!   coalesced pending bits, so a peer that stops reading delays nobody else.
 //! - Several transports may serve at once; they share the hub, so operations stay serialised
 //!   by the UI thread (§10.1).
+//! - Serving lasts as long as its handle: each handle and each transport's task holds a
+//!   [`Lifeline`] (the shared state, the hub, the runtime), so dropping every `Bridge` clone
+//!   stops nothing. What serving cannot keep alive (the app's UI, a runtime the app gave) ends
+//!   it with a line in the log and the handle closed, never in silence.
 //!
 //! This module knows no egui.
 
@@ -60,7 +64,7 @@ use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use crate::hub::{Hub, Snapshot};
 use connections::Connections;
 use handler::BridgeHandler;
-use serving::Serving;
+use serving::{Serving, TaskGuard};
 use tools::ToolsCache;
 
 /// The URI of the one resource.
@@ -94,7 +98,7 @@ impl ServerShared {
 }
 
 /// Owns the runtime it created (shut down in the background on drop, so dropping is safe
-/// anywhere), or borrows one.
+/// anywhere, a worker of that runtime included), or borrows one.
 struct RuntimeSlot {
     owned: Option<tokio::runtime::Runtime>,
     handle: tokio::runtime::Handle,
@@ -108,10 +112,27 @@ impl Drop for RuntimeSlot {
     }
 }
 
+/// What serving needs alive: the state its connections share (and through it the hub) and the
+/// runtime it runs on. The server holds one, every handle holds one, and every serving task
+/// holds one until it ends: serving lasts as long as its handle (and, once stopped, until its
+/// calls under way are answered), whatever happens to the [`crate::Bridge`] clones.
+#[derive(Clone)]
+pub(crate) struct Lifeline {
+    #[cfg_attr(not(feature = "http"), allow(dead_code, reason = "held to keep it alive; HTTP reads it too"))]
+    shared: Arc<ServerShared>,
+    runtime: Arc<RuntimeSlot>,
+}
+
+impl std::fmt::Debug for Lifeline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lifeline").field("own_runtime", &self.runtime.owned.is_some()).finish_non_exhaustive()
+    }
+}
+
 /// The MCP server of one app. Serve it over any number of transports at once.
 pub(crate) struct McpServer {
     shared: Arc<ServerShared>,
-    runtime: RuntimeSlot,
+    runtime: Arc<RuntimeSlot>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -155,7 +176,12 @@ impl McpServer {
         shared.info.instructions = Some(shared.instructions_for(&unknown));
         let shared = Arc::new(shared);
         runtime.handle.spawn(fan_out(Arc::clone(&shared)));
-        Self { shared, runtime }
+        Self { shared, runtime: Arc::new(runtime) }
+    }
+
+    /// What a handle and a serving task hold to keep serving alive.
+    fn lifeline(&self) -> Lifeline {
+        Lifeline { shared: Arc::clone(&self.shared), runtime: Arc::clone(&self.runtime) }
     }
 
     /// Serves MCP over this process's stdin/stdout until stdin closes, stdout fails, or the
@@ -185,14 +211,18 @@ impl McpServer {
         let handler = BridgeHandler::new(Arc::clone(&self.shared), Arc::clone(&serving));
         let (shared, task_serving) = (Arc::clone(&self.shared), Arc::clone(&serving));
         let drain_for = self.shared.drain_budget();
+        // Made before the task: a runtime that is shut down drops the task unpolled, and the
+        // guard then says so and marks the handle closed.
+        let guard = TaskGuard::new(Arc::clone(&serving), name, self.lifeline());
         self.runtime.handle.spawn(async move {
+            let _guard = guard;
             let serving = task_serving;
-            // A stop: wait for the calls under way, then end the input; rmcp then writes the
-            // answers it holds and closes.
+            // A stop (asked for, or the app's UI gone): wait for the calls under way, then end
+            // the input; rmcp then writes the answers it holds and closes.
             let stopper = {
-                let serving = Arc::clone(&serving);
+                let (serving, shared) = (Arc::clone(&serving), Arc::clone(&shared));
                 tokio::spawn(async move {
-                    serving.stopped().await;
+                    stop_when_ui_gone(&shared.hub, &serving, name).await;
                     if !serving.drain(drain_for).await {
                         tracing::warn!(transport = name, "stopping without the answers to calls still under way");
                     }
@@ -213,7 +243,7 @@ impl McpServer {
             serving.mark_closed();
             shared.hub.wake();
         });
-        ServeHandle::new(serving)
+        ServeHandle::new(serving, self.lifeline())
     }
 
     /// Serves MCP over streamable HTTP at `http://{addr}/mcp`. Binds at once; port 0 picks a
@@ -221,7 +251,26 @@ impl McpServer {
     /// reach the app from other machines, and then set a token.
     #[cfg(feature = "http")]
     pub fn serve_http(&self, addr: std::net::SocketAddr, options: HttpOptions) -> std::io::Result<HttpHandle> {
-        http::serve(&self.shared, &self.runtime.handle, addr, options)
+        http::serve(&self.lifeline(), addr, options)
+    }
+}
+
+/// Returns once a stop was asked for, or the app's UI is gone (then it asks for the stop, and
+/// says why in the log): with no UI left, no call can be answered any more.
+async fn stop_when_ui_gone(hub: &Hub, serving: &Serving, transport: &'static str) {
+    tokio::select! {
+        () = serving.stopped() => {}
+        exited = hub.ui_gone() => {
+            if exited {
+                tracing::info!(transport, "the app exited and its UI is gone; serving MCP stops");
+            } else {
+                tracing::error!(
+                    transport,
+                    "the app's UI is gone (its egui context and every Bridge clone were dropped): no call can be answered any more; serving MCP stops"
+                );
+            }
+            serving.request_stop();
+        }
     }
 }
 

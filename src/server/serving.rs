@@ -5,6 +5,11 @@
 //! asks it to stop, on request or when dropped; the transport's task does the stopping, so
 //! asking never blocks (the UI thread may ask, and it is the UI thread that answers the calls
 //! under way).
+//!
+//! The handle and the transport's task each hold a [`Lifeline`]: the server's state and its
+//! runtime live until both are gone, whatever happens to the `Bridge`. The task's
+//! [`TaskGuard`] marks the handle closed however the task ends, and says so in the log when it
+//! ends without closing (its runtime shut down, or it panicked): never a silent stop.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,6 +17,8 @@ use std::time::Duration;
 
 use parking_lot::{Condvar, Mutex};
 use tokio::sync::{Notify, watch};
+
+use super::Lifeline;
 
 /// The stop state of one transport.
 #[derive(Debug)]
@@ -120,22 +127,61 @@ impl Serving {
     }
 }
 
+/// Held by a transport's serving task (made before the task is spawned, so that it goes with
+/// the task however the task goes): when it is dropped without the transport having closed (the
+/// runtime shut down, dropping the task, or the task panicked), it logs the error and marks the
+/// handle closed. Dropped last, it lets go of the server's state and runtime.
+pub(crate) struct TaskGuard {
+    serving: Arc<Serving>,
+    transport: &'static str,
+    _lifeline: Lifeline,
+}
+
+impl TaskGuard {
+    pub fn new(serving: Arc<Serving>, transport: &'static str, lifeline: Lifeline) -> Self {
+        Self { serving, transport, _lifeline: lifeline }
+    }
+}
+
+impl Drop for TaskGuard {
+    fn drop(&mut self) {
+        if !self.serving.is_closed() {
+            tracing::error!(
+                transport = self.transport,
+                "serving MCP ended without closing: the tokio runtime it ran on shut down (one given with BridgeBuilder::runtime?) or its task panicked; the handle reports it closed"
+            );
+            self.serving.mark_closed();
+        }
+    }
+}
+
 /// A connection (stdio, a byte stream) or an HTTP endpoint being served; an
 /// [`HttpHandle`](crate::serve::HttpHandle) dereferences to one. Dropping it stops serving, as
 /// [`stop`](Self::stop) does; keep it for as long as the app should be reachable.
+///
+/// The handle alone keeps serving alive: the server, its state and its runtime live as long as
+/// it does (and, once it is stopped or dropped, until the calls under way are answered), whether
+/// or not any [`Bridge`](crate::Bridge) clone is left; the UI side lives in the plugin added to
+/// the app's egui context. When something serving needs is gone anyway (the app's UI: its egui
+/// context and every `Bridge` clone dropped; or a runtime given with
+/// [`BridgeBuilder::runtime`](crate::BridgeBuilder::runtime) shut down), serving ends with a
+/// line in the log and the handle [reports it closed](Self::is_closed).
 #[derive(Debug)]
 #[must_use = "dropping the handle stops serving"]
 pub struct ServeHandle {
     serving: Arc<Serving>,
+    /// The server's state and runtime, for as long as the handle lives.
+    _lifeline: Lifeline,
 }
 
 impl ServeHandle {
-    pub(crate) fn new(serving: Arc<Serving>) -> Self {
-        Self { serving }
+    pub(crate) fn new(serving: Arc<Serving>, lifeline: Lifeline) -> Self {
+        Self { serving, _lifeline: lifeline }
     }
 
     /// True once it ended: the client left, stdin reached EOF, or it was stopped (for HTTP:
-    /// every session and connection is closed).
+    /// every session and connection is closed); or serving could not go on: the app's UI is
+    /// gone, or the runtime it ran on shut down (each logged).
     pub fn is_closed(&self) -> bool {
         self.serving.is_closed()
     }

@@ -10,6 +10,8 @@
 //! - `invariants`: the design's invariants on every published snapshot under random sequences.
 //! - `http`, `lifecycle`, `notifications`, `bridge_tools`: the server's transports, stopping,
 //!   the notification fan-out and the bridge's own tools.
+//! - `serve_handle`: serving lasts as long as its handle, whatever happens to the `Bridge`; a
+//!   handle whose UI or runtime is gone says it is closed.
 //! - `log_secrets`: an app with its own subscriber, as the README sets it up, logs no secret.
 //! - `both`, `widgets`, `inputs`: one description draws the person's widgets and declares the
 //!   agent's view; each widget and input kind, what the app disables, and `edit_field` against
@@ -42,6 +44,7 @@ mod notifications;
 mod operate;
 mod read_view;
 mod readme;
+mod serve_handle;
 mod state_json;
 mod viewports;
 mod widgets;
