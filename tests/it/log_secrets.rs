@@ -26,7 +26,9 @@ const WRONG_PIN: &str = "mark-wrong-pin-4711";
 const HTTP_DIRECT: &str = "mark-http-direct-0815";
 const HTTP_DISPATCHED: &str = "mark-http-dispatched-9931";
 const HTTP_WRONG_PIN: &str = "mark-http-pin-6502";
-const MARKERS: [&str; 6] = [DIRECT, DISPATCHED, WRONG_PIN, HTTP_DIRECT, HTTP_DISPATCHED, HTTP_WRONG_PIN];
+/// Written into the password edit of a window the app has not described.
+const UNDESCRIBED: &str = "mark-undescribed-pw-3317";
+const MARKERS: [&str; 7] = [DIRECT, DISPATCHED, WRONG_PIN, HTTP_DIRECT, HTTP_DISPATCHED, HTTP_WRONG_PIN, UNDESCRIBED];
 
 /// The same filters as the demo's test: the broadest, and rmcp directives more specific than
 /// any pin an app could add.
@@ -112,6 +114,7 @@ fn run_under(filter: &str, guard_on: bool) -> (Vec<String>, usize) {
             "validation_failed"
         );
         client.call(&format!("{lock}__unlock"), json!({"pin": "1234"})).await.ok();
+        write_undescribed_password().await;
     });
 
     let served = crate::http::Served::serve(rig, HttpOptions::default().without_token());
@@ -127,6 +130,34 @@ fn run_under(filter: &str, guard_on: bool) -> (Vec<String>, usize) {
     c.filter.reload(EnvFilter::new("off")).expect("reload the filter");
     let leaks = c.leaks.lock().clone();
     (leaks, c.lines.load(Ordering::Acquire))
+}
+
+/// An app that describes nothing, with a password edit: an agent writes it through the
+/// window's generic `edit_field` (the read view's), and it is written.
+async fn write_undescribed_password() {
+    let bridge = egui_mcp_bridge::Bridge::builder().build();
+    let written = Arc::new(Mutex::new(String::new()));
+    let in_app = Arc::clone(&written);
+    let _ui = egui_mcp_bridge::testing::HeadlessUi::start(&bridge, "proxy-ui", move || {
+        let written = in_app;
+        move |ui: &mut egui::Ui| {
+            egui::Window::new("Proxy").show(ui.ctx(), |ui| {
+                let label = ui.label("Password");
+                ui.add(egui::TextEdit::singleline(&mut *written.lock()).password(true)).labelled_by(label.id);
+            });
+        }
+    });
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let _serving = bridge.serve_io("duplex", server_io).expect("serve");
+    let mut client = common::Client::connect(client_io, Lifecycle::Legacy, "proxy-agent").await;
+    client.subscribe().await;
+    while !client.read().await.to_string().contains("ui-proxy") {
+        client.next_note().await;
+    }
+    let set = client.call("ui-proxy__edit_field", json!({"field": "password", "value": UNDESCRIBED})).await;
+    assert!(!set.ok().to_string().contains(UNDESCRIBED), "{:?}", set.ok());
+    assert_eq!(*written.lock(), UNDESCRIBED, "the password edit holds what the agent wrote");
+    assert!(!client.read().await.to_string().contains(UNDESCRIBED));
 }
 
 #[test]
