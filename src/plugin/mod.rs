@@ -324,7 +324,8 @@ impl BridgePlugin {
                 seen.keep_unseen(last, self.core.frame.lock().window_uis(key));
             }
             if let Some(op) = self.op.as_mut().filter(|op| op.key == key)
-                && let Some(outcome) = op.looked(seen.targets.get(op.app_id()).map(Vec::as_slice), tree)
+                && let Some(outcome) =
+                    op.looked(seen.targets.get(op.app_id()).map(|t| (t.as_slice(), text_of(&seen, op.app_id()))), tree)
             {
                 let call = Arc::clone(&op.call);
                 self.op = None;
@@ -381,7 +382,7 @@ impl BridgePlugin {
         }
         let title = seen.windows.iter().find(|w| w.app_id == app_id).map_or_else(String::new, |w| w.title.clone());
         let Some(call) = frame.claim(Some(&app_id), &action, &title) else { return };
-        match operate::plan(&call, key, &app_id, &title, targets) {
+        match operate::plan(&call, key, &app_id, &title, targets, text_of(seen, &app_id)) {
             Err(error) => frame.reject_claimed(&call, error),
             Ok(mut op) => {
                 if frame.defer(&call) {
@@ -412,4 +413,16 @@ impl BridgePlugin {
             op.pass_ended();
         }
     }
+}
+
+/// The text lines the last look read in the read-view window `app_id`.
+fn text_of(seen: &observe::Seen, app_id: &str) -> Vec<String> {
+    let window = seen.windows.iter().find(|w| w.app_id == app_id);
+    let text = window.and_then(|w| {
+        w.read.blocks.iter().find_map(|b| match b {
+            crate::protocol::Block::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+    });
+    text.map(|t| t.lines().map(str::to_owned).collect()).unwrap_or_default()
 }

@@ -132,6 +132,8 @@ pub(crate) struct Operation {
     picking: Option<(u64, String, String)>,
     stage: Stage,
     before: Vec<Target>,
+    /// The window's text lines before the call.
+    text: Vec<String>,
     wrote: Vec<Wrote>,
     pressed: Option<String>,
     /// A step failed (a combo box without the option): answered after the popup is closed.
@@ -152,6 +154,7 @@ pub(crate) fn plan(
     app_id: &str,
     title: &str,
     targets: &[Target],
+    text: Vec<String>,
 ) -> Result<Operation, ToolError> {
     let mut op = Operation {
         call: Arc::clone(call),
@@ -163,6 +166,7 @@ pub(crate) fn plan(
         picking: None,
         stage: Stage::Inject,
         before: targets.to_vec(),
+        text,
         wrote: Vec::new(),
         pressed: None,
         failed: None,
@@ -403,7 +407,7 @@ impl Operation {
 
     /// A look after the step's effect, with the window's `targets` as it found them (`None`:
     /// the window is gone) and the whole tree: the next step, or the answer when none is left.
-    pub(crate) fn looked(&mut self, targets: Option<&[Target]>, tree: &TreeUpdate) -> Option<Outcome> {
+    pub(crate) fn looked(&mut self, after: Option<(&[Target], Vec<String>)>, tree: &TreeUpdate) -> Option<Outcome> {
         if self.stage != Stage::AwaitLook {
             return None;
         }
@@ -435,12 +439,12 @@ impl Operation {
             self.advance_step();
             return None;
         }
-        Some(Ok(self.report(targets)))
+        Some(Ok(self.report(after)))
     }
 
     /// The answer: what was done, as the window now shows it, and what else changed in it.
-    fn report(&self, after: Option<&[Target]>) -> ToolResult {
-        let Some(after) = after else {
+    fn report(&self, after: Option<(&[Target], Vec<String>)>) -> ToolResult {
+        let Some((after, text)) = after else {
             let what = self.pressed.as_ref().map_or_else(|| "Set the fields".to_owned(), |p| format!("Pressed {p:?}"));
             return ToolResult::message(format!("{what} in {}; the window closed", self.title));
         };
@@ -463,7 +467,13 @@ impl Operation {
                 .collect();
             format!("In {}: {}", self.title, parts.join("; "))
         };
-        let changed = self.changes(&now, &shown);
+        let mut changed = self.changes(&now, &shown);
+        let new_lines: Vec<&str> = text.iter().filter(|l| !self.text.contains(l)).take(3).map(String::as_str).collect();
+        if !new_lines.is_empty() {
+            let shows = format!("shows {:?}", new_lines.join(" / "));
+            changed = if changed.is_empty() { shows } else { format!("{changed}; {shows}") };
+        }
+        let changed = clipped_to_owned(&changed, CHANGES_CHARS);
         if !changed.is_empty() {
             message.push_str(". Also changed: ");
             message.push_str(&changed);

@@ -279,3 +279,45 @@ fn a_password_is_written_and_never_read() {
     let activity = format!("{:?}", h.agent().snapshot());
     assert!(!activity.contains(secret));
 }
+
+/// Over MCP, on a UI that keeps the read view's pace (a look a second at most, not every pass
+/// as the harness does): the first call is checked against a look of the pass before it, the
+/// press runs the app's handler once, and an old version is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_mcp_a_paced_ui_looks_before_it_applies() {
+    use crate::common::{Client, Lifecycle};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    let bridge = Bridge::builder().build();
+    let presses = Arc::new(AtomicU32::new(0));
+    let in_app = Arc::clone(&presses);
+    let _ui = egui_mcp_bridge::testing::HeadlessUi::start(&bridge, "paced-ui", move || {
+        let presses = in_app;
+        move |ui: &mut egui::Ui| {
+            egui::Window::new("Job").show(ui.ctx(), |ui| {
+                ui.label(format!("Ran {} times", presses.load(Ordering::Acquire)));
+                if ui.button("Run").clicked() {
+                    presses.fetch_add(1, Ordering::AcqRel);
+                }
+            });
+        }
+    });
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let _serving = bridge.serve_io("duplex", server_io).expect("serve");
+    let mut client = Client::connect(client_io, Lifecycle::Legacy, "paced-agent").await;
+    client.subscribe().await;
+    while !client.read().await.to_string().contains("ui-job") {
+        client.next_note().await;
+    }
+    let version = client.version("ui-job").await;
+    let ran = client.call("ui-job__press", json!({"control": "run", "expectedVersion": version})).await;
+    let message = ran.ok()["message"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(presses.load(Ordering::Acquire), 1, "the app's handler ran once");
+    assert!(message.contains("Ran 1 times"), "what changed is told: {message}");
+    let after = client.version("ui-job").await;
+    assert_eq!(ran.ok()["version"], json!(after), "answered with the version that shows it");
+    let stale = client.call("ui-job__press", json!({"control": "run", "expectedVersion": version})).await;
+    assert_eq!(stale.code(), "stale_state");
+    assert_eq!(presses.load(Ordering::Acquire), 1);
+}

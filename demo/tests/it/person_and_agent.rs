@@ -475,8 +475,7 @@ fn the_demo_leaves_nothing_undescribed() {
         let undescribed: Vec<String> = f.harness.undescribed().iter().map(ToString::to_string).collect();
         assert!(undescribed.is_empty(), "{after}: drawn but not described: {undescribed:?}");
         let state = f.harness.snapshot().state().clone();
-        let undescribed: Vec<&str> =
-            state.windows.iter().filter(|w| w.undescribed).map(|w| w.title.as_str()).collect();
+        let undescribed: Vec<&str> = state.windows.iter().filter(|w| w.undescribed).map(|w| w.title.as_str()).collect();
         assert!(undescribed.is_empty(), "{after}: windows the demo does not describe: {undescribed:?}");
     }
     let mut f = Fixture::new();
