@@ -307,6 +307,26 @@ fn check(t: &Target, value: &Value) -> Result<Set, String> {
             Value::Bool(true) => Ok(Set::Request(request(node, Action::Click, None))),
             _ => Err("expects true (select it); to leave it, select another radio button".to_owned()),
         },
+        TargetKind::RadioGroup => {
+            let option = match value {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                _ => return Err("expects the text of one of its options".to_owned()),
+            };
+            let found = t
+                .options
+                .iter()
+                .find(|(_, l)| *l == option)
+                .or_else(|| t.options.iter().find(|(_, l)| l.eq_ignore_ascii_case(option.trim())));
+            match found {
+                Some(_) if t.value.as_str() == Some(option.as_str()) => Ok(Set::Nothing),
+                Some((node, _)) => Ok(Set::Request(request(*node, Action::Click, None))),
+                None => {
+                    let options: Vec<&str> = t.options.iter().map(|(_, l)| l.as_str()).collect();
+                    Err(format!("not one of its options: {}", options.join(", ")))
+                }
+            }
+        }
         TargetKind::Combo => {
             let option = match value {
                 Value::String(s) => s.clone(),

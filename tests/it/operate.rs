@@ -19,6 +19,7 @@ struct Prefs {
     hidden: bool,
     mode: String,
     password: String,
+    sort: String,
     refreshes: u32,
     confirm: bool,
     resets: u32,
@@ -46,6 +47,13 @@ fn prefs(ui: &mut egui::Ui, s: &mut Prefs) {
             ui.label("Password");
             ui.add(egui::TextEdit::singleline(&mut s.password).password(true));
             ui.end_row();
+            ui.label("Sort by");
+            ui.horizontal(|ui| {
+                for by in ["Name", "Size", "Date"] {
+                    ui.radio_value(&mut s.sort, by.to_owned(), by);
+                }
+            });
+            ui.end_row();
         });
         if ui.button("\u{e624}").on_hover_text("Clear").clicked() {
             s.refreshes += 1;
@@ -72,7 +80,8 @@ fn prefs(ui: &mut egui::Ui, s: &mut Prefs) {
 
 fn harness() -> Harness<'static, Prefs> {
     let bridge = Bridge::builder().build();
-    let state = Prefs { max_files: 100, name: "files".into(), mode: "Fast".into(), ..Prefs::default() };
+    let state =
+        Prefs { max_files: 100, name: "files".into(), mode: "Fast".into(), sort: "Name".into(), ..Prefs::default() };
     let mut h = Harness::from_builder(
         &bridge,
         egui_kittest::Harness::builder().with_size([900.0, 700.0]).with_accessibility_check(false),
@@ -137,6 +146,7 @@ fn an_undescribed_window_reads_with_the_labels_a_person_sees() {
             ("Show hidden".to_owned(), json!(false), key("show-hidden")),
             ("Mode".to_owned(), json!("Fast"), key("mode")),
             ("Password".to_owned(), json!(""), key("password")),
+            ("Sort by".to_owned(), json!("Name"), key("sort-by")),
         ],
         "row labels, never the suffix; a u32 as an integer"
     );
@@ -165,19 +175,24 @@ fn an_agent_sets_several_fields_in_one_call_and_the_window_shows_them() {
     let result = h
         .call(
             "ui-preferences__edit_field",
-            json!({"fields": {"max-files": 250, "Name": "Ada", "show-hidden": true, "mode": "Safe"}, "expectedVersion": before.version}),
+            json!({"fields": {"max-files": 250, "Name": "Ada", "show-hidden": true, "mode": "Safe", "sort-by": "Size"}, "expectedVersion": before.version}),
         )
         .expect("set");
     let after = by_title(&h, "Preferences");
     assert_eq!(result.version, Some(after.version));
     assert!(after.version > before.version);
     let s = h.kittest().state();
-    assert_eq!((s.max_files, s.name.as_str(), s.hidden, s.mode.as_str()), (250, "Ada", true, "Safe"));
+    assert_eq!(
+        (s.max_files, s.name.as_str(), s.hidden, s.mode.as_str(), s.sort.as_str()),
+        (250, "Ada", true, "Safe", "Size")
+    );
     let values: Vec<Value> = fields(&after).into_iter().map(|f| f.1).take(4).collect();
     assert_eq!(values, [json!(250), json!("Ada"), json!(true), json!("Safe")]);
     assert_eq!(
         result.result,
-        Some(json!({"fields": {"max-files": 250, "name": "Ada", "show-hidden": true, "mode": "Safe"}})),
+        Some(
+            json!({"fields": {"max-files": 250, "name": "Ada", "show-hidden": true, "mode": "Safe", "sort-by": "Size"}})
+        ),
         "what the result says was done is what the window shows"
     );
     let message = result.message.unwrap_or_default();
@@ -203,11 +218,11 @@ fn invalid_fields_are_all_named_and_nothing_is_set() {
     let v = by_title(&h, "Preferences").version;
     let e = error(h.call(
         "ui-preferences__edit_field",
-        json!({"fields": {"name": "Bob", "max-files": "many", "colour": "red", "show-hidden": "yes"}, "expectedVersion": v}),
+        json!({"fields": {"name": "Bob", "max-files": "many", "colour": "red", "show-hidden": "yes", "sort-by": "Colour"}, "expectedVersion": v}),
     ));
     assert_eq!(e.code, ErrorCode::ValidationFailed, "{e:?}");
     let named: Vec<String> = e.fields.unwrap_or_default().into_iter().map(|f| f.field).collect();
-    assert_eq!(named, ["max-files", "colour", "show-hidden"]);
+    assert_eq!(named, ["max-files", "colour", "show-hidden", "sort-by"]);
     assert_eq!(h.kittest().state().name, "files", "all or none");
     let e =
         error(h.call("ui-preferences__edit_field", json!({"field": "max-files", "value": 5000, "expectedVersion": v})));

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use egui::accesskit::{Node, NodeId, Role};
+use serde_json::Value;
 
 use super::ObservedWindow;
 use super::widgets::{
@@ -116,8 +117,36 @@ impl Tree<'_> {
         Some(text)
     }
 
+    /// Whether the first thing a person reads in `id` is an input without a name of its own (or
+    /// a radio button, named by its option): the label before `id` then names it.
+    fn starts_unnamed(&self, id: NodeId) -> bool {
+        self.first_unnamed(id).unwrap_or(false)
+    }
+
+    /// See [`starts_unnamed`](Self::starts_unnamed): `None` when `id` holds nothing to read.
+    fn first_unnamed(&self, id: NodeId) -> Option<bool> {
+        let node = self.nodes.get(&id)?;
+        node.children().iter().find_map(|child| {
+            let n = self.nodes.get(child)?;
+            if let Some(i) = input(n) {
+                return Some(i.label.is_none() || i.target == TargetKind::Radio);
+            }
+            if n.role() == Role::Label || control(n).is_some() {
+                return Some(false);
+            }
+            self.first_unnamed(*child)
+        })
+    }
+
     /// Collects the content under `id`, children in order; a label beside an input names it.
     pub(super) fn walk(&self, id: NodeId, out: &mut Content, skip_containers: bool) {
+        self.walk_row(id, out, skip_containers, None);
+    }
+
+    /// [`walk`](Self::walk), with the label of the row this container is the value cell of (a
+    /// `Grid` row: "Sort by", then the radio buttons in a `horizontal`): it names the
+    /// container's first input when that has no name of its own.
+    fn walk_row(&self, id: NodeId, out: &mut Content, skip_containers: bool, mut row: Option<String>) {
         let Some(node) = self.nodes.get(&id) else { return };
         let children: Vec<(NodeId, &Node)> =
             node.children().iter().filter_map(|c| self.nodes.get(c).map(|n| (*c, *n))).collect();
@@ -125,8 +154,18 @@ impl Tree<'_> {
         // First the inputs claim their labels, so that a label drawn before its input is not
         // taken for text.
         let mut inputs: Vec<Option<Input>> = children.iter().map(|(_, n)| input(n)).collect();
+        radio_groups(&children, &mut inputs, &mut used);
+        let mut rows: Vec<Option<String>> = vec![None; children.len()];
+        for k in 1..children.len() {
+            if inputs[k].is_none() && control(children[k].1).is_none() && self.starts_unnamed(children[k].0) {
+                rows[k] = beside(&children, &mut used, Some(k - 1), usize::MAX);
+            }
+        }
         for k in 0..children.len() {
             let Some(input) = inputs[k].as_mut() else { continue };
+            if input.label.is_none() {
+                input.label = row.take();
+            }
             // egui's Slider carries a SpinButton of the same value: one field.
             let spin = children.get(k + 1).is_some_and(|(_, n)| n.role() == Role::SpinButton)
                 && children[k].1.role() == Role::Slider;
@@ -137,7 +176,8 @@ impl Tree<'_> {
                 input.label = self.labelled_by(children[k].1, &children, &mut used);
             }
             if input.label.is_none() {
-                let after = k + 1 + usize::from(spin);
+                // A radio group's row label is before it (after it come its other buttons).
+                let after = if input.options.is_empty() { k + 1 + usize::from(spin) } else { usize::MAX };
                 input.label = beside(&children, &mut used, k.checked_sub(1), after);
             }
             if input.label.is_none() && matches!(input.target, TargetKind::Checkbox | TargetKind::Radio) {
@@ -159,8 +199,44 @@ impl Tree<'_> {
                 }
             } else {
                 // A group, or a container nested in this one: read as part of it.
-                self.walk(*child, out, skip_containers);
+                let named = rows[k].take().or_else(|| row.take_if(|_| self.starts_unnamed(*child)));
+                self.walk_row(*child, out, skip_containers, named);
             }
         }
+    }
+}
+
+/// Radio buttons side by side (egui's `radio_value` in a row) are one choice: one field at the
+/// first of them, named by its row's label, whose value is the selected option's text, set by
+/// an option's text. A lone radio button stays a field of its own (`true` when selected).
+fn radio_groups(children: &[(NodeId, &Node)], inputs: &mut [Option<Input>], used: &mut [bool]) {
+    let radio: Vec<bool> = inputs.iter().map(|i| i.as_ref().is_some_and(|i| i.target == TargetKind::Radio)).collect();
+    let mut k = 0;
+    while k < children.len() {
+        let end = (k..children.len()).find(|&j| !radio[j]).unwrap_or(children.len());
+        if end - k >= 2 {
+            let options: Vec<(u64, String, bool)> = (k..end)
+                .filter_map(|j| {
+                    let i = inputs[j].as_ref()?;
+                    Some((children[j].0.0, i.label.clone().unwrap_or_default(), i.disabled))
+                })
+                .collect();
+            let selected = (k..end).find(|&j| inputs[j].as_ref().is_some_and(|i| i.value == Value::Bool(true)));
+            let value = selected.and_then(|j| inputs[j].as_ref()?.label.clone()).map_or(Value::Null, Value::String);
+            let disabled = options.iter().all(|o| o.2);
+            for j in k + 1..end {
+                inputs[j] = None;
+                used[j] = true;
+            }
+            if let Some(first) = inputs[k].as_mut() {
+                first.kind = "radio group";
+                first.target = TargetKind::RadioGroup;
+                first.label = None;
+                first.value = value;
+                first.disabled = disabled;
+                first.options = options.into_iter().filter(|o| !o.2).map(|(n, l, _)| (n, l)).collect();
+            }
+        }
+        k = end.max(k + 1);
     }
 }

@@ -21,6 +21,8 @@ pub(crate) enum TargetKind {
     Checkbox,
     /// A radio button: clicked to select it.
     Radio,
+    /// Radio buttons side by side: the one with the agent's text clicked.
+    RadioGroup,
     /// A combo box: opened, then the option with the agent's text clicked.
     Combo,
     /// Something to press: a button, link, menu item, tab, selectable label, section header.
@@ -46,6 +48,8 @@ pub(crate) struct Target {
     pub(crate) value: Value,
     /// A number's bounds, when egui gives them.
     pub(crate) range: (Option<f64>, Option<f64>),
+    /// A radio group's enabled options: each button's node and text.
+    pub(crate) options: Vec<(u64, String)>,
 }
 
 /// What one input widget holds, read from its node.
@@ -59,6 +63,8 @@ pub(super) struct Input {
     pub(super) sensitive: bool,
     pub(super) disabled: bool,
     pub(super) range: (Option<f64>, Option<f64>),
+    /// A radio group's enabled options (see [`TargetKind::RadioGroup`]).
+    pub(super) options: Vec<(u64, String)>,
 }
 
 /// What a container's walk collects, in order.
@@ -190,7 +196,7 @@ pub(super) fn input(n: &Node) -> Option<Input> {
         None => (None, None),
     };
     let range = (n.min_numeric_value(), n.max_numeric_value());
-    Some(Input { kind, target, label, affix, value, sensitive, disabled: n.is_disabled(), range })
+    Some(Input { kind, target, label, affix, value, sensitive, disabled: n.is_disabled(), range, options: Vec::new() })
 }
 
 /// A number as a person reads it: a whole number without a fraction (a `u32` reads `100`, not
@@ -269,6 +275,7 @@ pub(super) fn push_input(out: &mut Content, node: NodeId, input: Input) {
             disabled: input.disabled,
             value: input.value,
             range: input.range,
+            options: input.options,
         },
     );
 }
@@ -287,6 +294,7 @@ pub(super) fn push_control(out: &mut Content, node: NodeId, (kind, item): (&'sta
             disabled,
             value: Value::Null,
             range: (None, None),
+            options: Vec::new(),
         });
     } else {
         out.more += 1;
