@@ -319,7 +319,7 @@ impl BridgePlugin {
             let tools = move |targets: &[observe::Target]| operate::tools(targets, docs);
             let options = observe::LookOptions { modal, tools: operate.then_some(&tools as observe::ToolsOf<'_>) };
             let last = self.read.seen.remove(&key);
-            let mut seen = observe::read_undescribed(&self.core, key, tree, &options, last.as_ref());
+            let mut seen = observe::read_undescribed(&self.core, key, tree, &options);
             if let Some(last) = last {
                 seen.keep_unseen(last, self.core.frame.lock().window_uis(key));
             }

@@ -72,13 +72,7 @@ pub(crate) type ToolsOf<'a> = &'a dyn Fn(&[Target]) -> Vec<ActionDecl>;
 /// container the app has not described, and blocks for what declared windows hold undescribed
 /// (to be declared in this pass and, until the next look, in the next ones); and the list of
 /// undescribed widgets.
-pub(crate) fn read_undescribed(
-    core: &UiCore,
-    key: PassKey,
-    tree: &TreeUpdate,
-    options: &LookOptions<'_>,
-    last: Option<&Seen>,
-) -> Seen {
+pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, options: &LookOptions<'_>) -> Seen {
     let (containers, widgets, window_uis) = {
         let frame = core.frame.lock();
         let (c, w) = frame.described(key);
@@ -109,7 +103,7 @@ pub(crate) fn read_undescribed(
                 // Two undescribed windows of one title: the second told apart by its node.
                 app_id = format!("{app_id}-{:06x}", w.node & 0xff_ffff);
             }
-            assign_keys(&mut w.targets, last.and_then(|l| l.targets.get(&app_id)).map(Vec::as_slice));
+            assign_keys(&mut w.targets);
             let actions = options.tools.map(|tools| {
                 apply_keys(&mut w.blocks, &w.targets);
                 tools(&w.targets)
@@ -123,19 +117,13 @@ pub(crate) fn read_undescribed(
     Seen { windows, inside, targets }
 }
 
-/// Gives each target a key unique in its window: the one its node had at the `last` look, else
-/// one made of its label (`max-files`, then `max-files-2`, ...).
-fn assign_keys(targets: &mut [Target], last: Option<&[Target]>) {
-    let kept: HashMap<u64, &str> = last.unwrap_or_default().iter().map(|t| (t.node, t.key.as_str())).collect();
+/// Gives each target a key unique in its window, made of its label (`max-files`, then
+/// `max-files-2`, ... in the order drawn): the same while the window shows the same labels.
+/// (Not by node: egui's automatic ids of checkboxes and radio buttons follow their position, so
+/// a widget that appears above them would hand their ids, and keys, to others.)
+fn assign_keys(targets: &mut [Target]) {
     let mut taken = HashSet::new();
     for t in targets.iter_mut() {
-        if let Some(key) = kept.get(&t.node)
-            && taken.insert((*key).to_owned())
-        {
-            (*key).clone_into(&mut t.key);
-        }
-    }
-    for t in targets.iter_mut().filter(|t| t.key.is_empty()) {
         let base = slug(&t.label);
         let mut key = base.clone();
         let mut n = 2;
@@ -175,7 +163,7 @@ fn apply_keys(blocks: &mut [Block], targets: &[Target]) {
         match block {
             Block::Fields { items, .. } => {
                 for (item, t) in items.iter_mut().zip(field_targets) {
-                    item.key = (!t.disabled).then(|| t.key.clone());
+                    item.key = (!t.disabled && t.kind != TargetKind::Shown).then(|| t.key.clone());
                 }
             }
             Block::List { items, .. } => {

@@ -94,6 +94,7 @@ pub(crate) fn tools(targets: &[Target], parameter_docs: bool) -> Vec<ActionDecl>
 #[derive(Clone, Debug)]
 struct Wrote {
     node: u64,
+    key: String,
     label: String,
     asked: Value,
     sensitive: bool,
@@ -174,13 +175,10 @@ pub(crate) fn plan(
     match call.action.as_str() {
         PRESS => {
             let args: PressArgs = parse(&call.args)?;
-            let t = find(targets, &args.control, true).ok_or_else(|| {
+            let t = find(targets, &args.control, true).map_err(|miss| {
                 ToolError::validation(
-                    format!("{title} has no control {:?}", clipped(&args.control)),
-                    vec![FieldError::new(
-                        "control",
-                        format!("not a control of this window; its controls: {}", names(targets, true)),
-                    )],
+                    format!("{title} has no control \"{}\"", clipped(&args.control)),
+                    vec![FieldError::new("control", miss.why(targets, true))],
                 )
             })?;
             if t.disabled {
@@ -193,7 +191,7 @@ pub(crate) fn plan(
         other => {
             return Err(ToolError::new(
                 ErrorCode::ActionNotAvailable,
-                format!("{title} offers no action {:?}", clipped(other)),
+                format!("{title} offers no action \"{}\"", clipped(other)),
             ));
         }
     }
@@ -217,12 +215,12 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
     let mut off = Vec::new();
     let mut direct = Vec::new();
     for (name, value) in asked {
-        let Some(t) = find(targets, &name, false) else {
-            errors.push(FieldError::new(
-                clipped(&name),
-                format!("not a field of this window; its fields: {}", names(targets, false)),
-            ));
-            continue;
+        let t = match find(targets, &name, false) {
+            Ok(t) => t,
+            Err(miss) => {
+                errors.push(FieldError::new(clipped(&name), miss.why(targets, false)));
+                continue;
+            }
         };
         if t.disabled {
             off.push(t);
@@ -238,6 +236,7 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
         }
         op.wrote.push(Wrote {
             node: t.node,
+            key: t.key.clone(),
             label: t.label.clone(),
             asked: value,
             sensitive: t.kind == TargetKind::Password,
@@ -349,15 +348,46 @@ fn parse<A: for<'de> Deserialize<'de>>(args: &Value) -> Result<A, ToolError> {
     })
 }
 
-/// The target `name` names: its key, else its label (exactly, then ignoring case).
-fn find<'a>(targets: &'a [Target], name: &str, control: bool) -> Option<&'a Target> {
+/// Why a name found no target of the kind asked for.
+enum Miss {
+    /// It is the key of a target of the other kind (a field's key given to `press`).
+    OtherKind,
+    /// It is the key of something only read (a progress bar).
+    ReadOnly,
+    Unknown,
+}
+
+impl Miss {
+    fn why(&self, targets: &[Target], control: bool) -> String {
+        match (self, control) {
+            (Self::OtherKind, true) => "that is a field: set it with edit_field".to_owned(),
+            (Self::OtherKind, false) => "that is a control: press it with press".to_owned(),
+            (Self::ReadOnly, _) => "that is only read: no agent or person sets it here".to_owned(),
+            (Self::Unknown, true) => format!("not a control of this window; its controls: {}", names(targets, true)),
+            (Self::Unknown, false) => format!("not a field of this window; its fields: {}", names(targets, false)),
+        }
+    }
+}
+
+/// The target `name` names: its key, else its label (exactly, then ignoring case), among those
+/// of the kind asked for. A key of another target is never taken for a label.
+fn find<'a>(targets: &'a [Target], name: &str, control: bool) -> Result<&'a Target, Miss> {
     let of_kind = |t: &&Target| (t.kind == TargetKind::Control) == control && t.kind != TargetKind::Shown;
+    if let Some(t) = targets.iter().find(|t| t.key == name) {
+        return if of_kind(&t) {
+            Ok(t)
+        } else if t.kind == TargetKind::Shown {
+            Err(Miss::ReadOnly)
+        } else {
+            Err(Miss::OtherKind)
+        };
+    }
     let mut candidates = targets.iter().filter(of_kind);
     candidates
         .clone()
-        .find(|t| t.key == name)
-        .or_else(|| candidates.clone().find(|t| t.label == name))
+        .find(|t| t.label == name)
         .or_else(|| candidates.find(|t| t.label.eq_ignore_ascii_case(name.trim())))
+        .ok_or(Miss::Unknown)
 }
 
 /// The keys an agent can use, for an error (at most 20).
@@ -372,7 +402,7 @@ fn names(targets: &[Target], control: bool) -> String {
 }
 
 fn disabled(title: &str, targets: &[&Target]) -> ToolError {
-    let labels: Vec<String> = targets.iter().map(|t| format!("{:?}", clipped(&t.label))).collect();
+    let labels: Vec<String> = targets.iter().map(|t| format!("\"{}\"", clipped(&t.label))).collect();
     ToolError::new(
         ErrorCode::ActionNotAvailable,
         format!("{} disabled in {title} now: the app does not allow it; nothing was done", labels.join(", ")),
@@ -399,7 +429,8 @@ impl Operation {
             }
             None => {}
         }
-        self.stage = Stage::Inject;
+        // Nothing to put in a pass (every field already shows its value): the next look answers.
+        self.stage = if self.next.is_empty() { Stage::AwaitLook } else { Stage::Inject };
     }
 
     /// Start of a pass of its viewport: the requests of the step under way go into its input.
@@ -445,7 +476,7 @@ impl Operation {
                     self.stage = Stage::Inject;
                     let shown = if options.is_empty() { "none were shown".to_owned() } else { options.join(", ") };
                     self.failed = Some(ToolError::validation(
-                        format!("{label} has no option {:?}; nothing after it was set", clipped(&option)),
+                        format!("{label} has no option \"{}\"; nothing after it was set", clipped(&option)),
                         vec![FieldError::new(clipped(&label), format!("not one of its options: {shown}"))],
                     ));
                     return None;
@@ -465,18 +496,22 @@ impl Operation {
     /// The answer: what was done, as the window now shows it, and what else changed in it.
     fn report(&self, after: Option<(&[Target], Vec<String>)>) -> ToolResult {
         let Some((after, text)) = after else {
-            let what = self.pressed.as_ref().map_or_else(|| "Set the fields".to_owned(), |p| format!("Pressed {p:?}"));
+            let what =
+                self.pressed.as_ref().map_or_else(|| "Set the fields".to_owned(), |p| format!("Pressed \"{p}\""));
             return ToolResult::message(format!("{what} in {}; the window closed", self.title));
         };
-        let now: HashMap<u64, &Target> = after.iter().map(|t| (t.node, t)).collect();
+        // Matched by key (its label's), then by node: egui's automatic ids follow positions.
+        let by_key: HashMap<&str, &Target> = after.iter().map(|t| (t.key.as_str(), t)).collect();
+        let by_node: HashMap<u64, &Target> = after.iter().map(|t| (t.node, t)).collect();
+        let now = |key: &str, node: u64| by_key.get(key).or_else(|| by_node.get(&node)).copied();
         let shown = |t: &Target| if t.kind == TargetKind::Password { masked(&t.value) } else { t.value.clone() };
         let mut message = if let Some(label) = &self.pressed {
-            format!("Pressed {label:?} in {}", self.title)
+            format!("Pressed \"{label}\" in {}", self.title)
         } else {
             let parts: Vec<String> = self
                 .wrote
                 .iter()
-                .map(|w| match now.get(&w.node) {
+                .map(|w| match now(&w.key, w.node) {
                     Some(t) if w.sensitive => format!("{} set ({})", w.label, masked(&t.value)),
                     Some(t) if !same(&w.asked, &t.value) => {
                         format!("{} shows {} (asked {})", w.label, t.value, clipped(&w.asked.to_string()))
@@ -487,10 +522,10 @@ impl Operation {
                 .collect();
             format!("In {}: {}", self.title, parts.join("; "))
         };
-        let mut changed = self.changes(&now, &shown);
+        let mut changed = self.changes(after, &now, &shown);
         let new_lines: Vec<&str> = text.iter().filter(|l| !self.text.contains(l)).take(3).map(String::as_str).collect();
         if !new_lines.is_empty() {
-            let shows = format!("shows {:?}", new_lines.join(" / "));
+            let shows = format!("shows \"{}\"", new_lines.join(" / "));
             changed = if changed.is_empty() { shows } else { format!("{changed}; {shows}") };
         }
         let changed = clipped_to_owned(&changed, CHANGES_CHARS);
@@ -499,35 +534,47 @@ impl Operation {
             message.push_str(&changed);
         }
         let fields: Map<String, Value> =
-            self.wrote.iter().filter_map(|w| now.get(&w.node).map(|t| (t.key.clone(), shown(t)))).collect();
+            self.wrote.iter().filter_map(|w| now(&w.key, w.node).map(|t| (t.key.clone(), shown(t)))).collect();
         let result = ToolResult::message(clipped_to_owned(&message, CHANGES_CHARS * 2));
         if fields.is_empty() { result } else { result.with_result(json!({ "fields": fields })) }
     }
 
-    /// What else changed in the window: fields' values, controls enabled or disabled, and
-    /// controls and fields that came or went.
-    fn changes(&self, now: &HashMap<u64, &Target>, shown: &dyn Fn(&Target) -> Value) -> String {
-        let written = |node: u64| self.wrote.iter().any(|w| w.node == node);
+    /// What else changed in the window: fields' values, controls selected, opened, enabled or
+    /// disabled, and fields and controls that came or went.
+    fn changes<'a>(
+        &self,
+        after: &'a [Target],
+        now: &dyn Fn(&str, u64) -> Option<&'a Target>,
+        shown: &dyn Fn(&Target) -> Value,
+    ) -> String {
+        let written = |key: &str| self.wrote.iter().any(|w| w.key == key);
         let mut parts = Vec::new();
         for b in &self.before {
-            match now.get(&b.node) {
-                Some(t) if !written(b.node) && t.value != b.value && t.kind != TargetKind::Control => {
-                    parts.push(format!("{} is {}", t.label, shown(t)));
+            let Some(t) = now(&b.key, b.node) else {
+                parts.push(format!("{} gone", b.label));
+                continue;
+            };
+            if t.kind == TargetKind::Control {
+                let flag = |v: &Value, k: &str| v.get(k).and_then(Value::as_bool);
+                if flag(&t.value, "selected") != flag(&b.value, "selected") {
+                    let on = flag(&t.value, "selected") == Some(true);
+                    parts.push(format!("{} {}", t.label, if on { "selected" } else { "no longer selected" }));
                 }
-                Some(t) if t.disabled != b.disabled => {
-                    parts.push(format!("{} {}", t.label, if t.disabled { "disabled" } else { "enabled" }));
+                if flag(&t.value, "open") != flag(&b.value, "open") {
+                    let on = flag(&t.value, "open") == Some(true);
+                    parts.push(format!("{} {}", t.label, if on { "opened" } else { "closed" }));
                 }
-                Some(t) if t.label != b.label && t.kind == TargetKind::Control => {
-                    parts.push(format!("{} now reads {}", b.label, t.label));
-                }
-                None => parts.push(format!("{} gone", b.label)),
-                _ => {}
+            } else if !written(&b.key) && t.value != b.value {
+                parts.push(format!("{} is {}", t.label, shown(t)));
+            }
+            if t.disabled != b.disabled {
+                parts.push(format!("{} {}", t.label, if t.disabled { "disabled" } else { "enabled" }));
             }
         }
-        let new: Vec<&&Target> = now.values().filter(|t| !self.before.iter().any(|b| b.node == t.node)).collect();
+        let was = |t: &Target| self.before.iter().any(|b| b.key == t.key || b.node == t.node);
+        let new: Vec<&str> = after.iter().filter(|t| !was(t)).take(5).map(|t| t.label.as_str()).collect();
         if !new.is_empty() {
-            let labels: Vec<&str> = new.iter().take(5).map(|t| t.label.as_str()).collect();
-            parts.push(format!("new: {}", labels.join(", ")));
+            parts.push(format!("new: {}", new.join(", ")));
         }
         clipped_to_owned(&parts.join("; "), CHANGES_CHARS)
     }

@@ -336,3 +336,108 @@ async fn over_mcp_a_paced_ui_looks_before_it_applies() {
     assert_eq!(stale.code(), "stale_state");
     assert_eq!(presses.load(Ordering::Acquire), 1);
 }
+
+/// What a real app (egui's own demo) showed: a row named by a link to its documentation, a
+/// menu bar, checkboxes below a widget that comes and goes (egui's automatic ids follow
+/// positions), a link labelled like a checkbox.
+#[derive(Default)]
+struct Gallery {
+    steps: bool,
+    alpha: bool,
+    beta: bool,
+    text: String,
+    news: u32,
+}
+
+fn gallery(ui: &mut egui::Ui, s: &mut Gallery) {
+    egui::Panel::top("menu").show(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("New").clicked() {
+                    s.news += 1;
+                }
+            });
+        });
+    });
+    egui::Window::new("Gallery").show(ui.ctx(), |ui| {
+        egui::Grid::new("gallery").show(ui, |ui| {
+            let link = ui.link("Text");
+            ui.text_edit_singleline(&mut s.text).labelled_by(link.id);
+            ui.end_row();
+        });
+        ui.checkbox(&mut s.steps, "Use steps");
+        if s.steps {
+            let mut step = 1.0;
+            ui.add(egui::DragValue::new(&mut step));
+            ui.checkbox(&mut s.steps, "Exact steps");
+        }
+        ui.checkbox(&mut s.alpha, "Alpha");
+        ui.checkbox(&mut s.beta, "Beta");
+        let _ = ui.link("Beta");
+    });
+}
+
+fn gallery_harness() -> Harness<'static, Gallery> {
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::from_builder(
+        &bridge,
+        egui_kittest::Harness::builder().with_size([900.0, 700.0]).with_accessibility_check(false),
+        gallery,
+        Gallery::default(),
+    );
+    h.run();
+    h
+}
+
+#[test]
+fn a_field_set_to_what_it_shows_is_answered_and_the_next_call_goes_on() {
+    let mut h = harness();
+    let done = h.call(
+        "ui-preferences__edit_field",
+        json!({"fields": {"show-hidden": false, "mode": "Fast", "sort-by": "Name"}}),
+    );
+    assert!(done.is_ok(), "{done:?}");
+    let next = h.call("ui-preferences__press", json!({"control": "clear"}));
+    assert!(next.is_ok(), "{next:?}");
+    assert_eq!(h.kittest().state().refreshes, 1);
+}
+
+#[test]
+fn keys_follow_labels_not_positions() {
+    let mut h = gallery_harness();
+    h.call("ui-gallery__edit_field", json!({"field": "use-steps", "value": true})).expect("ticked");
+    // Widgets appeared above Alpha and Beta: their keys still name them.
+    h.call("ui-gallery__edit_field", json!({"field": "beta", "value": true})).expect("ticked");
+    let s = h.kittest().state();
+    assert!(s.beta && !s.alpha, "Beta, and only Beta: alpha {} beta {}", s.alpha, s.beta);
+}
+
+#[test]
+fn a_fields_key_is_never_taken_for_a_controls_label() {
+    let mut h = gallery_harness();
+    let e = error(h.call("ui-gallery__press", json!({"control": "beta"})));
+    assert_eq!(e.code, ErrorCode::ValidationFailed, "{e:?}");
+    assert!(format!("{:?}", e.fields).contains("set it with edit_field"), "{e:?}");
+    assert!(!h.kittest().state().beta);
+}
+
+#[test]
+fn a_row_named_by_a_link_and_a_menus_items_are_read_and_operated() {
+    let mut h = gallery_harness();
+    let w = by_title_in(&h, "Gallery");
+    assert!(fields(&w).iter().any(|f| f.0 == "Text" && f.2.as_deref() == Some("text")), "{:?}", fields(&w));
+    h.call("ui-gallery__edit_field", json!({"field": "text", "value": "hello"})).expect("typed");
+    assert_eq!(h.kittest().state().text, "hello");
+
+    let menu = h.snapshot().state().windows.iter().find(|w| w.title.starts_with("Panel: File")).cloned();
+    let menu = menu.expect("the menu bar, titled by its menus");
+    let open = h.call(&format!("{}__press", menu.id), json!({"control": "file"})).expect("opened");
+    assert!(open.message.unwrap_or_default().contains("new: New"), "the menu's items appear");
+    h.call(&format!("{}__press", menu.id), json!({"control": "new"})).expect("pressed");
+    assert_eq!(h.kittest().state().news, 1);
+}
+
+fn by_title_in<S>(h: &Harness<'_, S>, title: &str) -> Window {
+    let snapshot = h.snapshot();
+    snapshot.state().windows.iter().find(|w| w.title == title).cloned().unwrap_or_else(|| panic!("{title}"))
+}

@@ -93,10 +93,17 @@ impl Tree<'_> {
         let title = match (named.clone(), titled) {
             (Some(t), _) => t,
             (None, true) => first_words.map_or_else(|| "Dialog".to_owned(), |t| t.chars().take(40).collect()),
-            (None, false) => match first_words {
-                Some(first) => format!("Panel: {}", first.chars().take(40).collect::<String>()),
-                None => "Panel".to_owned(),
-            },
+            (None, false) => {
+                // A panel of buttons only (a menu bar) is titled by them.
+                let controls = || {
+                    let names: Vec<&str> = content.targets.iter().take(3).map(|t| t.label.as_str()).collect();
+                    (!names.is_empty()).then(|| names.join(", "))
+                };
+                match first_words.cloned().or_else(controls) {
+                    Some(first) => format!("Panel: {}", first.chars().take(40).collect::<String>()),
+                    None => "Panel".to_owned(),
+                }
+            }
         };
         let summary = summary(&content, self.operable);
         let targets = std::mem::take(&mut content.targets);
@@ -110,8 +117,13 @@ impl Tree<'_> {
     /// marked used when it is one of `children`.
     fn labelled_by(&self, n: &Node, children: &[(NodeId, &Node)], used: &mut [bool]) -> Option<String> {
         let by = *n.labelled_by().first()?;
-        let text = label_text(self.nodes.get(&by)?).filter(|t| !is_symbolic(t)).map(clip)?;
-        if let Some(i) = children.iter().position(|(c, _)| *c == by) {
+        let node = self.nodes.get(&by)?;
+        // A label, or whatever else names it (a link to its documentation), read as shown.
+        let text = label_text(node)
+            .or_else(|| node.label().or(node.value()).map(str::trim).filter(|t| !t.is_empty()))
+            .filter(|t| !is_symbolic(t))
+            .map(clip)?;
+        if let Some(i) = children.iter().position(|(c, _)| *c == by).filter(|_| node.role() == Role::Label) {
             used[i] = true;
         }
         Some(text)
@@ -193,6 +205,12 @@ impl Tree<'_> {
                 push_input(out, *child, input);
             } else if let Some(control) = control(n) {
                 push_control(out, *child, control);
+                // A menu open under its button: its items are pressed as the person would.
+                for item in n.children() {
+                    if self.nodes.get(item).is_some_and(|m| matches!(m.role(), Role::Menu | Role::MenuListPopup)) {
+                        self.walk_row(*item, out, skip_containers, None);
+                    }
+                }
             } else if n.role() == Role::Label {
                 if let Some(text) = n.value().or(n.label()).map(str::trim).filter(|t| !t.is_empty()) {
                     push_text(out, clip(text));

@@ -176,7 +176,11 @@ pub(super) fn input(n: &Node) -> Option<Input> {
         }
         Role::CheckBox | Role::Switch | Role::MenuItemCheckBox => ("checkbox", TargetKind::Checkbox, toggled(), false),
         Role::RadioButton | Role::MenuItemRadio => ("radio button", TargetKind::Radio, toggled(), false),
+        // A slider without a value (a range slider's track) is read, not set.
+        Role::Slider if n.numeric_value().is_none() => ("slider", TargetKind::Shown, Value::Null, false),
         Role::Slider => ("slider", TargetKind::Number, number(), false),
+        // A colour button: its colour is read; choosing one takes its picker.
+        Role::ColorWell => ("colour", TargetKind::Shown, text(), false),
         Role::SpinButton | Role::NumberInput => ("number input", TargetKind::Number, number(), false),
         Role::ComboBox | Role::EditableComboBox => ("combo box", TargetKind::Combo, text(), false),
         Role::ProgressIndicator => ("progress", TargetKind::Shown, number(), false),
@@ -190,7 +194,7 @@ pub(super) fn input(n: &Node) -> Option<Input> {
         matches!(target, TargetKind::Number) && !shown.is_empty() && (shown.starts_with(l) || shown.ends_with(l))
     };
     let (label, affix) = match own {
-        Some(l) if is_affix(l) => (None, Some(clip(l))),
+        Some(l) if is_affix(l) => (None, Some(clip(l)).filter(|a| !is_symbolic(a))),
         Some(l) if is_symbolic(l) => (n.description().map(str::trim).filter(|d| !d.is_empty()).map(clip), None),
         Some(l) => (Some(clip(l)), None),
         None => (None, None),
@@ -285,6 +289,9 @@ pub(super) fn push_control(out: &mut Content, node: NodeId, (kind, item): (&'sta
     out.widgets.push((kind, label.clone()));
     if out.controls.len() < MAX_ITEMS {
         let disabled = item.get("disabled").is_some();
+        // Its state, to tell what a press changed: selected, open.
+        let state: serde_json::Map<String, Value> =
+            ["selected", "open"].iter().filter_map(|k| Some(((*k).to_owned(), item.get(*k)?.clone()))).collect();
         out.controls.push(item);
         out.targets.push(Target {
             node: node.0,
@@ -292,7 +299,7 @@ pub(super) fn push_control(out: &mut Content, node: NodeId, (kind, item): (&'sta
             label,
             key: String::new(),
             disabled,
-            value: Value::Null,
+            value: if state.is_empty() { Value::Null } else { Value::Object(state) },
             range: (None, None),
             options: Vec::new(),
         });
