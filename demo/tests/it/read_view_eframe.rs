@@ -7,6 +7,10 @@
 //! The deadlines are correctness bounds, not benchmarks: "within about a second" is checked as
 //! within [`FRESH_WITHIN`] (3 s), slack for a loaded machine; before the fix the job's result
 //! was not seen at all until the next input. Needs Xvfb and Mesa, as `native_windows` does.
+//!
+//! The same under eframe's wgpu renderer (its default when both renderers are built), through
+//! wgpu's OpenGL backend on Mesa: `WGPU_BACKEND=gl cargo test -p order-demo --test it
+//! read_view_eframe --features eframe/wgpu` (not run by default: it builds wgpu).
 
 use crate::support;
 
