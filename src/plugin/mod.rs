@@ -39,9 +39,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::hub::UiCore;
 use crate::hub::frame::PassEnd;
 use crate::hub::phase::PassKey;
+use crate::hub::{READ_VIEW_EVERY, UiCore};
 
 /// The egui plugin: drains calls at the start of each root pass, publishes and resolves at its
 /// end. Add it with `ctx.add_plugin(bridge.plugin())`.
@@ -210,16 +210,20 @@ impl egui::Plugin for BridgePlugin {
         if let Some(live) = &live {
             self.known.retain(|k, _| live.contains(k));
         }
+        let mut looked = false;
         if self.core.hub.config().read_view != crate::ReadView::Off {
             // An `egui::Modal` open in this pass blocks everything under it.
             let modal = ctx.memory(egui::Memory::top_modal_layer).map(|layer| layer.id.value());
-            self.read_view(key(viewport), viewport, output, modal);
+            looked = self.read_view(ctx, key(viewport), viewport, output, modal);
         }
         if self.op.as_ref().is_some_and(|op| op.key == key(viewport)) {
             ctx.request_repaint_of(viewport);
         }
         self.op_pass_ended(viewport);
         let wanted = self.core.frame.lock().end_pass(&self.core.hub, key(viewport), live.as_deref());
+        if looked {
+            self.core.hub.looked();
+        }
         if let Some(after) = wanted.after
             && let Some(vp) = output.viewport_output.get_mut(&viewport)
         {
@@ -247,11 +251,6 @@ impl egui::Plugin for BridgePlugin {
     }
 }
 
-/// How often the read view looks at egui's accessibility tree at most: building the tree costs
-/// egui about half a pass, so it is built in one pass a second (and only while an agent is
-/// about), not in each. What the read view saw is declared again in the passes between.
-pub const READ_VIEW_EVERY: Duration = Duration::from_secs(1);
-
 /// When the read view last looked, and whether egui's tree is ours to turn on and off.
 #[derive(Default)]
 struct ReadPace {
@@ -266,7 +265,8 @@ struct ReadPace {
     /// who turned it on, so one turned on while the bridge had it on goes unnoticed, and is
     /// turned off with the bridge's.)
     external: bool,
-    /// An agent is about but this frame was not looked at: a look follows within the pace.
+    /// An agent is about but this frame was not looked at: a look follows within the pace
+    /// (asked of egui at the pass's end).
     behind: bool,
     /// Per viewport, what the last look found.
     seen: HashMap<PassKey, observe::Seen>,
@@ -301,19 +301,27 @@ impl BridgePlugin {
 
     /// At the end of a kept pass: a look at its tree when this frame builds it, else the last
     /// look's windows declared again; and a look asked for within the pace when one is due.
+    /// True when this outermost pass looked (its end publishes the look).
+    ///
+    /// The look a pass that was not looked at asks for is a repaint egui is asked for
+    /// (`request_repaint_after_for`): eframe's integrations ignore the output's
+    /// `repaint_delay` (they listen to egui's repaint callback instead), and a pass of the app
+    /// without input, a background job's result drawn, would otherwise be seen only at the next
+    /// input.
     fn read_view(
         &mut self,
+        ctx: &egui::Context,
         key: PassKey,
         viewport: egui::ViewportId,
         output: &mut egui::FullOutput,
         modal: Option<u64>,
-    ) {
+    ) -> bool {
+        let mut looked_outermost = false;
         let tree = output.platform_output.accesskit_update.as_ref();
         if tree.is_some() && !self.read.ours {
             self.read.external = true;
         }
-        let looked = tree.filter(|_| self.read.building);
-        if let Some(tree) = looked {
+        if let Some(tree) = tree.filter(|_| self.read.building) {
             let operate = self.core.hub.config().read_view == crate::ReadView::Operate;
             let docs = self.core.hub.config().parameter_docs;
             let tools = move |targets: &[observe::Target]| operate::tools(targets, docs);
@@ -335,6 +343,7 @@ impl BridgePlugin {
             self.read.fresh.insert(key);
             if self.viewports.is_empty() {
                 self.read.last = Some(std::time::Instant::now());
+                looked_outermost = true;
             }
         } else {
             self.read.fresh.remove(&key);
@@ -353,8 +362,11 @@ impl BridgePlugin {
             && let Some(vp) = output.viewport_output.get_mut(&viewport)
         {
             let waited = self.read.last.map_or(Duration::ZERO, |t| t.elapsed());
-            vp.repaint_delay = vp.repaint_delay.min(READ_VIEW_EVERY.saturating_sub(waited));
+            let due_in = READ_VIEW_EVERY.saturating_sub(waited);
+            vp.repaint_delay = vp.repaint_delay.min(due_in);
+            ctx.request_repaint_after_for(due_in, viewport);
         }
+        looked_outermost
     }
 }
 

@@ -126,6 +126,7 @@ pub async fn read_windows(
         return call_result(&Err(e), sees, None);
     }
     shared.hub.first_frame().await;
+    shared.hub.look_for_read().await;
     let snapshot = shared.hub.snapshot();
     let mut state = snapshot.state_value().clone();
     if with_tools && let Value::Object(o) = &mut state {

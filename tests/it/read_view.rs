@@ -361,3 +361,137 @@ fn a_collapsed_declared_window_is_not_read_as_an_undescribed_one() {
     let titles: Vec<String> = h.snapshot().state().windows.iter().map(|w| w.title.clone()).collect();
     assert_eq!(titles, ["Counter"], "{:?}", h.snapshot().state());
 }
+
+/// A pass that was not looked at (within the pace of one look a second) asks egui itself for
+/// the pass of the next look, through egui's repaint callback: what eframe listens to (it
+/// ignores the output's `repaint_delay`). Otherwise a change the app made in such a pass, with
+/// no input after, was never looked at under eframe.
+#[test]
+fn a_pass_not_looked_at_asks_egui_for_the_next_look() {
+    use std::sync::Arc;
+    use std::time::Duration;
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let asked: Arc<parking_lot::Mutex<Vec<Duration>>> = Arc::default();
+    let to = Arc::clone(&asked);
+    ctx.set_request_repaint_callback(move |info| to.lock().push(info.delay));
+    let time = std::cell::Cell::new(0.0);
+    let pass = || {
+        time.set(time.get() + 0.1); // the window's fade-in ends
+        let raw = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(900.0, 600.0))),
+            time: Some(time.get()),
+            ..Default::default()
+        };
+        let mut out = ctx.run_ui(raw, |ui| {
+            egui::Window::new("Status").show(ui.ctx(), |ui| ui.label("Loading"));
+        });
+        out.textures_delta.clear();
+    };
+    for _ in 0..3 {
+        pass(); // the window settles (its sizing pass), with no agent about
+    }
+    drop(egui_mcp_bridge::testing::Agent::new(&bridge).snapshot()); // an agent reads
+    pass(); // a look
+    // The passes after it, within the pace, are not looked at. While one asks for the next at
+    // once (the arrival's wake-up runs two), egui runs it; the last asks for the look.
+    for _ in 0..5 {
+        asked.lock().clear();
+        pass();
+        let asked = asked.lock().clone();
+        if asked.iter().any(Duration::is_zero) {
+            continue;
+        }
+        assert!(
+            asked.iter().any(|d| !d.is_zero() && *d <= Duration::from_secs(1)),
+            "egui was asked for no pass within the pace (one second): {asked:?}"
+        );
+        return;
+    }
+    panic!("egui was asked for passes at once, five times over");
+}
+
+/// A UI thread whose passes take a while, as a big app's do: the arrival's look is not yet
+/// published when the first read comes.
+fn slow_plain() -> impl FnMut(&mut egui::Ui) {
+    let mut s = Plain { name: "COM3".into(), ..Plain::default() };
+    move |ui: &mut egui::Ui| {
+        std::thread::sleep(std::time::Duration::from_millis(40));
+        plain(ui, &mut s);
+    }
+}
+
+/// The first read of the state after an agent arrives, as the resource or as the tool, waits
+/// (bounded) for the read view's first look: it already holds the windows the app has not
+/// described.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_read_after_an_agent_arrives_holds_the_undescribed_windows() {
+    for (lifecycle, as_tool) in [(Lifecycle::Legacy, false), (Lifecycle::Modern, false), (Lifecycle::Legacy, true)] {
+        let bridge = Bridge::builder().build();
+        let _ui = HeadlessUi::start(&bridge, "slow-ui", slow_plain);
+        // The app has drawn before any agent came (watching is not asking).
+        let mut published = egui_mcp_bridge::testing::Agent::new(&bridge).watch();
+        let first = tokio::time::timeout(crate::common::WAIT, published.wait_for(|s| s.windows_revision() > 0));
+        assert!(first.await.is_ok_and(|r| r.is_ok()), "the app's first pass");
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        let _serving = bridge.serve_io("duplex", server_io).expect("serve");
+        let client = Client::connect(client_io, lifecycle, "test-client").await;
+        let state = if as_tool {
+            client.call("app__read_windows", json!({})).await.ok()["result"].clone()
+        } else {
+            client.read().await
+        };
+        assert!(
+            state.to_string().contains("ui-settings"),
+            "{lifecycle:?}, as the tool: {as_tool}: the first read holds no Settings window: {state}"
+        );
+    }
+}
+
+/// A state that changed with no pass at all (nothing asked egui for one) cannot be looked at
+/// until a pass runs: an agent's read wakes the app for a look once the last look is a pace
+/// old, and a later read shows it. The UI's loop here runs no pass of its own for a minute.
+/// "Within about a second" is checked with slack (3 s): a correctness bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_s_reads_wake_the_app_for_a_look() {
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+    let bridge = Bridge::builder().build();
+    let name = Arc::new(parking_lot::Mutex::new(String::from("COM3")));
+    let shared = Arc::clone(&name);
+    let options =
+        egui_mcp_bridge::passes::headless::HeadlessOptions { max_idle: Duration::from_secs(60), ..Default::default() };
+    let _ui = HeadlessUi::start_with(&bridge, "quiet-ui", options, move || {
+        let mut s = Plain::default();
+        move |ui: &mut egui::Ui| {
+            s.name.clone_from(&shared.lock());
+            plain(ui, &mut s);
+        }
+    });
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let _serving = bridge.serve_io("duplex", server_io).expect("serve");
+    let client = Client::connect(client_io, Lifecycle::Legacy, "test-client").await;
+    let name_read = |state: &Value| {
+        let windows = state["windows"].as_array().cloned().unwrap_or_default();
+        let settings = windows.into_iter().find(|w| w["id"] == "ui-settings").unwrap_or_default();
+        settings["blocks"][1]["items"][0]["value"].clone()
+    };
+    // Three times: the first read (the arrival's look), then two changes; the first may be
+    // seen by the look the pace asks for after the arrival's, after which the app runs no
+    // pass until something asks.
+    for (k, next) in ["COM3", "COM4", "COM5"].into_iter().enumerate() {
+        if k > 0 {
+            next.clone_into(&mut name.lock());
+        }
+        let changed = Instant::now();
+        loop {
+            let state = client.read().await;
+            if name_read(&state) == json!(next) {
+                break;
+            }
+            assert!(changed.elapsed() < Duration::from_secs(3), "reads did not show {next}: {state}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}

@@ -7,7 +7,8 @@
 //!   kittest, an agent over MCP).
 //! - The demo binary over stdio and HTTP: `stdio_hygiene`, `frame_fuzz`, `token_budget`,
 //!   `token_store` (the HTTP token kept across restarts),
-//!   `client_zoo` (emulated clients that cannot run here), `native_windows` (under Xvfb).
+//!   `client_zoo` (emulated clients that cannot run here), `native_windows` (under Xvfb),
+//!   `read_view_eframe` (an app that describes nothing, in an eframe window under Xvfb).
 //! - Real clients we did not write: `interop` (the Python SDK), `node_clients` (the Inspector,
 //!   the conformance suite, the TypeScript SDK), `real_clients` (the agent programs people run,
 //!   each with a scripted model).
@@ -24,6 +25,7 @@ mod native_windows;
 mod node_clients;
 mod order_model;
 mod person_and_agent;
+mod read_view_eframe;
 mod real_clients;
 mod stdio_hygiene;
 mod token_budget;

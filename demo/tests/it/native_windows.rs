@@ -7,43 +7,10 @@
 
 use crate::support;
 
-use std::io::{BufRead as _, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
-use support::{DEMO, DemoHttp, python};
-
-/// An Xvfb on a display number it picked itself; killed on drop.
-struct Xvfb {
-    child: Child,
-    display: String,
-}
-
-impl Xvfb {
-    fn start() -> Self {
-        let mut child = Command::new("Xvfb")
-            .args(["-displayfd", "1", "-screen", "0", "1600x900x24", "-nolisten", "tcp"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("Xvfb is needed (Debian: apt-get install xvfb xdotool libgl1-mesa-dri libxkbcommon-x11-0): {e}")
-            });
-        let mut line = String::new();
-        let stdout = child.stdout.take().expect("Xvfb's stdout");
-        BufReader::new(stdout).read_line(&mut line).expect("Xvfb says its display number");
-        let display = format!(":{}", line.trim());
-        assert!(display.len() > 1, "Xvfb gave no display number");
-        Self { child, display }
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use support::{DEMO, DemoHttp, Xvfb, python};
 
 /// Runs the scenario with these arguments (the demo binary, or `--http URL`) on display `x`.
 fn run(x: &Xvfb, args: &[&str]) {

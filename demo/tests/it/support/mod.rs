@@ -281,3 +281,35 @@ impl DemoStdio {
         Self { child, stdin, stdout, stderr }
     }
 }
+
+/// An Xvfb on a display number it picked itself; killed on drop.
+pub struct Xvfb {
+    child: Child,
+    pub display: String,
+}
+
+impl Xvfb {
+    pub fn start() -> Self {
+        let mut child = Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", "1600x900x24", "-nolisten", "tcp"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("Xvfb is needed (Debian: apt-get install xvfb xdotool libgl1-mesa-dri libxkbcommon-x11-0): {e}")
+            });
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("Xvfb's stdout");
+        BufReader::new(stdout).read_line(&mut line).expect("Xvfb says its display number");
+        let display = format!(":{}", line.trim());
+        assert!(display.len() > 1, "Xvfb gave no display number");
+        Self { child, display }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,112 @@
+//! `undescribed-app`: a small eframe app (glow) that describes nothing to the bridge, so agents
+//! see it only through the read view, serving MCP over stdio. It is the app of
+//! `tests/it/read_view_eframe.rs`: a person's app that notices a background job finishing in its
+//! own pass, with no input.
+//!
+//! It shows one window, "Project". Once the first pass has run it prints
+//! `undescribed-app ready; trigger: ADDR` on stderr; each line sent to that loopback TCP address
+//! changes what it shows, as a background job would, without any input:
+//!
+//! - `open NAME`: a job finishes with the project NAME opened; the app picks the result up from
+//!   a channel in its next pass, after the job called `request_repaint` once (as real apps do).
+//! - `quietly NOTE`: the app's state changes with no pass asked for at all (a shared value
+//!   written from another thread); it shows at the next pass, whatever runs it.
+//!
+//! `cargo run -p order-demo --bin undescribed-app` (an MCP client starts it, over stdio).
+
+use std::io::BufRead as _;
+use std::sync::Arc;
+
+use egui_mcp_bridge::Bridge;
+use parking_lot::Mutex;
+
+struct App {
+    /// Results of finished jobs, picked up in the app's pass.
+    jobs: crossbeam_channel::Receiver<String>,
+    project: String,
+    /// Written by another thread, read in each pass.
+    note: Arc<Mutex<String>>,
+    /// The trigger's address, printed in the first pass.
+    trigger: Option<std::net::SocketAddr>,
+    _serving: egui_mcp_bridge::serve::ServeHandle,
+    /// Kept: the MCP server (and its runtime) lives as long as a clone of the bridge does.
+    _bridge: Bridge,
+}
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        for project in self.jobs.try_iter() {
+            self.project = format!("Project {project} opened");
+        }
+        let note = self.note.lock().clone();
+        egui::Window::new("Project").show(ui.ctx(), |ui| {
+            ui.label(&self.project);
+            ui.label(format!("Note: {note}"));
+        });
+        if let Some(addr) = self.trigger.take() {
+            eprintln!("undescribed-app ready; trigger: {addr}");
+        }
+    }
+}
+
+/// Serves the trigger: each line from a connection is one job's result or one quiet change.
+fn serve_trigger(
+    listener: &std::net::TcpListener,
+    ctx: &egui::Context,
+    jobs: &crossbeam_channel::Sender<String>,
+    note: &Mutex<String>,
+) {
+    for stream in listener.incoming().map_while(Result::ok) {
+        for line in std::io::BufReader::new(stream).lines().map_while(Result::ok) {
+            if let Some(name) = line.strip_prefix("open ") {
+                if jobs.send(name.to_owned()).is_err() {
+                    return;
+                }
+                ctx.request_repaint();
+            } else if let Some(text) = line.strip_prefix("quietly ") {
+                text.clone_into(&mut note.lock());
+            } else {
+                tracing::warn!("unknown trigger line ({} bytes)", line.len());
+            }
+        }
+    }
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    use tracing_subscriber::prelude::*;
+    tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(tracing_subscriber::EnvFilter::from_default_env())
+        .with(tracing_subscriber::filter::filter_fn(egui_mcp_bridge::log_filter))
+        .init();
+    let bridge = Bridge::builder().app_name("undescribed-app").build();
+    let serving = bridge.serve_stdio()?;
+    let listener = std::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))?;
+    let trigger = listener.local_addr()?;
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default().with_inner_size([480.0, 320.0]),
+        ..eframe::NativeOptions::default()
+    };
+    eframe::run_native(
+        "undescribed-app",
+        options,
+        Box::new(move |cc| {
+            cc.egui_ctx.add_plugin(bridge.plugin());
+            let (tx, jobs) = crossbeam_channel::unbounded();
+            let note = Arc::new(Mutex::new("none".to_owned()));
+            let (ctx, shared) = (cc.egui_ctx.clone(), Arc::clone(&note));
+            std::thread::Builder::new()
+                .name("trigger".into())
+                .spawn(move || serve_trigger(&listener, &ctx, &tx, &shared))?;
+            Ok(Box::new(App {
+                jobs,
+                project: "No project open".to_owned(),
+                note,
+                trigger: Some(trigger),
+                _serving: serving,
+                _bridge: bridge,
+            }))
+        }),
+    )?;
+    Ok(())
+}

@@ -1,0 +1,155 @@
+//! The read view in a real eframe window (glow, on Xvfb with Mesa's software OpenGL): an app that
+//! describes nothing (`undescribed-app`), driven over stdio by an rmcp client, with no input at
+//! all. The first read after the agent connects holds the app's window; a background job's
+//! result, which the app picks up in a pass of its own, reaches a subscribed agent within about
+//! a second, without any read; and a change made with no pass at all shows once the agent reads.
+//!
+//! The deadlines are correctness bounds, not benchmarks: "within about a second" is checked as
+//! within [`FRESH_WITHIN`] (3 s), slack for a loaded machine; before the fix the job's result
+//! was not seen at all until the next input. Needs Xvfb and Mesa, as `native_windows` does.
+//!
+//! The same under eframe's wgpu renderer (its default when both renderers are built), through
+//! wgpu's OpenGL backend on Mesa: `WGPU_BACKEND=gl cargo test -p order-demo --test it
+//! read_view_eframe --features eframe/wgpu` (not run by default: it builds wgpu).
+
+use crate::support;
+
+use std::io::Write as _;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, ProtocolVersion, ReadResourceRequestParams,
+    ResourceUpdatedNotificationParam, SubscribeRequestParams,
+};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
+use serde_json::Value;
+use support::Xvfb;
+use tokio::io::AsyncBufReadExt as _;
+use tokio::sync::mpsc;
+
+const APP: &str = env!("CARGO_BIN_EXE_undescribed-app");
+const URI: &str = "app://windows";
+/// "Within about a second", with slack: a correctness bound.
+const FRESH_WITHIN: Duration = Duration::from_secs(3);
+/// For the app to start and answer.
+const WAIT: Duration = Duration::from_secs(30);
+
+/// The client: each `resources/updated` is one message on the channel.
+#[derive(Clone)]
+struct Updates(mpsc::UnboundedSender<()>);
+
+impl ClientHandler for Updates {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(ClientCapabilities::default(), Implementation::new("read-view-eframe", "0"))
+            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+
+    async fn on_resource_updated(&self, _: ResourceUpdatedNotificationParam, _: NotificationContext<RoleClient>) {
+        let _ = self.0.send(());
+    }
+}
+
+/// `app://windows`, read once.
+async fn read(client: &RunningService<RoleClient, Updates>) -> Value {
+    let r = tokio::time::timeout(WAIT, client.read_resource(ReadResourceRequestParams::new(URI)))
+        .await
+        .expect("read answered in time")
+        .expect("resources/read");
+    let v = serde_json::to_value(&r.contents[0]).expect("json");
+    serde_json::from_str(v["text"].as_str().expect("text content")).expect("the state is JSON")
+}
+
+/// The read-only window titled "Project", as JSON text (its blocks hold what it shows).
+fn project(state: &Value) -> Option<String> {
+    let windows = state["windows"].as_array()?;
+    windows.iter().find(|w| w["title"] == "Project" && w["readOnly"] == true).map(Value::to_string)
+}
+
+/// Starts the app on display `x`: the process (killed on drop) and its trigger's address, once
+/// its first pass has run; the rest of its stderr is forwarded to the test's.
+async fn start(x: &Xvfb) -> (tokio::process::Child, std::net::SocketAddr) {
+    let mut app = tokio::process::Command::new(APP)
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start undescribed-app");
+    let mut lines = tokio::io::BufReader::new(app.stderr.take().expect("stderr")).lines();
+    let ready = async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Some(addr) = line.strip_prefix("undescribed-app ready; trigger: ") {
+                return addr.parse().expect("the trigger's address");
+            }
+            eprintln!("[app] {line}");
+        }
+        panic!("undescribed-app ended before its first pass (is Xvfb with Mesa there?)");
+    };
+    let trigger = tokio::time::timeout(WAIT, ready).await.expect("the app's first pass in time");
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            eprintln!("[app] {line}");
+        }
+    });
+    (app, trigger)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undescribed_eframe_app_is_read_fresh_without_input() {
+    let x = Xvfb::start();
+    let (mut app, trigger) = start(&x).await;
+    let io = (app.stdout.take().expect("stdout"), app.stdin.take().expect("stdin"));
+    let (tx, mut updates) = mpsc::unbounded_channel();
+    let client =
+        tokio::time::timeout(WAIT, Updates(tx).serve(io)).await.expect("initialized in time").expect("initialize");
+
+    // The agent has just arrived: its first read already holds the app's window.
+    let asked = Instant::now();
+    let first = read(&client).await;
+    eprintln!("the first read was answered in {:.3} s", asked.elapsed().as_secs_f64());
+    let shown = project(&first).unwrap_or_else(|| panic!("the first read holds no Project window: {first}"));
+    assert!(shown.contains("No project open"), "{shown}");
+
+    #[expect(deprecated, reason = "the 2025-11-25 lifecycle's subscription")]
+    client.subscribe(SubscribeRequestParams::new(URI)).await.expect("subscribe");
+
+    // A background job finishes: the app picks its result up in its own pass (the job asked
+    // for one, once), no input follows. The agent only waits for `resources/updated`.
+    let mut person_free = std::net::TcpStream::connect(trigger).expect("connect the trigger");
+    writeln!(person_free, "open alpha").expect("trigger the job");
+    let asked = Instant::now();
+    let mut seen = None;
+    while seen.is_none() {
+        let left = FRESH_WITHIN.saturating_sub(asked.elapsed());
+        let Ok(Some(())) = tokio::time::timeout(left, updates.recv()).await else { break };
+        let state = read(&client).await;
+        seen = project(&state).filter(|p| p.contains("Project alpha opened")).map(|_| asked.elapsed());
+    }
+    let seen = seen.unwrap_or_else(|| {
+        panic!("the job's result was not published within {FRESH_WITHIN:?} (no input came to run a look)")
+    });
+    eprintln!("the job's result was published {:.2} s after it finished", seen.as_secs_f64());
+
+    // A change with no pass at all: nothing can see it until something runs a pass; the
+    // agent's reads wake the app for a look once the last one is a second old.
+    writeln!(person_free, "quietly beta").expect("change the note");
+    let changed = Instant::now();
+    let mut seen = None;
+    while seen.is_none() && changed.elapsed() < FRESH_WITHIN {
+        let state = read(&client).await;
+        seen = project(&state).filter(|p| p.contains("Note: beta")).map(|_| changed.elapsed());
+        if seen.is_none() {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let seen =
+        seen.unwrap_or_else(|| panic!("reads did not show a change made without a pass within {FRESH_WITHIN:?}"));
+    eprintln!("a change made without a pass was read {:.2} s after it", seen.as_secs_f64());
+    drop(client);
+}
