@@ -441,3 +441,68 @@ fn by_title_in<S>(h: &Harness<'_, S>, title: &str) -> Window {
     let snapshot = h.snapshot();
     snapshot.state().windows.iter().find(|w| w.title == title).cloned().unwrap_or_else(|| panic!("{title}"))
 }
+
+/// A form egui draws alone: a one-line text edit with a character limit and a bounded drag
+/// value, for the property tests against egui's own widgets.
+#[derive(Default)]
+struct Plain {
+    name: String,
+    level: f64,
+}
+
+fn plain_form(ui: &mut egui::Ui, s: &mut Plain) {
+    egui::Window::new("Form").show(ui.ctx(), |ui| {
+        egui::Grid::new("form").show(ui, |ui| {
+            ui.label("Name");
+            ui.add(egui::TextEdit::singleline(&mut s.name).char_limit(20));
+            ui.end_row();
+            ui.label("Level");
+            ui.add(egui::DragValue::new(&mut s.level).range(-50.0..=50.0));
+            ui.end_row();
+        });
+    });
+}
+
+fn plain_harness() -> Harness<'static, Plain> {
+    let mut h = Harness::from_builder(
+        &Bridge::builder().build(),
+        egui_kittest::Harness::builder().with_size([600.0, 400.0]).with_accessibility_check(false),
+        plain_form,
+        Plain::default(),
+    );
+    h.run();
+    h
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 40, ..proptest::prelude::ProptestConfig::default() })]
+
+    /// egui's text edit decides what it holds (its character limit, one line): the result
+    /// always says what it then holds, and says it differs exactly when it does.
+    #[test]
+    fn an_undescribed_text_edit_holds_what_the_result_says(text in "[a-zA-Zé .\\-\n]{0,30}") {
+        let mut h = plain_harness();
+        let r = h.call("ui-form__edit_field", json!({"field": "name", "value": text})).expect("text is accepted");
+        let held = h.kittest().state().name.clone();
+        proptest::prop_assert_eq!(r.result.as_ref().map(|v| v["fields"]["name"].clone()), Some(json!(held)));
+        let differs = r.message.as_deref().unwrap_or_default().contains("(asked");
+        proptest::prop_assert_eq!(differs, held != text, "{:?} held as {:?}", text, held);
+        proptest::prop_assert_eq!(held == text, !text.contains('\n') && text.chars().count() <= 20);
+    }
+
+    /// egui's drag value keeps its range: a number in it is accepted and held exactly, one
+    /// outside it is refused and nothing changes.
+    #[test]
+    fn an_undescribed_drag_value_accepts_exactly_its_range(value in -100.0f64..100.0) {
+        let mut h = plain_harness();
+        let r = h.call("ui-form__edit_field", json!({"field": "level", "value": value}));
+        let held = h.kittest().state().level;
+        if (-50.0..=50.0).contains(&value) {
+            proptest::prop_assert!(r.is_ok(), "{:?}", r);
+            proptest::prop_assert_eq!(held, value);
+        } else {
+            proptest::prop_assert_eq!(r.map_err(|e| e.code), Err(ErrorCode::ValidationFailed));
+            proptest::prop_assert_eq!(held, 0.0);
+        }
+    }
+}

@@ -3,7 +3,10 @@
 //! `tests/it/read_view_eframe.rs`: a person's app that notices a background job finishing in its
 //! own pass, with no input.
 //!
-//! It shows one window, "Project". Once the first pass has run it prints
+//! It shows one window, "Project", with a name to type and a Rename button an agent operates
+//! through the window's generic tools (`ui-project__edit_field`, `ui-project__press`), in the
+//! real run loop. The `Bridge` is moved into eframe's app creator and dropped there: only the
+//! serving handle is kept, as the README's shape allows. Once the first pass has run it prints
 //! `undescribed-app ready; trigger: ADDR` on stderr; each line sent to that loopback TCP address
 //! changes what it shows, as a background job would, without any input:
 //!
@@ -24,13 +27,15 @@ struct App {
     /// Results of finished jobs, picked up in the app's pass.
     jobs: crossbeam_channel::Receiver<String>,
     project: String,
+    /// The name the person (or an agent) types, and how often Rename was pressed.
+    name: String,
+    renames: u32,
     /// Written by another thread, read in each pass.
     note: Arc<Mutex<String>>,
     /// The trigger's address, printed in the first pass.
     trigger: Option<std::net::SocketAddr>,
+    /// Serving lasts as long as this handle, whatever became of the bridge.
     _serving: egui_mcp_bridge::serve::ServeHandle,
-    /// Kept: the MCP server (and its runtime) lives as long as a clone of the bridge does.
-    _bridge: Bridge,
 }
 
 impl eframe::App for App {
@@ -42,6 +47,14 @@ impl eframe::App for App {
         egui::Window::new("Project").show(ui.ctx(), |ui| {
             ui.label(&self.project);
             ui.label(format!("Note: {note}"));
+            ui.horizontal(|ui| {
+                let label = ui.label("Name");
+                ui.text_edit_singleline(&mut self.name).labelled_by(label.id);
+            });
+            if ui.button("Rename").clicked() {
+                self.renames += 1;
+                self.project = format!("Project {} (renamed {} times)", self.name, self.renames);
+            }
         });
         if let Some(addr) = self.trigger.take() {
             eprintln!("undescribed-app ready; trigger: {addr}");
@@ -101,10 +114,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Ok(Box::new(App {
                 jobs,
                 project: "No project open".to_owned(),
+                name: String::new(),
+                renames: 0,
                 note,
                 trigger: Some(trigger),
                 _serving: serving,
-                _bridge: bridge,
             }))
         }),
     )?;

@@ -61,10 +61,19 @@ async fn read(client: &RunningService<RoleClient, Updates>) -> Value {
     serde_json::from_str(v["text"].as_str().expect("text content")).expect("the state is JSON")
 }
 
-/// The read-only window titled "Project", as JSON text (its blocks hold what it shows).
+/// The undescribed window titled "Project", as JSON text (its blocks hold what it shows).
 fn project(state: &Value) -> Option<String> {
     let windows = state["windows"].as_array()?;
-    windows.iter().find(|w| w["title"] == "Project" && w["readOnly"] == true).map(Value::to_string)
+    windows.iter().find(|w| w["title"] == "Project" && w["undescribed"] == true).map(Value::to_string)
+}
+
+/// A tool call: its structured result, or its error object.
+async fn call(client: &RunningService<RoleClient, Updates>, tool: &str, arguments: Value) -> Result<Value, Value> {
+    let Value::Object(arguments) = arguments else { panic!("arguments are an object") };
+    let params = rmcp::model::CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+    let r = tokio::time::timeout(WAIT, client.call_tool(params)).await.expect("answered in time").expect("call");
+    let body = r.structured_content.clone().unwrap_or(Value::Null);
+    if r.is_error == Some(true) { Err(body) } else { Ok(body) }
 }
 
 /// Starts the app on display `x`: the process (killed on drop) and its trigger's address, once
@@ -151,5 +160,28 @@ async fn an_undescribed_eframe_app_is_read_fresh_without_input() {
     let seen =
         seen.unwrap_or_else(|| panic!("reads did not show a change made without a pass within {FRESH_WITHIN:?}"));
     eprintln!("a change made without a pass was read {:.2} s after it", seen.as_secs_f64());
+
+    // The agent operates the window in the real run loop: types a name, presses Rename; the
+    // app's handler runs once, and each answer comes with what the window then shows.
+    let state = read(&client).await;
+    let version = state["windows"]
+        .as_array()
+        .and_then(|w| w.iter().find(|w| w["id"] == "ui-project"))
+        .map(|w| w["version"].clone());
+    let typed = call(
+        &client,
+        "ui-project__edit_field",
+        serde_json::json!({"field": "name", "value": "gamma", "expectedVersion": version}),
+    )
+    .await;
+    assert!(typed.as_ref().is_ok_and(|r| r["result"]["fields"]["name"] == "gamma"), "{typed:?}");
+    let renamed = call(&client, "ui-project__press", serde_json::json!({"control": "rename"})).await;
+    let message = renamed.as_ref().map(|r| r["message"].to_string()).unwrap_or_default();
+    assert!(message.contains("Project gamma (renamed 1 times)"), "{renamed:?}");
+    let stale =
+        call(&client, "ui-project__press", serde_json::json!({"control": "rename", "expectedVersion": version})).await;
+    assert_eq!(stale.err().map(|e| e["code"].clone()), Some(Value::from("stale_state")));
+    let shown = project(&read(&client).await).unwrap_or_default();
+    assert!(shown.contains("renamed 1 times"), "the handler ran once: {shown}");
     drop(client);
 }
