@@ -19,21 +19,22 @@ use std::sync::Arc;
 
 use egui::accesskit::{self, Action, ActionData, ActionRequest, Node, NodeId, Role, TreeUpdate};
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
+
+mod check;
+mod report;
 
 use super::observe::{Target, TargetKind};
 use crate::hub::decl::ActionDecl;
 use crate::hub::phase::PassKey;
 use crate::hub::{ActionSpec, Outcome, PendingCall, clipped, input_schema_for};
-use crate::protocol::{ErrorCode, FieldError, MASK, ToolError, ToolResult};
+use crate::protocol::{ErrorCode, FieldError, ToolError};
+use check::{Set, check, disabled, find, parse};
 
 /// The generic tool that sets fields.
 pub(crate) const EDIT_FIELD: &str = "edit_field";
 /// The generic tool that presses a control.
 pub(crate) const PRESS: &str = "press";
-
-/// The most characters of what changed a result tells.
-const CHANGES_CHARS: usize = 600;
 
 /// The arguments of `edit_field`: one field, or several at once.
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -256,159 +257,6 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
     Ok(())
 }
 
-/// What setting a field takes.
-enum Set {
-    Nothing,
-    Request(ActionRequest),
-    Pick(String),
-}
-
-/// Whether `value` fits the widget, and what setting it takes.
-fn check(t: &Target, value: &Value) -> Result<Set, String> {
-    let node = t.node;
-    match t.kind {
-        TargetKind::Text | TargetKind::Password => match value {
-            Value::String(s) => {
-                Ok(Set::Request(request(node, Action::SetValue, Some(ActionData::Value(s.as_str().into())))))
-            }
-            _ => Err("expects text".to_owned()),
-        },
-        TargetKind::Number => {
-            let n = match value {
-                Value::Number(n) => n.as_f64(),
-                Value::String(s) => s.trim().parse::<f64>().ok(),
-                _ => None,
-            }
-            .filter(|n| n.is_finite())
-            .ok_or("expects a number")?;
-            if let (Some(min), _) = t.range
-                && n < min
-            {
-                return Err(format!("must be at least {min}"));
-            }
-            if let (_, Some(max)) = t.range
-                && n > max
-            {
-                return Err(format!("must be at most {max}"));
-            }
-            Ok(Set::Request(request(node, Action::SetValue, Some(ActionData::NumericValue(n)))))
-        }
-        TargetKind::Checkbox => {
-            let want = value.as_bool().ok_or("expects true or false")?;
-            Ok(if t.value == Value::Bool(want) {
-                Set::Nothing
-            } else {
-                Set::Request(request(node, Action::Click, None))
-            })
-        }
-        TargetKind::Radio => match value {
-            Value::Bool(true) if t.value == Value::Bool(true) => Ok(Set::Nothing),
-            Value::Bool(true) => Ok(Set::Request(request(node, Action::Click, None))),
-            _ => Err("expects true (select it); to leave it, select another radio button".to_owned()),
-        },
-        TargetKind::RadioGroup => {
-            let option = match value {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                _ => return Err("expects the text of one of its options".to_owned()),
-            };
-            let found = t
-                .options
-                .iter()
-                .find(|(_, l)| *l == option)
-                .or_else(|| t.options.iter().find(|(_, l)| l.eq_ignore_ascii_case(option.trim())));
-            match found {
-                Some(_) if t.value.as_str() == Some(option.as_str()) => Ok(Set::Nothing),
-                Some((node, _)) => Ok(Set::Request(request(*node, Action::Click, None))),
-                None => {
-                    let options: Vec<&str> = t.options.iter().map(|(_, l)| l.as_str()).collect();
-                    Err(format!("not one of its options: {}", options.join(", ")))
-                }
-            }
-        }
-        TargetKind::Combo => {
-            let option = match value {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                Value::Bool(b) => b.to_string(),
-                _ => return Err("expects the option's text".to_owned()),
-            };
-            Ok(if t.value.as_str() == Some(option.as_str()) { Set::Nothing } else { Set::Pick(option) })
-        }
-        TargetKind::Control | TargetKind::Shown => Err("cannot be set: read it only".to_owned()),
-    }
-}
-
-fn parse<A: for<'de> Deserialize<'de>>(args: &Value) -> Result<A, ToolError> {
-    serde_json::from_value(args.clone()).map_err(|e| {
-        ToolError::validation(
-            "The arguments do not fit the tool",
-            vec![FieldError::new("arguments", clipped(&e.to_string()))],
-        )
-    })
-}
-
-/// Why a name found no target of the kind asked for.
-enum Miss {
-    /// It is the key of a target of the other kind (a field's key given to `press`).
-    OtherKind,
-    /// It is the key of something only read (a progress bar).
-    ReadOnly,
-    Unknown,
-}
-
-impl Miss {
-    fn why(&self, targets: &[Target], control: bool) -> String {
-        match (self, control) {
-            (Self::OtherKind, true) => "that is a field: set it with edit_field".to_owned(),
-            (Self::OtherKind, false) => "that is a control: press it with press".to_owned(),
-            (Self::ReadOnly, _) => "that is only read: no agent or person sets it here".to_owned(),
-            (Self::Unknown, true) => format!("not a control of this window; its controls: {}", names(targets, true)),
-            (Self::Unknown, false) => format!("not a field of this window; its fields: {}", names(targets, false)),
-        }
-    }
-}
-
-/// The target `name` names: its key, else its label (exactly, then ignoring case), among those
-/// of the kind asked for. A key of another target is never taken for a label.
-fn find<'a>(targets: &'a [Target], name: &str, control: bool) -> Result<&'a Target, Miss> {
-    let of_kind = |t: &&Target| (t.kind == TargetKind::Control) == control && t.kind != TargetKind::Shown;
-    if let Some(t) = targets.iter().find(|t| t.key == name) {
-        return if of_kind(&t) {
-            Ok(t)
-        } else if t.kind == TargetKind::Shown {
-            Err(Miss::ReadOnly)
-        } else {
-            Err(Miss::OtherKind)
-        };
-    }
-    let mut candidates = targets.iter().filter(of_kind);
-    candidates
-        .clone()
-        .find(|t| t.label == name)
-        .or_else(|| candidates.find(|t| t.label.eq_ignore_ascii_case(name.trim())))
-        .ok_or(Miss::Unknown)
-}
-
-/// The keys an agent can use, for an error (at most 20).
-fn names(targets: &[Target], control: bool) -> String {
-    let keys: Vec<&str> = targets
-        .iter()
-        .filter(|t| (t.kind == TargetKind::Control) == control && t.kind != TargetKind::Shown && !t.disabled)
-        .map(|t| t.key.as_str())
-        .take(20)
-        .collect();
-    if keys.is_empty() { "none enabled now".to_owned() } else { keys.join(", ") }
-}
-
-fn disabled(title: &str, targets: &[&Target]) -> ToolError {
-    let labels: Vec<String> = targets.iter().map(|t| format!("\"{}\"", clipped(&t.label))).collect();
-    ToolError::new(
-        ErrorCode::ActionNotAvailable,
-        format!("{} disabled in {title} now: the app does not allow it; nothing was done", labels.join(", ")),
-    )
-}
-
 fn request(node: u64, action: Action, data: Option<ActionData>) -> ActionRequest {
     ActionRequest { action, target_tree: accesskit::TreeId::ROOT, target_node: NodeId(node), data }
 }
@@ -492,110 +340,6 @@ impl Operation {
         }
         Some(Ok(self.report(after)))
     }
-
-    /// The answer: what was done, as the window now shows it, and what else changed in it.
-    fn report(&self, after: Option<(&[Target], Vec<String>)>) -> ToolResult {
-        let Some((after, text)) = after else {
-            let what =
-                self.pressed.as_ref().map_or_else(|| "Set the fields".to_owned(), |p| format!("Pressed \"{p}\""));
-            return ToolResult::message(format!("{what} in {}; the window closed", self.title));
-        };
-        // Matched by key (its label's), then by node: egui's automatic ids follow positions.
-        let by_key: HashMap<&str, &Target> = after.iter().map(|t| (t.key.as_str(), t)).collect();
-        let by_node: HashMap<u64, &Target> = after.iter().map(|t| (t.node, t)).collect();
-        let now = |key: &str, node: u64| by_key.get(key).or_else(|| by_node.get(&node)).copied();
-        let shown = |t: &Target| if t.kind == TargetKind::Password { masked(&t.value) } else { t.value.clone() };
-        let mut message = if let Some(label) = &self.pressed {
-            format!("Pressed \"{label}\" in {}", self.title)
-        } else {
-            let parts: Vec<String> = self
-                .wrote
-                .iter()
-                .map(|w| match now(&w.key, w.node) {
-                    Some(t) if w.sensitive => format!("{} set ({})", w.label, masked(&t.value)),
-                    Some(t) if !same(&w.asked, &t.value) => {
-                        format!("{} shows {} (asked {})", w.label, t.value, clipped(&w.asked.to_string()))
-                    }
-                    Some(t) => format!("{} is {}", w.label, t.value),
-                    None => format!("{} is no longer shown", w.label),
-                })
-                .collect();
-            format!("In {}: {}", self.title, parts.join("; "))
-        };
-        let mut changed = self.changes(after, &now, &shown);
-        let new_lines: Vec<&str> = text.iter().filter(|l| !self.text.contains(l)).take(3).map(String::as_str).collect();
-        if !new_lines.is_empty() {
-            let shows = format!("shows \"{}\"", new_lines.join(" / "));
-            changed = if changed.is_empty() { shows } else { format!("{changed}; {shows}") };
-        }
-        let changed = clipped_to_owned(&changed, CHANGES_CHARS);
-        if !changed.is_empty() {
-            message.push_str(". Also changed: ");
-            message.push_str(&changed);
-        }
-        let fields: Map<String, Value> =
-            self.wrote.iter().filter_map(|w| now(&w.key, w.node).map(|t| (t.key.clone(), shown(t)))).collect();
-        let result = ToolResult::message(clipped_to_owned(&message, CHANGES_CHARS * 2));
-        if fields.is_empty() { result } else { result.with_result(json!({ "fields": fields })) }
-    }
-
-    /// What else changed in the window: fields' values, controls selected, opened, enabled or
-    /// disabled, and fields and controls that came or went.
-    fn changes<'a>(
-        &self,
-        after: &'a [Target],
-        now: &dyn Fn(&str, u64) -> Option<&'a Target>,
-        shown: &dyn Fn(&Target) -> Value,
-    ) -> String {
-        let written = |key: &str| self.wrote.iter().any(|w| w.key == key);
-        let mut parts = Vec::new();
-        for b in &self.before {
-            let Some(t) = now(&b.key, b.node) else {
-                parts.push(format!("{} gone", b.label));
-                continue;
-            };
-            if t.kind == TargetKind::Control {
-                let flag = |v: &Value, k: &str| v.get(k).and_then(Value::as_bool);
-                if flag(&t.value, "selected") != flag(&b.value, "selected") {
-                    let on = flag(&t.value, "selected") == Some(true);
-                    parts.push(format!("{} {}", t.label, if on { "selected" } else { "no longer selected" }));
-                }
-                if flag(&t.value, "open") != flag(&b.value, "open") {
-                    let on = flag(&t.value, "open") == Some(true);
-                    parts.push(format!("{} {}", t.label, if on { "opened" } else { "closed" }));
-                }
-            } else if !written(&b.key) && t.value != b.value {
-                parts.push(format!("{} is {}", t.label, shown(t)));
-            }
-            if t.disabled != b.disabled {
-                parts.push(format!("{} {}", t.label, if t.disabled { "disabled" } else { "enabled" }));
-            }
-        }
-        let was = |t: &Target| self.before.iter().any(|b| b.key == t.key || b.node == t.node);
-        let new: Vec<&str> = after.iter().filter(|t| !was(t)).take(5).map(|t| t.label.as_str()).collect();
-        if !new.is_empty() {
-            parts.push(format!("new: {}", new.join(", ")));
-        }
-        clipped_to_owned(&parts.join("; "), CHANGES_CHARS)
-    }
-}
-
-fn masked(value: &Value) -> Value {
-    if value.as_str().is_some_and(str::is_empty) { json!("") } else { json!(MASK) }
-}
-
-/// Whether the window shows what was asked (a number as a number, whatever its JSON form).
-fn same(asked: &Value, shown: &Value) -> bool {
-    match (asked, shown) {
-        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
-        (Value::String(a), Value::Number(b)) => a.trim().parse::<f64>().ok() == b.as_f64(),
-        (Value::Number(a), Value::String(b)) => a.to_string() == *b,
-        _ => asked == shown,
-    }
-}
-
-fn clipped_to_owned(s: &str, chars: usize) -> String {
-    crate::hub::clipped_to(s, chars).into_owned()
 }
 
 /// The option `option` of the open combo box `combo`: its node, or the options it shows.

@@ -1,0 +1,164 @@
+//! A generic call's arguments checked against what the last look found: the widget each name
+//! stands for, and whether the value fits it (what setting it takes).
+
+use egui::accesskit::{Action, ActionData, ActionRequest};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::request;
+use crate::hub::clipped;
+use crate::plugin::observe::{Target, TargetKind};
+use crate::protocol::{ErrorCode, FieldError, ToolError};
+
+/// What setting a field takes.
+pub(super) enum Set {
+    Nothing,
+    Request(ActionRequest),
+    Pick(String),
+}
+
+/// Whether `value` fits the widget, and what setting it takes.
+pub(super) fn check(t: &Target, value: &Value) -> Result<Set, String> {
+    let node = t.node;
+    match t.kind {
+        TargetKind::Text | TargetKind::Password => match value {
+            Value::String(s) => {
+                Ok(Set::Request(request(node, Action::SetValue, Some(ActionData::Value(s.as_str().into())))))
+            }
+            _ => Err("expects text".to_owned()),
+        },
+        TargetKind::Number => {
+            let n = match value {
+                Value::Number(n) => n.as_f64(),
+                Value::String(s) => s.trim().parse::<f64>().ok(),
+                _ => None,
+            }
+            .filter(|n| n.is_finite())
+            .ok_or("expects a number")?;
+            if let (Some(min), _) = t.range
+                && n < min
+            {
+                return Err(format!("must be at least {min}"));
+            }
+            if let (_, Some(max)) = t.range
+                && n > max
+            {
+                return Err(format!("must be at most {max}"));
+            }
+            Ok(Set::Request(request(node, Action::SetValue, Some(ActionData::NumericValue(n)))))
+        }
+        TargetKind::Checkbox => {
+            let want = value.as_bool().ok_or("expects true or false")?;
+            Ok(if t.value == Value::Bool(want) {
+                Set::Nothing
+            } else {
+                Set::Request(request(node, Action::Click, None))
+            })
+        }
+        TargetKind::Radio => match value {
+            Value::Bool(true) if t.value == Value::Bool(true) => Ok(Set::Nothing),
+            Value::Bool(true) => Ok(Set::Request(request(node, Action::Click, None))),
+            _ => Err("expects true (select it); to leave it, select another radio button".to_owned()),
+        },
+        TargetKind::RadioGroup => {
+            let option = match value {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                _ => return Err("expects the text of one of its options".to_owned()),
+            };
+            let found = t
+                .options
+                .iter()
+                .find(|(_, l)| *l == option)
+                .or_else(|| t.options.iter().find(|(_, l)| l.eq_ignore_ascii_case(option.trim())));
+            match found {
+                Some(_) if t.value.as_str() == Some(option.as_str()) => Ok(Set::Nothing),
+                Some((node, _)) => Ok(Set::Request(request(*node, Action::Click, None))),
+                None => {
+                    let options: Vec<&str> = t.options.iter().map(|(_, l)| l.as_str()).collect();
+                    Err(format!("not one of its options: {}", options.join(", ")))
+                }
+            }
+        }
+        TargetKind::Combo => {
+            let option = match value {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                _ => return Err("expects the option's text".to_owned()),
+            };
+            Ok(if t.value.as_str() == Some(option.as_str()) { Set::Nothing } else { Set::Pick(option) })
+        }
+        TargetKind::Control | TargetKind::Shown => Err("cannot be set: read it only".to_owned()),
+    }
+}
+
+pub(super) fn parse<A: for<'de> Deserialize<'de>>(args: &Value) -> Result<A, ToolError> {
+    serde_json::from_value(args.clone()).map_err(|e| {
+        ToolError::validation(
+            "The arguments do not fit the tool",
+            vec![FieldError::new("arguments", clipped(&e.to_string()))],
+        )
+    })
+}
+
+/// Why a name found no target of the kind asked for.
+pub(super) enum Miss {
+    /// It is the key of a target of the other kind (a field's key given to `press`).
+    OtherKind,
+    /// It is the key of something only read (a progress bar).
+    ReadOnly,
+    Unknown,
+}
+
+impl Miss {
+    pub(super) fn why(&self, targets: &[Target], control: bool) -> String {
+        match (self, control) {
+            (Self::OtherKind, true) => "that is a field: set it with edit_field".to_owned(),
+            (Self::OtherKind, false) => "that is a control: press it with press".to_owned(),
+            (Self::ReadOnly, _) => "that is only read: no agent or person sets it here".to_owned(),
+            (Self::Unknown, true) => format!("not a control of this window; its controls: {}", names(targets, true)),
+            (Self::Unknown, false) => format!("not a field of this window; its fields: {}", names(targets, false)),
+        }
+    }
+}
+
+/// The target `name` names: its key, else its label (exactly, then ignoring case), among those
+/// of the kind asked for. A key of another target is never taken for a label.
+pub(super) fn find<'a>(targets: &'a [Target], name: &str, control: bool) -> Result<&'a Target, Miss> {
+    let of_kind = |t: &&Target| (t.kind == TargetKind::Control) == control && t.kind != TargetKind::Shown;
+    if let Some(t) = targets.iter().find(|t| t.key == name) {
+        return if of_kind(&t) {
+            Ok(t)
+        } else if t.kind == TargetKind::Shown {
+            Err(Miss::ReadOnly)
+        } else {
+            Err(Miss::OtherKind)
+        };
+    }
+    let mut candidates = targets.iter().filter(of_kind);
+    candidates
+        .clone()
+        .find(|t| t.label == name)
+        .or_else(|| candidates.find(|t| t.label.eq_ignore_ascii_case(name.trim())))
+        .ok_or(Miss::Unknown)
+}
+
+/// The keys an agent can use, for an error (at most 20).
+fn names(targets: &[Target], control: bool) -> String {
+    let keys: Vec<&str> = targets
+        .iter()
+        .filter(|t| (t.kind == TargetKind::Control) == control && t.kind != TargetKind::Shown && !t.disabled)
+        .map(|t| t.key.as_str())
+        .take(20)
+        .collect();
+    if keys.is_empty() { "none enabled now".to_owned() } else { keys.join(", ") }
+}
+
+pub(super) fn disabled(title: &str, targets: &[&Target]) -> ToolError {
+    let labels: Vec<String> = targets.iter().map(|t| format!("\"{}\"", clipped(&t.label))).collect();
+    ToolError::new(
+        ErrorCode::ActionNotAvailable,
+        format!("{} disabled in {title} now: the app does not allow it; nothing was done", labels.join(", ")),
+    )
+}

@@ -1,0 +1,120 @@
+//! The answer to a generic call: what was done, as the window shows it after the last step's
+//! effect, and what else changed in it.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value, json};
+
+use super::Operation;
+use crate::hub::clipped;
+use crate::plugin::observe::{Target, TargetKind};
+use crate::protocol::{MASK, ToolResult};
+
+/// The most characters of what changed a result tells.
+const CHANGES_CHARS: usize = 600;
+
+impl Operation {
+    /// The answer: what was done, as the window now shows it, and what else changed in it.
+    pub(super) fn report(&self, after: Option<(&[Target], Vec<String>)>) -> ToolResult {
+        let Some((after, text)) = after else {
+            let what =
+                self.pressed.as_ref().map_or_else(|| "Set the fields".to_owned(), |p| format!("Pressed \"{p}\""));
+            return ToolResult::message(format!("{what} in {}; the window closed", self.title));
+        };
+        // Matched by key (its label's), then by node: egui's automatic ids follow positions.
+        let by_key: HashMap<&str, &Target> = after.iter().map(|t| (t.key.as_str(), t)).collect();
+        let by_node: HashMap<u64, &Target> = after.iter().map(|t| (t.node, t)).collect();
+        let now = |key: &str, node: u64| by_key.get(key).or_else(|| by_node.get(&node)).copied();
+        let shown = |t: &Target| if t.kind == TargetKind::Password { masked(&t.value) } else { t.value.clone() };
+        let mut message = if let Some(label) = &self.pressed {
+            format!("Pressed \"{label}\" in {}", self.title)
+        } else {
+            let parts: Vec<String> = self
+                .wrote
+                .iter()
+                .map(|w| match now(&w.key, w.node) {
+                    Some(t) if w.sensitive => format!("{} set ({})", w.label, masked(&t.value)),
+                    Some(t) if !same(&w.asked, &t.value) => {
+                        format!("{} shows {} (asked {})", w.label, t.value, clipped(&w.asked.to_string()))
+                    }
+                    Some(t) => format!("{} is {}", w.label, t.value),
+                    None => format!("{} is no longer shown", w.label),
+                })
+                .collect();
+            format!("In {}: {}", self.title, parts.join("; "))
+        };
+        let mut changed = self.changes(after, &now, &shown);
+        let new_lines: Vec<&str> = text.iter().filter(|l| !self.text.contains(l)).take(3).map(String::as_str).collect();
+        if !new_lines.is_empty() {
+            let shows = format!("shows \"{}\"", new_lines.join(" / "));
+            changed = if changed.is_empty() { shows } else { format!("{changed}; {shows}") };
+        }
+        let changed = clipped_to_owned(&changed, CHANGES_CHARS);
+        if !changed.is_empty() {
+            message.push_str(". Also changed: ");
+            message.push_str(&changed);
+        }
+        let fields: Map<String, Value> =
+            self.wrote.iter().filter_map(|w| now(&w.key, w.node).map(|t| (t.key.clone(), shown(t)))).collect();
+        let result = ToolResult::message(clipped_to_owned(&message, CHANGES_CHARS * 2));
+        if fields.is_empty() { result } else { result.with_result(json!({ "fields": fields })) }
+    }
+
+    /// What else changed in the window: fields' values, controls selected, opened, enabled or
+    /// disabled, and fields and controls that came or went.
+    fn changes<'a>(
+        &self,
+        after: &'a [Target],
+        now: &dyn Fn(&str, u64) -> Option<&'a Target>,
+        shown: &dyn Fn(&Target) -> Value,
+    ) -> String {
+        let written = |key: &str| self.wrote.iter().any(|w| w.key == key);
+        let mut parts = Vec::new();
+        for b in &self.before {
+            let Some(t) = now(&b.key, b.node) else {
+                parts.push(format!("{} gone", b.label));
+                continue;
+            };
+            if t.kind == TargetKind::Control {
+                let flag = |v: &Value, k: &str| v.get(k).and_then(Value::as_bool);
+                if flag(&t.value, "selected") != flag(&b.value, "selected") {
+                    let on = flag(&t.value, "selected") == Some(true);
+                    parts.push(format!("{} {}", t.label, if on { "selected" } else { "no longer selected" }));
+                }
+                if flag(&t.value, "open") != flag(&b.value, "open") {
+                    let on = flag(&t.value, "open") == Some(true);
+                    parts.push(format!("{} {}", t.label, if on { "opened" } else { "closed" }));
+                }
+            } else if !written(&b.key) && t.value != b.value {
+                parts.push(format!("{} is {}", t.label, shown(t)));
+            }
+            if t.disabled != b.disabled {
+                parts.push(format!("{} {}", t.label, if t.disabled { "disabled" } else { "enabled" }));
+            }
+        }
+        let was = |t: &Target| self.before.iter().any(|b| b.key == t.key || b.node == t.node);
+        let new: Vec<&str> = after.iter().filter(|t| !was(t)).take(5).map(|t| t.label.as_str()).collect();
+        if !new.is_empty() {
+            parts.push(format!("new: {}", new.join(", ")));
+        }
+        clipped_to_owned(&parts.join("; "), CHANGES_CHARS)
+    }
+}
+
+fn masked(value: &Value) -> Value {
+    if value.as_str().is_some_and(str::is_empty) { json!("") } else { json!(MASK) }
+}
+
+/// Whether the window shows what was asked (a number as a number, whatever its JSON form).
+fn same(asked: &Value, shown: &Value) -> bool {
+    match (asked, shown) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::String(a), Value::Number(b)) => a.trim().parse::<f64>().ok() == b.as_f64(),
+        (Value::Number(a), Value::String(b)) => a.to_string() == *b,
+        _ => asked == shown,
+    }
+}
+
+fn clipped_to_owned(s: &str, chars: usize) -> String {
+    crate::hub::clipped_to(s, chars).into_owned()
+}
