@@ -3,6 +3,7 @@
 //! described window: versions, modal chains, disabled widgets refused, per-field errors,
 //! passwords written and never read.
 
+use crate::read_view::{by_title, controls};
 use egui_mcp_bridge::protocol::{Block, MASK, Window};
 use egui_mcp_bridge::testing::Harness;
 use egui_mcp_bridge::{Bridge, ErrorCode};
@@ -92,17 +93,6 @@ fn harness() -> Harness<'static, Prefs> {
     h
 }
 
-fn by_title(h: &Harness<'_, Prefs>, title: &str) -> Window {
-    let snapshot = h.snapshot();
-    snapshot
-        .state()
-        .windows
-        .iter()
-        .find(|w| w.title == title)
-        .cloned()
-        .unwrap_or_else(|| panic!("no window titled {title:?} in {:?}", snapshot.state()))
-}
-
 /// The fields as (label, value, key).
 fn fields(w: &Window) -> Vec<(String, Value, Option<String>)> {
     w.blocks
@@ -111,17 +101,6 @@ fn fields(w: &Window) -> Vec<(String, Value, Option<String>)> {
             Block::Fields { items, .. } => {
                 Some(items.iter().map(|i| (i.label.clone(), i.value.clone(), i.key.clone())))
             }
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
-fn controls(w: &Window) -> Vec<Value> {
-    w.blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::List { items, .. } => Some(items.clone()),
             _ => None,
         })
         .flatten()
@@ -424,7 +403,7 @@ fn a_fields_key_is_never_taken_for_a_controls_label() {
 #[test]
 fn a_row_named_by_a_link_and_a_menus_items_are_read_and_operated() {
     let mut h = gallery_harness();
-    let w = by_title_in(&h, "Gallery");
+    let w = by_title(&h, "Gallery");
     assert!(fields(&w).iter().any(|f| f.0 == "Text" && f.2.as_deref() == Some("text")), "{:?}", fields(&w));
     h.call("ui-gallery__edit_field", json!({"field": "text", "value": "hello"})).expect("typed");
     assert_eq!(h.kittest().state().text, "hello");
@@ -435,11 +414,6 @@ fn a_row_named_by_a_link_and_a_menus_items_are_read_and_operated() {
     assert!(open.message.unwrap_or_default().contains("new: New"), "the menu's items appear");
     h.call(&format!("{}__press", menu.id), json!({"control": "new"})).expect("pressed");
     assert_eq!(h.kittest().state().news, 1);
-}
-
-fn by_title_in<S>(h: &Harness<'_, S>, title: &str) -> Window {
-    let snapshot = h.snapshot();
-    snapshot.state().windows.iter().find(|w| w.title == title).cloned().unwrap_or_else(|| panic!("{title}"))
 }
 
 /// A form egui draws alone: a one-line text edit with a character limit and a bounded drag

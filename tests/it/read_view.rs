@@ -53,7 +53,8 @@ fn harness<S>(bridge: &Bridge, app: impl FnMut(&mut egui::Ui, &mut S) + 'static,
     h
 }
 
-fn by_title(h: &Harness<'_, impl Sized>, title: &str) -> Window {
+/// The window titled `title` in the last published state.
+pub(crate) fn by_title(h: &Harness<'_, impl Sized>, title: &str) -> Window {
     let snapshot = h.snapshot();
     snapshot
         .state()
@@ -77,7 +78,8 @@ fn fields(w: &Window) -> Vec<(String, Value, bool, bool)> {
         .collect()
 }
 
-fn controls(w: &Window) -> Vec<Value> {
+/// Every control item of a window's lists.
+pub(crate) fn controls(w: &Window) -> Vec<Value> {
     w.blocks
         .iter()
         .filter_map(|b| match b {
