@@ -80,11 +80,14 @@ fn prefs(ui: &mut egui::Ui, s: &mut Prefs) {
 }
 
 fn harness() -> Harness<'static, Prefs> {
-    let bridge = Bridge::builder().build();
+    harness_of(&Bridge::builder().build())
+}
+
+fn harness_of(bridge: &Bridge) -> Harness<'static, Prefs> {
     let state =
         Prefs { max_files: 100, name: "files".into(), mode: "Fast".into(), sort: "Name".into(), ..Prefs::default() };
     let mut h = Harness::from_builder(
-        &bridge,
+        bridge,
         egui_kittest::Harness::builder().with_size([900.0, 700.0]).with_accessibility_check(false),
         prefs,
         state,
@@ -180,7 +183,8 @@ fn an_agent_sets_several_fields_in_one_call_and_the_window_shows_them() {
 
 #[test]
 fn a_press_runs_the_apps_handler_once_and_answers_after_its_effect() {
-    let mut h = harness();
+    let bridge = Bridge::builder().build();
+    let mut h = harness_of(&bridge);
     let v = by_title(&h, "Preferences").version;
     let result = h.call("ui-preferences__press", json!({"control": "clear", "expectedVersion": v})).expect("pressed");
     assert_eq!(h.kittest().state().refreshes, 1, "the app's own handler ran, once");
@@ -189,6 +193,10 @@ fn a_press_runs_the_apps_handler_once_and_answers_after_its_effect() {
         h.run();
     }
     assert_eq!(h.kittest().state().refreshes, 1, "and never again");
+    let activity = bridge.activity();
+    let last = activity.last().expect("the call is in the activity list");
+    assert_eq!((last.tool.as_str(), last.error), ("ui-preferences__press", None));
+    assert!(last.message.starts_with("Pressed \"Clear\""), "{last:?}");
 }
 
 #[test]
