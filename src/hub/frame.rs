@@ -329,6 +329,11 @@ impl FrameState {
         wanted
     }
 
+    /// Whether a pass is under way (of the app's context: its plugin's hooks run around it).
+    pub fn in_pass(&self) -> bool {
+        !self.passes.is_empty()
+    }
+
     /// What the bridge keeps about windows.
     pub fn footprint(&self) -> Footprint {
         Footprint {

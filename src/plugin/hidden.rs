@@ -7,7 +7,9 @@
 //! app's ui code in passes of a private, invisible context until the waiting calls are answered.
 //! The declarations are app state, so those passes declare the same windows; what they draw is
 //! thrown away. (An action that changes egui state of the real context, such as bringing a
-//! window to the front, only takes effect there at the next real pass.)
+//! window to the front, only takes effect there at the next real pass.) While a real pass is
+//! under way (eframe calls `App::logic` inside it, before `App::ui`), nothing runs here: that
+//! pass serves the calls.
 
 use std::time::Duration;
 
@@ -97,6 +99,12 @@ impl CallsWhileHidden {
     /// Returns how many frames it ran (0 when the real passes are doing the work).
     pub fn serve(&mut self, ctx: &egui::Context, mut ui: impl FnMut(&mut egui::Ui)) -> usize {
         if !self.core.has_pending_work() {
+            return 0;
+        }
+        // eframe runs `App::logic` inside the real pass, before `App::ui`: that pass does the
+        // work. Private passes nested in it could not be published before it ends (so they
+        // would run to the cap for nothing), and would change its bookkeeping midway.
+        if self.core.frame.lock().in_pass() {
             return 0;
         }
         let hidden = ctx.input(|i| i.viewport().visible()) == Some(false);

@@ -18,6 +18,7 @@ mod support;
 mod agent_fuzz;
 mod client_zoo;
 mod frame_fuzz;
+mod hidden_stall;
 mod interop;
 mod memory;
 mod monitor;
