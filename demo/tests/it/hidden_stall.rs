@@ -29,7 +29,7 @@ fn a_stall_served_from_logic_publishes_no_phantom_of_the_demos_windows() {
     let mut app = OrderApp::new(bridge.clone());
     let mut hidden = bridge.calls_while_hidden().stalled_after(std::time::Duration::ZERO);
     let agent = Agent::new(&bridge);
-    let mut frame = |app: &mut OrderApp| ctx.run_ui(input(), |ui| app.ui(ui)).drop_without_applying_deltas();
+    let frame = |app: &mut OrderApp| ctx.run_ui(input(), |ui| app.ui(ui)).drop_without_applying_deltas();
     for _ in 0..3 {
         frame(&mut app);
     }
