@@ -305,7 +305,7 @@ fn a_deferred_call_is_answered_with_what_its_claim_and_its_answer_opened() {
     assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), P, false, BUDGET, same_id));
     let call = slot.claim(P, Some("w"), "go").expect("claimed");
     let mark = MarkOf { app_id: Some("w".into()), action: "go".into(), title: "Go".into() };
-    assert!(slot.defer(&call, mark));
+    assert!(slot.defer(&call, mark).is_ok());
     assert_eq!(slot.after_pass(P), AfterPass::Applied, "the pass that kept it is run again first");
     // The claim opened a progress dialog.
     slot.finish(&snapshot(&[("w", 2), ("p", 1)], &["w__go", "p__cancel"]));
