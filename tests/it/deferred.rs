@@ -7,7 +7,9 @@
 
 use std::time::Duration;
 
-use crate::common::Frames;
+use std::sync::Arc;
+
+use crate::common::{Client, Frames, Lifecycle, WAIT};
 
 use egui_kittest::kittest::Queryable as _;
 use egui_mcp_bridge::limits::{MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION};
@@ -351,6 +353,68 @@ fn one_connection_cannot_hold_every_deferred_slot() {
     let answered: Vec<Outcome> = held.iter_mut().filter_map(AgentCall::try_outcome).collect();
     assert_eq!(answered.len(), MAX_DEFERRED_PER_CONNECTION + 1);
     assert!(answered.iter().all(Result::is_ok));
+}
+
+/// Over MCP the share is each connection's: the server gives every connection its own id. One
+/// client's call past its share is refused, another client's is kept, and all kept are answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_mcp_each_connection_has_its_own_share() {
+    let bridge = Bridge::builder().call_timeout(Duration::from_secs(30)).build();
+    let port = Arc::new(parking_lot::Mutex::new(Port::default()));
+    let ui = {
+        let (bridge, port) = (bridge.clone(), Arc::clone(&port));
+        HeadlessUi::start(&bridge.clone(), "deferred-share-ui", move || {
+            move |_ui: &mut egui::Ui| {
+                let mut p = port.lock();
+                declare(&bridge, &mut p);
+                // How many calls the app keeps for an agent, for the test to wait on.
+                let held = p.opening.iter().filter(|d| d.agent_waits()).count();
+                bridge.window("held").title("Held").summary(format!("{held} held")).declare(|_| ());
+            }
+        })
+    };
+    let mut watch = Agent::new(&bridge).watch();
+    held(&mut watch, 0).await;
+    let connect = |name: &'static str| {
+        let bridge = bridge.clone();
+        async move {
+            let (server_io, client_io) = tokio::io::duplex(1 << 20);
+            let serving = bridge.serve_io("duplex", server_io).expect("serve");
+            let mut client = Client::connect(client_io, Lifecycle::Legacy, name).await;
+            client.serving = Some(serving);
+            Arc::new(client)
+        }
+    };
+    let (greedy, other) = (connect("greedy").await, connect("other").await);
+
+    let (tx, mut answers) = tokio::sync::mpsc::unbounded_channel();
+    for _ in 0..=MAX_DEFERRED_PER_CONNECTION {
+        let (client, tx) = (Arc::clone(&greedy), tx.clone());
+        tokio::spawn(async move { tx.send(client.call("port__connect", json!({})).await) });
+    }
+    let refused = tokio::time::timeout(WAIT, answers.recv()).await.expect("one answered").expect("sent");
+    assert_eq!(refused.code(), "action_not_available");
+    assert!(refused.text.contains("This connection has too many operations in progress"), "{}", refused.text);
+    held(&mut watch, MAX_DEFERRED_PER_CONNECTION).await;
+
+    let (client, kept_tx) = (Arc::clone(&other), tx.clone());
+    tokio::spawn(async move { kept_tx.send(client.call("port__connect", json!({})).await) });
+    held(&mut watch, MAX_DEFERRED_PER_CONNECTION + 1).await;
+    assert!(answers.try_recv().is_err(), "nothing else answered yet");
+
+    port.lock().ready = true;
+    ui.context().request_repaint();
+    for _ in 0..=MAX_DEFERRED_PER_CONNECTION {
+        let r = tokio::time::timeout(WAIT, answers.recv()).await.expect("answered").expect("sent");
+        assert_eq!(r.ok()["message"], "Connected", "{r:?}");
+    }
+}
+
+/// Waits (bounded) for a published state in which the app keeps `n` calls for agents.
+async fn held(watch: &mut tokio::sync::watch::Receiver<Arc<egui_mcp_bridge::state::Snapshot>>, n: usize) {
+    let summary = format!("{n} held");
+    let pending = watch.wait_for(|s| s.state().window("held").is_some_and(|w| w.summary == summary));
+    tokio::time::timeout(WAIT, pending).await.expect("held in time").expect("the app runs");
 }
 
 /// The person's press and the agent's call share one handler: a person's press defers to
