@@ -76,7 +76,9 @@ pub mod passes {
 /// The bridge's fixed bounds and defaults (each settable one has its builder method; the whole
 /// list, with what happens past each, is in `SECURITY.md`).
 pub mod limits {
-    pub use crate::hub::{ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_DEFERRED_CALLS, MAX_TOOL_NAME};
+    pub use crate::hub::{
+        ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION, MAX_TOOL_NAME,
+    };
     pub use crate::plugin::STALLED_AFTER;
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 
 use crate::hub::decl::ActionDecl;
-use crate::hub::phase::{dropped, unanswered};
+use crate::hub::phase::{NotKept, dropped, unanswered};
 use crate::hub::{ActionSpec, NoArgs, Outcome, PendingCall, UiCore, input_schema_for, parse_args};
 use crate::protocol::{ToolError, ToolResult, is_name_safe, is_reserved_app_action};
 
@@ -124,15 +124,19 @@ impl Answer {
 
     fn defer(mut self) -> Deferred {
         self.answered = true;
-        if self.core.frame.lock().defer(&self.pending) {
-            Deferred { pending: Some((Arc::clone(&self.pending), Arc::clone(&self.core))) }
-        } else {
-            // Not the call claimed in this pass (kept from an earlier one, or answered): it can
-            // no longer be kept, and gets the error of a call taken and not answered.
-            let tool = self.pending.tool_name();
-            tracing::warn!(tool = %tool, "defer() on a call not claimed in this pass; the agent gets an error");
-            self.core.frame.lock().set_outcome(&self.pending, Err(unanswered(&tool)));
-            Deferred::nobody()
+        let kept = self.core.frame.lock().defer(&self.pending);
+        match kept {
+            Ok(()) => Deferred { pending: Some((Arc::clone(&self.pending), Arc::clone(&self.core))) },
+            // Too many kept already: answered with why (and logged); nobody waits for this one.
+            Err(NotKept::Refused(_)) => Deferred::nobody(),
+            Err(NotKept::NotClaimed) => {
+                // Not the call claimed in this pass (kept from an earlier one, or answered): it
+                // can no longer be kept, and gets the error of a call taken and not answered.
+                let tool = self.pending.tool_name();
+                tracing::warn!(tool = %tool, "defer() on a call not claimed in this pass; the agent gets an error");
+                self.core.frame.lock().set_outcome(&self.pending, Err(unanswered(&tool)));
+                Deferred::nobody()
+            }
         }
     }
 }
@@ -192,9 +196,13 @@ impl<A> Call<A> {
     /// Within the call budget ([`call_timeout`](crate::BridgeBuilder::call_timeout), 10 s by
     /// default) only: past it the agent gets `action_timeout` (it may re-read the state to see
     /// whether the operation finished after all) and the app's later answer is dropped. At most
-    /// [`MAX_DEFERRED_CALLS`](crate::limits::MAX_DEFERRED_CALLS) calls wait at once; past that a
-    /// call is refused before the app sees it. A `Deferred` dropped unanswered answers the agent
-    /// with an error, never a success.
+    /// [`MAX_DEFERRED_CALLS`](crate::limits::MAX_DEFERRED_CALLS) calls wait at once, at most
+    /// [`MAX_DEFERRED_PER_CONNECTION`](crate::limits::MAX_DEFERRED_PER_CONNECTION) of one
+    /// connection's; past that the call is not kept: the agent is answered with
+    /// `action_not_available` saying the app has too many operations in progress, a warning is
+    /// logged, and the `Deferred` returned waits for nobody ([`Deferred::agent_waits`] is false:
+    /// the app may stop the operation). A `Deferred` dropped unanswered answers the agent with an
+    /// error, never a success.
     ///
     /// # Example
     ///
@@ -246,8 +254,9 @@ impl<A> Call<A> {
 ///
 /// Dropped without an answer, it answers the agent with `action_not_available`, saying the app
 /// did not answer, and a warning is logged. An answer after the call budget ran out is dropped
-/// (logged at debug): the agent already had `action_timeout`. A person's press defers to nobody:
-/// its answer does nothing.
+/// (logged at debug): the agent already had `action_timeout`. A person's press defers to nobody,
+/// as does a call past the limit of kept calls (answered at once with the error): its answer
+/// does nothing.
 #[must_use = "keep it in the app's state and answer it once the effect is in place: ok, reply or fail"]
 pub struct Deferred {
     /// `None` for a person's press, or a call that could not be kept.
@@ -267,7 +276,8 @@ impl Deferred {
         Self { pending: None }
     }
 
-    /// Whether an agent still waits for this answer: false for a person's press, and once the
+    /// Whether an agent still waits for this answer: false for a person's press, for a call that
+    /// could not be kept (too many operations in progress: the agent was told), and once the
     /// call's budget ran out (the app may then stop an operation nobody waits for).
     pub fn agent_waits(&self) -> bool {
         self.pending.as_ref().is_some_and(|(p, _)| p.is_deferred())

@@ -39,6 +39,20 @@ impl CallTarget {
     }
 }
 
+/// Which connection sent a call (an MCP client's, or an in-process agent's): an opaque id, so
+/// that what all clients share (the calls the app keeps, [`super::MAX_DEFERRED_PER_CONNECTION`])
+/// is shared per connection. The hub knows nothing else of the connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClientId(u64);
+
+impl ClientId {
+    /// An id no connection had before.
+    pub fn fresh() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Self(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
 const PENDING: u8 = 0;
 const CLAIMED: u8 = 1;
 const CANCELLED: u8 = 2;
@@ -65,6 +79,8 @@ pub struct PendingCall {
     pub deadline: Instant,
     /// Made through a dispatcher: the tool must be of this class.
     pub class: Option<SafetyClass>,
+    /// The connection that sent it.
+    pub client: ClientId,
     state: AtomicU8,
     /// The person allowed it (an action that asks the person first).
     approved: AtomicBool,
@@ -91,6 +107,7 @@ impl PendingCall {
             expected_version,
             deadline,
             class: None,
+            client: ClientId(0),
             state: AtomicU8::new(PENDING),
             approved: AtomicBool::new(false),
             reply: Mutex::new(Some(reply)),
@@ -103,6 +120,13 @@ impl PendingCall {
     #[must_use]
     pub(crate) fn through(mut self, class: Option<SafetyClass>) -> Self {
         self.class = class;
+        self
+    }
+
+    /// The call sent by the connection `client` (unset: id 0, the crate's own unit tests).
+    #[must_use]
+    pub(crate) fn sent_by(mut self, client: ClientId) -> Self {
+        self.client = client;
         self
     }
 

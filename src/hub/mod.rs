@@ -61,12 +61,12 @@ pub use activity::{ACTIVITY_CAPACITY, ActivityRecord};
 pub use approvals::Approval;
 pub(crate) use args::parse_args;
 pub use call::Outcome;
-pub(crate) use call::{CallTarget, PendingCall};
+pub(crate) use call::{CallTarget, ClientId, PendingCall};
 pub use decl::AgentAction;
 pub use frame::Footprint;
 pub use limits::DEFAULT_MAX_STRING_CHARS;
 pub(crate) use limits::{check_arguments, clipped, clipped_to};
-pub use phase::MAX_DEFERRED_CALLS;
+pub use phase::{MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION};
 pub use snapshot::{Snapshot, ToolSpec};
 #[cfg(feature = "testing")]
 pub(crate) use submit::Ticket;

@@ -23,12 +23,13 @@
 //!   windows and tools it made new.
 //! - **Defer**: instead of answering, the app may keep the call to answer on a later pass
 //!   ([`deferred`]). It settles as above, and once that pass is published it leaves the slot for
-//!   the calls the app keeps; the slot takes the next call.
+//!   the calls the app keeps; the slot takes the next call. Past the limit of kept calls (all of
+//!   them, or the connection's share) the defer fails: the call settles answered with why.
 
 mod admit;
 mod deferred;
 
-pub use deferred::MAX_DEFERRED_CALLS;
+pub use deferred::{MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION};
 pub(crate) use deferred::{MarkOf, dropped, unfinished};
 
 use std::collections::HashSet;
@@ -71,6 +72,15 @@ struct ActiveCall {
 
 /// Which pass (an egui viewport's) declarations come from: an opaque key.
 pub(crate) type PassKey = u64;
+
+/// Why the app could not keep a call to answer later.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NotKept {
+    /// It is not the call claimed in this pass (answered already, or kept from an earlier one).
+    NotClaimed,
+    /// No room (too many kept, of all or of its connection): it is answered with this error.
+    Refused(ToolError),
+}
 
 /// What the end of a pass means for the active call.
 #[derive(Debug, PartialEq, Eq)]
@@ -154,17 +164,22 @@ impl CallSlot {
     }
 
     /// The app keeps the call it claimed in this pass to answer later; `mark` is what it marks.
-    /// False (nothing kept) if it is not the call claimed in this pass.
-    pub fn defer(&mut self, call: &Arc<PendingCall>, mark: MarkOf) -> bool {
+    /// Nothing is kept if it is not the call claimed in this pass, or if there is no room (then
+    /// the caller answers it with the error).
+    pub fn defer(&mut self, call: &Arc<PendingCall>, mark: MarkOf) -> Result<(), NotKept> {
         let Some(a) = self.active.as_mut().filter(|a| Arc::ptr_eq(&a.call, call) && a.phase == Phase::Claimed) else {
-            return false;
+            return Err(NotKept::NotClaimed);
         };
-        if a.deferred || !call.defer() {
-            return false;
+        if a.deferred {
+            return Err(NotKept::NotClaimed);
+        }
+        self.deferred.room_for(call.client).map_err(NotKept::Refused)?;
+        if !call.defer() {
+            return Err(NotKept::NotClaimed);
         }
         a.deferred = true;
         self.deferred.keep(Arc::clone(call), mark);
-        true
+        Ok(())
     }
 
     /// The app's answer to the call it applied. Kept until the state it caused is published.

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use super::{CallTarget, Hub, MAX_TOOL_NAME, Outcome, PendingCall, SafetyClass, check_arguments, phase};
+use super::{CallTarget, ClientId, Hub, MAX_TOOL_NAME, Outcome, PendingCall, SafetyClass, check_arguments, phase};
 use crate::protocol::{ErrorCode, ToolError, split_tool_name};
 
 /// Where a call's outcome is sent.
@@ -18,9 +18,16 @@ impl Hub {
     /// errors that need no UI (a malformed name, a closed window) come at once.
     /// Through a dispatcher (`class`), the tool must be of that class, checked where every other
     /// rule is, against the state the call is applied to.
-    pub fn submit_as(&self, tool: &str, args: Map<String, Value>, class: Option<SafetyClass>) -> Ticket {
+    /// `client` is the connection that sends it.
+    pub fn submit_as(
+        &self,
+        client: ClientId,
+        tool: &str,
+        args: Map<String, Value>,
+        class: Option<SafetyClass>,
+    ) -> Ticket {
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let Some(call) = self.checked_call(tool, args, class, tx) else {
+        let Some(call) = self.checked_call(client, tool, args, class, tx) else {
             return Ticket { call: None, rx }; // refused, and answered with why
         };
         tracing::debug!(tool, "call queued");
@@ -42,6 +49,7 @@ impl Hub {
     /// answered at once, through `tx`.
     fn checked_call(
         &self,
+        client: ClientId,
         tool: &str,
         mut args: Map<String, Value>,
         class: Option<SafetyClass>,
@@ -65,7 +73,8 @@ impl Hub {
                 tx,
                 Some(Arc::clone(&self.activity)),
             )
-            .through(class),
+            .through(class)
+            .sent_by(client),
         );
         let snapshot = self.snapshot();
         let checked = snapshot.validate(&call).and_then(|()| match (snapshot.tool(tool), call.args.as_object()) {
@@ -84,13 +93,19 @@ impl Hub {
     ///
     /// Dropping the future (the client left, its request was cancelled) cancels a call the UI
     /// has not taken yet: it is then never applied.
-    pub async fn call(&self, tool: &str, args: Map<String, Value>) -> Outcome {
-        self.call_as(tool, args, None).await
+    pub async fn call(&self, client: ClientId, tool: &str, args: Map<String, Value>) -> Outcome {
+        self.call_as(client, tool, args, None).await
     }
 
     /// [`Hub::call`] through the dispatcher of `class`: a tool of another class is refused
     /// with `validation_failed` naming `tool` and the dispatcher to use.
-    pub async fn call_as(&self, tool: &str, args: Map<String, Value>, class: Option<SafetyClass>) -> Outcome {
+    pub async fn call_as(
+        &self,
+        client: ClientId,
+        tool: &str,
+        args: Map<String, Value>,
+        class: Option<SafetyClass>,
+    ) -> Outcome {
         /// Cancels the call if the future is dropped before the UI took it, and wakes the UI to
         /// record that in the activity log.
         struct CancelOnDrop<'a>(Option<Arc<PendingCall>>, &'a Hub);
@@ -107,7 +122,7 @@ impl Hub {
             }
         }
         let budget = self.config.call_timeout;
-        let Ticket { call, mut rx } = self.submit_as(tool, args, class);
+        let Ticket { call, mut rx } = self.submit_as(client, tool, args, class);
         let _guard = CancelOnDrop(call.clone(), self);
         if let Ok(outcome) = tokio::time::timeout(budget, &mut rx).await {
             return outcome.unwrap_or_else(|_| Err(shutting_down()));

@@ -40,7 +40,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::hub::frame::PassEnd;
-use crate::hub::phase::PassKey;
+use crate::hub::phase::{NotKept, PassKey};
 use crate::hub::{READ_VIEW_EVERY, UiCore};
 
 /// The egui plugin: drains calls at the start of each root pass, publishes and resolves at its
@@ -397,11 +397,15 @@ impl BridgePlugin {
         match operate::plan(&call, key, &app_id, &title, targets, text_of(seen, &app_id)) {
             Err(error) => frame.reject_claimed(&call, error),
             Ok(mut op) => {
-                if frame.defer(&call) {
-                    op.inject(input);
-                    self.op = Some(op);
-                } else {
-                    frame.reject_claimed(&call, crate::hub::phase::unanswered(&call.tool_name()));
+                match frame.defer(&call) {
+                    Ok(()) => {
+                        op.inject(input);
+                        self.op = Some(op);
+                    }
+                    Err(NotKept::Refused(_)) => {} // answered with why: too many in progress
+                    Err(NotKept::NotClaimed) => {
+                        frame.reject_claimed(&call, crate::hub::phase::unanswered(&call.tool_name()));
+                    }
                 }
             }
         }

@@ -27,7 +27,7 @@ use serde_json::{Map, Value, json};
 use super::result::{call_result, wrap_result};
 use super::tool_entry::to_mcp_tool;
 use super::{ResultView, ServerShared};
-use crate::hub::{Hints, Outcome, SafetyClass, ToolSpec, clipped};
+use crate::hub::{ClientId, Hints, Outcome, SafetyClass, ToolSpec, clipped};
 use crate::protocol::{APP_TARGET, ErrorCode, READ_WINDOWS_ACTION, ToolError, tool_name};
 
 /// `app__read_windows`.
@@ -166,7 +166,12 @@ pub enum Dispatch {
 /// Runs a dispatcher of `class`: the inner call goes through [`crate::hub::Hub::call_as`],
 /// exactly as a direct one, and is refused if the tool is of another class
 /// (`app__read_windows` is served through any of them: reading changes nothing).
-pub async fn dispatch(shared: &ServerShared, class: SafetyClass, args: &Map<String, Value>) -> Dispatch {
+pub async fn dispatch(
+    shared: &ServerShared,
+    client: ClientId,
+    class: SafetyClass,
+    args: &Map<String, Value>,
+) -> Dispatch {
     let me = dispatcher(class);
     let (tool, arguments) = match parse_dispatch(me, args) {
         Ok(x) => x,
@@ -183,7 +188,7 @@ pub async fn dispatch(shared: &ServerShared, class: SafetyClass, args: &Map<Stri
         return Dispatch::Outcome(me.to_owned(), Box::new(Err(e)));
     }
     shared.hub.first_frame().await;
-    let outcome = shared.hub.call_as(tool, arguments, Some(class)).await;
+    let outcome = shared.hub.call_as(client, tool, arguments, Some(class)).await;
     Dispatch::Outcome(tool.to_owned(), Box::new(outcome))
 }
 

@@ -15,7 +15,7 @@ use super::bridge_tools::{self, Dispatch, READ_WINDOWS};
 use super::result::call_result;
 use super::serving::Serving;
 use super::{ClientProfile, ResultView, ServerShared, WINDOWS_URI};
-use crate::hub::{Outcome, clipped};
+use crate::hub::{ClientId, Outcome, clipped};
 
 /// Serves one connection; all state lives in the shared server (and, through it, the hub).
 #[derive(Clone)]
@@ -30,6 +30,9 @@ pub(crate) struct BridgeHandler {
     serving: Arc<Serving>,
     /// This connection's `subscriptions/listen` streams (2026-07-28), while open.
     listeners: Arc<parking_lot::Mutex<Vec<u64>>>,
+    /// Who this connection's calls come from, for what connections share (the calls the app
+    /// keeps to answer later).
+    client: ClientId,
 }
 
 impl BridgeHandler {
@@ -40,6 +43,7 @@ impl BridgeHandler {
             profile: Arc::new(OnceLock::new()),
             serving,
             listeners: Arc::default(),
+            client: ClientId::fresh(),
         }
     }
 
@@ -311,7 +315,7 @@ impl BridgeHandler {
         }
         let dispatcher = bridge_tools::dispatcher_class(name).filter(|_| accommodations);
         if let Some(class) = dispatcher {
-            return match bridge_tools::dispatch(&self.shared, class, &args).await {
+            return match bridge_tools::dispatch(&self.shared, self.client, class, &args).await {
                 Dispatch::ReadWindows(inner) => {
                     Answer::Read(bridge_tools::read_windows(&self.shared, accommodations, sees, &inner).await)
                 }
@@ -319,6 +323,6 @@ impl BridgeHandler {
             };
         }
         self.shared.hub.first_frame().await;
-        Answer::Called { tool: name.to_owned(), outcome: self.shared.hub.call(name, args).await }
+        Answer::Called { tool: name.to_owned(), outcome: self.shared.hub.call(self.client, name, args).await }
     }
 }

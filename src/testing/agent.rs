@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 use serde_json::{Map, Value};
 
 use crate::Bridge;
-use crate::hub::{Outcome, PendingCall, Snapshot, Ticket, UiCore};
+use crate::hub::{ClientId, Outcome, PendingCall, Snapshot, Ticket, UiCore};
 use crate::protocol::{ErrorCode, ToolError};
 
 /// What changed since the agent last asked: the notifications an MCP client would have got.
@@ -29,18 +29,22 @@ impl Change {
 }
 
 /// An agent inside the test process. It calls tools exactly as the MCP server does for a
-/// client (same checks, same queue, same answers), so what passes here passes over MCP.
+/// client (same checks, same queue, same answers), so what passes here passes over MCP. Each
+/// agent is a connection of its own: what one connection may hold
+/// ([`MAX_DEFERRED_PER_CONNECTION`](crate::limits::MAX_DEFERRED_PER_CONNECTION)) is per agent.
 #[derive(Debug)]
 pub struct Agent {
     pub(super) core: Arc<UiCore>,
     seen: (u64, u64),
+    /// Its calls come from one connection of their own, as one MCP client's do.
+    client: ClientId,
 }
 
 impl Agent {
     /// An agent for this bridge. It has seen nothing yet: the first [`changes`](Self::changes)
     /// reports whatever was published.
     pub fn new(bridge: &Bridge) -> Self {
-        Self { core: Arc::clone(bridge.core()), seen: (0, 0) }
+        Self { core: Arc::clone(bridge.core()), seen: (0, 0), client: ClientId::fresh() }
     }
 
     /// Sends a call without waiting: the UI takes it in a coming pass. `args` is a JSON object
@@ -56,7 +60,7 @@ impl Agent {
             }
         };
         self.core.hub.agent_active();
-        AgentCall { ticket: self.core.hub.submit_as(tool, args, None) }
+        AgentCall { ticket: self.core.hub.submit_as(self.client, tool, args, None) }
     }
 
     /// Calls a tool and waits for its answer, as the server does for a client: at most the call
@@ -64,8 +68,8 @@ impl Agent {
     pub async fn call(&self, tool: &str, args: impl Into<Value>) -> Outcome {
         self.core.hub.agent_active();
         match args.into() {
-            Value::Object(map) => self.core.hub.call(tool, map).await,
-            Value::Null => self.core.hub.call(tool, Map::new()).await,
+            Value::Object(map) => self.core.hub.call(self.client, tool, map).await,
+            Value::Null => self.core.hub.call(self.client, tool, Map::new()).await,
             _ => Err(ToolError::invalid_field("arguments", "must be an object")),
         }
     }

@@ -2,14 +2,17 @@
 //! [`Press::defer`]) and answers it on a later pass, once the effect is in place. The answer goes
 //! out after the pass that gave it is published, with the window's version in that state; past
 //! the call budget the agent gets `action_timeout` and the app's late answer is dropped; a
-//! deferred call dropped unanswered is an error; the number outstanding is capped.
+//! deferred call dropped unanswered is an error; the number outstanding is capped, and the cap
+//! binds only the calls that would be kept, one connection at most a share of it (issue 36).
 
 use std::time::Duration;
 
-use crate::common::Frames;
+use std::sync::Arc;
+
+use crate::common::{Client, Frames, Lifecycle, WAIT};
 
 use egui_kittest::kittest::Queryable as _;
-use egui_mcp_bridge::limits::MAX_DEFERRED_CALLS;
+use egui_mcp_bridge::limits::{MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION};
 use egui_mcp_bridge::testing::{Agent, AgentCall, Harness, HeadlessUi};
 use egui_mcp_bridge::{ActionSpec, Bridge, Deferred, ErrorCode, Outcome, passes::headless};
 use serde_json::{Map, json};
@@ -47,6 +50,11 @@ fn declare(bridge: &Bridge, p: &mut Port) {
         if let Some(call) = w.button("ping", ActionSpec::new("Ping").read_only()) {
             p.pings += 1;
             call.ok("pong");
+        }
+        // The app's own way to finish what waits, answered at once.
+        if let Some(call) = w.button("device_ready", ActionSpec::new("Device ready")) {
+            p.ready = true;
+            call.ok("The device is ready");
         }
     });
     finish_effect(p);
@@ -233,36 +241,180 @@ fn a_deferred_call_dropped_unanswered_is_an_error_not_a_success() {
     assert!(!m.bridge.agent_action("port").expect("marked").waiting);
 }
 
-/// At most [`MAX_DEFERRED_CALLS`] calls wait for the app at once: the next call is refused
-/// before the app sees it, saying why, until one is answered.
-#[test]
-fn the_deferred_calls_outstanding_are_capped() {
-    let mut m = manual(Duration::from_secs(30));
-    let mut waiting = Vec::new();
-    for _ in 0..MAX_DEFERRED_CALLS {
-        let mut call = m.call("port__connect");
+/// Keeps `n` `port__connect` calls of `agent`, a frame each: all taken and still waiting.
+fn hold(m: &mut Manual, agent: &Agent, n: usize) -> Vec<AgentCall> {
+    let mut held = Vec::new();
+    for _ in 0..n {
+        let mut call = agent.send("port__connect", json!({}));
         m.frame();
-        assert!(call.try_outcome().is_none());
-        waiting.push(call);
+        assert!(call.try_outcome().is_none(), "kept: {:?}", call.try_outcome());
+        held.push(call);
     }
-    assert_eq!(m.state.opening.len(), MAX_DEFERRED_CALLS);
-    let mut refused = m.call("port__connect");
+    held
+}
+
+/// The app's `Deferred`s an agent still waits for.
+fn waiting(m: &Manual) -> usize {
+    m.state.opening.iter().filter(|d| d.agent_waits()).count()
+}
+
+/// Clients that hold every deferred slot keep nobody off the calls that would not be kept: a
+/// read-only tool, and the app's own tool that finishes the held calls, go through (before, both
+/// were refused with "64 operations still in progress").
+#[test]
+fn at_the_deferred_limit_calls_that_are_not_kept_go_through() {
+    let mut m = manual(Duration::from_secs(30));
+    let (a, b) = (Agent::new(&m.bridge), Agent::new(&m.bridge));
+    let mut held = hold(&mut m, &a, MAX_DEFERRED_PER_CONNECTION);
+    held.extend(hold(&mut m, &b, MAX_DEFERRED_CALLS - MAX_DEFERRED_PER_CONNECTION));
+    assert_eq!(waiting(&m), MAX_DEFERRED_CALLS, "every slot is held");
+
+    let other = Agent::new(&m.bridge);
+    let mut ping = other.send("port__ping", json!({}));
     m.frame();
-    let e = refused.try_outcome().expect("answered at once").expect_err("refused");
+    let r = ping.try_outcome().expect("answered").expect("a read-only call is not kept: admitted");
+    assert_eq!(r.message.as_deref(), Some("pong"));
+    assert_eq!(m.state.pings, 1);
+
+    let mut ready = other.send("port__device_ready", json!({}));
+    m.frame();
+    assert!(ready.try_outcome().expect("answered").is_ok(), "a call answered at once is admitted");
+    let answered: Vec<Outcome> = held.iter_mut().filter_map(AgentCall::try_outcome).collect();
+    assert_eq!(answered.len(), MAX_DEFERRED_CALLS, "the app's own tool finished every held call");
+    assert!(answered.iter().all(Result::is_ok));
+    assert_eq!(m.port().summary, "Port open");
+}
+
+/// Past the limit only the call the app tries to keep is refused, once the app takes it: the
+/// agent gets `action_not_available` saying the app has too many operations in progress (never a
+/// success), the app's `Deferred` says nobody waits, and the window's mark shows it failed. Room
+/// comes back when one is answered.
+#[test]
+fn past_the_deferred_limit_only_the_call_that_would_be_kept_is_refused() {
+    let mut m = manual(Duration::from_secs(30));
+    let (a, b) = (Agent::new(&m.bridge), Agent::new(&m.bridge));
+    let mut held = hold(&mut m, &a, MAX_DEFERRED_PER_CONNECTION);
+    held.extend(hold(&mut m, &b, MAX_DEFERRED_CALLS - MAX_DEFERRED_PER_CONNECTION));
+
+    let other = Agent::new(&m.bridge);
+    let mut refused = other.send("port__connect", json!({}));
+    m.frame();
+    let e = refused.try_outcome().expect("answered after the pass that took it").expect_err("refused");
     assert_eq!(e.code, ErrorCode::ActionNotAvailable);
+    assert!(e.message.contains("too many operations in progress"), "{}", e.message);
     assert!(e.message.contains(&MAX_DEFERRED_CALLS.to_string()), "{}", e.message);
-    assert_eq!(m.state.opening.len(), MAX_DEFERRED_CALLS, "the app never saw it");
+    assert_eq!(m.state.opening.len(), MAX_DEFERRED_CALLS + 1, "the app took it and tried to keep it");
+    assert!(!m.state.opening.last().expect("kept").agent_waits(), "the app can tell nobody waits for it");
+    assert_eq!(waiting(&m), MAX_DEFERRED_CALLS, "nothing more is kept");
+    let mark = m.bridge.agent_action("port").expect("marked");
+    assert!(!mark.ok && !mark.waiting, "the person sees it failed: {mark:?}");
+    let last = m.bridge.activity().pop().expect("recorded");
+    assert_eq!(last.error, Some(ErrorCode::ActionNotAvailable), "{last:?}");
+
     // One answered: room for the next.
-    m.state.opening.pop().expect("kept").ok("Connected");
+    let first = m.state.opening.iter().position(Deferred::agent_waits).expect("one waits");
+    m.state.opening.remove(first).ok("Connected");
     m.frame();
-    let mut next = m.call("port__ping");
+    let mut next = other.send("port__connect", json!({}));
     m.frame();
-    assert!(next.try_outcome().expect("answered").is_ok());
+    assert!(next.try_outcome().is_none(), "kept again");
+    assert_eq!(waiting(&m), MAX_DEFERRED_CALLS);
     m.state.ready = true;
     m.frame();
-    let answered: Vec<Outcome> = waiting.iter_mut().filter_map(AgentCall::try_outcome).collect();
-    assert_eq!(answered.len(), MAX_DEFERRED_CALLS);
+    held.push(next);
+    let answered: Vec<Outcome> = held.iter_mut().filter_map(AgentCall::try_outcome).collect();
+    assert_eq!(answered.len(), MAX_DEFERRED_CALLS + 1);
     assert!(answered.iter().all(Result::is_ok));
+}
+
+/// One connection holds at most [`MAX_DEFERRED_PER_CONNECTION`] deferred calls: its next is
+/// refused, saying so, while another connection's is still kept.
+#[test]
+fn one_connection_cannot_hold_every_deferred_slot() {
+    let mut m = manual(Duration::from_secs(30));
+    let greedy = Agent::new(&m.bridge);
+    let mut held = hold(&mut m, &greedy, MAX_DEFERRED_PER_CONNECTION);
+    let mut more = greedy.send("port__connect", json!({}));
+    m.frame();
+    let e = more.try_outcome().expect("answered").expect_err("past its share");
+    assert_eq!(e.code, ErrorCode::ActionNotAvailable);
+    assert!(e.message.contains("This connection has too many operations in progress"), "{}", e.message);
+    assert!(e.message.contains(&MAX_DEFERRED_PER_CONNECTION.to_string()), "{}", e.message);
+    assert_eq!(waiting(&m), MAX_DEFERRED_PER_CONNECTION);
+
+    let other = Agent::new(&m.bridge);
+    let mut kept = other.send("port__connect", json!({}));
+    m.frame();
+    assert!(kept.try_outcome().is_none(), "another connection still finds room");
+    assert_eq!(waiting(&m), MAX_DEFERRED_PER_CONNECTION + 1);
+    m.state.ready = true;
+    m.frame();
+    held.push(kept);
+    let answered: Vec<Outcome> = held.iter_mut().filter_map(AgentCall::try_outcome).collect();
+    assert_eq!(answered.len(), MAX_DEFERRED_PER_CONNECTION + 1);
+    assert!(answered.iter().all(Result::is_ok));
+}
+
+/// Over MCP the share is each connection's: the server gives every connection its own id. One
+/// client's call past its share is refused, another client's is kept, and all kept are answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_mcp_each_connection_has_its_own_share() {
+    let bridge = Bridge::builder().call_timeout(Duration::from_secs(30)).build();
+    let port = Arc::new(parking_lot::Mutex::new(Port::default()));
+    let ui = {
+        let (bridge, port) = (bridge.clone(), Arc::clone(&port));
+        HeadlessUi::start(&bridge.clone(), "deferred-share-ui", move || {
+            move |_ui: &mut egui::Ui| {
+                let mut p = port.lock();
+                declare(&bridge, &mut p);
+                // How many calls the app keeps for an agent, for the test to wait on.
+                let held = p.opening.iter().filter(|d| d.agent_waits()).count();
+                bridge.window("held").title("Held").summary(format!("{held} held")).declare(|_| ());
+            }
+        })
+    };
+    let mut watch = Agent::new(&bridge).watch();
+    held(&mut watch, 0).await;
+    let connect = |name: &'static str| {
+        let bridge = bridge.clone();
+        async move {
+            let (server_io, client_io) = tokio::io::duplex(1 << 20);
+            let serving = bridge.serve_io("duplex", server_io).expect("serve");
+            let mut client = Client::connect(client_io, Lifecycle::Legacy, name).await;
+            client.serving = Some(serving);
+            Arc::new(client)
+        }
+    };
+    let (greedy, other) = (connect("greedy").await, connect("other").await);
+
+    let (tx, mut answers) = tokio::sync::mpsc::unbounded_channel();
+    for _ in 0..=MAX_DEFERRED_PER_CONNECTION {
+        let (client, tx) = (Arc::clone(&greedy), tx.clone());
+        tokio::spawn(async move { tx.send(client.call("port__connect", json!({})).await) });
+    }
+    let refused = tokio::time::timeout(WAIT, answers.recv()).await.expect("one answered").expect("sent");
+    assert_eq!(refused.code(), "action_not_available");
+    assert!(refused.text.contains("This connection has too many operations in progress"), "{}", refused.text);
+    held(&mut watch, MAX_DEFERRED_PER_CONNECTION).await;
+
+    let (client, kept_tx) = (Arc::clone(&other), tx.clone());
+    tokio::spawn(async move { kept_tx.send(client.call("port__connect", json!({})).await) });
+    held(&mut watch, MAX_DEFERRED_PER_CONNECTION + 1).await;
+    assert!(answers.try_recv().is_err(), "nothing else answered yet");
+
+    port.lock().ready = true;
+    ui.context().request_repaint();
+    for _ in 0..=MAX_DEFERRED_PER_CONNECTION {
+        let r = tokio::time::timeout(WAIT, answers.recv()).await.expect("answered").expect("sent");
+        assert_eq!(r.ok()["message"], "Connected", "{r:?}");
+    }
+}
+
+/// Waits (bounded) for a published state in which the app keeps `n` calls for agents.
+async fn held(watch: &mut tokio::sync::watch::Receiver<Arc<egui_mcp_bridge::state::Snapshot>>, n: usize) {
+    let summary = format!("{n} held");
+    let pending = watch.wait_for(|s| s.state().window("held").is_some_and(|w| w.summary == summary));
+    tokio::time::timeout(WAIT, pending).await.expect("held in time").expect("the app runs");
 }
 
 /// The person's press and the agent's call share one handler: a person's press defers to

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::{FrameState, NEW_VIEWPORT_WAIT, PassEnd, SETTLE_WAIT, Settling};
 use crate::hub::decl::AgentAction;
-use crate::hub::phase::{MarkOf, PassKey};
+use crate::hub::phase::{MarkOf, NotKept, PassKey};
 use crate::hub::{Outcome, PendingCall};
 use crate::protocol::ToolError;
 
@@ -49,19 +49,27 @@ impl FrameState {
         self.calls.set_outcome(call, outcome);
     }
 
-    /// The app keeps the call it claimed in this pass, to answer on a later pass. False if it is
-    /// not that call (it was answered, or its pass ended): nothing is kept.
-    pub fn defer(&mut self, call: &Arc<PendingCall>) -> bool {
-        let Some(claimed) = self.claimed.clone() else { return false };
-        if !self.calls.defer(call, claimed.clone()) {
-            return false;
+    /// The app keeps the call it claimed in this pass, to answer on a later pass. Nothing is kept
+    /// if it is not that call (it was answered, or its pass ended); nor past the limit of kept
+    /// calls, when the call is answered here with the error (`NotKept::Refused`), never lost.
+    pub fn defer(&mut self, call: &Arc<PendingCall>) -> Result<(), NotKept> {
+        let Some(claimed) = self.claimed.clone() else { return Err(NotKept::NotClaimed) };
+        match self.calls.defer(call, claimed.clone()) {
+            Ok(()) => {}
+            Err(NotKept::Refused(error)) => {
+                // The tool is one the app declared (the claim matched it), not a client's string.
+                tracing::warn!(tool = %call.tool_name(), "too many operations in progress to keep a call; it fails");
+                self.set_outcome(call, Err(error.clone()));
+                return Err(NotKept::Refused(error));
+            }
+            Err(NotKept::NotClaimed) => return Err(NotKept::NotClaimed),
         }
         self.claimed = None;
         let MarkOf { app_id, action, title } = claimed;
         if let Some(app_id) = app_id {
             self.mark_call(app_id, AgentAction { action, title, ok: true, waiting: true, at: Instant::now() }, call);
         }
-        true
+        Ok(())
     }
 
     /// The app's answer to a call it deferred, in the pass under way or between passes. It goes

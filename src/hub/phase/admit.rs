@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{ActiveCall, CallSlot, PassKey, Phase, deferred};
+use super::{ActiveCall, CallSlot, PassKey, Phase};
 use crate::hub::call::{CallTarget, PendingCall};
 use crate::hub::snapshot::Snapshot;
 use crate::protocol::ToolError;
@@ -78,10 +78,6 @@ impl CallSlot {
             }
             if let Err(e) = last.validate(&call) {
                 call.reject(e);
-                continue;
-            }
-            if self.deferred.is_full() {
-                call.reject(deferred::too_many());
                 continue;
             }
             let (app_id, pass) = locate(&call.target);

@@ -11,22 +11,31 @@
 //! A deferred call leaves the call slot once the pass that deferred it is published, so other
 //! calls go on meanwhile; each answer still takes effect on the UI thread, in a pass that is
 //! run again before it is published (as the pass that applies a call is), and goes out after
-//! that publish. At most [`MAX_DEFERRED_CALLS`] wait at once: past that, a call is refused
-//! before the app sees it.
+//! that publish. At most [`MAX_DEFERRED_CALLS`] wait at once, at most
+//! [`MAX_DEFERRED_PER_CONNECTION`] of one connection's: the limit binds only the keeping. Every
+//! call is admitted as before (one that is answered at once needs no room, the app's own tool
+//! that finishes the held calls included); past the limit the app's `defer` fails, and the call
+//! is answered with why.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{PassKey, new_names};
-use crate::hub::call::{CallTarget, Outcome, PendingCall};
+use crate::hub::call::{CallTarget, ClientId, Outcome, PendingCall};
 use crate::hub::snapshot::Snapshot;
 use crate::protocol::{ErrorCode, ToolError};
 
 /// The most calls the app may keep to answer later at once (see [`crate::Deferred`]). While
-/// this many wait, the next call is refused with `action_not_available` before the app sees
-/// it; each waits at most the call budget, so room comes back within it.
+/// this many wait, a call the app tries to keep is answered with `action_not_available` instead
+/// (calls answered at once go on); each waits at most the call budget, so room comes back
+/// within it.
 pub const MAX_DEFERRED_CALLS: usize = 64;
+
+/// The most of [`MAX_DEFERRED_CALLS`] one connection's calls may hold at once, so that one client
+/// alone never fills them: past it, that connection's next call the app tries to keep is
+/// answered with `action_not_available`, and other connections' are still kept.
+pub const MAX_DEFERRED_PER_CONNECTION: usize = MAX_DEFERRED_CALLS / 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -66,9 +75,15 @@ pub(crate) struct Deferrals {
 }
 
 impl Deferrals {
-    /// Whether no more calls may be kept (the next call is refused).
-    pub fn is_full(&self) -> bool {
-        self.kept.len() >= MAX_DEFERRED_CALLS
+    /// Whether one more call of `client` may be kept; if not, the error its agent gets.
+    pub fn room_for(&self, client: ClientId) -> Result<(), ToolError> {
+        if self.kept.len() >= MAX_DEFERRED_CALLS {
+            return Err(too_many());
+        }
+        if self.kept.iter().filter(|k| k.call.client == client).count() >= MAX_DEFERRED_PER_CONNECTION {
+            return Err(too_many_of_one());
+        }
+        Ok(())
     }
 
     /// The app keeps `call` (claimed, just moved to deferred) to answer later.
@@ -253,12 +268,22 @@ pub(crate) fn dropped(tool: &str) -> ToolError {
     )
 }
 
-/// A call refused because the app keeps as many deferred calls as it may.
-pub(crate) fn too_many() -> ToolError {
+/// A call the app could not keep: it keeps as many deferred calls as it may.
+fn too_many() -> ToolError {
     ToolError::new(
         ErrorCode::ActionNotAvailable,
         format!(
-            "The app has {MAX_DEFERRED_CALLS} operations still in progress, the most it keeps; try again once one has finished (each ends within the call budget)"
+            "The app has too many operations in progress ({MAX_DEFERRED_CALLS}, the most it keeps) to finish this one later; it may have started it, so re-read the state, and try again once one has finished (each ends within the call budget)"
+        ),
+    )
+}
+
+/// A call the app could not keep: its connection holds its whole share of the deferred calls.
+fn too_many_of_one() -> ToolError {
+    ToolError::new(
+        ErrorCode::ActionNotAvailable,
+        format!(
+            "This connection has too many operations in progress ({MAX_DEFERRED_PER_CONNECTION}, the most one connection may have) for the app to finish this one later; it may have started it, so re-read the state, and try again once one of yours has finished (each ends within the call budget)"
         ),
     )
 }

@@ -6,7 +6,7 @@ use tokio::sync::oneshot;
 
 use super::*;
 use crate::hub::action::Hints;
-use crate::hub::call::CallTarget;
+use crate::hub::call::{CallTarget, ClientId};
 use crate::hub::snapshot::{SnapshotParts, ToolSpec};
 use crate::protocol::{ToolResult, Window, WindowsState};
 
@@ -63,9 +63,21 @@ impl Queue {
     }
 
     fn push(&self, tool: &str, expected: Option<u64>, deadline: Instant) -> oneshot::Receiver<Outcome> {
+        self.push_from(ClientId::fresh(), tool, expected, deadline)
+    }
+
+    /// A call sent by the connection `client`.
+    fn push_from(
+        &self,
+        client: ClientId,
+        tool: &str,
+        expected: Option<u64>,
+        deadline: Instant,
+    ) -> oneshot::Receiver<Outcome> {
         let (win, action) = crate::protocol::split_tool_name(tool).expect("a tool name");
         let (reply, rx) = oneshot::channel();
-        let call = PendingCall::new(CallTarget::parse(win), action.into(), Map::new(), expected, deadline, reply, None);
+        let call = PendingCall::new(CallTarget::parse(win), action.into(), Map::new(), expected, deadline, reply, None)
+            .sent_by(client);
         self.tx.send(Arc::new(call)).expect("queue open");
         rx
     }
@@ -305,7 +317,7 @@ fn a_deferred_call_is_answered_with_what_its_claim_and_its_answer_opened() {
     assert!(slot.admit(&q.rx, &snapshot(&[("w", 1)], &["w__go"]), P, false, BUDGET, same_id));
     let call = slot.claim(P, Some("w"), "go").expect("claimed");
     let mark = MarkOf { app_id: Some("w".into()), action: "go".into(), title: "Go".into() };
-    assert!(slot.defer(&call, mark));
+    assert!(slot.defer(&call, mark).is_ok());
     assert_eq!(slot.after_pass(P), AfterPass::Applied, "the pass that kept it is run again first");
     // The claim opened a progress dialog.
     slot.finish(&snapshot(&[("w", 2), ("p", 1)], &["w__go", "p__cancel"]));
@@ -322,4 +334,46 @@ fn a_deferred_call_is_answered_with_what_its_claim_and_its_answer_opened() {
     assert_eq!(r.opened_window_ids, ["p", "r"]);
     assert_eq!(r.new_tools, ["p__cancel", "r__ok"]);
     assert!(!slot.deferred.unsent());
+}
+
+/// Admits the next call of `q` in pass `P`, claims it as `w__go` and tries to keep it; a call
+/// not kept is answered as the frame does, with the error. Then the pass ends and is published.
+fn try_keep(slot: &mut CallSlot, q: &Queue, s: &Arc<Snapshot>) -> Result<(), NotKept> {
+    assert!(slot.admit(&q.rx, s, P, false, BUDGET, same_id), "admitted whatever is kept");
+    let call = slot.claim(P, Some("w"), "go").expect("claimed");
+    let mark = MarkOf { app_id: Some("w".into()), action: "go".into(), title: "Go".into() };
+    let kept = slot.defer(&call, mark);
+    if let Err(NotKept::Refused(e)) = &kept {
+        slot.set_outcome(&call, Err(e.clone()));
+    }
+    assert_eq!(slot.after_pass(P), AfterPass::Applied);
+    slot.finish(s);
+    kept
+}
+
+/// The limit binds the keeping, not the admission: past one connection's share its call is not
+/// kept (answered with why, not lost), another's is; past the whole limit nobody's is.
+#[test]
+fn kept_calls_are_bounded_per_connection_and_in_all() {
+    let (q, s) = (Queue::new(), snapshot(&[("w", 1)], &["w__go"]));
+    let mut slot = CallSlot::default();
+    let (greedy, other) = (ClientId::fresh(), ClientId::fresh());
+    let mut held = Vec::new();
+    for _ in 0..MAX_DEFERRED_PER_CONNECTION {
+        held.push(q.push_from(greedy, "w__go", None, later()));
+        assert_eq!(try_keep(&mut slot, &q, &s), Ok(()));
+    }
+    let mut refused = q.push_from(greedy, "w__go", None, later());
+    let Err(NotKept::Refused(e)) = try_keep(&mut slot, &q, &s) else { panic!("past its share: not kept") };
+    assert!(e.message.starts_with("This connection has too many operations in progress"), "{}", e.message);
+    assert_eq!(answer(&mut refused).expect_err("answered with why").message, e.message);
+    for _ in 0..MAX_DEFERRED_CALLS - MAX_DEFERRED_PER_CONNECTION {
+        held.push(q.push_from(other, "w__go", None, later()));
+        assert_eq!(try_keep(&mut slot, &q, &s), Ok(()), "another connection's is kept");
+    }
+    let mut refused = q.push("w__go", None, later());
+    let Err(NotKept::Refused(e)) = try_keep(&mut slot, &q, &s) else { panic!("past the limit: not kept") };
+    assert!(e.message.starts_with("The app has too many operations in progress"), "{}", e.message);
+    assert_eq!(answer(&mut refused).expect_err("answered").code, ErrorCode::ActionNotAvailable);
+    assert!(held.iter_mut().all(|rx| rx.try_recv().is_err()), "the kept ones still wait");
 }
