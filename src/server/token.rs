@@ -397,7 +397,8 @@ mod tests {
             let err = stored_within(&path, Duration::from_secs(10)).expect_err("another user's folder is refused");
             assert!(err.to_string().contains(&*store.to_string_lossy()), "the error names the folder: {err}");
             // Our folder, their file: refused too.
-            std::os::unix::fs::chown(&store, Some(0), Some(0)).unwrap();
+            let ours = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(&dir).unwrap());
+            std::os::unix::fs::chown(&store, Some(ours), None).unwrap();
             std::os::unix::fs::chown(&path, Some(65534), Some(65534)).unwrap();
             let err = stored_within(&path, Duration::from_secs(10)).expect_err("another user's file is refused");
             assert!(err.to_string().contains(&*path.to_string_lossy()), "the error names the file: {err}");
