@@ -270,6 +270,46 @@ mod tests {
             let _ = std::fs::remove_dir_all(&root);
         }
 
+        /// Two starts at once on a store whose token others could read, many times: both
+        /// serve the one new token that is in the file (one sets the old file aside, and a
+        /// good file it moves by mistake is put back).
+        #[test]
+        fn starts_at_once_replacing_an_exposed_token_serve_the_token_in_the_file() {
+            let root = fresh("race-exposed");
+            for trial in 0..30 {
+                let dir = root.join(format!("t{trial}"));
+                std::fs::create_dir(&dir).unwrap();
+                std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+                let path = dir.join("http-token");
+                std::fs::write(&path, format!("{TOKEN}\n")).unwrap();
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+                let barrier = Arc::new(std::sync::Barrier::new(2));
+                let starts: Vec<_> = (0..2)
+                    .map(|i| {
+                        let (path, barrier) = (path.clone(), barrier.clone());
+                        std::thread::Builder::new()
+                            .name(format!("start-{i}"))
+                            .spawn(move || {
+                                barrier.wait();
+                                TokenFile::stored(&path).map(|t| t.token.clone())
+                            })
+                            .unwrap()
+                    })
+                    .collect();
+                let served: Vec<_> = starts.into_iter().map(|s| s.join().unwrap()).collect();
+                let file = first_line(&path);
+                assert_ne!(file, TOKEN, "trial {trial}: the exposed token is gone");
+                assert_eq!(mode(&path), 0o600);
+                for token in served {
+                    let token = token.unwrap_or_else(|e| panic!("trial {trial}: a start failed: {e}"));
+                    assert_eq!(token, file, "trial {trial}: a start serves a token that is not in the file");
+                }
+                let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+                assert_eq!(left, ["http-token"], "trial {trial}: no temporary file left");
+            }
+            let _ = std::fs::remove_dir_all(&root);
+        }
+
         /// A link where the token file goes is not followed: not read, not chmodded, not
         /// written through; the error names the path.
         #[test]
