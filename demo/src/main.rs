@@ -132,6 +132,8 @@ fn start_http(
         if rotate {
             egui_mcp_bridge::serve::rotate_token(&store)?;
             eprintln!("A new HTTP token: clients configured with the old one need the new one.");
+            // The store cannot tell whether another instance serves from it; say what happens if so.
+            eprintln!("  An order-demo already running keeps serving the old token until it restarts: restart it too.");
         }
         options = options.with_token_store(store);
     }

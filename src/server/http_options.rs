@@ -70,6 +70,9 @@ impl HttpOptions {
     /// can read, in a private folder), reused after, never removed by the bridge. A good place
     /// is [`user_token_path`](crate::serve::user_token_path). For a new token, call
     /// [`rotate_token`](crate::serve::rotate_token) (or delete the file) before serving.
+    /// Serving fails, naming the path, when the file or its folder is not one the bridge can
+    /// trust: a symbolic link, not a regular file, another user's, or longer than a token file.
+    /// A token others could read is replaced by a new one.
     ///
     /// ```no_run
     /// use egui_mcp_bridge::serve::{HttpOptions, user_token_path};
