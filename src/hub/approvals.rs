@@ -51,8 +51,7 @@ impl Approval {
     /// The seconds a countdown shows: [`Self::time_left`] rounded up, so it reads 0 only once
     /// an answer no longer counts (and then nothing waits any more).
     pub fn seconds_left(&self) -> u64 {
-        let Approval { time_left, .. } = self;
-        time_left.as_secs() + u64::from(time_left.subsec_nanos() > 0)
+        self.time_left.as_secs() + u64::from(self.time_left.subsec_nanos() > 0)
     }
 }
 

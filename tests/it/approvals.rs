@@ -250,6 +250,20 @@ fn another_agents_call_closing_the_window_answers_the_waiting_call_at_once() {
     assert!(app.till.paid.is_empty());
 }
 
+/// The app exits while a call waits for the person: the agent is answered at once ("shutting
+/// down"), not at the end of its budget.
+#[test]
+fn the_app_exiting_answers_the_waiting_call_at_once() {
+    let mut app = App::new(true, Duration::from_secs(30));
+    let mut call = app.send("till__pay", pay());
+    app.frames(2);
+    assert!(app.bridge.approval("till").is_some(), "waits for the person");
+    app.ctx.on_exit();
+    let e = outcome(&mut call).expect("answered at once").expect_err("not applied");
+    assert!(e.message.contains("shutting down"), "{}", e.message);
+    assert!(app.till.paid.is_empty());
+}
+
 #[test]
 fn a_second_call_to_the_window_while_one_waits_is_refused() {
     let mut app = App::new(true, Duration::from_secs(30));
