@@ -248,8 +248,8 @@ impl FrameState {
         };
         self.calls.ask_person = hub.approvals();
         // Calls that waited for the person and ended meanwhile go first (so a new one for the
-        // same window is not refused); one still waiting vanishes when its budget runs out.
-        let after = self.calls.approvals.prune(budget);
+        // same window is not refused); one still waiting is answered when the person's time is up.
+        let after = self.calls.approvals.prune(budget, person_input);
         let after = match (after, due) {
             (Some(a), Some(d)) => Some(a.min(d)),
             (a, d) => a.or(d),

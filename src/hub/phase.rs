@@ -229,10 +229,12 @@ impl CallSlot {
     /// After the publish: answers the active call against `published`, the state just
     /// published. A call never claimed gets the precise reason it could not be applied; a
     /// claimed one gets the app's answer, with the windows and tools it made new and the
-    /// window's version, or an error if the app gave none.
+    /// window's version, or an error if the app gave none. A call waiting for the person on a
+    /// window `published` no longer has is answered `window_not_found`.
     pub fn finish(&mut self, published: &Snapshot) {
         self.finish_active(published);
         self.deferred.finish(published);
+        self.approvals.forget_closed(published);
     }
 
     fn finish_active(&mut self, published: &Snapshot) {
@@ -267,7 +269,8 @@ impl CallSlot {
         }
     }
 
-    /// The app is exiting: answers the active call (with the app's answer if it gave one).
+    /// The app is exiting: answers the active call (with the app's answer if it gave one), and
+    /// those waiting for the person.
     pub fn shutdown(&mut self) {
         if let Some(a) = self.active.take() {
             match a.phase {
@@ -277,6 +280,7 @@ impl CallSlot {
             }
         }
         self.deferred.shutdown();
+        self.approvals.shutdown(&shutting_down());
     }
 }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use egui_mcp_bridge::protocol::MASK;
 use egui_mcp_bridge::testing::{Agent, AgentCall};
-use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, Outcome};
+use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode, NoArgs, Outcome};
 use serde_json::json;
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -21,6 +21,8 @@ struct Pay {
 struct Till {
     paid: Vec<u32>,
     note: String,
+    /// The window is closed (by the person, the app, or an agent's `close`): not drawn.
+    closed: bool,
 }
 
 struct App {
@@ -62,6 +64,9 @@ impl App {
         // A second per frame, so a window's fade-in ends.
         let time = self.ctx.input(|i| i.time) + 1.0;
         let output = self.ctx.run_ui(egui::RawInput { time: Some(time), ..Default::default() }, |ui| {
+            if till.closed {
+                return;
+            }
             let window = bridge.window("till").title("Till").summary(format!("{} payments", till.paid.len()));
             let mut contents = |w: &mut egui_mcp_bridge::WindowUi| {
                 let pay = ActionSpec::new("Pay").destructive().ask_person();
@@ -73,6 +78,10 @@ impl App {
                 if let Some(call) = w.action::<Note>("note", ActionSpec::new("Note")) {
                     till.note.clone_from(&call.args().text);
                     call.ok("noted");
+                }
+                if let Some(call) = w.action::<NoArgs>("close", ActionSpec::new("Close")) {
+                    till.closed = true;
+                    call.ok("closed");
                 }
             };
             match shown {
@@ -174,25 +183,85 @@ fn deny_answers_denied_by_user_and_changes_nothing() {
     assert_eq!(app.bridge.snapshot().state().window("till").map(|w| w.version), before, "nothing changed");
 }
 
+/// No answer: the person's time (the budget less a margin, see `Approval::time_left`) runs out,
+/// and the app's run loop, still running passes, answers the agent that the person did not
+/// answer (`action_timeout`, not `denied_by_user`: nobody said no), before the server's own
+/// timer would say the UI did not take it.
 #[test]
 fn no_answer_within_the_budget_is_a_timeout_and_a_late_allow_applies_nothing() {
-    let mut app = App::new(true, Duration::from_millis(200));
+    let mut app = App::new(true, Duration::from_secs(1));
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let agent = Agent::new(&app.bridge);
-    // The server's path: the call waits its budget, then is cancelled.
     let waiting = std::thread::scope(|s| {
+        // The server's path: the call waits at most its budget.
         let handle = s.spawn(|| rt.block_on(agent.call("till__pay", pay())));
-        while app.bridge.approval("till").is_none() && !handle.is_finished() {
+        let mut asked = false;
+        while !handle.is_finished() {
             app.frame();
+            asked |= app.bridge.approval("till").is_some();
             std::thread::yield_now();
         }
+        assert!(asked, "the person was asked");
         handle.join().expect("the call's thread")
     });
-    assert_eq!(waiting.expect_err("timed out").code, ErrorCode::ActionTimeout);
+    let e = waiting.expect_err("timed out");
+    assert_eq!(e.code, ErrorCode::ActionTimeout);
+    assert!(e.message.contains("person at the app did not answer"), "{}", e.message);
     assert!(!app.bridge.answer_approval("till", true), "too late: nothing waits any more");
     app.frames(3);
     assert!(app.till.paid.is_empty(), "a late Allow applies nothing");
     assert!(app.bridge.approval("till").is_none(), "the prompt is gone");
+}
+
+/// The window closes while the agent's call waits for the person (the person closes it, or the
+/// app does): the agent is answered `window_not_found` at the publish that no longer has the
+/// window, not at the end of its budget, and nothing is applied.
+#[test]
+fn a_window_closed_while_its_call_waits_answers_window_not_found_at_once() {
+    let mut app = App::new(true, Duration::from_secs(30));
+    let mut call = app.send("till__pay", pay());
+    app.frames(2);
+    assert!(app.bridge.approval("till").is_some(), "waits for the person");
+    app.till.closed = true;
+    app.frames(2);
+    let e = outcome(&mut call).expect("answered at once").expect_err("not applied");
+    assert_eq!(e.code, ErrorCode::WindowNotFound, "{}", e.message);
+    assert!(e.message.contains("closed"), "{}", e.message);
+    assert!(app.till.paid.is_empty());
+    assert!(app.bridge.approval("till").is_none(), "the prompt is gone");
+    app.till.closed = false;
+    app.frames(2);
+    assert!(app.bridge.approval("till").is_none(), "the window opened again asks nothing");
+}
+
+/// Another agent's call closes the window while the first agent's call waits for the person:
+/// the first agent is answered `window_not_found` at once, the second with its own success.
+#[test]
+fn another_agents_call_closing_the_window_answers_the_waiting_call_at_once() {
+    let mut app = App::new(true, Duration::from_secs(30));
+    let mut waiting = app.send("till__pay", pay());
+    app.frames(2);
+    assert!(app.bridge.approval("till").is_some(), "waits for the person");
+    let mut close = app.send("till__close", json!({}));
+    app.frames(3);
+    assert!(outcome(&mut close).expect("answered").is_ok(), "the other agent closed it");
+    let e = outcome(&mut waiting).expect("answered at once").expect_err("not applied");
+    assert_eq!(e.code, ErrorCode::WindowNotFound, "{}", e.message);
+    assert!(app.till.paid.is_empty());
+}
+
+/// The app exits while a call waits for the person: the agent is answered at once ("shutting
+/// down"), not at the end of its budget.
+#[test]
+fn the_app_exiting_answers_the_waiting_call_at_once() {
+    let mut app = App::new(true, Duration::from_secs(30));
+    let mut call = app.send("till__pay", pay());
+    app.frames(2);
+    assert!(app.bridge.approval("till").is_some(), "waits for the person");
+    app.ctx.on_exit();
+    let e = outcome(&mut call).expect("answered at once").expect_err("not applied");
+    assert!(e.message.contains("shutting down"), "{}", e.message);
+    assert!(app.till.paid.is_empty());
 }
 
 #[test]

@@ -420,6 +420,40 @@ fn the_person_allows_or_denies_the_agents_payment_at_the_window() {
     assert!(f.harness.state().editors.iter().any(|e| e.submitted), "allowed: charged, as a direct call");
 }
 
+/// The Authorize payment dialog closes while the agent's `authorize` waits in it for the
+/// person's approval, the person paying with their own password and Enter, or another agent
+/// cancelling the dialog: the waiting agent is answered `window_not_found` at once (before, at
+/// its 10 s budget, with `action_timeout` "the UI did not take the operation").
+#[test]
+fn the_agent_waiting_in_authorize_is_answered_at_once_when_the_dialog_closes() {
+    use egui::accesskit::Role;
+    for person_pays in [true, false] {
+        let mut f = Fixture::new();
+        let editor = f.open_draft();
+        let confirm = f.opens(&format!("{editor}__submit"), json!({}));
+        let authorize = f.opens(&format!("{confirm}__confirm"), json!({}));
+        let mut call = f.harness.agent().send(&format!("{authorize}__authorize"), json!({"password": "1234"}));
+        f.harness.run_steps(3);
+        assert!(f.harness.query_by_label("The agent asks to: Authorize payment").is_some(), "asked at the window");
+        if person_pays {
+            let input = f.harness.get_by_role_and_label(Role::PasswordInput, "Payment password");
+            input.focus();
+            input.type_text("1234");
+            f.harness.run_steps(2);
+            f.harness.key_press(egui::Key::Enter);
+        } else {
+            let (err, r) = f.call(&format!("{authorize}__cancel"), json!({}));
+            assert!(!err, "{r}");
+        }
+        f.harness.run_steps(3);
+        let submitted = f.harness.state().editors.iter().any(|e| e.submitted);
+        assert_eq!(submitted, person_pays, "paid by the person, or cancelled");
+        assert!(f.harness.query_by_label("The agent asks to: Authorize payment").is_none(), "the prompt is gone");
+        let (err, r) = split(call.try_outcome().expect("answered at once, not at the budget"));
+        assert!(err && r["code"] == "window_not_found", "person pays: {person_pays}: {r}");
+    }
+}
+
 /// Windows the agent opens land where they do not cover the person's work: a second editor
 /// opens in free space, not on the first; a dialog opens over its owner.
 #[test]

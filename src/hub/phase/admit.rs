@@ -85,7 +85,7 @@ impl CallSlot {
                 && !call.is_approved()
                 && let Some(tool) = last.tool(&call.tool_name()).filter(|t| t.ask_person)
             {
-                self.approvals.hold(call, app_id, tool);
+                self.approvals.hold(call, app_id, tool, budget);
                 continue;
             }
             self.active = Some(ActiveCall {
