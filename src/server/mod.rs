@@ -27,6 +27,7 @@ mod http;
 mod http_layers;
 #[cfg(feature = "http")]
 mod http_options;
+mod ids;
 mod instructions;
 #[cfg(feature = "http")]
 mod listener;

@@ -35,6 +35,7 @@ mod containers;
 mod deferred;
 mod hidden_window;
 mod http;
+mod ids;
 mod inputs;
 mod invariants;
 mod layers;
