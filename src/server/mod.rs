@@ -24,6 +24,8 @@ mod handler;
 #[cfg(feature = "http")]
 mod http;
 #[cfg(feature = "http")]
+mod http_ids;
+#[cfg(feature = "http")]
 mod http_layers;
 #[cfg(feature = "http")]
 mod http_options;

@@ -1,7 +1,7 @@
-//! Request ids come back exactly as the client wrote them, over stdio (JSON-RPC 2.0:
+//! Request ids come back exactly as the client wrote them, over stdio and HTTP (JSON-RPC 2.0:
 //! the response's id is the request's): a float, an integer too large for 64 bits, `1e400`, a
 //! string with a lone surrogate escaped. An id that is no string or number is answered
-//! `-32600` with id `null`, as HTTP answers it.
+//! `-32600` with id `null` on both transports.
 
 use std::time::Duration;
 
@@ -9,6 +9,7 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
 
 use crate::common::Rig;
+use crate::http::{Served, message};
 
 /// Ids rmcp cannot hold as they are written, and ordinary ones (which must not change either).
 const IDS: [&str; 9] = [
@@ -94,5 +95,22 @@ async fn ids_are_echoed_as_sent_over_stdio() {
     }
     // And the connection still serves.
     check_echoed(&mut wrong, &lines.ask(&ping("8")).await, "8");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn ids_are_echoed_as_sent_over_http() {
+    let app = Served::open();
+    let session = app.session(true);
+    let mut wrong = Vec::new();
+    for id in IDS {
+        let r = app.post(&[("Mcp-Session-Id", &session)], &ping(id));
+        let start = r.body.find('{').unwrap_or(r.body.len());
+        check_echoed(&mut wrong, &r.body[start..], id);
+    }
+    for id in INVALID_IDS {
+        let r = app.post(&[("Mcp-Session-Id", &session)], &ping(id));
+        check_invalid_request(&mut wrong, r.body.contains('{').then(|| message(&r.body)), id);
+    }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
