@@ -377,6 +377,45 @@ mod tests {
         assert!(matches!(classify(note.as_bytes()), Line::Message(_)));
     }
 
+    /// An id rmcp would rewrite is held while its request is under way, and released by the
+    /// answer, which carries it as sent.
+    #[tokio::test]
+    async fn a_rewritten_id_is_held_until_its_answer_carries_it_back() {
+        let (client, server) = tokio::io::duplex(4096);
+        let (read, write) = tokio::io::split(server);
+        let mut t = LineTransport::new(read, write, Serving::new());
+        let (client_read, mut client_write) = tokio::io::split(client);
+        client_write.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1.50,\"method\":\"ping\"}\n").await.unwrap();
+        let wait = std::time::Duration::from_secs(5);
+        let Some(ClientJsonRpcMessage::Request(r)) = tokio::time::timeout(wait, t.receive()).await.unwrap() else {
+            panic!("a request")
+        };
+        assert!(ids::is_placeholder(&r.id), "{:?}", r.id);
+        assert_eq!(t.rewritten.lock().len(), 1);
+        let answer = serde_json::from_value::<ServerJsonRpcMessage>(json!({"jsonrpc":"2.0","id":r.id,"result":{}}));
+        t.send(answer.unwrap()).await.unwrap();
+        let mut line = String::new();
+        let mut client_read = BufReader::new(client_read);
+        tokio::time::timeout(wait, client_read.read_line(&mut line)).await.unwrap().unwrap();
+        assert!(line.starts_with(r#"{"jsonrpc":"2.0","id":1.50,"#), "{line}");
+        assert!(t.rewritten.lock().is_empty(), "released by the answer");
+    }
+
+    #[test]
+    fn requests_with_rewritten_ids_under_way_are_capped() {
+        let full = Rewritten::default();
+        for n in 0..MAX_REWRITTEN {
+            full.lock().insert(Placeholder(n.to_string()), Box::default());
+        }
+        let Line::Answer(refused) = super::classify(br#"{"jsonrpc":"2.0","id":2.5,"method":"ping"}"#, &full) else {
+            panic!("answered at once")
+        };
+        assert!(refused.starts_with(br#"{"jsonrpc":"2.0","id":2.5,"error":{"code":-32000,"#));
+        assert_eq!(full.lock().len(), MAX_REWRITTEN);
+        // Ids rmcp keeps as sent need no entry and pass.
+        assert!(matches!(super::classify(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#, &full), Line::Message(_)));
+    }
+
     #[test]
     fn a_line_too_deep_to_parse_is_answered_under_its_own_id() {
         let deep = format!(
