@@ -32,10 +32,11 @@ fn ping(id: &str) -> String {
     format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#)
 }
 
-/// The answer's id exactly as sent: its text follows `"id":` right after `"jsonrpc":"2.0",`.
-/// A mismatch is kept in `wrong`, so that one run shows every id that fails.
-fn check_echoed(wrong: &mut Vec<String>, answer: &str, id: &str) {
-    if !answer.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"#)) {
+/// The answer's id exactly as sent: its text follows `"id":` right after `"jsonrpc":"2.0",`,
+/// and `then` (`result` or `error`) follows it. A mismatch is kept in `wrong`, so that one run
+/// shows every id that fails.
+fn check_echoed(wrong: &mut Vec<String>, answer: &str, id: &str, then: &str) {
+    if !answer.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"{then}":"#)) {
         wrong.push(format!("id {id} came back as: {answer}"));
     }
 }
@@ -79,14 +80,14 @@ async fn ids_are_echoed_as_sent_over_stdio() {
     let mut lines = Lines { read: BufReader::new(read), write };
     let mut wrong = Vec::new();
     let init = r#"{"jsonrpc":"2.0","id":1.0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
-    check_echoed(&mut wrong, &lines.ask(init).await, "1.0");
+    check_echoed(&mut wrong, &lines.ask(init).await, "1.0", "result");
     lines.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
     for id in IDS {
-        check_echoed(&mut wrong, &lines.ask(&ping(id)).await, id);
+        check_echoed(&mut wrong, &lines.ask(&ping(id)).await, id, "result");
     }
     // Not a message this server knows, still answered under its id as written.
     let unknown = r#"{"jsonrpc":"2.0","id":-30011.973201588262,"method":7}"#;
-    check_echoed(&mut wrong, &lines.ask(unknown).await, "-30011.973201588262");
+    check_echoed(&mut wrong, &lines.ask(unknown).await, "-30011.973201588262", "error");
     for id in INVALID_IDS {
         lines.send(&ping(id)).await;
         // An answer comes at once or not at all (the ping after it is answered at once).
@@ -94,7 +95,7 @@ async fn ids_are_echoed_as_sent_over_stdio() {
         check_invalid_request(&mut wrong, answer.and_then(|a| serde_json::from_str(&a).ok()), id);
     }
     // And the connection still serves.
-    check_echoed(&mut wrong, &lines.ask(&ping("8")).await, "8");
+    check_echoed(&mut wrong, &lines.ask(&ping("8")).await, "8", "result");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
@@ -106,8 +107,12 @@ fn ids_are_echoed_as_sent_over_http() {
     for id in IDS {
         let r = app.post(&[("Mcp-Session-Id", &session)], &ping(id));
         let start = r.body.find('{').unwrap_or(r.body.len());
-        check_echoed(&mut wrong, &r.body[start..], id);
+        check_echoed(&mut wrong, &r.body[start..], id, "result");
     }
+    // Answered by our own layer (a JSON body, not an SSE event): the id as written too.
+    let unknown = r#"{"jsonrpc":"2.0","id":-30011.973201588262,"method":7}"#;
+    let r = app.post(&[("Mcp-Session-Id", &session)], unknown);
+    check_echoed(&mut wrong, &r.body[r.body.find('{').unwrap_or(r.body.len())..], "-30011.973201588262", "error");
     for id in INVALID_IDS {
         let r = app.post(&[("Mcp-Session-Id", &session)], &ping(id));
         check_invalid_request(&mut wrong, r.body.contains('{').then(|| message(&r.body)), id);
