@@ -7,7 +7,8 @@
 //! subscription).
 //!
 //! The request layers in front of rmcp (version leniency, in-band parse errors, requests
-//! counted for a stop, a client's leaving told to its handler) are in `http_layers.rs`.
+//! counted for a stop, a client's leaving told to its handler) are in `http_layers.rs`; ids
+//! answered as sent, in `http_ids.rs`.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -16,11 +17,11 @@ use std::time::Duration;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::handler::BridgeHandler;
-use super::http_layers;
 use super::http_options::HttpOptions;
 use super::serving::{Serving, TaskGuard};
 use super::token::{TokenCheck, TokenFile, require_token};
 use super::{Lifeline, ServerShared};
+use super::{http_ids, http_layers};
 
 /// A running HTTP endpoint. Dropping it stops serving, as [`stop`](super::ServeHandle::stop)
 /// does: keep it for as long as the app should be reachable (not `serve_http(..)?.local_addr()`
@@ -183,6 +184,7 @@ fn router(
     let router = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(axum::middleware::from_fn(http_layers::malformed_answered_in_band))
+        .layer(axum::middleware::from_fn(http_ids::ids_as_sent))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(serving), http_layers::count_requests))
         .layer(axum::middleware::from_fn(http_layers::lenient_protocol_version))
         .layer(axum::middleware::from_fn(http_layers::session_end_answered_ok));

@@ -127,9 +127,8 @@ pub(super) async fn malformed_answered_in_band(request: Request, next: Next) -> 
     };
     let (id, code, message) = super::malformed::answer(&bytes, &e);
     tracing::debug!(bytes = bytes.len(), code, "a body that cannot be parsed was answered with an error");
-    let status = if id.is_null() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
-    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-    let mut response = Response::new(Body::from(answer.to_string()));
+    let status = if matches!(id, super::ids::Id::Valid(_)) { StatusCode::OK } else { StatusCode::BAD_REQUEST };
+    let mut response = Response::new(Body::from(super::ids::error_answer(id, code, message)));
     *response.status_mut() = status;
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response

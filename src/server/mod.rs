@@ -24,9 +24,12 @@ mod handler;
 #[cfg(feature = "http")]
 mod http;
 #[cfg(feature = "http")]
+mod http_ids;
+#[cfg(feature = "http")]
 mod http_layers;
 #[cfg(feature = "http")]
 mod http_options;
+mod ids;
 mod instructions;
 #[cfg(feature = "http")]
 mod listener;

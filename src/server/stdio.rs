@@ -3,7 +3,10 @@
 //!
 //! - a line longer than [`MAX_LINE`] is discarded without being held whole, and answered;
 //! - a line that is not JSON is answered with `-32700 Parse error` (id `null`), and one that is
-//!   JSON but no JSON-RPC message with `-32600 Invalid Request` (with its id, if it has one);
+//!   JSON but no JSON-RPC message with `-32600 Invalid Request` (with its id, if it has one;
+//!   with id `null` when its id is no string or number);
+//! - every id is answered as the client wrote it (`ids.rs`): one rmcp would rewrite goes to rmcp
+//!   as a placeholder, held until its answer (at most [`MAX_REWRITTEN`] at a time);
 //! - a request without an id (a notification in form, so it cannot be answered), and a
 //!   notification no MCP version defines, are dropped here, before rmcp would log them whole:
 //!   at most their method is logged, never their arguments;
@@ -12,20 +15,30 @@
 //!   further request is read, and none is applied whose answer cannot be delivered.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
 use tokio::sync::Notify;
 
+use super::ids::{self, Id, Placeholder};
 use super::serving::Serving;
 
 /// The longest line read (the HTTP transport's body limit too).
 pub const MAX_LINE: usize = 4 * 1024 * 1024;
+
+/// The most requests under way at a time whose ids wait in [`Rewritten`]: beyond, such a request
+/// is answered with an error at once.
+const MAX_REWRITTEN: usize = 1024;
+
+/// The ids as sent of requests that went to rmcp under a placeholder, until they are answered
+/// (dropped with the connection).
+type Rewritten = parking_lot::Mutex<HashMap<Placeholder, Box<[u8]>>>;
 
 /// Why the connection ended on our side.
 #[derive(Debug)]
@@ -80,6 +93,7 @@ pub(crate) struct LineTransport<R, W> {
     /// The line being read is over the limit: its bytes are skipped.
     oversized: bool,
     complete: bool,
+    rewritten: Arc<Rewritten>,
 }
 
 impl<R: AsyncRead, W> LineTransport<R, W> {
@@ -93,6 +107,7 @@ impl<R: AsyncRead, W> LineTransport<R, W> {
             line: Vec::new(),
             oversized: false,
             complete: false,
+            rewritten: Arc::default(),
         }
     }
 }
@@ -100,34 +115,42 @@ impl<R: AsyncRead, W> LineTransport<R, W> {
 /// What one line is.
 enum Line {
     Message(Box<ClientJsonRpcMessage>),
-    /// Answer with this error and read on.
-    Answer(Value),
+    /// Answer with this (JSON text) and read on.
+    Answer(Vec<u8>),
     /// Nothing to do with it.
     Skip,
 }
 
-fn error(id: &Value, code: i64, message: &str) -> Line {
-    Line::Answer(json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}))
+fn error(id: Id<'_>, code: i64, message: &str) -> Line {
+    Line::Answer(ids::error_answer(id, code, message))
 }
 
-/// Classifies a line without logging any of its content.
-fn classify(line: &[u8]) -> Line {
+/// Classifies a line without logging any of its content; a request whose id went to rmcp as a
+/// placeholder has it in `rewritten`.
+fn classify(line: &[u8], rewritten: &Rewritten) -> Line {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return Line::Skip;
     }
-    let value = match serde_json::from_slice::<Value>(line) {
+    let id = Id::of(line);
+    let substituted = ids::substitute(line);
+    let text = substituted.as_ref().map_or(line, |(text, _)| text.as_slice());
+    let value = match serde_json::from_slice::<Value>(text) {
         Ok(value) => value,
         Err(e) => {
             // Answered under the request's own id where it can be read, so its caller is not
             // left waiting; nothing of the line is logged.
             let (id, code, message) = super::malformed::answer(line, &e);
             tracing::debug!(bytes = line.len(), code, "a line that cannot be parsed was answered with an error");
-            return error(&id, code, message);
+            return error(id, code, message);
         }
     };
-    let id = value.get("id").cloned();
-    if let (None, Some(method)) = (&id, value.get("method").and_then(Value::as_str))
+    if id == Id::Invalid && value.get("result").is_none() && value.get("error").is_none() {
+        // As the HTTP transport answers it (rmcp refuses the request there).
+        tracing::debug!("a request whose id is no string or number was answered with an error");
+        return error(Id::Absent, -32600, "Invalid Request: an id is a string or a number");
+    }
+    if let (Id::Absent, Some(method)) = (id, value.get("method").and_then(Value::as_str))
         && !method.starts_with("notifications/")
     {
         tracing::debug!(method = %crate::hub::clipped(method), "a request without an id cannot be answered; dropped");
@@ -141,17 +164,44 @@ fn classify(line: &[u8]) -> Line {
             tracing::debug!("an unknown notification was dropped");
             Line::Skip
         }
-        Ok(message) => Line::Message(Box::new(message)),
-        Err(_) => match id {
-            Some(id) if id.is_string() || id.is_number() => {
-                error(&id, -32600, "Invalid Request: not a JSON-RPC message this server knows")
+        Ok(message) => {
+            if let (ClientJsonRpcMessage::Request(_), Some((_, placeholder)), Id::Valid(raw)) =
+                (&message, substituted, id)
+            {
+                let mut held = rewritten.lock();
+                if held.len() >= MAX_REWRITTEN {
+                    tracing::debug!(max = MAX_REWRITTEN, "too many requests with rewritten ids under way; refused");
+                    return error(id, -32000, "Too many requests under way with ids this server rewrites");
+                }
+                held.insert(placeholder, raw.into());
             }
-            _ => {
+            Line::Message(Box::new(message))
+        }
+        Err(_) => match id {
+            Id::Valid(_) => error(id, -32600, "Invalid Request: not a JSON-RPC message this server knows"),
+            Id::Absent | Id::Invalid => {
                 tracing::debug!("a JSON line that is no JSON-RPC message was dropped");
                 Line::Skip
             }
         },
     }
+}
+
+/// The answer's JSON text, with its id as the client sent it if it went to rmcp as a
+/// placeholder (its entry then released).
+fn answer_text(item: &ServerJsonRpcMessage, rewritten: &Rewritten) -> Result<Vec<u8>, Closed> {
+    let bytes = serde_json::to_vec(item).map_err(|_| Closed)?;
+    let id = match item {
+        ServerJsonRpcMessage::Response(r) => Some(&r.id),
+        ServerJsonRpcMessage::Error(e) => e.id.as_ref(),
+        ServerJsonRpcMessage::Request(_) | ServerJsonRpcMessage::Notification(_) => None,
+    };
+    let Some(rmcp::model::NumberOrString::String(id)) = id.filter(|id| ids::is_placeholder(id)) else {
+        return Ok(bytes);
+    };
+    let placeholder = Placeholder(id.to_string());
+    let Some(raw) = rewritten.lock().remove(&placeholder) else { return Ok(bytes) };
+    Ok(ids::restore(bytes, &placeholder, &raw))
 }
 
 impl<R, W> LineTransport<R, W>
@@ -210,10 +260,8 @@ where
 
     fn send(&mut self, item: ServerJsonRpcMessage) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let writer = Arc::clone(&self.writer);
-        async move {
-            let bytes = serde_json::to_vec(&item).map_err(|_| Closed)?;
-            writer.write_line(&bytes).await
-        }
+        let bytes = answer_text(&item, &self.rewritten);
+        async move { writer.write_line(&bytes?).await }
     }
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
@@ -230,17 +278,16 @@ where
                 () = serving.input_ended() => return None,
             };
             let line = if read? {
-                classify(&self.line)
+                classify(&self.line, &self.rewritten)
             } else {
                 tracing::debug!(max = MAX_LINE, "a line over the length limit was discarded");
-                error(&Value::Null, -32600, "Invalid Request: the message is longer than this server reads")
+                error(Id::Absent, -32600, "Invalid Request: the message is longer than this server reads")
             };
             match line {
                 Line::Message(m) => return Some(*m),
-                Line::Answer(v) => {
+                Line::Answer(bytes) => {
                     // Written by a task of its own: rmcp may drop this `receive` at any await,
                     // and a write cut there would leave half a line on the wire.
-                    let bytes = serde_json::to_vec(&v).unwrap_or_default();
                     tokio::spawn(async move { writer.write_line(&bytes).await });
                 }
                 Line::Skip => {}
@@ -256,11 +303,17 @@ where
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+
+    fn classify(line: &[u8]) -> Line {
+        super::classify(line, &Rewritten::default())
+    }
 
     fn answer(line: &str) -> Option<Value> {
         match classify(line.as_bytes()) {
-            Line::Answer(v) => Some(v),
+            Line::Answer(v) => Some(serde_json::from_slice(&v).unwrap()),
             _ => None,
         }
     }
@@ -324,6 +377,45 @@ mod tests {
         assert!(matches!(classify(note.as_bytes()), Line::Message(_)));
     }
 
+    /// An id rmcp would rewrite is held while its request is under way, and released by the
+    /// answer, which carries it as sent.
+    #[tokio::test]
+    async fn a_rewritten_id_is_held_until_its_answer_carries_it_back() {
+        let (client, server) = tokio::io::duplex(4096);
+        let (read, write) = tokio::io::split(server);
+        let mut t = LineTransport::new(read, write, Serving::new());
+        let (client_read, mut client_write) = tokio::io::split(client);
+        client_write.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1.50,\"method\":\"ping\"}\n").await.unwrap();
+        let wait = std::time::Duration::from_secs(5);
+        let Some(ClientJsonRpcMessage::Request(r)) = tokio::time::timeout(wait, t.receive()).await.unwrap() else {
+            panic!("a request")
+        };
+        assert!(ids::is_placeholder(&r.id), "{:?}", r.id);
+        assert_eq!(t.rewritten.lock().len(), 1);
+        let answer = serde_json::from_value::<ServerJsonRpcMessage>(json!({"jsonrpc":"2.0","id":r.id,"result":{}}));
+        t.send(answer.unwrap()).await.unwrap();
+        let mut line = String::new();
+        let mut client_read = BufReader::new(client_read);
+        tokio::time::timeout(wait, client_read.read_line(&mut line)).await.unwrap().unwrap();
+        assert!(line.starts_with(r#"{"jsonrpc":"2.0","id":1.50,"#), "{line}");
+        assert!(t.rewritten.lock().is_empty(), "released by the answer");
+    }
+
+    #[test]
+    fn requests_with_rewritten_ids_under_way_are_capped() {
+        let full = Rewritten::default();
+        for n in 0..MAX_REWRITTEN {
+            full.lock().insert(Placeholder(n.to_string()), Box::default());
+        }
+        let Line::Answer(refused) = super::classify(br#"{"jsonrpc":"2.0","id":2.5,"method":"ping"}"#, &full) else {
+            panic!("answered at once")
+        };
+        assert!(refused.starts_with(br#"{"jsonrpc":"2.0","id":2.5,"error":{"code":-32000,"#));
+        assert_eq!(full.lock().len(), MAX_REWRITTEN);
+        // Ids rmcp keeps as sent need no entry and pass.
+        assert!(matches!(super::classify(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#, &full), Line::Message(_)));
+    }
+
     #[test]
     fn a_line_too_deep_to_parse_is_answered_under_its_own_id() {
         let deep = format!(
@@ -331,7 +423,7 @@ mod tests {
             "[".repeat(200),
             "]".repeat(200)
         );
-        let Line::Answer(answer) = classify(deep.as_bytes()) else { panic!("answered") };
+        let answer = answer(&deep).expect("answered");
         assert_eq!(answer["id"], "call-7", "{answer}");
         assert_eq!(answer["error"]["code"], -32600);
     }

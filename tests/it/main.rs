@@ -10,6 +10,7 @@
 //! - `invariants`: the design's invariants on every published snapshot under random sequences.
 //! - `http`, `lifecycle`, `notifications`, `bridge_tools`: the server's transports, stopping,
 //!   the notification fan-out and the bridge's own tools.
+//! - `ids`: request ids answered exactly as sent over stdio and HTTP, and invalid ids refused.
 //! - `serve_handle`: serving lasts as long as its handle, whatever happens to the `Bridge`; a
 //!   handle whose UI or runtime is gone says it is closed.
 //! - `log_secrets`: an app with its own subscriber, as the README sets it up, logs no secret.
@@ -35,6 +36,7 @@ mod containers;
 mod deferred;
 mod hidden_window;
 mod http;
+mod ids;
 mod inputs;
 mod invariants;
 mod layers;
