@@ -34,10 +34,12 @@ impl<'a> Id<'a> {
     pub fn of(text: &'a [u8]) -> Self {
         match span(text) {
             None => Self::Absent,
-            Some(r) => match text[r.start] {
-                b'"' | b'-' | b'0'..=b'9' => Self::Valid(&text[r]),
-                _ => Self::Invalid,
-            },
+            Some(r) => {
+                let raw = &text[r];
+                // Echoed byte for byte, so it must be a JSON string or number as written: a
+                // fuzzed line's bytes never reach our output unless they are.
+                if is_json_number(raw) || is_json_string(raw) { Self::Valid(raw) } else { Self::Invalid }
+            }
         }
     }
 
@@ -144,6 +146,60 @@ fn span(text: &[u8]) -> Option<Range<usize>> {
     }
 }
 
+/// Whether `raw` is a JSON number as the grammar writes one (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`).
+fn is_json_number(raw: &[u8]) -> bool {
+    let digits = |i: usize| raw[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let mut i = usize::from(raw.first() == Some(&b'-'));
+    match (raw.get(i), digits(i)) {
+        (Some(b'0'), 1) => i += 1,
+        (Some(b'1'..=b'9'), n) => i += n,
+        _ => return false,
+    }
+    if raw.get(i) == Some(&b'.') {
+        let n = digits(i + 1);
+        if n == 0 {
+            return false;
+        }
+        i += 1 + n;
+    }
+    if matches!(raw.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(raw.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let n = digits(i);
+        if n == 0 {
+            return false;
+        }
+        i += n;
+    }
+    i == raw.len()
+}
+
+/// Whether `raw` is a JSON string as written: valid UTF-8, quoted, no raw control character,
+/// only JSON's escapes (a `\u` escape of any four hex digits, a lone surrogate included).
+fn is_json_string(raw: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(raw) else { return false };
+    let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) else { return false };
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' | '\u{0}'..='\u{1f}' => return false,
+            '\\' => match chars.next() {
+                Some('"' | '\\' | '/' | 'b' | 'f' | 'n' | 'r' | 't') => {}
+                Some('u') => {
+                    if !(0..4).all(|_| chars.next().is_some_and(|h| h.is_ascii_hexdigit())) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            },
+            _ => {}
+        }
+    }
+    true
+}
+
 fn skip_ws(text: &[u8], mut i: usize) -> usize {
     while text.get(i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
         i += 1;
@@ -204,6 +260,29 @@ fn value_end(text: &[u8], start: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fuzzed line's id is echoed only when it is a JSON string or number as written: its
+    /// bytes reach stdout otherwise (found by the demo's frame fuzz: invalid UTF-8 on stdout).
+    #[test]
+    fn only_a_json_string_or_number_is_echoed() {
+        let id = |raw: &[u8]| {
+            let mut line = br#"{"jsonrpc":"2.0","id":"#.to_vec();
+            line.extend_from_slice(raw);
+            line.extend_from_slice(br#","method":"ping"}"#);
+            Id::of(&line) == Id::Valid(raw)
+        };
+        for valid in [&b"0"[..], b"-0.5", b"1e400", b"12E-3", br#""\ud800""#, br#""a\"b""#, "\"é\"".as_bytes()] {
+            assert!(id(valid), "{:?}", String::from_utf8_lossy(valid));
+        }
+        for invalid in [&b"01"[..], b"12abc", b"-", b"1.", b"1e", b"\"\xff\"", b"\"a\x01\"", br#""\x""#, br#""\u12""#] {
+            assert!(!id(invalid), "{:?}", String::from_utf8_lossy(invalid));
+            let mut line = br#"{"jsonrpc":"2.0","id":"#.to_vec();
+            line.extend_from_slice(invalid);
+            line.push(b'}');
+            let answer = error_answer(Id::of(&line), -32600, "x");
+            assert!(serde_json::from_slice::<serde_json::Value>(&answer).is_ok(), "{answer:?}");
+        }
+    }
 
     #[test]
     fn the_id_is_read_from_the_top_level_only() {
