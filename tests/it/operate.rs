@@ -334,6 +334,7 @@ struct Gallery {
     beta: bool,
     text: String,
     news: u32,
+    notes_closed: bool,
 }
 
 fn gallery(ui: &mut egui::Ui, s: &mut Gallery) {
@@ -362,6 +363,9 @@ fn gallery(ui: &mut egui::Ui, s: &mut Gallery) {
         ui.checkbox(&mut s.beta, "Beta");
         let _ = ui.link("Beta");
     });
+    let mut open = !s.notes_closed;
+    egui::Window::new("Notes").open(&mut open).show(ui.ctx(), |ui| ui.label("Nothing yet"));
+    s.notes_closed = !open;
 }
 
 fn gallery_harness() -> Harness<'static, Gallery> {
@@ -487,4 +491,17 @@ proptest::proptest! {
             proptest::prop_assert_eq!(held, 0.0);
         }
     }
+}
+
+/// A window the app has not described is closed with its own title-bar button, as the person
+/// closes it.
+#[test]
+fn an_undescribed_window_is_closed_with_its_close_button() {
+    let mut h = gallery_harness();
+    let notes = by_title(&h, "Notes");
+    assert!(controls(&notes).contains(&json!({"button": "Close window", "key": "close-window"})), "{notes:?}");
+    let closed = h.call("ui-notes__press", json!({"control": "close-window"})).expect("pressed");
+    assert!(closed.message.unwrap_or_default().contains("the window closed"));
+    assert!(h.kittest().state().notes_closed);
+    assert!(h.window("ui-notes").is_none());
 }

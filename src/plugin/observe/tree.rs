@@ -82,7 +82,7 @@ impl Tree<'_> {
     /// containers it holds (they are read on their own).
     pub(super) fn window(&self, id: NodeId, root: bool) -> Option<ObservedWindow> {
         let node = self.nodes.get(&id)?;
-        let mut content = Content::default();
+        let mut content = Content { with_close: !root, ..Content::default() };
         self.walk(id, &mut content, root);
         let own = node.label().map(str::trim).filter(|l| !l.is_empty());
         let named = if root { Some("Main".to_owned()) } else { own.filter(|l| !is_symbolic(l)).map(clip) };
@@ -198,7 +198,7 @@ impl Tree<'_> {
         }
         for (k, (child, n)) in children.iter().enumerate() {
             let container = matches!(n.role(), Role::Window | Role::Dialog | Role::AlertDialog | Role::Pane);
-            if used[k] || is_chrome(n) || (self.described)(*child) || (skip_containers && container) {
+            if used[k] || is_chrome(n, out.with_close) || (self.described)(*child) || (skip_containers && container) {
                 continue;
             }
             if let Some(input) = inputs[k].take() {

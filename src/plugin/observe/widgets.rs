@@ -78,6 +78,9 @@ pub(super) struct Content {
     pub(super) targets: Vec<Target>,
     pub(super) widgets: Vec<(&'static str, String)>,
     pub(super) more: usize,
+    /// Its window's own close button (egui's title-bar ×) is read as a control: the content
+    /// of a window the app has not described, which agents may close as the person does.
+    pub(super) with_close: bool,
 }
 
 impl Content {
@@ -114,10 +117,11 @@ impl Content {
 }
 
 /// egui's window chrome: resize edges, the collapse and close buttons of the title bar.
-pub(super) fn is_chrome(n: &Node) -> bool {
+pub(super) fn is_chrome(n: &Node, with_close: bool) -> bool {
     n.role() == Role::Splitter
         || n.role() == Role::Unknown
-        || (n.role() == Role::Button && matches!(n.label(), Some("Hide" | "Show" | "Close window")))
+        || (n.role() == Role::Button && matches!(n.label(), Some("Hide" | "Show")))
+        || (n.role() == Role::Button && n.label() == Some("Close window") && !with_close)
 }
 
 /// Whether a text names nothing a person could say: only symbols, icon-font glyphs (Unicode's
