@@ -240,6 +240,25 @@ mod tests {
 
         const TOKEN: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
+        /// `starts` starts of the store at `path` at once (threads through the real code,
+        /// released together by a barrier): the token each serves, or why it failed.
+        fn start_at_once(path: &std::path::Path, starts: usize) -> Vec<std::io::Result<String>> {
+            let barrier = Arc::new(std::sync::Barrier::new(starts));
+            let threads: Vec<_> = (0..starts)
+                .map(|i| {
+                    let (path, barrier) = (path.to_owned(), barrier.clone());
+                    std::thread::Builder::new()
+                        .name(format!("start-{i}"))
+                        .spawn(move || {
+                            barrier.wait();
+                            TokenFile::stored(&path).map(|t| t.token.clone())
+                        })
+                        .unwrap()
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        }
+
         /// Two starts at once on a fresh store (threads through the real code, released
         /// together by a barrier), many times: each serves the token that is in the file.
         #[test]
@@ -247,20 +266,7 @@ mod tests {
             let root = fresh("race");
             for trial in 0..50 {
                 let path = root.join(format!("t{trial}/state/http-token"));
-                let barrier = Arc::new(std::sync::Barrier::new(3));
-                let starts: Vec<_> = (0..3)
-                    .map(|i| {
-                        let (path, barrier) = (path.clone(), barrier.clone());
-                        std::thread::Builder::new()
-                            .name(format!("start-{i}"))
-                            .spawn(move || {
-                                barrier.wait();
-                                TokenFile::stored(&path).map(|t| t.token.clone())
-                            })
-                            .unwrap()
-                    })
-                    .collect();
-                let served: Vec<_> = starts.into_iter().map(|s| s.join().unwrap()).collect();
+                let served = start_at_once(&path, 3);
                 let file = first_line(&path);
                 for token in served {
                     let token = token.unwrap_or_else(|e| panic!("trial {trial}: a start failed: {e}"));
@@ -283,20 +289,7 @@ mod tests {
                 let path = dir.join("http-token");
                 std::fs::write(&path, format!("{TOKEN}\n")).unwrap();
                 std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-                let barrier = Arc::new(std::sync::Barrier::new(2));
-                let starts: Vec<_> = (0..2)
-                    .map(|i| {
-                        let (path, barrier) = (path.clone(), barrier.clone());
-                        std::thread::Builder::new()
-                            .name(format!("start-{i}"))
-                            .spawn(move || {
-                                barrier.wait();
-                                TokenFile::stored(&path).map(|t| t.token.clone())
-                            })
-                            .unwrap()
-                    })
-                    .collect();
-                let served: Vec<_> = starts.into_iter().map(|s| s.join().unwrap()).collect();
+                let served = start_at_once(&path, 2);
                 let file = first_line(&path);
                 assert_ne!(file, TOKEN, "trial {trial}: the exposed token is gone");
                 assert_eq!(mode(&path), 0o600);
