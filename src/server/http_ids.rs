@@ -7,14 +7,12 @@ use std::task::{Context, Poll, ready};
 
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
-use axum::http::{Method, StatusCode, header};
+use axum::http::{Method, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
+use super::http_layers::read_body;
 use super::ids::{self, Id, Placeholder};
-
-/// Largest request body read here (rmcp's own limit).
-const MAX_BODY: usize = 4 * 1024 * 1024;
 
 /// The layer: outside `malformed_answered_in_band`, whose answers then carry the id as sent too.
 pub(super) async fn ids_as_sent(request: Request, next: Next) -> Response {
@@ -22,10 +20,9 @@ pub(super) async fn ids_as_sent(request: Request, next: Next) -> Response {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
-        let mut response = Response::new(Body::from("Payload Too Large"));
-        *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
-        return response;
+    let bytes = match read_body(body).await {
+        Ok(bytes) => bytes,
+        Err(too_large) => return too_large,
     };
     let Some((text, placeholder)) = ids::substitute(&bytes) else {
         return next.run(Request::from_parts(parts, Body::from(bytes))).await;

@@ -103,6 +103,16 @@ impl futures_core::Stream for Guarded {
     }
 }
 
+/// A request's body read whole, at most [`MAX_BODY`] (rmcp's own limit): the layers that look
+/// into a body read it here; past the limit, the answer is 413.
+pub(super) async fn read_body(body: Body) -> Result<axum::body::Bytes, Response> {
+    axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
+        let mut response = Response::new(Body::from("Payload Too Large"));
+        *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
+        response
+    })
+}
+
 /// A POST body that is not a message rmcp reads is answered in JSON-RPC, under the request's
 /// own id where it can be read (HTTP 200), else with id `null` (HTTP 400); rmcp answers every
 /// such body with a bare 415, which leaves a caller waiting for its id (a `tools/call` whose
@@ -112,10 +122,9 @@ pub(super) async fn malformed_answered_in_band(request: Request, next: Next) -> 
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
-        let mut response = Response::new(Body::from("Payload Too Large"));
-        *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
-        return response;
+    let bytes = match read_body(body).await {
+        Ok(bytes) => bytes,
+        Err(too_large) => return too_large,
     };
     let response = next.run(Request::from_parts(parts, Body::from(bytes.clone()))).await;
     if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
@@ -154,10 +163,9 @@ pub(super) async fn lenient_protocol_version(request: Request, next: Next) -> Re
         return next.run(request).await;
     }
     let (mut parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
-        let mut response = Response::new(Body::from("Payload Too Large"));
-        *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
-        return response;
+    let bytes = match read_body(body).await {
+        Ok(bytes) => bytes,
+        Err(too_large) => return too_large,
     };
     if is_initialize(&bytes) {
         parts.headers.remove(PROTOCOL_VERSION);
