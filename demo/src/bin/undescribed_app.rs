@@ -30,6 +30,8 @@ struct App {
     /// The name the person (or an agent) types, and how often Rename was pressed.
     name: String,
     renames: u32,
+    /// Picked from a combo box (an agent opens it and picks, in two passes).
+    kind: &'static str,
     /// Written by another thread, read in each pass.
     note: Arc<Mutex<String>>,
     /// The trigger's address, printed in the first pass.
@@ -50,6 +52,11 @@ impl eframe::App for App {
             ui.horizontal(|ui| {
                 let label = ui.label("Name");
                 ui.text_edit_singleline(&mut self.name).labelled_by(label.id);
+            });
+            egui::ComboBox::from_label("Kind").selected_text(self.kind).show_ui(ui, |ui| {
+                for kind in ["Draft", "Final"] {
+                    ui.selectable_value(&mut self.kind, kind, kind);
+                }
             });
             if ui.button("Rename").clicked() {
                 self.renames += 1;
@@ -116,6 +123,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 project: "No project open".to_owned(),
                 name: String::new(),
                 renames: 0,
+                kind: "Draft",
                 note,
                 trigger: Some(trigger),
                 _serving: serving,

@@ -183,5 +183,9 @@ async fn an_undescribed_eframe_app_is_read_fresh_without_input() {
     assert_eq!(stale.err().map(|e| e["code"].clone()), Some(Value::from("stale_state")));
     let shown = project(&read(&client).await).unwrap_or_default();
     assert!(shown.contains("renamed 1 times"), "the handler ran once: {shown}");
+    // A combo box: opened, then its option picked from what the next look shows, each step a
+    // pass the real run loop runs with no input.
+    let picked = call(&client, "ui-project__edit_field", serde_json::json!({"field": "kind", "value": "Final"})).await;
+    assert!(picked.as_ref().is_ok_and(|r| r["result"]["fields"]["kind"] == "Final"), "{picked:?}");
     drop(client);
 }
