@@ -27,6 +27,14 @@ pub(crate) struct ActionDecl {
     pub schema: Arc<Map<String, Value>>,
 }
 
+/// The same action: the same name and spec, and the very schema (schemas are made once per
+/// argument type and shared).
+impl PartialEq for ActionDecl {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.spec == other.spec && Arc::ptr_eq(&self.schema, &other.schema)
+    }
+}
+
 /// One window declared in this pass.
 #[derive(Clone, Debug)]
 pub(crate) struct WindowDecl {

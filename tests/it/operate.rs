@@ -266,7 +266,8 @@ fn a_disabled_widget_an_old_version_and_a_blocked_window_are_refused() {
 
 #[test]
 fn a_password_is_written_and_never_read() {
-    let mut h = harness();
+    let bridge = Bridge::builder().build();
+    let mut h = harness_of(&bridge);
     let v = by_title(&h, "Preferences").version;
     let secret = "mark-undescribed-pw-7781";
     let result = h
@@ -278,8 +279,8 @@ fn a_password_is_written_and_never_read() {
     let state = h.snapshot().json().to_owned();
     assert!(!state.contains(secret), "{state}");
     assert!(state.contains(&format!(r#""label":"Password","value":"{MASK}","sensitive":true"#)), "{state}");
-    let activity = format!("{:?}", h.agent().snapshot());
-    assert!(!activity.contains(secret));
+    let activity = format!("{:?}", bridge.activity());
+    assert!(activity.contains("ui-preferences__edit_field") && !activity.contains(secret), "{activity}");
 }
 
 /// Over MCP, on a UI that keeps the read view's pace (a look a second at most, not every pass

@@ -94,20 +94,7 @@ impl FrameState {
             self.assign_handles();
         }
         let (handles, versions) = self.remember(&topology);
-        let headers: Vec<WindowHeader<'_>> = self
-            .declared
-            .iter()
-            .enumerate()
-            .map(|(i, d)| WindowHeader {
-                id: &handles[i],
-                title: &d.title,
-                modal: d.modal,
-                owner_id: topology.owner(i).map(|o| &*handles[o]),
-                version: versions[i],
-                read_only: d.read_only,
-                undescribed: d.undescribed,
-            })
-            .collect();
+        let headers = headers(&self.declared, &handles, &versions, &topology);
         let mut header = content_hasher();
         (&headers, &blockers).hash(&mut header);
         let header_hash = header.finish();
@@ -328,4 +315,26 @@ fn tool_spec(handle: &str, a: &ActionDecl) -> ToolSpec {
         hints: a.spec.hints,
         ask_person: a.spec.ask_person,
     }
+}
+
+/// Each declared window's published header: its handle, version and owner's handle.
+fn headers<'a>(
+    declared: &'a [WindowDecl],
+    handles: &'a [Arc<str>],
+    versions: &[u64],
+    topology: &Topology,
+) -> Vec<WindowHeader<'a>> {
+    declared
+        .iter()
+        .enumerate()
+        .map(|(i, d)| WindowHeader {
+            id: &handles[i],
+            title: &d.title,
+            modal: d.modal,
+            owner_id: topology.owner(i).map(|o| &*handles[o]),
+            version: versions[i],
+            read_only: d.read_only,
+            undescribed: d.undescribed,
+        })
+        .collect()
 }

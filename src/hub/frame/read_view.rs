@@ -6,8 +6,6 @@ use std::hash::{Hash as _, Hasher as _};
 
 use super::{FrameState, PassKey};
 use crate::hub::UndescribedWidget;
-use std::sync::Arc;
-
 use crate::hub::decl::{ActionDecl, ContentHasher, WindowDecl, content_hasher};
 use crate::protocol::Block;
 
@@ -203,12 +201,6 @@ pub(crate) struct ReadOnlyWindow {
     /// Its generic tools, when agents may operate it (`None`: read-only).
     pub actions: Option<Vec<ActionDecl>>,
     content_hash: u64,
-}
-
-impl PartialEq for ActionDecl {
-    fn eq(&self, other: &Self) -> bool {
-        self.name == other.name && self.spec == other.spec && Arc::ptr_eq(&self.schema, &other.schema)
-    }
 }
 
 impl ReadOnlyWindow {

@@ -129,6 +129,56 @@ impl Tree<'_> {
         Some(text)
     }
 
+    /// For each child that is a container whose first input has no name of its own (a `Grid`
+    /// cell holding a `horizontal` of radio buttons), the label right before it, which names it.
+    fn row_labels(
+        &self,
+        children: &[(NodeId, &Node)],
+        inputs: &[Option<Input>],
+        used: &mut [bool],
+    ) -> Vec<Option<String>> {
+        let mut rows = vec![None; children.len()];
+        for k in 1..children.len() {
+            if inputs[k].is_none() && control(children[k].1).is_none() && self.starts_unnamed(children[k].0) {
+                rows[k] = beside(children, used, Some(k - 1), usize::MAX);
+            }
+        }
+        rows
+    }
+
+    /// Names the input at `k` as a person reads it: its own label, else the row's (`row`, taken
+    /// by the first unnamed input), `labelled_by`, the label beside it, and for a checkbox or
+    /// radio button without text the name of its row.
+    fn name_input(
+        &self,
+        input: &mut Input,
+        k: usize,
+        children: &[(NodeId, &Node)],
+        used: &mut [bool],
+        row: &mut Option<String>,
+    ) {
+        if input.label.is_none() {
+            input.label = row.take();
+        }
+        // egui's Slider carries a SpinButton of the same value: one field.
+        let spin = children.get(k + 1).is_some_and(|(_, n)| n.role() == Role::SpinButton)
+            && children[k].1.role() == Role::Slider;
+        if spin {
+            used[k + 1] = true;
+        }
+        if input.label.is_none() {
+            input.label = self.labelled_by(children[k].1, children, used);
+        }
+        if input.label.is_none() {
+            // A radio group's row label is before it (after it come its other buttons).
+            let after = if input.options.is_empty() { k + 1 + usize::from(spin) } else { usize::MAX };
+            input.label = beside(children, used, k.checked_sub(1), after);
+        }
+        if input.label.is_none() && matches!(input.target, TargetKind::Checkbox | TargetKind::Radio) {
+            input.label = row_name(children, k);
+        }
+    }
+
     /// Whether the first thing a person reads in `id` is an input without a name of its own (or
     /// a radio button, named by its option): the label before `id` then names it.
     fn starts_unnamed(&self, id: NodeId) -> bool {
@@ -167,33 +217,10 @@ impl Tree<'_> {
         // taken for text.
         let mut inputs: Vec<Option<Input>> = children.iter().map(|(_, n)| input(n)).collect();
         radio_groups(&children, &mut inputs, &mut used);
-        let mut rows: Vec<Option<String>> = vec![None; children.len()];
-        for k in 1..children.len() {
-            if inputs[k].is_none() && control(children[k].1).is_none() && self.starts_unnamed(children[k].0) {
-                rows[k] = beside(&children, &mut used, Some(k - 1), usize::MAX);
-            }
-        }
-        for k in 0..children.len() {
-            let Some(input) = inputs[k].as_mut() else { continue };
-            if input.label.is_none() {
-                input.label = row.take();
-            }
-            // egui's Slider carries a SpinButton of the same value: one field.
-            let spin = children.get(k + 1).is_some_and(|(_, n)| n.role() == Role::SpinButton)
-                && children[k].1.role() == Role::Slider;
-            if spin {
-                used[k + 1] = true;
-            }
-            if input.label.is_none() {
-                input.label = self.labelled_by(children[k].1, &children, &mut used);
-            }
-            if input.label.is_none() {
-                // A radio group's row label is before it (after it come its other buttons).
-                let after = if input.options.is_empty() { k + 1 + usize::from(spin) } else { usize::MAX };
-                input.label = beside(&children, &mut used, k.checked_sub(1), after);
-            }
-            if input.label.is_none() && matches!(input.target, TargetKind::Checkbox | TargetKind::Radio) {
-                input.label = row_name(&children, k);
+        let mut rows = self.row_labels(&children, &inputs, &mut used);
+        for (k, input) in inputs.iter_mut().enumerate() {
+            if let Some(input) = input {
+                self.name_input(input, k, &children, &mut used, &mut row);
             }
         }
         for (k, (child, n)) in children.iter().enumerate() {

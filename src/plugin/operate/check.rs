@@ -19,78 +19,74 @@ pub(super) enum Set {
 
 /// Whether `value` fits the widget, and what setting it takes.
 pub(super) fn check(t: &Target, value: &Value) -> Result<Set, String> {
-    let node = t.node;
+    let click = |node: u64| Set::Request(request(node, Action::Click, None));
     match t.kind {
         TargetKind::Text | TargetKind::Password => match value {
             Value::String(s) => {
-                Ok(Set::Request(request(node, Action::SetValue, Some(ActionData::Value(s.as_str().into())))))
+                Ok(Set::Request(request(t.node, Action::SetValue, Some(ActionData::Value(s.as_str().into())))))
             }
             _ => Err("expects text".to_owned()),
         },
         TargetKind::Number => {
-            let n = match value {
-                Value::Number(n) => n.as_f64(),
-                Value::String(s) => s.trim().parse::<f64>().ok(),
-                _ => None,
-            }
-            .filter(|n| n.is_finite())
-            .ok_or("expects a number")?;
-            if let (Some(min), _) = t.range
-                && n < min
-            {
-                return Err(format!("must be at least {min}"));
-            }
-            if let (_, Some(max)) = t.range
-                && n > max
-            {
-                return Err(format!("must be at most {max}"));
-            }
-            Ok(Set::Request(request(node, Action::SetValue, Some(ActionData::NumericValue(n)))))
+            let n = number_in_range(t, value)?;
+            Ok(Set::Request(request(t.node, Action::SetValue, Some(ActionData::NumericValue(n)))))
         }
         TargetKind::Checkbox => {
             let want = value.as_bool().ok_or("expects true or false")?;
-            Ok(if t.value == Value::Bool(want) {
-                Set::Nothing
-            } else {
-                Set::Request(request(node, Action::Click, None))
-            })
+            Ok(if t.value == Value::Bool(want) { Set::Nothing } else { click(t.node) })
         }
         TargetKind::Radio => match value {
             Value::Bool(true) if t.value == Value::Bool(true) => Ok(Set::Nothing),
-            Value::Bool(true) => Ok(Set::Request(request(node, Action::Click, None))),
+            Value::Bool(true) => Ok(click(t.node)),
             _ => Err("expects true (select it); to leave it, select another radio button".to_owned()),
         },
         TargetKind::RadioGroup => {
-            let option = match value {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                _ => return Err("expects the text of one of its options".to_owned()),
-            };
-            let found = t
-                .options
-                .iter()
-                .find(|(_, l)| *l == option)
-                .or_else(|| t.options.iter().find(|(_, l)| l.eq_ignore_ascii_case(option.trim())));
-            match found {
-                Some(_) if t.value.as_str() == Some(option.as_str()) => Ok(Set::Nothing),
-                Some((node, _)) => Ok(Set::Request(request(*node, Action::Click, None))),
-                None => {
-                    let options: Vec<&str> = t.options.iter().map(|(_, l)| l.as_str()).collect();
-                    Err(format!("not one of its options: {}", options.join(", ")))
-                }
-            }
+            let option = option_text(value).ok_or("expects the text of one of its options")?;
+            let (node, label) = radio_option(t, &option)?;
+            Ok(if t.value.as_str() == Some(label) { Set::Nothing } else { click(node) })
         }
         TargetKind::Combo => {
-            let option = match value {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                Value::Bool(b) => b.to_string(),
-                _ => return Err("expects the option's text".to_owned()),
-            };
+            let option = option_text(value).ok_or("expects the option's text")?;
             Ok(if t.value.as_str() == Some(option.as_str()) { Set::Nothing } else { Set::Pick(option) })
         }
         TargetKind::Control | TargetKind::Shown => Err("cannot be set: read it only".to_owned()),
     }
+}
+
+/// A number for a drag value or slider, within the range egui gave it.
+fn number_in_range(t: &Target, value: &Value) -> Result<f64, String> {
+    let n = match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+    .filter(|n| n.is_finite())
+    .ok_or("expects a number")?;
+    match t.range {
+        (Some(min), _) if n < min => Err(format!("must be at least {min}")),
+        (_, Some(max)) if n > max => Err(format!("must be at most {max}")),
+        _ => Ok(n),
+    }
+}
+
+/// An option named by the agent: its text (a number or yes/no as written).
+fn option_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// The radio button of group `t` with the text `option` (exactly, then ignoring case).
+fn radio_option<'a>(t: &'a Target, option: &str) -> Result<(u64, &'a str), String> {
+    let exact = t.options.iter().find(|(_, l)| l == option);
+    let found = exact.or_else(|| t.options.iter().find(|(_, l)| l.eq_ignore_ascii_case(option.trim())));
+    found.map(|(node, label)| (*node, label.as_str())).ok_or_else(|| {
+        let options: Vec<&str> = t.options.iter().map(|(_, l)| l.as_str()).collect();
+        format!("not one of its options: {}", options.join(", "))
+    })
 }
 
 pub(super) fn parse<A: for<'de> Deserialize<'de>>(args: &Value) -> Result<A, ToolError> {

@@ -127,13 +127,7 @@ fn private_folder(path: &Path) -> io::Result<PathBuf> {
 #[cfg(unix)]
 fn check_folder(dir: &Path) -> io::Result<()> {
     use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _, PermissionsExt as _};
-    let meta = std::fs::symlink_metadata(dir).map_err(|e| named(dir, "cannot be looked at", &e))?;
-    if meta.file_type().is_symlink() {
-        return Err(refused(dir, "the token's folder is a symbolic link"));
-    }
-    if !meta.is_dir() {
-        return Err(refused(dir, "the token's folder is not a folder"));
-    }
+    a_real_folder(dir)?;
     // Checked and fixed through a handle, so that what is checked is what is changed.
     let folder = std::fs::OpenOptions::new()
         .read(true)
@@ -160,6 +154,11 @@ fn check_folder(dir: &Path) -> io::Result<()> {
 
 #[cfg(not(unix))]
 fn check_folder(dir: &Path) -> io::Result<()> {
+    a_real_folder(dir)
+}
+
+/// `dir` is a folder itself, not a link to one.
+fn a_real_folder(dir: &Path) -> io::Result<()> {
     let meta = std::fs::symlink_metadata(dir).map_err(|e| named(dir, "cannot be looked at", &e))?;
     if meta.file_type().is_symlink() {
         return Err(refused(dir, "the token's folder is a symbolic link"));

@@ -1,0 +1,154 @@
+//! When and how the read view looks at egui's accessibility tree: building the tree costs egui
+//! about half a pass, so it is built at a pace (while an agent is about, at most once a
+//! second, and in every pass of a generic call), and what a look saw is declared again in the
+//! passes between.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{BridgePlugin, observe, operate};
+use crate::hub::READ_VIEW_EVERY;
+use crate::hub::phase::PassKey;
+
+/// When the read view last looked, and whether egui's tree is ours to turn on and off.
+#[derive(Default)]
+pub(super) struct ReadPace {
+    /// The last pass that built the tree for the read view.
+    last: Option<std::time::Instant>,
+    /// This frame's passes build the tree for the read view.
+    building: bool,
+    /// The tree is on because the bridge turned it on (and so may turn it off).
+    ours: bool,
+    /// Something else turned egui's tree on (a screen reader through eframe, a test harness)
+    /// while the bridge had it off: the bridge never turns it off again. (egui says nothing of
+    /// who turned it on, so one turned on while the bridge had it on goes unnoticed, and is
+    /// turned off with the bridge's.)
+    external: bool,
+    /// An agent is about but this frame was not looked at: a look follows within the pace
+    /// (asked of egui at the pass's end).
+    behind: bool,
+    /// Per viewport, what the last look found.
+    pub(super) seen: HashMap<PassKey, observe::Seen>,
+    /// The viewports whose last kept pass was looked at: a state published from it is fresh
+    /// enough to check an agent's generic call against.
+    pub(super) fresh: HashSet<PassKey>,
+}
+
+impl BridgePlugin {
+    /// At the start of a frame: whether its passes build egui's accessibility tree for the read
+    /// view (an agent is about and the last look is a pace old), and the tree turned on or off
+    /// to match, unless something else turned it on.
+    pub(super) fn pace_read_view(&mut self, ctx: &egui::Context) {
+        let every_pass = self.core.read_view_every_pass.load(std::sync::atomic::Ordering::Acquire);
+        if self.op.as_ref().is_some_and(|op| !op.call.is_deferred()) {
+            self.op = None; // its budget ran out, or its client left
+        }
+        let wanted = every_pass || self.core.hub.agent_about();
+        // While an agent's generic call is under way, every pass is looked at.
+        let due = every_pass || self.op.is_some() || self.read.last.is_none_or(|t| t.elapsed() >= READ_VIEW_EVERY);
+        self.read.building = (wanted && due) || self.op.is_some();
+        self.read.behind = wanted && !self.read.building;
+        self.core.frame.lock().set_looking(self.read.building);
+        if self.read.building && !self.read.ours && !self.read.external {
+            ctx.enable_accesskit();
+            self.read.ours = true;
+        } else if !self.read.building && self.read.ours && !self.read.external {
+            ctx.disable_accesskit();
+            self.read.ours = false;
+        }
+    }
+
+    /// At the end of a kept pass: a look at its tree when this frame builds it, else the last
+    /// look's windows declared again; and a look asked for within the pace when one is due.
+    /// True when this outermost pass looked (its end publishes the look).
+    ///
+    /// The look a pass that was not looked at asks for is a repaint egui is asked for
+    /// (`request_repaint_after_for`): eframe's integrations ignore the output's
+    /// `repaint_delay` (they listen to egui's repaint callback instead), and a pass of the app
+    /// without input, a background job's result drawn, would otherwise be seen only at the next
+    /// input.
+    pub(super) fn read_view(
+        &mut self,
+        ctx: &egui::Context,
+        key: PassKey,
+        viewport: egui::ViewportId,
+        output: &mut egui::FullOutput,
+        modal: Option<u64>,
+    ) -> bool {
+        let mut looked_outermost = false;
+        let tree = output.platform_output.accesskit_update.as_ref();
+        if tree.is_some() && !self.read.ours {
+            self.read.external = true;
+        }
+        if let Some(tree) = tree.filter(|_| self.read.building) {
+            let operate = self.core.hub.config().read_view == crate::ReadView::Operate;
+            let docs = self.core.hub.config().parameter_docs;
+            let tools = move |targets: &[observe::Target]| operate::tools(targets, docs);
+            let options = observe::LookOptions { modal, tools: operate.then_some(&tools as observe::ToolsOf<'_>) };
+            let last = self.read.seen.remove(&key);
+            let mut seen = observe::read_undescribed(&self.core, key, tree, &options);
+            if let Some(last) = last {
+                seen.keep_unseen(last, self.core.frame.lock().window_uis(key));
+            }
+            if let Some(op) = self.op.as_mut().filter(|op| op.key == key)
+                && let Some(outcome) =
+                    op.looked(seen.targets.get(op.app_id()).map(|t| (t.as_slice(), text_of(&seen, op.app_id()))), tree)
+            {
+                let call = Arc::clone(&op.call);
+                self.op = None;
+                self.core.frame.lock().answer_deferred(&call, outcome);
+            }
+            self.read.seen.insert(key, seen);
+            self.read.fresh.insert(key);
+            if self.viewports.is_empty() {
+                self.read.last = Some(std::time::Instant::now());
+                looked_outermost = true;
+            }
+        } else {
+            self.read.fresh.remove(&key);
+        }
+        if let Some(seen) = self.read.seen.get(&key) {
+            let mut frame = self.core.frame.lock();
+            for window in &seen.windows {
+                frame.declare_read_only(window);
+            }
+            for (app_id, read) in seen.inside.iter().filter(|(_, r)| !r.is_empty()) {
+                frame.append_read_blocks(key, app_id, read);
+            }
+        }
+        if self.read.behind
+            && self.viewports.is_empty()
+            && let Some(vp) = output.viewport_output.get_mut(&viewport)
+        {
+            let waited = self.read.last.map_or(Duration::ZERO, |t| t.elapsed());
+            let due_in = READ_VIEW_EVERY.saturating_sub(waited);
+            vp.repaint_delay = vp.repaint_delay.min(due_in);
+            ctx.request_repaint_after_for(due_in, viewport);
+        }
+        looked_outermost
+    }
+
+    /// This pass is looked at, whatever the pace (set at its start, before the app draws).
+    pub(super) fn look_now(&mut self, ctx: &egui::Context) {
+        self.read.building = true;
+        self.read.behind = false;
+        self.core.frame.lock().set_looking(true);
+        if !self.read.ours && !self.read.external {
+            ctx.enable_accesskit();
+            self.read.ours = true;
+        }
+    }
+}
+
+/// The text lines the last look read in the read-view window `app_id`.
+pub(super) fn text_of(seen: &observe::Seen, app_id: &str) -> Vec<String> {
+    let window = seen.windows.iter().find(|w| w.app_id == app_id);
+    let text = window.and_then(|w| {
+        w.read.blocks.iter().find_map(|b| match b {
+            crate::protocol::Block::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+    });
+    text.map(|t| t.lines().map(str::to_owned).collect()).unwrap_or_default()
+}
