@@ -11,7 +11,7 @@ pub use builder::BridgeBuilder;
 use crate::declare::{Call, WindowBuilder};
 use crate::hub::{ActionSpec, ActivityRecord, AgentAction, Footprint, NoArgs, Snapshot, UiCore};
 use crate::plugin::{BridgePlugin, CallsWhileHidden};
-use crate::server::{ClientPolicy, McpServer, ServeHandle};
+use crate::server::{ClientPolicy, LocalOptions, McpServer, ServeHandle};
 #[cfg(feature = "http")]
 use crate::server::{HttpHandle, HttpOptions};
 
@@ -30,6 +30,7 @@ pub struct Bridge {
     core: Arc<UiCore>,
     policy: Arc<ClientPolicy>,
     runtime: Option<tokio::runtime::Handle>,
+    local: Arc<LocalOptions>,
     server: Arc<OnceLock<McpServer>>,
 }
 
@@ -300,7 +301,9 @@ impl Bridge {
     /// ```
     #[cfg(feature = "http")]
     pub fn serve_http(&self, addr: std::net::SocketAddr, options: HttpOptions) -> std::io::Result<HttpHandle> {
-        self.server()?.serve_http(addr, options)
+        let handle = self.server()?.serve_http(addr, options)?;
+        self.open_local_endpoint();
+        Ok(handle)
     }
 
     /// Serves MCP over stdin/stdout until stdin ends or the handle is stopped or dropped.
@@ -316,7 +319,52 @@ impl Bridge {
     ///
     /// When the bridge's own runtime cannot be started (no threads left).
     pub fn serve_stdio(&self) -> std::io::Result<ServeHandle> {
-        Ok(self.server()?.serve_stdio())
+        let handle = self.server()?.serve_stdio();
+        self.open_local_endpoint();
+        Ok(handle)
+    }
+
+    /// Serves MCP on the app's per-user local endpoint (see
+    /// [`BridgeBuilder::local_endpoint`]), which `serve_stdio` and `serve_http` also open: for an
+    /// app that serves nothing else until a client attaches. Returns the socket's path. It lasts
+    /// as long as the app's UI (then the socket is removed); a second call returns the same
+    /// path. Same-user processes connect without a token; other users cannot.
+    ///
+    /// ```no_run
+    /// let bridge = egui_mcp_bridge::Bridge::builder().app_name("my-app").build();
+    /// let socket = bridge.serve_local()?;
+    /// eprintln!("agents attach with `my-app --stdio` (socket {})", socket.display());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When the endpoint is turned off, on Windows (Unix only), when its folder is not the user's
+    /// own and private, its path is too long for a socket, or the socket cannot be bound.
+    pub fn serve_local(&self) -> std::io::Result<std::path::PathBuf> {
+        if !self.local.on {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                "the local endpoint is turned off (BridgeBuilder::local_endpoint(false))",
+            ));
+        }
+        self.server()?.serve_local(&self.local)
+    }
+
+    /// The local endpoint's socket, once open (see [`serve_local`](Self::serve_local)).
+    pub fn local_endpoint(&self) -> Option<std::path::PathBuf> {
+        self.server.get()?.local_endpoint()
+    }
+
+    /// Opens the local endpoint along with another transport, unless turned off; a failure is
+    /// logged, not returned: the transport asked for serves either way.
+    fn open_local_endpoint(&self) {
+        if !self.local.on || cfg!(not(unix)) {
+            return;
+        }
+        if let Err(e) = self.serve_local() {
+            tracing::warn!(error = %e, "the local endpoint could not open: a client's `--stdio` will start a copy of the app instead of attaching to this one");
+        }
     }
 
     /// Serves MCP, newline-delimited JSON-RPC, over any byte stream (for example one half of

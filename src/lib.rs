@@ -54,14 +54,14 @@ pub mod blocks {
 /// the agent's mark, a call waiting for the person's approval, and the bridge's footprint.
 pub mod state {
     pub use crate::hub::{
-        ActivityRecord, AgentAction, Approval, Footprint, Hints, Snapshot, ToolSpec, UndescribedWidget,
+        ActivityRecord, AgentAction, Approval, ConnectionEvent, Footprint, Hints, Snapshot, ToolSpec, UndescribedWidget,
     };
 }
 
 /// Serving MCP: the handles that keep a transport running, how clients are met, and (feature
 /// `http`) the streamable-HTTP options.
 pub mod serve {
-    pub use crate::server::{ClientProfile, Compat, ResultView, ServeHandle};
+    pub use crate::server::{Attach, Attached, ClientProfile, Compat, Instance, ResultView, ServeHandle, attach_stdio};
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub use crate::server::{Held, HttpHandle, HttpOptions, rotate_token, user_token_path};
@@ -83,7 +83,7 @@ pub mod limits {
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub use crate::server::SESSION_IDLE;
-    pub use crate::server::{ALWAYS_LOAD_TOOLS, INSTRUCTIONS_MAX_BYTES};
+    pub use crate::server::{ALWAYS_LOAD_TOOLS, INSTRUCTIONS_MAX_BYTES, MAX_LOCAL_CONNECTIONS};
 }
 
 /// The `schemars` this crate derives input schemas with: `derive(JsonSchema)` on argument

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use egui_mcp_bridge::{
     Bridge,
     passes::{CallsWhileHidden, headless},
-    serve::{Compat, HttpHandle, HttpOptions, ServeHandle},
+    serve::{self, Compat, HttpHandle, HttpOptions, ServeHandle},
 };
 use order_demo::OrderApp;
 
@@ -18,8 +18,15 @@ order-demo: a multi-window order editor that MCP agents can read and operate.
 
 USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token | --rotate-token]
                   [--headless] [--native-windows] [--no-approval] [--compat auto|on|off]
+                  [--new-instance | --instance PID]
 
-  --stdio         serve MCP over stdin/stdout
+  --stdio         serve MCP over stdin/stdout. If an order-demo is already running for you,
+                  attach to it instead (relay this client to it: no second window; when the
+                  client quits, it keeps running); else start one. The newest running one is
+                  chosen, and named on stderr
+  --new-instance  with --stdio: start a copy of its own even if one is running
+  --instance PID  with --stdio: attach to the running order-demo with this process id (also
+                  EGUI_MCP_BRIDGE_INSTANCE=PID); an error if it does not run
   --http ADDR     serve MCP over streamable HTTP at http://ADDR/mcp (port 0: any free port;
                   the URL is printed to stderr)
   --token-file P  require `Authorization: Bearer TOKEN` on HTTP, TOKEN being the first line of
@@ -32,7 +39,9 @@ USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token | --ro
                   reused after, so a client configured once keeps working; its path is printed
                   (never the token)
   --rotate-token  a new token in that file before serving (clients need the new one)
-  --headless      run the same UI without a window (the default when there is no display)
+  --headless      run the same UI without a window (the default when there is no display).
+                  With --stdio and without --http: a copy for that one agent, which neither
+                  attaches to a running order-demo nor lets other clients attach to it
   --no-approval   an agent's payment (authorize) is applied without asking the person at the
                   window first (for unattended agents; headless never asks: nobody is there)
   --native-windows  every window, dialogs included, in an OS window of its own (without
@@ -46,6 +55,9 @@ USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token | --ro
 
 With neither --stdio nor --http: stdio when standard input is a pipe (an MCP client started
 the demo), else HTTP on 127.0.0.1:8765 (or a free port) with a client config printed to stderr.
+While it serves (except as an agent's own headless copy), the demo also listens on a socket only
+you can open ($EGUI_MCP_BRIDGE_DIR, else /run/user/UID/egui-mcp-bridge or /tmp/egui-mcp-bridge-UID):
+that is what --stdio attaches to. A window started by a client stays open when the client quits.
 stdout carries MCP only; logs go to stderr (RUST_LOG=debug for more).
 The demo's payment password and session PIN are both 1234.";
 
@@ -64,6 +76,8 @@ struct Options {
     native_windows: bool,
     no_approval: bool,
     compat: Compat,
+    new_instance: bool,
+    instance: Option<u32>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -76,6 +90,11 @@ fn parse_args() -> Result<Options, String> {
             "--headless" => o.headless = true,
             "--native-windows" => o.native_windows = true,
             "--no-approval" => o.no_approval = true,
+            "--new-instance" => o.new_instance = true,
+            "--instance" => {
+                let pid = args.next().ok_or("--instance needs a process id")?;
+                o.instance = Some(pid.parse().map_err(|_| format!("--instance {pid:?}: not a process id"))?);
+            }
             "--http" => {
                 let addr = args.next().ok_or("--http needs an address such as 127.0.0.1:0")?;
                 o.http = Some(
@@ -107,6 +126,9 @@ fn parse_args() -> Result<Options, String> {
     }
     if o.no_token && o.token.is_some() {
         return Err("--no-token and a token (--token-file, --token, ORDER_DEMO_TOKEN) exclude each other".into());
+    }
+    if o.new_instance && o.instance.is_some() {
+        return Err("--new-instance and --instance exclude each other".into());
     }
     if o.rotate_token && (o.no_token || o.token.is_some()) {
         return Err("--rotate-token renews the kept token: not with --no-token or a token of your own".into());
@@ -204,6 +226,26 @@ fn main() -> ExitCode {
         }
     };
 
+    // (stdio?, HTTP address and whether another port may stand in for a busy default)
+    let (stdio, http) = match (options.stdio, options.http) {
+        (false, None) if std::io::stdin().is_terminal() => (false, Some((DEFAULT_HTTP, true))),
+        (false, None) => (true, None),
+        (stdio, http) => (stdio, http.map(|a| (a, false))),
+    };
+    // `--headless --stdio` alone: a copy for one agent, shared with nobody.
+    let own_copy = options.new_instance || (options.headless && stdio && http.is_none());
+    if stdio && !own_copy {
+        match serve::Attach::new("order-demo").instance(options.instance).stdio() {
+            Ok(attached) if attached.relayed() => return ExitCode::SUCCESS,
+            Ok(_) => {}
+            Err(e) if options.instance.is_some() => {
+                eprintln!("order-demo: {e}");
+                return ExitCode::from(2);
+            }
+            Err(e) => tracing::warn!(error = %e, "could not look for a running order-demo; starting one"),
+        }
+    }
+
     let headless_mode = options.headless || !has_display();
     let bridge = Bridge::builder()
         // The person approves an agent's payment at the window, when there is a person.
@@ -212,14 +254,9 @@ fn main() -> ExitCode {
         .app_version(env!("CARGO_PKG_VERSION"))
         .instructions("An order editor. Orders holds 20,000 orders (load_orders pages them); open_order opens one in an editor; its submit opens Confirm order, then Authorize payment (password 1234). app__lock locks the app (PIN 1234).")
         .compat(options.compat)
+        .local_endpoint(!(options.headless && stdio && http.is_none()))
         .build();
 
-    // (stdio?, HTTP address and whether another port may stand in for a busy default)
-    let (stdio, http) = match (options.stdio, options.http) {
-        (false, None) if std::io::stdin().is_terminal() => (false, Some((DEFAULT_HTTP, true))),
-        (false, None) => (true, None),
-        (stdio, http) => (stdio, http.map(|a| (a, false))),
-    };
     // What the person sees in the menu bar: how agents reach this app.
     let mut endpoints = Vec::new();
     // Serving stops when a handle is dropped: they live until `main` returns.
@@ -250,6 +287,10 @@ fn main() -> ExitCode {
     } else {
         None
     };
+    if bridge.local_endpoint().is_some() {
+        // What `order-demo --stdio` attaches to (the socket's path is in the log).
+        endpoints.push("local (--stdio attaches)".to_owned());
+    }
 
     if !options.headless && headless_mode {
         tracing::info!("no display found (DISPLAY/WAYLAND_DISPLAY unset): running headless");
@@ -298,6 +339,8 @@ fn run_headless(bridge: Bridge, transport: Option<&ServeHandle>) {
 
 struct DemoApp {
     app: OrderApp,
+    /// The stdio client that started the demo, until it leaves (the window stays: it is the
+    /// person's now).
     transport: Option<Arc<ServeHandle>>,
     /// Serves agent calls from `logic` while the window is minimised (no ui pass runs then).
     hidden: CallsWhileHidden,
@@ -312,8 +355,9 @@ impl eframe::App for DemoApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.app.ui(ui);
         if self.transport.as_ref().is_some_and(|t| t.is_closed()) {
-            tracing::info!("MCP client disconnected; closing");
-            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+            // Quitting the agent's client never closes the person's window (nor their work).
+            tracing::info!("the MCP client that started the demo left; the window stays open");
+            self.transport = None;
         }
     }
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::Bridge;
 use crate::hub::{Hub, HubConfig, ReadView, UiCore};
-use crate::server::{ClientPolicy, ClientProfile, Compat};
+use crate::server::{ClientPolicy, ClientProfile, Compat, LocalOptions};
 
 /// Configures a [`Bridge`]: the app's name and notes for agents, budgets, how clients are
 /// accommodated, and where the server runs.
@@ -14,6 +14,7 @@ pub struct BridgeBuilder {
     config: HubConfig,
     policy: ClientPolicy,
     runtime: Option<tokio::runtime::Handle>,
+    local: LocalOptions,
 }
 
 impl BridgeBuilder {
@@ -155,6 +156,33 @@ impl BridgeBuilder {
         self
     }
 
+    /// Whether the app serves its per-user local endpoint (default on): with the first
+    /// `serve_stdio` or `serve_http` (or [`Bridge::serve_local`]), the running app listens on a
+    /// socket only this user can open, named after [`app_name`](Self::app_name), and the
+    /// command a stdio client runs attaches to it ([`serve::attach_stdio`](crate::serve::attach_stdio))
+    /// instead of starting a second copy. Turn it off for a copy that belongs to one agent only
+    /// (the demo's `--headless --stdio`). Unix only.
+    ///
+    /// ```
+    /// let private_copy = egui_mcp_bridge::Bridge::builder().app_name("my-app").local_endpoint(false).build();
+    /// # drop(private_copy);
+    /// ```
+    #[must_use]
+    pub fn local_endpoint(mut self, on: bool) -> Self {
+        self.local.on = on;
+        self
+    }
+
+    /// Serves the local endpoint in this folder instead of the per-user default (for tests, or
+    /// an app that keeps its instances apart); the relay must then look there too
+    /// ([`serve::Attach::folder`](crate::serve::Attach::folder)). The folder is made private
+    /// (0700) if missing, and refused if it is another user's or a link.
+    #[must_use]
+    pub fn local_endpoint_in(mut self, folder: impl Into<std::path::PathBuf>) -> Self {
+        self.local.folder = Some(folder.into());
+        self
+    }
+
     /// Builds the bridge. Nothing is served until you call a `serve_*` method.
     pub fn build(self) -> Bridge {
         let hub = Arc::new(Hub::new(self.config));
@@ -162,6 +190,7 @@ impl BridgeBuilder {
             core: Arc::new(UiCore::new(hub)),
             policy: Arc::new(self.policy),
             runtime: self.runtime,
+            local: Arc::new(self.local),
             server: Arc::new(OnceLock::new()),
         }
     }

@@ -24,7 +24,14 @@ pub(crate) fn groups(records: &[ActivityRecord]) -> Vec<Group<'_>> {
     let mut out: Vec<Group<'_>> = Vec::new();
     for r in records.iter().rev() {
         match out.last_mut() {
-            Some(g) if g.last.tool == r.tool && g.last.error == r.error && g.last.waiting == r.waiting => g.count += 1,
+            Some(g)
+                if r.connection.is_none()
+                    && g.last.tool == r.tool
+                    && g.last.error == r.error
+                    && g.last.waiting == r.waiting =>
+            {
+                g.count += 1;
+            }
             _ => out.push(Group { last: r, count: 1 }),
         }
     }
@@ -83,6 +90,11 @@ pub(crate) fn activity_ui(core: &UiCore, ui: &mut egui::Ui) {
     let mut clicked = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         for g in groups(&copied.records) {
+            if g.last.connection.is_some() {
+                ui.weak(&g.last.message);
+                ui.add_space(4.0);
+                continue;
+            }
             let (mark, color) = match g.last.error {
                 None if g.last.waiting => ("waiting", ui.visuals().text_color()),
                 None => ("ok", crate::declare::SUCCESS_GREEN),
@@ -128,7 +140,15 @@ mod tests {
     use crate::ErrorCode;
 
     fn record(seq: u64, tool: &str, error: Option<ErrorCode>) -> ActivityRecord {
-        ActivityRecord { seq, tool: tool.into(), error, message: String::new(), waiting: false, at: Instant::now() }
+        ActivityRecord {
+            seq,
+            tool: tool.into(),
+            error,
+            message: String::new(),
+            waiting: false,
+            at: Instant::now(),
+            connection: None,
+        }
     }
 
     #[test]

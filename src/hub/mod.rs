@@ -58,7 +58,7 @@ mod undescribed;
 pub use action::{ActionSpec, Hints, NoArgs, SafetyClass};
 pub(crate) use action::{add_expected_version, input_schema_for};
 pub(crate) use activity::ActivityLog;
-pub use activity::{ACTIVITY_CAPACITY, ActivityRecord};
+pub use activity::{ACTIVITY_CAPACITY, ActivityRecord, ConnectionEvent};
 use agents::Looks;
 pub use agents::{READ_VIEW_EVERY, ReadView};
 pub use approvals::Approval;

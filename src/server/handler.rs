@@ -47,6 +47,12 @@ impl BridgeHandler {
         }
     }
 
+    /// Where the connection's profile is kept once chosen (the local endpoint names the client
+    /// that left by it).
+    pub fn profile_slot(&self) -> Arc<OnceLock<ClientProfile>> {
+        Arc::clone(&self.profile)
+    }
+
     /// The connection's profile; chosen (and logged) the first time a client name is known.
     fn profile(&self, client_name: Option<&str>) -> ClientProfile {
         *self.profile.get_or_init(|| {

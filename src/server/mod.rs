@@ -33,6 +33,7 @@ mod ids;
 mod instructions;
 #[cfg(feature = "http")]
 mod listener;
+mod local;
 mod malformed;
 mod profile;
 mod result;
@@ -45,6 +46,7 @@ mod token;
 mod tool_entry;
 mod tool_search;
 mod tools;
+mod user_files;
 
 #[cfg(feature = "http")]
 pub use http::{Held, HttpHandle};
@@ -52,6 +54,8 @@ pub use http::{Held, HttpHandle};
 pub use http_options::{HttpOptions, SESSION_IDLE};
 pub use instructions::INSTRUCTIONS_MAX_BYTES;
 pub(crate) use instructions::{InstructionsFor, instructions};
+pub(crate) use local::LocalOptions;
+pub use local::{Attach, Attached, Instance, MAX_LOCAL_CONNECTIONS, attach_stdio};
 pub(crate) use profile::ClientPolicy;
 pub use profile::{ALWAYS_LOAD_TOOLS, ClientProfile, Compat, ResultView};
 pub use serving::ServeHandle;
@@ -121,9 +125,63 @@ impl Drop for RuntimeSlot {
 /// calls under way are answered), whatever happens to the [`crate::Bridge`] clones.
 #[derive(Clone)]
 pub(crate) struct Lifeline {
-    #[cfg_attr(not(feature = "http"), allow(dead_code, reason = "held to keep it alive; HTTP reads it too"))]
     shared: Arc<ServerShared>,
     runtime: Arc<RuntimeSlot>,
+}
+
+impl Lifeline {
+    /// Serves newline-delimited JSON-RPC over `read` and `write`; also returns the connection's
+    /// client profile, once known.
+    fn serve_lines<R, W>(
+        &self,
+        name: &'static str,
+        read: R,
+        write: W,
+    ) -> (ServeHandle, Arc<std::sync::OnceLock<ClientProfile>>)
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let serving = Serving::new();
+        let transport = stdio::LineTransport::new(read, write, Arc::clone(&serving));
+        let handler = BridgeHandler::new(Arc::clone(&self.shared), Arc::clone(&serving));
+        let profile = handler.profile_slot();
+        let (shared, task_serving) = (Arc::clone(&self.shared), Arc::clone(&serving));
+        let drain_for = self.shared.drain_budget();
+        // Made before the task: a runtime that is shut down drops the task unpolled, and the
+        // guard then says so and marks the handle closed.
+        let guard = TaskGuard::new(Arc::clone(&serving), name, self.clone());
+        self.runtime.handle.spawn(async move {
+            let _guard = guard;
+            let serving = task_serving;
+            // A stop (asked for, or the app's UI gone): wait for the calls under way, then end
+            // the input; rmcp then writes the answers it holds and closes.
+            let stopper = {
+                let (serving, shared) = (Arc::clone(&serving), Arc::clone(&shared));
+                tokio::spawn(async move {
+                    stop_when_ui_gone(&shared.hub, &serving, name).await;
+                    if !serving.drain(drain_for).await {
+                        tracing::warn!(transport = name, "stopping without the answers to calls still under way");
+                    }
+                    serving.end_input();
+                })
+            };
+            match handler.serve(transport).await {
+                Ok(running) => {
+                    let reason = running.waiting().await;
+                    tracing::info!(transport = name, ?reason, "MCP connection ended");
+                }
+                Err(e) => {
+                    // Never the error's text: it quotes the client's first message whole.
+                    tracing::warn!(transport = name, reason = init_failure(&e), "MCP connection failed to start");
+                }
+            }
+            stopper.abort();
+            serving.mark_closed();
+            shared.hub.wake();
+        });
+        (ServeHandle::new(serving, self.clone()), profile)
+    }
 }
 
 impl std::fmt::Debug for Lifeline {
@@ -136,6 +194,8 @@ impl std::fmt::Debug for Lifeline {
 pub(crate) struct McpServer {
     shared: Arc<ServerShared>,
     runtime: Arc<RuntimeSlot>,
+    /// The local endpoint's socket once opened, or why it could not be.
+    local: std::sync::OnceLock<Result<std::path::PathBuf, (std::io::ErrorKind, String)>>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -179,7 +239,7 @@ impl McpServer {
         shared.info.instructions = Some(shared.instructions_for(&unknown));
         let shared = Arc::new(shared);
         runtime.handle.spawn(fan_out(Arc::clone(&shared)));
-        Self { shared, runtime: Arc::new(runtime) }
+        Self { shared, runtime: Arc::new(runtime), local: std::sync::OnceLock::new() }
     }
 
     /// What a handle and a serving task hold to keep serving alive.
@@ -209,44 +269,26 @@ impl McpServer {
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
-        let serving = Serving::new();
-        let transport = stdio::LineTransport::new(read, write, Arc::clone(&serving));
-        let handler = BridgeHandler::new(Arc::clone(&self.shared), Arc::clone(&serving));
-        let (shared, task_serving) = (Arc::clone(&self.shared), Arc::clone(&serving));
-        let drain_for = self.shared.drain_budget();
-        // Made before the task: a runtime that is shut down drops the task unpolled, and the
-        // guard then says so and marks the handle closed.
-        let guard = TaskGuard::new(Arc::clone(&serving), name, self.lifeline());
-        self.runtime.handle.spawn(async move {
-            let _guard = guard;
-            let serving = task_serving;
-            // A stop (asked for, or the app's UI gone): wait for the calls under way, then end
-            // the input; rmcp then writes the answers it holds and closes.
-            let stopper = {
-                let (serving, shared) = (Arc::clone(&serving), Arc::clone(&shared));
-                tokio::spawn(async move {
-                    stop_when_ui_gone(&shared.hub, &serving, name).await;
-                    if !serving.drain(drain_for).await {
-                        tracing::warn!(transport = name, "stopping without the answers to calls still under way");
-                    }
-                    serving.end_input();
-                })
-            };
-            match handler.serve(transport).await {
-                Ok(running) => {
-                    let reason = running.waiting().await;
-                    tracing::info!(transport = name, ?reason, "MCP connection ended");
-                }
-                Err(e) => {
-                    // Never the error's text: it quotes the client's first message whole.
-                    tracing::warn!(transport = name, reason = init_failure(&e), "MCP connection failed to start");
-                }
-            }
-            stopper.abort();
-            serving.mark_closed();
-            shared.hub.wake();
-        });
-        ServeHandle::new(serving, self.lifeline())
+        self.lifeline().serve_lines(name, read, write).0
+    }
+
+    /// Opens the local endpoint (see [`local`]) once: later calls return where it is, or the
+    /// error it met.
+    #[cfg(unix)]
+    pub fn serve_local(&self, options: &LocalOptions) -> std::io::Result<std::path::PathBuf> {
+        let opened =
+            self.local.get_or_init(|| local::open(&self.lifeline(), options).map_err(|e| (e.kind(), e.to_string())));
+        opened.clone().map_err(|(kind, text)| std::io::Error::new(kind, text))
+    }
+
+    /// The local endpoint's socket, once open.
+    pub fn local_endpoint(&self) -> Option<std::path::PathBuf> {
+        self.local.get()?.as_ref().ok().cloned()
+    }
+
+    #[cfg(not(unix))]
+    pub fn serve_local(&self, _options: &LocalOptions) -> std::io::Result<std::path::PathBuf> {
+        Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "the local endpoint is Unix only"))
     }
 
     /// Serves MCP over streamable HTTP at `http://{addr}/mcp`. Binds at once; port 0 picks a

@@ -40,7 +40,7 @@ impl TokenFile {
         // the new file is made, never opened through a link or over another user's file.
         let _ = std::fs::remove_file(&path);
         let named = |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-        let mut file = store::create_private(&path).map_err(named)?;
+        let mut file = crate::server::user_files::create_private(&path).map_err(named)?;
         writeln!(file, "{token}").map_err(named)?;
         Ok(Self { path, token, keep: false })
     }

@@ -22,6 +22,8 @@
 //! - `read_view`, `operate`: what the app draws but has not described is published, read, and
 //!   operated through generic tools under the protocol's rules; the
 //!   developer's list names what was left out.
+//! - `local`: the per-user local endpoint and the stdio relay: clients relayed to the running
+//!   app share it, and what the endpoint may meet is refused, replaced or contained.
 //! - `layers`: the source keeps docs/design.md's layers, and its files import each other in no
 //!   cycle.
 
@@ -41,6 +43,7 @@ mod inputs;
 mod invariants;
 mod layers;
 mod lifecycle;
+mod local;
 mod log_secrets;
 mod notifications;
 mod operate;

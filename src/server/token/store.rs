@@ -9,6 +9,10 @@
 use std::io::{self, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
+#[cfg(unix)]
+use crate::server::user_files::our_uid;
+use crate::server::user_files::{self, create_private, named, temp_name};
+
 /// Most bytes read from a token file: a token and its newline with room to spare. A longer file
 /// is not one the bridge wrote (and a link to `/dev/zero` must not be read until memory ends).
 const MAX_READ: u64 = 256;
@@ -87,86 +91,19 @@ fn identity(meta: &std::fs::Metadata) -> Identity {
 #[cfg(not(unix))]
 fn identity(_: &std::fs::Metadata) -> Identity {}
 
-/// `error`, saying which path and what of it.
-fn named(path: &Path, what: &str, error: &io::Error) -> io::Error {
-    io::Error::new(error.kind(), format!("{}: {what}: {error}", path.display()))
-}
-
 /// A refusal of `path`, which the user must look at (nothing is changed).
 fn refused(path: &Path, why: &str) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("{}: {why}; the HTTP token store does not use it", path.display()),
-    )
+    user_files::refused(path, why, "the HTTP token store")
 }
 
-/// The folder of `path`, made private if missing; an existing one is checked (see
-/// [`check_folder`]).
+/// The folder of `path`, made private if missing; an existing one is checked
+/// ([`user_files::check_folder`]).
 fn private_folder(path: &Path) -> io::Result<PathBuf> {
     if path.file_name().is_none() {
         return Err(named(path, "names no file", &io::Error::from(io::ErrorKind::InvalidInput)));
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    match std::fs::symlink_metadata(dir) {
-        Ok(_) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let mut builder = std::fs::DirBuilder::new();
-            builder.recursive(true);
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-            builder.create(dir).map_err(|e| named(dir, "cannot be made", &e))?;
-        }
-        Err(e) => return Err(named(dir, "cannot be looked at", &e)),
-    }
-    check_folder(dir)?;
-    Ok(dir.to_owned())
-}
-
-/// The folder must be a folder, not a link to one (only the last part of the path is checked:
-/// `$HOME` itself may be a link), the user's own, and private: others' access is taken away.
-#[cfg(unix)]
-fn check_folder(dir: &Path) -> io::Result<()> {
-    use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _, PermissionsExt as _};
-    a_real_folder(dir)?;
-    // Checked and fixed through a handle, so that what is checked is what is changed.
-    let folder = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_DIRECTORY)
-        .open(dir)
-        .map_err(|e| named(dir, "cannot be opened", &e))?;
-    let meta = folder.metadata().map_err(|e| named(dir, "cannot be looked at", &e))?;
-    let uid = our_uid()?;
-    if meta.uid() != uid {
-        return Err(refused(
-            dir,
-            &format!("the token's folder belongs to another user (uid {}, not {uid})", meta.uid()),
-        ));
-    }
-    let mode = meta.mode() & 0o777;
-    if mode & 0o077 != 0 {
-        folder
-            .set_permissions(std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| named(dir, "cannot be made private", &e))?;
-        tracing::warn!(folder = %dir.display(), was = format!("{mode:o}"), "the HTTP token's folder could be opened by others: made private (0700)");
-    }
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn check_folder(dir: &Path) -> io::Result<()> {
-    a_real_folder(dir)
-}
-
-/// `dir` is a folder itself, not a link to one.
-fn a_real_folder(dir: &Path) -> io::Result<()> {
-    let meta = std::fs::symlink_metadata(dir).map_err(|e| named(dir, "cannot be looked at", &e))?;
-    if meta.file_type().is_symlink() {
-        return Err(refused(dir, "the token's folder is a symbolic link"));
-    }
-    if !meta.is_dir() {
-        return Err(refused(dir, "the token's folder is not a folder"));
-    }
-    Ok(())
+    user_files::private_folder(dir, "the HTTP token store")
 }
 
 /// The token file at `path`, if it is one the bridge can trust: opened without following a
@@ -289,57 +226,4 @@ fn write_temp(dir: &Path, path: &Path, token: &str) -> io::Result<PathBuf> {
         return Ok(temp);
     }
     Err(named(dir, "no free name for a temporary token file", &io::Error::from(io::ErrorKind::AlreadyExists)))
-}
-
-/// `.{name}.{pid}.{n}.{what}` in `dir`: this process's, unique within it.
-fn temp_name(dir: &Path, path: &Path, what: &str) -> PathBuf {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    dir.join(format!(".{name}.{}.{n}.{what}", std::process::id()))
-}
-
-/// A new file only the user can read (mode 0600 on Unix); never through a link, never over a
-/// file that is there.
-pub(super) fn create_private(path: &Path) -> io::Result<std::fs::File> {
-    let mut open = std::fs::OpenOptions::new();
-    open.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        open.mode(0o600).custom_flags(libc::O_NOFOLLOW);
-    }
-    open.open(path)
-}
-
-/// This process's effective user id. std has none (libc's `geteuid` is an `unsafe fn`): on
-/// Linux `/proc/self/status` says it; elsewhere it is the owner of a file this process makes.
-#[cfg(unix)]
-fn our_uid() -> io::Result<u32> {
-    static UID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    if let Some(uid) = UID.get() {
-        return Ok(*uid);
-    }
-    let uid = if let Some(uid) = status_euid() {
-        uid
-    } else {
-        use std::os::unix::fs::MetadataExt as _;
-        let probe = temp_name(&std::env::temp_dir(), Path::new("egui-mcp-bridge-uid"), "probe");
-        let file = create_private(&probe).map_err(|e| named(&probe, "cannot be created", &e))?;
-        let meta = file.metadata();
-        let _ = std::fs::remove_file(&probe);
-        meta.map_err(|e| named(&probe, "cannot be looked at", &e))?.uid()
-    };
-    Ok(*UID.get_or_init(|| uid))
-}
-
-/// The effective uid in `/proc/self/status` (`Uid:` real, effective, saved, fs), on Linux.
-#[cfg(unix)]
-fn status_euid() -> Option<u32> {
-    if !cfg!(any(target_os = "linux", target_os = "android")) {
-        return None;
-    }
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find_map(|l| l.strip_prefix("Uid:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
