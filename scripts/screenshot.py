@@ -21,7 +21,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 
 async def main(binary, out, native, approval):
     env = {"DISPLAY": os.environ["DISPLAY"], "RUST_LOG": "warn", "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
-    async with stdio_client(StdioServerParameters(command=binary, args=["--stdio"] + (["--native-windows"] if native else []), env=env)) as (r, w):
+    async with stdio_client(StdioServerParameters(command=binary, args=["--stdio", "--new-instance"] + (["--native-windows"] if native else []), env=env)) as (r, w):
         async with ClientSession(r, w) as s:
             await s.initialize()
             drafts = (await s.call_tool("orders__load_orders", {"status": "Draft", "limit": 2})).structured_content

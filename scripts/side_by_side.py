@@ -120,7 +120,7 @@ def listing_bytes(tools):
 
 def ours(env, client_name, frozen):
     """Our protocol: the lean agent of demo/tests/token_budget.rs, with a windowed demo."""
-    s = Server([DEMO, "--stdio"], env, f"ours ({client_name})")
+    s = Server([DEMO, "--stdio", "--new-instance"], env, f"ours ({client_name})")
     s.initialize(client_name)
     known, listed = {}, []
 
@@ -267,7 +267,7 @@ def flatten(nodes):
 
 def ours_latency(env, n):
     """One call that changes one field, n times: our `edit_field` on an open editor."""
-    s = Server([DEMO, "--stdio"], env, "ours (latency)")
+    s = Server([DEMO, "--stdio", "--new-instance"], env, "ours (latency)")
     s.initialize("claude-code")
     opened = s.request("tools/call", {"name": "orders__open_order", "arguments": {"order": "#10004"}})
     tool = opened["structuredContent"]["openedWindowIds"][0] + "__edit_field"

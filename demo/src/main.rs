@@ -40,8 +40,8 @@ USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token | --ro
                   (never the token)
   --rotate-token  a new token in that file before serving (clients need the new one)
   --headless      run the same UI without a window (the default when there is no display).
-                  With --stdio and without --http: a copy for that one agent, which neither
-                  attaches to a running order-demo nor lets other clients attach to it
+                  With --stdio: a copy for that one agent, which never attaches to a running
+                  order-demo (and, without --http, lets no other client attach to it)
   --no-approval   an agent's payment (authorize) is applied without asking the person at the
                   window first (for unattended agents; headless never asks: nobody is there)
   --native-windows  every window, dialogs included, in an OS window of its own (without
@@ -232,9 +232,8 @@ fn main() -> ExitCode {
         (false, None) => (true, None),
         (stdio, http) => (stdio, http.map(|a| (a, false))),
     };
-    // `--headless --stdio` alone: a copy for one agent, shared with nobody.
-    let own_copy = options.new_instance || (options.headless && stdio && http.is_none());
-    if stdio && !own_copy {
+    // `--headless --stdio`: a copy for that agent (shared with nobody unless HTTP serves too).
+    if stdio && !options.new_instance && !options.headless {
         match serve::Attach::new("order-demo").instance(options.instance).stdio() {
             Ok(attached) if attached.relayed() => return ExitCode::SUCCESS,
             Ok(_) => {}

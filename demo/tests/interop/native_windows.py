@@ -80,8 +80,10 @@ def transport(args):
         "DISPLAY": os.environ["DISPLAY"],
         "RUST_LOG": "warn",
         "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
+        # Its local endpoint in the test's own folder, if it has one.
+        **{k: v for k, v in os.environ.items() if k == "EGUI_MCP_BRIDGE_DIR"},
     }
-    return stdio_client(StdioServerParameters(command=args[0], args=["--stdio", "--native-windows", "--no-approval"], env=env))
+    return stdio_client(StdioServerParameters(command=args[0], args=["--stdio", "--new-instance", "--native-windows", "--no-approval"], env=env))
 
 
 async def main(args):

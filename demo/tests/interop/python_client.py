@@ -364,7 +364,9 @@ async def both_transports(kind, where):
     operations serialised across them (§10.1)."""
     assert kind == "stdio", "both_transports starts the binary itself"
     on_stdio, stdio_events = watcher()
-    params = StdioServerParameters(command=where, args=["--headless", "--stdio", "--http", "127.0.0.1:0", "--no-token"], env={"RUST_LOG": "warn"})
+    # It serves HTTP, so it opens a local endpoint too: in the test's own folder, if it has one.
+    own = {k: v for k, v in os.environ.items() if k == "EGUI_MCP_BRIDGE_DIR"}
+    params = StdioServerParameters(command=where, args=["--headless", "--stdio", "--http", "127.0.0.1:0", "--no-token"], env={"RUST_LOG": "warn", **own})
     with tempfile.TemporaryFile(mode="w+") as errlog:
         async with stdio_client(params, errlog=errlog) as streams:
             async with ClientSession(streams[0], streams[1], message_handler=on_stdio) as s:

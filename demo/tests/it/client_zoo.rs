@@ -105,6 +105,7 @@ impl Agent {
     /// The agent on the server `command args` (the demo, or what a bundle's manifest says).
     async fn start_with(b: Behaviour, command: &std::path::Path, args: &[&str]) -> Self {
         let mut demo = tokio::process::Command::new(command)
+            .env("EGUI_MCP_BRIDGE_DIR", crate::support::endpoint_folder())
             .args(args)
             .env_remove("DISPLAY")
             .env_remove("WAYLAND_DISPLAY")

@@ -8,7 +8,8 @@
 //! - The demo binary over stdio and HTTP: `stdio_hygiene`, `frame_fuzz`, `token_budget`,
 //!   `token_store` (the HTTP token kept across restarts),
 //!   `client_zoo` (emulated clients that cannot run here), `native_windows` (under Xvfb),
-//!   `read_view_eframe` (an app that describes nothing, in an eframe window under Xvfb).
+//!   `read_view_eframe` (an app that describes nothing, in an eframe window under Xvfb),
+//!   `attach` (`--stdio` attaching to the demo already running, one case under Xvfb).
 //! - Real clients we did not write: `interop` (the Python SDK), `node_clients` (the Inspector,
 //!   the conformance suite, the TypeScript SDK), `real_clients` (the agent programs people run,
 //!   each with a scripted model).
@@ -16,6 +17,7 @@
 mod support;
 
 mod agent_fuzz;
+mod attach;
 mod client_zoo;
 mod frame_fuzz;
 mod hidden_stall;

@@ -22,6 +22,7 @@ fn run(x: &Xvfb, args: &[&str]) {
         .args(args)
         .env("DISPLAY", &x.display)
         .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env("EGUI_MCP_BRIDGE_DIR", support::endpoint_folder())
         .output()
         .expect("run the Python client");
     let stdout = String::from_utf8_lossy(&out.stdout);

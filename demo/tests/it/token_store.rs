@@ -69,6 +69,7 @@ impl Started {
     fn spawn(args: &[&str], env: &[(&str, &str)], cwd: &std::path::Path) -> Self {
         use std::io::BufRead as _;
         let mut child = std::process::Command::new(crate::support::DEMO)
+            .env("EGUI_MCP_BRIDGE_DIR", crate::support::endpoint_folder())
             .args(args)
             .envs(env.iter().copied())
             .env("RUST_LOG", "warn")

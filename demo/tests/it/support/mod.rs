@@ -97,11 +97,22 @@ pub enum Stream {
     Err,
 }
 
+/// A folder of local endpoints of its own (`EGUI_MCP_BRIDGE_DIR`), new at each call: a demo
+/// started with it neither attaches to another test's demo (nor to one the developer has open)
+/// nor lets another attach to it.
+pub fn endpoint_folder() -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("egui-mcp-test-endpoints-{}-{n}", std::process::id()))
+}
+
 /// The demo as a process: these arguments and environment, and of its standard streams those
-/// in `piped` piped, the others null. Every test that runs the demo binary starts it here.
+/// in `piped` piped, the others null. Every test that runs the demo binary starts it here; its
+/// local endpoints are its own ([`endpoint_folder`]) unless `env` names a folder.
 pub fn spawn_demo(args: &[&str], env: &[(&str, &str)], piped: &[Stream]) -> Child {
     let stdio = |s: Stream| if piped.contains(&s) { Stdio::piped() } else { Stdio::null() };
     Command::new(DEMO)
+        .env("EGUI_MCP_BRIDGE_DIR", endpoint_folder())
         .args(args)
         .envs(env.iter().copied())
         .stdin(stdio(Stream::In))
@@ -164,6 +175,33 @@ impl DemoHttp {
             .find_map(|l| l.strip_prefix("MCP over streamable HTTP: ").map(str::to_owned))
             .expect("the demo printed its URL");
         (Self { child, url }, lines)
+    }
+
+    /// The demo's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether the demo still runs.
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().is_ok_and(|status| status.is_none())
+    }
+
+    /// The ids of the windows it shows now, read over HTTP in a session of their own.
+    pub fn window_ids(&self) -> Vec<String> {
+        let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test-reader", "version": "0"}}});
+        let (head, _) = self.post(None, &init);
+        let session = head
+            .lines()
+            .find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id")).map(|(_, v)| v.trim().to_owned()))
+            .expect("a session id");
+        self.post(Some(&session), &serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        let read = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "app://windows"}});
+        let (_, message) = self.post(Some(&session), &read);
+        let text = message.expect("an answer")["result"]["contents"][0]["text"].as_str().expect("text").to_owned();
+        let state: Value = serde_json::from_str(&text).expect("JSON");
+        state["windows"].as_array().expect("windows").iter().filter_map(|w| w["id"].as_str().map(str::to_owned)).collect()
     }
 
     /// Sends one JSON-RPC message in `session` (none for `initialize`) and returns the response's
