@@ -59,6 +59,11 @@ impl eframe::App for Counter {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // A counter already running for this user? Serve this client from it: no second window, and
+    // quitting the client leaves it open ("The app the person has open", below).
+    if egui_mcp_bridge::serve::attach_stdio("counter")?.relayed() {
+        return Ok(());
+    }
     // stdout carries MCP over stdio: log to stderr, and never an argument an agent sends
     // (`log_filter` keeps rmcp's request dumps out whatever RUST_LOG says).
     use tracing_subscriber::prelude::*;

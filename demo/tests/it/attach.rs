@@ -26,7 +26,12 @@ struct LineClient {
 }
 
 impl LineClient {
-    fn start(mut child: Child) -> Self {
+    fn start(child: Child) -> Self {
+        Self::start_as(child, "order-demo")
+    }
+
+    /// A client of the app whose `serverInfo.name` is `server`.
+    fn start_as(mut child: Child, server: &str) -> Self {
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().expect("stdout"));
         let (tx, lines) = mpsc::channel();
@@ -55,7 +60,7 @@ impl LineClient {
             "initialize",
             json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "claude-ai", "version": "0"}}),
         );
-        assert_eq!(init["result"]["serverInfo"]["name"], "order-demo", "{init}");
+        assert_eq!(init["result"]["serverInfo"]["name"], server, "{init}");
         client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         client
     }
@@ -84,9 +89,13 @@ impl LineClient {
         answer["result"]["structuredContent"].clone()
     }
 
-    fn window_ids(&mut self) -> Vec<String> {
+    fn state(&mut self) -> Value {
         let answer = self.request("resources/read", json!({"uri": "app://windows"}));
-        let state: Value = serde_json::from_str(answer["result"]["contents"][0]["text"].as_str().expect("text")).expect("JSON");
+        serde_json::from_str(answer["result"]["contents"][0]["text"].as_str().expect("text")).expect("JSON")
+    }
+
+    fn window_ids(&mut self) -> Vec<String> {
+        let state = self.state();
         state["windows"].as_array().expect("windows").iter().filter_map(|w| w["id"].as_str().map(str::to_owned)).collect()
     }
 
@@ -110,7 +119,12 @@ impl LineClient {
 
 /// `order-demo ARGS` as a stdio client starts it, with this folder of endpoints and no display.
 fn stdio_demo(args: &[&str], folder: &std::path::Path) -> Child {
-    Command::new(DEMO)
+    stdio_program(std::path::Path::new(DEMO), args, folder)
+}
+
+/// `program ARGS` as a stdio client starts it, with this folder of endpoints and no display.
+fn stdio_program(program: &std::path::Path, args: &[&str], folder: &std::path::Path) -> Child {
+    Command::new(program)
         .args(args)
         .env("EGUI_MCP_BRIDGE_DIR", folder)
         .env("RUST_LOG", "warn")
@@ -120,7 +134,70 @@ fn stdio_demo(args: &[&str], folder: &std::path::Path) -> Child {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start the demo")
+        .expect("start the program")
+}
+
+/// How many visible X windows on `x` have exactly this name.
+fn windows_named(x: &Xvfb, name: &str) -> usize {
+    let out = Command::new("xdotool")
+        .args(["search", "--onlyvisible", "--name", &format!("^{name}$")])
+        .env("DISPLAY", &x.display)
+        .output()
+        .expect("xdotool is needed (Debian: apt-get install xdotool)");
+    String::from_utf8_lossy(&out.stdout).lines().count()
+}
+
+/// `demo/examples/hello_bridge` (the README's first example), built if a filtered test run
+/// did not build it.
+fn hello_bridge() -> std::path::PathBuf {
+    let path = std::path::Path::new(DEMO).with_file_name("examples").join("hello_bridge");
+    if !path.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "-p", "order-demo", "--example", "hello_bridge"])
+            .status()
+            .expect("cargo");
+        assert!(status.success(), "building hello_bridge");
+    }
+    path
+}
+
+/// The same for an app built with the library by adding the README's lines: `hello_bridge`
+/// (the README's first example) open in a window; the same program started again as a client
+/// starts it drives that one, and quitting leaves it open.
+#[test]
+fn an_app_with_the_readme_lines_attaches_the_same_way() {
+    let x = Xvfb::start();
+    let folder = endpoint_folder();
+    let program = hello_bridge();
+    let mut open = Command::new(&program)
+        .env("DISPLAY", &x.display)
+        .env("EGUI_MCP_BRIDGE_DIR", &folder)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .stdin(Stdio::piped()) // its own stdio client, which stays
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hello_bridge");
+    let socket = folder.join(format!("counter.{}.sock", open.id()));
+    let started = std::time::Instant::now();
+    while !socket.exists() || windows_named(&x, "counter") == 0 {
+        assert!(started.elapsed() < WAIT, "hello_bridge serves its endpoint and shows its window");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let mut agent = LineClient::start_as(stdio_program(&program, &[], &folder), "counter");
+    let state = agent.state();
+    let version = state["windows"][0]["version"].as_u64().expect("a version");
+    agent.call("counter__add", json!({"amount": 2, "expectedVersion": version}));
+    let mut another = LineClient::start_as(stdio_program(&program, &[], &folder), "counter");
+    assert!(another.state()["windows"][0]["summary"].as_str().unwrap_or_default().contains("The count is 2"));
+    let said = agent.quit();
+    assert!(said.contains(&format!("pid {}", open.id())), "{said}");
+    another.quit();
+    assert_eq!(windows_named(&x, "counter"), 1, "no second window appeared");
+    assert!(open.try_wait().is_ok_and(|s| s.is_none()), "quitting left the counter open");
+    let _ = open.kill();
+    let _ = open.wait();
 }
 
 /// An instance running headless; two `--stdio` processes started as a client would: both see
@@ -197,14 +274,7 @@ fn a_client_configured_as_the_readme_says_drives_the_open_window_and_leaves_it_o
         ("EGUI_MCP_BRIDGE_DIR", ""),
     ];
     let mut open = DemoHttp::spawn(&["--http", "127.0.0.1:0", "--no-token"], &env);
-    let windows = |x: &Xvfb| {
-        let out = Command::new("xdotool")
-            .args(["search", "--onlyvisible", "--name", "Order demo"])
-            .env("DISPLAY", &x.display)
-            .output()
-            .expect("xdotool is needed (Debian: apt-get install xdotool)");
-        String::from_utf8_lossy(&out.stdout).lines().count()
-    };
+    let windows = |x: &Xvfb| windows_named(x, "Order demo .*");
     let shown = std::time::Instant::now();
     while windows(&x) == 0 {
         if shown.elapsed() > WAIT {
