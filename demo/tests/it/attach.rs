@@ -39,7 +39,8 @@ impl LineClient {
             .name("client-stdout".into())
             .spawn(move || {
                 for line in stdout.lines().map_while(Result::ok) {
-                    let message = serde_json::from_str(&line).unwrap_or_else(|_| panic!("stdout carries JSON-RPC only: {line}"));
+                    let message =
+                        serde_json::from_str(&line).unwrap_or_else(|_| panic!("stdout carries JSON-RPC only: {line}"));
                     if tx.send(message).is_err() {
                         break;
                     }
@@ -96,7 +97,12 @@ impl LineClient {
 
     fn window_ids(&mut self) -> Vec<String> {
         let state = self.state();
-        state["windows"].as_array().expect("windows").iter().filter_map(|w| w["id"].as_str().map(str::to_owned)).collect()
+        state["windows"]
+            .as_array()
+            .expect("windows")
+            .iter()
+            .filter_map(|w| w["id"].as_str().map(str::to_owned))
+            .collect()
     }
 
     /// Closes stdin, as a client that quits does; waits for the process to end and returns its
@@ -218,7 +224,10 @@ fn two_stdio_clients_drive_the_running_demo_and_it_outlives_both() {
     second.call("orders__open_order", json!({"order": "#10005"}));
     assert!(first.window_ids().contains(&"order-10005".to_owned()), "and the first what the second opened");
     let said = first.quit();
-    assert!(said.contains(&format!("attached to the running instance, pid {}", instance.pid())), "stderr names it: {said}");
+    assert!(
+        said.contains(&format!("attached to the running instance, pid {}", instance.pid())),
+        "stderr names it: {said}"
+    );
     assert!(instance.is_running(), "the first client's quitting leaves the instance running");
     second.call("orders__load_orders", json!({"limit": 1}));
     second.quit();
@@ -278,7 +287,11 @@ fn a_client_configured_as_the_readme_says_drives_the_open_window_and_leaves_it_o
     let shown = std::time::Instant::now();
     while windows(&x) == 0 {
         if shown.elapsed() > WAIT {
-            let tree = Command::new("xwininfo").args(["-root", "-tree"]).env("DISPLAY", &x.display).output().map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+            let tree = Command::new("xwininfo")
+                .args(["-root", "-tree"])
+                .env("DISPLAY", &x.display)
+                .output()
+                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
             panic!("the demo's window appears (the demo runs: {}); windows: {tree:?}", open.is_running());
         }
         std::thread::sleep(Duration::from_millis(100));

@@ -11,13 +11,12 @@ use support::{DEMO, DemoHttp, python};
 
 fn run(scenario: &str, transport: &str, target: &str) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/python_client.py");
-    let out =
-        Command::new(python())
-            .arg(script)
-            .args([scenario, transport, target])
-            .env("EGUI_MCP_BRIDGE_DIR", support::endpoint_folder())
-            .output()
-            .expect("run the Python client");
+    let out = Command::new(python())
+        .arg(script)
+        .args([scenario, transport, target])
+        .env("EGUI_MCP_BRIDGE_DIR", support::endpoint_folder())
+        .output()
+        .expect("run the Python client");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -194,14 +194,23 @@ impl DemoHttp {
         let (head, _) = self.post(None, &init);
         let session = head
             .lines()
-            .find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id")).map(|(_, v)| v.trim().to_owned()))
+            .find_map(|l| {
+                l.split_once(':')
+                    .filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id"))
+                    .map(|(_, v)| v.trim().to_owned())
+            })
             .expect("a session id");
         self.post(Some(&session), &serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         let read = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "app://windows"}});
         let (_, message) = self.post(Some(&session), &read);
         let text = message.expect("an answer")["result"]["contents"][0]["text"].as_str().expect("text").to_owned();
         let state: Value = serde_json::from_str(&text).expect("JSON");
-        state["windows"].as_array().expect("windows").iter().filter_map(|w| w["id"].as_str().map(str::to_owned)).collect()
+        state["windows"]
+            .as_array()
+            .expect("windows")
+            .iter()
+            .filter_map(|w| w["id"].as_str().map(str::to_owned))
+            .collect()
     }
 
     /// Sends one JSON-RPC message in `session` (none for `initialize`) and returns the response's
