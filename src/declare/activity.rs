@@ -161,4 +161,15 @@ mod tests {
         assert_eq!(lines, [("order-1__submit", 1), ("order-1__edit_field", 1), ("order-1__edit_field", 100)]);
         assert_eq!(g[2].last.seq, 99, "a group shows its newest call");
     }
+
+    #[test]
+    fn agents_attaching_and_leaving_are_a_line_each() {
+        let connection = |seq, event| ActivityRecord { connection: Some(event), ..record(seq, "", None) };
+        let log = [
+            connection(1, crate::hub::ConnectionEvent::Attached),
+            connection(2, crate::hub::ConnectionEvent::Attached),
+            connection(3, crate::hub::ConnectionEvent::Left),
+        ];
+        assert_eq!(groups(&log).len(), 3, "two agents attached: two lines");
+    }
 }

@@ -12,12 +12,15 @@
 //!   at most their method is logged, never their arguments;
 //! - nothing a client sent is ever logged, so no password it typed reaches a log line;
 //! - a write that fails (the client closed its reading end) ends the connection at once, so no
-//!   further request is read, and none is applied whose answer cannot be delivered.
+//!   further request is read, and none is applied whose answer cannot be delivered;
+//! - a client that stops reading is not read either once [`MAX_UNWRITTEN`] messages wait to be
+//!   written to it (rmcp writes each answer from a task of its own, so without this each
+//!   request it sent would be held until it read again: 20,000 unread answers were held).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -31,6 +34,10 @@ use super::serving::Serving;
 
 /// The longest line read (the HTTP transport's body limit too).
 pub const MAX_LINE: usize = 4 * 1024 * 1024;
+
+/// The most messages (answers, notifications) waiting to be written to one connection: while
+/// this many wait, its next line is not read.
+pub const MAX_UNWRITTEN: usize = 64;
 
 /// The most requests under way at a time whose ids wait in [`Rewritten`]: beyond, such a request
 /// is answered with an error at once.
@@ -56,6 +63,26 @@ struct Writer<W> {
     out: tokio::sync::Mutex<W>,
     closed: AtomicBool,
     on_close: Notify,
+    /// Messages waiting to be written ([`Unwritten`]), and a wake-up when one is.
+    unwritten: AtomicUsize,
+    written: Notify,
+}
+
+/// One message waiting to be written, counted from `send` until its write ends (or is dropped).
+struct Unwritten<W>(Arc<Writer<W>>);
+
+impl<W> Unwritten<W> {
+    fn new(writer: &Arc<Writer<W>>) -> Self {
+        writer.unwritten.fetch_add(1, Ordering::AcqRel);
+        Self(Arc::clone(writer))
+    }
+}
+
+impl<W> Drop for Unwritten<W> {
+    fn drop(&mut self) {
+        self.0.unwritten.fetch_sub(1, Ordering::AcqRel);
+        self.0.written.notify_waiters();
+    }
 }
 
 impl<W: AsyncWrite + Unpin + Send> Writer<W> {
@@ -98,8 +125,13 @@ pub(crate) struct LineTransport<R, W> {
 
 impl<R: AsyncRead, W> LineTransport<R, W> {
     pub fn new(reader: R, writer: W, serving: Arc<Serving>) -> Self {
-        let writer =
-            Writer { out: tokio::sync::Mutex::new(writer), closed: AtomicBool::new(false), on_close: Notify::new() };
+        let writer = Writer {
+            out: tokio::sync::Mutex::new(writer),
+            closed: AtomicBool::new(false),
+            on_close: Notify::new(),
+            unwritten: AtomicUsize::new(0),
+            written: Notify::new(),
+        };
         Self {
             reader: BufReader::new(reader),
             serving,
@@ -259,9 +291,13 @@ where
     }
 
     fn send(&mut self, item: ServerJsonRpcMessage) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        let writer = Arc::clone(&self.writer);
+        let unwritten = Unwritten::new(&self.writer);
         let bytes = answer_text(&item, &self.rewritten);
-        async move { writer.write_line(&bytes?).await }
+        async move {
+            let written = unwritten.0.write_line(&bytes?).await;
+            drop(unwritten);
+            written
+        }
     }
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
@@ -272,6 +308,21 @@ where
                 return None;
             }
             let serving = Arc::clone(&self.serving);
+            // A client that does not read is not read: what waits for it stays bounded.
+            while writer.unwritten.load(Ordering::Acquire) >= MAX_UNWRITTEN {
+                let written = writer.written.notified();
+                if writer.unwritten.load(Ordering::Acquire) < MAX_UNWRITTEN {
+                    break;
+                }
+                if writer.closed.load(Ordering::Acquire) {
+                    return None;
+                }
+                tokio::select! {
+                    () = written => {}
+                    () = writer.on_close.notified() => return None,
+                    () = serving.input_ended() => return None,
+                }
+            }
             let read = tokio::select! {
                 read = self.read_line() => read,
                 () = closed => return None,
@@ -288,7 +339,8 @@ where
                 Line::Answer(bytes) => {
                     // Written by a task of its own: rmcp may drop this `receive` at any await,
                     // and a write cut there would leave half a line on the wire.
-                    tokio::spawn(async move { writer.write_line(&bytes).await });
+                    let unwritten = Unwritten::new(&writer);
+                    tokio::spawn(async move { unwritten.0.write_line(&bytes).await });
                 }
                 Line::Skip => {}
             }

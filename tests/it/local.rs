@@ -155,12 +155,16 @@ async fn a_relay_whose_client_stops_reading_stalls_neither_the_app_nor_another_a
     stuck.send(&initialize(1)).await;
     stuck.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
     let read = br#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"app://windows"}}"#;
-    for _ in 0..200 {
-        // Bounded: once everything is full, the client's own writes may wait too.
-        if tokio::time::timeout(Duration::from_millis(50), stuck.send(read)).await.is_err() {
+    // Until everything between is full: the relay's pipe, the socket, the app's writer for that
+    // connection, and then its reading, so that the client's own writes are no longer taken.
+    let mut full = false;
+    for _ in 0..20_000 {
+        if tokio::time::timeout(Duration::from_millis(200), stuck.send(read)).await.is_err() {
+            full = true;
             break;
         }
     }
+    assert!(full, "the stuck client's connection filled up");
     let (b, _relay_b) = relayed(&dir, Lifecycle::Legacy, "test-client").await;
     for n in 0..5 {
         let version = b.version("main").await;

@@ -311,3 +311,27 @@ fn a_client_configured_as_the_readme_says_drives_the_open_window_and_leaves_it_o
     assert_eq!(windows(&x), 1, "no second window appeared");
     assert!(open.is_running(), "quitting the client left the demo open");
 }
+
+/// Several running: the newest is chosen and named on stderr, with how many more run; the
+/// person picks another by its process id.
+#[test]
+fn the_newest_instance_is_chosen_and_another_can_be_named() {
+    let folder = endpoint_folder();
+    let folder_env = folder.to_string_lossy().into_owned();
+    let env = [("EGUI_MCP_BRIDGE_DIR", folder_env.as_str())];
+    let args = ["--headless", "--http", "127.0.0.1:0", "--no-token"];
+    let older = DemoHttp::spawn(&args, &env);
+    let newer = DemoHttp::spawn(&args, &env);
+    let mut client = LineClient::start(stdio_demo(&["--stdio"], &folder));
+    client.call("orders__open_order", json!({"order": "#10004"}));
+    let said = client.quit();
+    assert!(said.contains(&format!("pid {}", newer.pid())) && said.contains("1 more running"), "{said}");
+    assert!(newer.window_ids().contains(&"order-10004".to_owned()));
+    assert!(!older.window_ids().contains(&"order-10004".to_owned()));
+    let pid = older.pid().to_string();
+    let mut client = LineClient::start(stdio_demo(&["--stdio", "--instance", &pid], &folder));
+    client.call("orders__open_order", json!({"order": "#10005"}));
+    let said = client.quit();
+    assert!(said.contains(&format!("pid {pid}")), "{said}");
+    assert!(older.window_ids().contains(&"order-10005".to_owned()));
+}
