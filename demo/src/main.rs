@@ -298,7 +298,7 @@ fn main() -> ExitCode {
         run_headless(bridge, transport.as_deref());
         return ExitCode::SUCCESS;
     }
-    if let Err(e) = run_window(bridge.clone(), transport.clone(), endpoints.join(" · "), options.native_windows) {
+    if let Err(e) = run_window(bridge.clone(), transport.clone(), endpoints, options.native_windows) {
         // No usable display after all (for example no OpenGL): the agent can still work.
         tracing::warn!(error = %e, "the window could not be opened; running headless instead");
         bridge.set_approvals(false); // nobody to ask
@@ -343,6 +343,8 @@ struct DemoApp {
     transport: Option<Arc<ServeHandle>>,
     /// Serves agent calls from `logic` while the window is minimised (no ui pass runs then).
     hidden: CallsWhileHidden,
+    /// Where agents reach the app, as the menu bar says it ("stdio" goes with its client).
+    endpoints: Vec<String>,
 }
 
 impl eframe::App for DemoApp {
@@ -357,6 +359,8 @@ impl eframe::App for DemoApp {
             // Quitting the agent's client never closes the person's window (nor their work).
             tracing::info!("the MCP client that started the demo left; the window stays open");
             self.transport = None;
+            self.endpoints.retain(|e| e != "stdio");
+            self.app.set_endpoints(self.endpoints.join(" · "));
         }
     }
 }
@@ -364,7 +368,7 @@ impl eframe::App for DemoApp {
 fn run_window(
     bridge: Bridge,
     transport: Option<Arc<ServeHandle>>,
-    endpoints: String,
+    endpoints: Vec<String>,
     native_windows: bool,
 ) -> eframe::Result {
     // With every window in an OS window of its own, the main one keeps the menu, the activity
@@ -381,13 +385,13 @@ fn run_window(
             cc.egui_ctx.add_plugin(bridge.plugin());
             let hidden = bridge.calls_while_hidden();
             let mut app = OrderApp::new(bridge);
-            app.set_endpoints(endpoints);
+            app.set_endpoints(endpoints.join(" · "));
             app.set_native_windows(native_windows);
             if native_windows && cc.egui_ctx.embed_viewports() {
                 // Loudly, not silently: this backend cannot open more OS windows.
                 tracing::warn!("--native-windows: this platform embeds viewports; windows stay inside the main one");
             }
-            Ok(Box::new(DemoApp { app, transport, hidden }))
+            Ok(Box::new(DemoApp { app, transport, hidden, endpoints }))
         }),
     )
 }

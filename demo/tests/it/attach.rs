@@ -59,7 +59,7 @@ impl LineClient {
         let mut client = Self { child, stdin, lines, stderr, next_id: 0 };
         let init = client.request(
             "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "claude-ai", "version": "0"}}),
+            &json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "claude-ai", "version": "0"}}),
         );
         assert_eq!(init["result"]["serverInfo"]["name"], server, "{init}");
         client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
@@ -72,7 +72,7 @@ impl LineClient {
         stdin.flush().expect("flush");
     }
 
-    fn request(&mut self, method: &str, params: Value) -> Value {
+    fn request(&mut self, method: &str, params: &Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
@@ -84,14 +84,14 @@ impl LineClient {
         }
     }
 
-    fn call(&mut self, tool: &str, args: Value) -> Value {
-        let answer = self.request("tools/call", json!({"name": tool, "arguments": args}));
+    fn call(&mut self, tool: &str, args: &Value) -> Value {
+        let answer = self.request("tools/call", &json!({"name": tool, "arguments": args}));
         assert_ne!(answer["result"]["isError"], true, "{tool}: {answer}");
         answer["result"]["structuredContent"].clone()
     }
 
     fn state(&mut self) -> Value {
-        let answer = self.request("resources/read", json!({"uri": "app://windows"}));
+        let answer = self.request("resources/read", &json!({"uri": "app://windows"}));
         serde_json::from_str(answer["result"]["contents"][0]["text"].as_str().expect("text")).expect("JSON")
     }
 
@@ -194,7 +194,7 @@ fn an_app_with_the_readme_lines_attaches_the_same_way() {
     let mut agent = LineClient::start_as(stdio_program(&program, &[], &folder), "counter");
     let state = agent.state();
     let version = state["windows"][0]["version"].as_u64().expect("a version");
-    agent.call("counter__add", json!({"amount": 2, "expectedVersion": version}));
+    agent.call("counter__add", &json!({"amount": 2, "expectedVersion": version}));
     let mut another = LineClient::start_as(stdio_program(&program, &[], &folder), "counter");
     assert!(another.state()["windows"][0]["summary"].as_str().unwrap_or_default().contains("The count is 2"));
     let said = agent.quit();
@@ -218,10 +218,10 @@ fn two_stdio_clients_drive_the_running_demo_and_it_outlives_both() {
     );
     let mut first = LineClient::start(stdio_demo(&["--stdio"], &folder));
     let mut second = LineClient::start(stdio_demo(&["--stdio"], &folder));
-    let opened = first.call("orders__open_order", json!({"order": "#10004"}));
+    let opened = first.call("orders__open_order", &json!({"order": "#10004"}));
     assert_eq!(opened["openedWindowIds"], json!(["order-10004"]), "{opened}");
     assert!(second.window_ids().contains(&"order-10004".to_owned()), "the second client sees what the first opened");
-    second.call("orders__open_order", json!({"order": "#10005"}));
+    second.call("orders__open_order", &json!({"order": "#10005"}));
     assert!(first.window_ids().contains(&"order-10005".to_owned()), "and the first what the second opened");
     let said = first.quit();
     assert!(
@@ -229,7 +229,7 @@ fn two_stdio_clients_drive_the_running_demo_and_it_outlives_both() {
         "stderr names it: {said}"
     );
     assert!(instance.is_running(), "the first client's quitting leaves the instance running");
-    second.call("orders__load_orders", json!({"limit": 1}));
+    second.call("orders__load_orders", &json!({"limit": 1}));
     second.quit();
     assert!(instance.is_running(), "the instance outlives both");
     let ids = instance.window_ids();
@@ -245,7 +245,7 @@ fn with_none_running_stdio_serves_on_its_own_and_later_clients_attach_to_it() {
     let pid = started.child.id();
     assert!(folder.join(format!("order-demo.{pid}.sock")).exists(), "it serves its own endpoint");
     let mut later = LineClient::start(stdio_demo(&["--stdio"], &folder));
-    later.call("orders__open_order", json!({"order": "#10004"}));
+    later.call("orders__open_order", &json!({"order": "#10004"}));
     assert!(started.window_ids().contains(&"order-10004".to_owned()), "the later client drove the started demo");
 
     let mut own = LineClient::start(stdio_demo(&["--headless", "--stdio"], &folder));
@@ -323,15 +323,73 @@ fn the_newest_instance_is_chosen_and_another_can_be_named() {
     let older = DemoHttp::spawn(&args, &env);
     let newer = DemoHttp::spawn(&args, &env);
     let mut client = LineClient::start(stdio_demo(&["--stdio"], &folder));
-    client.call("orders__open_order", json!({"order": "#10004"}));
+    client.call("orders__open_order", &json!({"order": "#10004"}));
     let said = client.quit();
     assert!(said.contains(&format!("pid {}", newer.pid())) && said.contains("1 more running"), "{said}");
     assert!(newer.window_ids().contains(&"order-10004".to_owned()));
     assert!(!older.window_ids().contains(&"order-10004".to_owned()));
     let pid = older.pid().to_string();
     let mut client = LineClient::start(stdio_demo(&["--stdio", "--instance", &pid], &folder));
-    client.call("orders__open_order", json!({"order": "#10005"}));
+    client.call("orders__open_order", &json!({"order": "#10005"}));
     let said = client.quit();
     assert!(said.contains(&format!("pid {pid}")), "{said}");
     assert!(older.window_ids().contains(&"order-10005".to_owned()));
+}
+
+/// A demo window a client started (`--stdio`, none running) is the person's once open: when
+/// that client quits, the window stays, and the next client attaches to it.
+#[test]
+fn a_window_a_client_started_stays_open_when_the_client_quits() {
+    let x = Xvfb::start();
+    let folder = endpoint_folder();
+    let mut started = Command::new(DEMO)
+        .arg("--stdio")
+        .env("DISPLAY", &x.display)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env("EGUI_MCP_BRIDGE_DIR", &folder)
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the demo");
+    // Its log, line by line: the line that says the client left is what the test waits for.
+    let (tx, log) = mpsc::channel();
+    let stderr = BufReader::new(started.stderr.take().expect("stderr"));
+    std::thread::Builder::new()
+        .name("demo-log".into())
+        .spawn(move || stderr.lines().map_while(Result::ok).try_for_each(|l| tx.send(l)))
+        .expect("read the log");
+    let mut stdin = started.stdin.take().expect("stdin");
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "claude-ai", "version": "0"}}})
+    )
+    .expect("write");
+    let mut stdout = BufReader::new(started.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("the answer");
+    assert!(line.contains("serverInfo"), "{line}");
+    let shown = std::time::Instant::now();
+    while windows_named(&x, "Order demo .*") == 0 {
+        assert!(shown.elapsed() < WAIT, "the demo's window appears");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(stdin); // the client quits
+    loop {
+        let said = log.recv_timeout(WAIT).expect("the demo says its client left");
+        if said.contains("the window stays open") {
+            break;
+        }
+    }
+    assert!(started.try_wait().is_ok_and(|s| s.is_none()), "the demo still runs");
+    let mut next = LineClient::start(stdio_demo(&["--stdio"], &folder));
+    next.call("orders__open_order", &json!({"order": "#10004"}));
+    let said = next.quit();
+    assert!(said.contains(&format!("pid {}", started.id())), "the next client attached to it: {said}");
+    assert_eq!(windows_named(&x, "Order demo .*"), 1);
+    let _ = started.kill();
+    let _ = started.wait();
 }
