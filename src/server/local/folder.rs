@@ -1,6 +1,7 @@
 //! Where the user's running instances are: the per-user folder, the socket's name for an app,
 //! and the instances found there (stale ones removed, anything the bridge did not make left
 //! alone and skipped).
+#![cfg_attr(not(unix), allow(dead_code, reason = "the local endpoint is Unix only: elsewhere nothing here is called"))]
 
 use std::io;
 use std::path::{Path, PathBuf};
