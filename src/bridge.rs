@@ -8,7 +8,7 @@ mod builder;
 
 pub use builder::BridgeBuilder;
 
-use crate::declare::{Call, WindowBuilder};
+use crate::declare::{Press, WindowBuilder};
 use crate::hub::{ActionSpec, ActivityRecord, AgentAction, Footprint, NoArgs, Snapshot, UiCore};
 use crate::plugin::{BridgePlugin, CallsWhileHidden};
 use crate::server::{ClientPolicy, LocalOptions, McpServer, ServeHandle};
@@ -107,7 +107,7 @@ impl Bridge {
     /// Declares an app-level action (`app__{name}`) for this pass; listed while no app-level
     /// modal is open. Returns the agent's call to it, if one arrived.
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
-    pub fn app_action<A>(&self, name: &str, spec: ActionSpec) -> Option<Call<A>>
+    pub fn app_action<A>(&self, name: &str, spec: ActionSpec) -> Option<Press<A>>
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,
     {
@@ -178,7 +178,7 @@ impl Bridge {
 
     /// An app-level action without arguments: [`app_action`](Self::app_action) with [`NoArgs`].
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
-    pub fn app_button(&self, name: &str, spec: ActionSpec) -> Option<Call<NoArgs>> {
+    pub fn app_button(&self, name: &str, spec: ActionSpec) -> Option<Press<NoArgs>> {
         self.app_action::<NoArgs>(name, spec)
     }
 

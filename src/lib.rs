@@ -4,12 +4,12 @@
 //!
 //! - [`protocol`]: the wire types and rules of the MCP GUI Bridge Protocol (pure: no egui, no
 //!   rmcp), for clients: the state of `app://windows` and tool names. The results and errors
-//!   [`Call::fail`] and agents get ([`ToolResult`], [`ToolError`]) are defined there too, and
+//!   [`Press::fail`] and agents get ([`ToolResult`], [`ToolError`]) are defined there too, and
 //!   named at the root.
 //! - The core (private): the state shared by the UI thread and the server (the latest published
 //!   [`Snapshot`](state::Snapshot), the call queue) and the UI thread's bookkeeping (versions,
 //!   ids, the call state machine). No egui, no rmcp.
-//! - The app-side egui code: the declaration API ([`Bridge::window`], [`WindowUi`], [`Call`]),
+//! - The app-side egui code: the declaration API ([`Bridge::window`], [`WindowUi`], [`Press`]),
 //!   the widgets that draw for the person and declare for agents at once, and the person's view
 //!   of the bridge (the approval prompt, the activity panel); and, beside it, the egui plugin
 //!   ([`BridgePlugin`](passes::BridgePlugin)). Both run on the UI thread, inside the app's
@@ -33,7 +33,7 @@ mod server;
 pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
-pub use declare::{Call, Deferred, Form, Gesture, Input, Press, WindowBuilder, WindowResponse, WindowUi};
+pub use declare::{Deferred, Form, Input, Press, WindowBuilder, WindowResponse, WindowUi};
 pub use hub::{ActionSpec, NoArgs, Outcome, ReadView};
 pub use protocol::error::{ErrorCode, FieldError, ToolError};
 pub use protocol::result::ToolResult;
@@ -45,8 +45,7 @@ pub use protocol::windows::Severity;
 /// Inferred in the closures; named here for the rare signature that needs them.
 pub mod blocks {
     pub use crate::declare::{
-        ButtonResponse, Cell, Editable, Fields, FormResponse, Items, ListKind, Menu, Paged, Row, RowPress, Rows,
-        TableKind, TableOptions,
+        Cell, Editable, Fields, FormResponse, Items, ListKind, Menu, Paged, Row, Rows, TableKind, TableOptions,
     };
 }
 

@@ -36,7 +36,7 @@ impl eframe::App for Counter {
                 call.ok(format!("The count is {}", self.count));
             }
             // A button that is also an action: one handler for the person's click and the agent.
-            if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()).press {
+            if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()).inner {
                 self.confirm_reset = true;
                 press.ok("Asked for confirmation");
             }
@@ -45,7 +45,7 @@ impl eframe::App for Counter {
         if self.confirm_reset {
             self.bridge.window("confirm-reset").title("Reset?").modal_of("counter").ui(ui, |d, ui| {
                 d.notice_ui(ui, "warning", Severity::Warn, "This sets the count to 0.");
-                if let Some(press) = d.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()).press {
+                if let Some(press) = d.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()).inner {
                     self.count = 0;
                     self.confirm_reset = false;
                     press.ok("Reset");

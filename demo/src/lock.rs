@@ -61,7 +61,7 @@ impl OrderApp {
                 (ui.button("Unlock").clicked() || enter).then(|| UnlockArgs { pin: std::mem::take(pin) })
             });
             if let Some(gesture) = gesture {
-                let _ = gesture.handle(|a| {
+                gesture.handle(|a| {
                     let r = lock.unlock(&a.pin);
                     unlocked |= r.is_ok();
                     r

@@ -87,8 +87,7 @@ impl OrderApp {
         let summary =
             format!("{} orders, {drafts} draft{} open", thousands(total as u64), if drafts == 1 { "" } else { "s" });
         let window = self.bridge.window("orders").title("Orders").summary(summary).default_size([470.0, 390.0]);
-        let mut open_index = None; // set inside: egui may run an OS window's contents twice
-        window.ui(ui, |w, ui| {
+        let shown = window.ui(ui, |w, ui| {
             let read = ActionSpec::new("Load orders").read_only().description("Rows of the full orders table, paged");
             if let Some(call) = w.action::<LoadOrdersArgs>("load_orders", read) {
                 call.handle(|a| self.load_orders(&a));
@@ -127,12 +126,11 @@ impl OrderApp {
                 let o = &orders[i];
                 t.row((o.label().as_str(), o.customer.as_str(), o.status.as_str(), o.amount));
             };
-            if let Some(pressed) = w.table_ui(ui, "orders", &ORDER_COLUMNS, &f.rows, cells, options) {
-                open_index = Some(f.rows[pressed.row]);
-                pressed.press.ok("Opened"); // the person's: Orders has no row action
-            }
+            // The person's row button: opened after the window, where `self` is free again.
+            let pressed = w.table_ui(ui, "orders", &ORDER_COLUMNS, &f.rows, cells, options);
+            pressed.map(|press| f.rows[*press.args()])
         });
-        if let Some(i) = open_index {
+        if let Some(i) = shown.inner.flatten() {
             self.open_order(ctx, i);
         }
     }

@@ -28,7 +28,7 @@ impl OrderApp {
         let window = self.bridge.window("report").title("Sales Report").summary(summary);
         let window = window.default_size([340.0, 420.0]).closable_as(ActionSpec::new("Close report"));
         let shown = window.ui(ui, |w, ui| {
-            if let Some(press) = w.button_ui(ui, "refresh", ActionSpec::new("Refresh report").read_only()).press {
+            if let Some(press) = w.button_ui(ui, "refresh", ActionSpec::new("Refresh report").read_only()).inner {
                 press.ok("The report is up to date"); // it follows the orders by itself
             }
             w.form(ui, "totals", |f| {

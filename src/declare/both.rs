@@ -60,10 +60,13 @@ impl WindowBuilder {
     /// - the agent's latest call that changed it is marked for a few seconds;
     /// - an agent's call waiting for the person's approval is shown first.
     ///
-    /// `add_contents` returns nothing: it may run more than once in a pass (an OS window's pass
-    /// that egui runs again at once after an agent's call), so a value it returned could be the
-    /// second run's and miss what the first did. Change the app's state inside it, where a
-    /// press or an edit arrives.
+    /// `add_contents` runs at most once per pass of the app's ui, as egui's `Window::show` runs
+    /// its contents, so what it returns is what it did: the response's `inner` holds it, `None`
+    /// when the contents did not run (the person collapsed the window). Act on it after the
+    /// window, where the app's state is free again (no flag set inside). For that the bridge runs
+    /// a window in an OS window of its own in one pass of egui's (egui would otherwise run an
+    /// immediate viewport's contents twice when a pass is discarded): there, an agent's call is
+    /// answered after the next frame of that window instead of the same one.
     ///
     /// ```
     /// use egui_mcp_bridge::{ActionSpec, Bridge, Input};
@@ -78,18 +81,18 @@ impl WindowBuilder {
     ///         f.value("Count", count);
     ///     });
     ///     // The person's click and the agent's `profile__add_one` run the same code.
-    ///     if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")).press {
+    ///     if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")).inner {
     ///         count += 1;
     ///         press.ok("Added one");
     ///     }
     /// });
     /// # });
     /// ```
-    pub fn ui(
+    pub fn ui<R>(
         self,
         parent: &mut egui::Ui,
-        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui),
-    ) -> WindowResponse<()> {
+        add_contents: impl FnOnce(&mut WindowUi, &mut egui::Ui) -> R,
+    ) -> WindowResponse<Option<R>> {
         let ctx = &parent.ctx().clone();
         let app_id = self.decl.app_id.clone();
         let look = self.look.clone();
@@ -98,20 +101,23 @@ impl WindowBuilder {
         let (placed, strength) = (chrome.placed, chrome.strength);
         let core = std::sync::Arc::clone(&self.core);
         let mut events = FrameEvents::default();
-        // An agent's call to `close` (kept from the first run when egui runs the pass twice).
+        // An agent's call to `close`.
         let mut agent_close = None;
+        // Run once: egui runs a window's contents at most once per pass (see above).
+        let mut add_contents = Some(add_contents);
         let mut body = |w: &mut WindowUi, ui: &mut egui::Ui, toggle: &mut bool| {
             // The bridge's own "Own window" button: the person's alone, described.
             if let Some(pop) = header(ui, agent.as_ref(), strength, Some(&placed), toggle) {
                 described_widget(w, pop);
             }
             prompts(ui, &core, &app_id, blocked, approval.as_ref());
-            ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
+            let inner = add_contents.take().map(|add| ui.add_enabled_ui(!blocked, |ui| add(w, ui)).inner);
             if let Some(spec) = &look.closable
                 && let Some(call) = w.button("close", spec.clone())
             {
                 agent_close = Some(call);
             }
+            inner
         };
         let response = if placed.native {
             self.in_viewport(ctx, parent, &chrome, &mut events, &mut body)
@@ -127,11 +133,12 @@ impl WindowBuilder {
             places.toggle(&app_id);
         }
         let close = match (agent_close, events.closed && !blocked) {
-            (Some(call), _) => Some(crate::Press::Agent(call)),
-            (None, true) => Some(crate::Press::Person),
+            (Some(call), _) => Some(call),
+            (None, true) => Some(crate::Press::person(crate::NoArgs {})),
             (None, false) => None,
         };
-        WindowResponse { inner: (), blocked: response.blocked, agent_action: response.agent_action, close }
+        let inner = response.inner.flatten();
+        WindowResponse { inner, blocked: response.blocked, agent_action: response.agent_action, close }
     }
 
     /// What the glue needs of the last publish: whether the window is blocked, the agent's mark,
@@ -185,8 +192,11 @@ impl WindowBuilder {
         if c.placed.became_top {
             ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::Focus);
         }
-        // egui runs the pass again at once after an agent's call was applied in it: the window
-        // is declared again each time, and the last run's response is the one.
+        // One pass of egui's for the window's contents, so that they run once (egui would run an
+        // immediate viewport's pass again when it is discarded: the Grid's sizing pass, or an
+        // agent's call applied in it, which is then published after the next frame instead).
+        let passes = ctx.options(|o| o.max_passes);
+        ctx.options_mut(|o| o.max_passes = std::num::NonZeroUsize::MIN);
         let mut last = None;
         ctx.show_viewport_immediate(vp, builder, |ui, _class| {
             events.closed |= ui.input(|i| i.viewport().close_requested());
@@ -212,6 +222,7 @@ impl WindowBuilder {
             }
             last = Some(r);
         });
+        ctx.options_mut(|o| o.max_passes = passes);
         if events.closed {
             // The app decides: it stops showing the window, or keeps it (and asks first).
             ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::CancelClose);

@@ -16,7 +16,7 @@ use std::sync::{Arc, LazyLock};
 use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
-use super::{Call, Input, WindowUi};
+use super::{Input, Press, WindowUi};
 use crate::hub::decl::ActionDecl;
 use crate::hub::{ActionSpec, add_expected_version};
 use crate::protocol::ToolError;
@@ -85,7 +85,7 @@ struct Rules(Vec<Editing>);
 /// drawn.
 #[derive(Debug)]
 struct Multi {
-    call: Call<EditArgs>,
+    call: Press<EditArgs>,
     /// Checked values by key, taken as their fields are drawn.
     values: Map<String, Value>,
     /// The labels of the fields written, in order.
@@ -96,14 +96,14 @@ struct Multi {
 #[derive(Debug, Default)]
 pub(crate) struct Edits {
     claimed: bool,
-    call: Option<Call<EditArgs>>,
+    call: Option<Press<EditArgs>>,
     multi: Option<Multi>,
     pub(super) fields: Vec<Editing>,
 }
 
 impl Edits {
     /// Takes the agent's edit if it is for `key`.
-    pub(super) fn take_for(&mut self, key: &str) -> Option<Call<EditArgs>> {
+    pub(super) fn take_for(&mut self, key: &str) -> Option<Press<EditArgs>> {
         if self.call.as_ref().is_some_and(|c| c.args().field == key) { self.call.take() } else { None }
     }
 
@@ -136,7 +136,7 @@ impl WindowUi {
         }
         self.edits.claimed = true;
         let Some(call) =
-            super::call::claim_call::<EditArgs>(&self.core, Some(&self.decl.app_id), EDIT_ACTION, "Edit field")
+            super::press::claim_call::<EditArgs>(&self.core, Some(&self.decl.app_id), EDIT_ACTION, "Edit field")
         else {
             return;
         };

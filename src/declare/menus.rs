@@ -200,21 +200,23 @@ impl Menu<'_> {
                 if let Some(description) = &spec.description {
                     response = response.on_hover_text(description.as_ref());
                 }
-                let call = if usable { super::call::app_action::<NoArgs>(core, name, spec) } else { None };
+                let call = if usable { super::press::app_action::<NoArgs>(core, name, spec) } else { None };
                 let press = match (call, response.clicked()) {
-                    (Some(call), _) => Some(Press::Agent(call)),
-                    (None, true) => Some(Press::Person),
+                    (Some(call), _) => Some(call),
+                    (None, true) => Some(Press::person(NoArgs {})),
                     (None, false) => None,
                 };
-                (super::widgets::ButtonResponse { press, response }, usable)
+                (egui::InnerResponse::new(press, response), usable)
             }
         };
         if pressed.response.clicked() {
             self.ui.close();
         }
-        match (pressed.press, shortcut) {
+        match (pressed.inner, shortcut) {
             (Some(press), _) => Some(press),
-            (None, Some(s)) if usable && self.ui.ctx().input_mut(|i| i.consume_shortcut(&s)) => Some(Press::Person),
+            (None, Some(s)) if usable && self.ui.ctx().input_mut(|i| i.consume_shortcut(&s)) => {
+                Some(Press::person(NoArgs {}))
+            }
             _ => None,
         }
     }

@@ -13,12 +13,12 @@
 //! field's rules, `editable.rs` the values fields edit and `check.rs` how an agent's value for
 //! one is checked; `edit_action.rs` derives the `edit_field` action from the editable fields.
 //! The person's view of the bridge itself is here too: `approval.rs` asks the person to approve
-//! an agent's call, `activity.rs` shows what agents did.
+//! an agent's call, `activity.rs` shows what agents did. `press.rs` holds the one answerable
+//! type every widget and declaration hands the app, [`Press`].
 
 mod activity;
 mod approval;
 mod both;
-mod call;
 mod check;
 mod choice;
 mod content;
@@ -30,6 +30,7 @@ mod input;
 mod menus;
 mod panel;
 pub(crate) mod places;
+mod press;
 mod sections;
 mod table;
 mod widgets;
@@ -37,17 +38,16 @@ mod window;
 
 pub(crate) use activity::activity_ui;
 pub(crate) use approval::approval_prompt;
-pub(crate) use call::app_action;
-pub use call::{Call, Deferred};
 pub use content::{Cell, Fields, Items, Row, Rows};
 pub use editable::Editable;
 pub use form::{Form, FormResponse};
 pub use input::Input;
 pub use menus::Menu;
 pub(crate) use menus::app_menu_ui;
-pub use table::{RowPress, TableOptions};
+pub(crate) use press::app_action;
+pub use press::{Deferred, Press};
+pub use table::TableOptions;
 pub(crate) use widgets::SUCCESS_GREEN;
-pub use widgets::{ButtonResponse, Gesture, Press};
 pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
 
 macro_rules! debug_opaque {

@@ -13,7 +13,8 @@ impl WindowBuilder {
     /// own (a console whose live lines should not move the settings' version). The glue of
     /// [`ui`](Self::ui) is done here too: the contents disabled exactly when a dialog blocks it,
     /// the agent's mark, the approval prompt; and a dialog owned by it
-    /// ([`modal_of`](Self::modal_of)) opens over it.
+    /// ([`modal_of`](Self::modal_of)) opens over it. `add_contents` runs once, and what it
+    /// returns is the response's `inner`.
     ///
     /// ```
     /// use egui_mcp_bridge::{ActionSpec, Bridge, Input};
@@ -30,11 +31,11 @@ impl WindowBuilder {
     /// });
     /// # });
     /// ```
-    pub fn panel(
+    pub fn panel<R>(
         self,
         ui: &mut egui::Ui,
-        mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui),
-    ) -> WindowResponse<()> {
+        add_contents: impl FnOnce(&mut WindowUi, &mut egui::Ui) -> R,
+    ) -> WindowResponse<R> {
         let ctx = ui.ctx().clone();
         let app_id = self.decl.app_id.clone();
         let (blocked, agent, approval) = self.glue_state();
@@ -52,7 +53,7 @@ impl WindowBuilder {
                     let _no_button = header(ui, agent.as_ref(), strength, None, &mut false);
                 }
                 prompts(ui, &core, &app_id, blocked, approval.as_ref());
-                ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui));
+                ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner
             })
         });
         // Where it is, for the dialogs it owns: all of the panel, not only what its contents took.

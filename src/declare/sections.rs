@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::json;
 
 use super::WindowUi;
-use super::call::{Call, claim_call};
+use super::press::{Press, claim_call};
 use crate::hub::decl::ActionDecl;
 use crate::hub::{ActionSpec, add_expected_version};
 use crate::protocol::ToolError;
@@ -31,7 +31,7 @@ pub(super) struct OpenArgs {
 #[derive(Debug, Default)]
 pub(crate) struct Sections {
     claimed: bool,
-    call: Option<Call<OpenArgs>>,
+    call: Option<Press<OpenArgs>>,
     collapsed: Vec<String>,
     /// The collapsed section whose contents are being declared.
     pub(super) inside: Option<String>,

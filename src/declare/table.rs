@@ -1,11 +1,10 @@
 //! Tables for both audiences: every row for the person, scrolled and laid out only where
 //! visible; the first rows and the total for agents (§9); a row button that is also an action.
 
-use super::WindowUi;
 use super::check::display;
 use super::content::{Mode, Rows};
-use super::widgets::Press;
-use crate::hub::{ActionSpec, NoArgs};
+use super::{Press, WindowUi};
+use crate::hub::ActionSpec;
 
 impl WindowUi {
     /// A table for both: the person sees every row of `rows` (scrolled, drawn only where
@@ -15,7 +14,7 @@ impl WindowUi {
     /// (`|order, t| t.row((order.id.as_str(), order.total))`). With
     /// [`TableOptions::row_action`], each row's button is also an action `{row}` for agents
     /// (0-based, over all the rows): the person's click and the agent's call come out as one
-    /// [`RowPress`]. Returns the row pressed in this pass.
+    /// [`Press`] whose arguments are the row. Returns the row's press in this pass.
     pub fn table_ui<T>(
         &mut self,
         ui: &mut egui::Ui,
@@ -24,7 +23,7 @@ impl WindowUi {
         rows: &[T],
         cells: impl Fn(&T, &mut Rows<'_>),
         mut options: TableOptions<'_>,
-    ) -> Option<RowPress> {
+    ) -> Option<Press<usize>> {
         let agent = match options.row_action.take() {
             Some((name, spec)) if self.gate().allows(ui) => self.agents_row(name, spec, rows.len()),
             _ => None,
@@ -44,12 +43,12 @@ impl WindowUi {
                 draw_table(ui, id, columns, rows, &cells, &options)
             })
             .inner;
-        agent.or_else(|| clicked.map(|row| RowPress { row, press: Press::Person }))
+        agent.or_else(|| clicked.map(Press::person))
     }
 
     /// Declares a table's row action and takes an agent's call to it, refusing a row that is not
     /// there.
-    fn agents_row(&mut self, name: &str, spec: ActionSpec, rows: usize) -> Option<RowPress> {
+    fn agents_row(&mut self, name: &str, spec: ActionSpec, rows: usize) -> Option<Press<usize>> {
         let call = self.action::<RowArgs>(name, spec)?;
         let row = call.args().row;
         if row >= rows {
@@ -57,7 +56,7 @@ impl WindowUi {
             call.fail(crate::ToolError::invalid_field("row", range));
             return None;
         }
-        Some(RowPress { row, press: Press::Agent(call.map_args(|_| NoArgs {})) })
+        Some(call.map_args(|_| row))
     }
 }
 
@@ -70,17 +69,6 @@ fn shown_cell(value: &serde_json::Value) -> String {
         }
         _ => display(value),
     }
-}
-
-/// A row's button pressed in a [`WindowUi::table_ui`]: by the person, or by an agent's call to
-/// the table's row action.
-#[derive(Debug)]
-#[must_use = "a row was pressed: handle it and answer the press (ok, reply, fail)"]
-pub struct RowPress {
-    /// The row, 0-based over all the rows.
-    pub row: usize,
-    /// Who pressed it; answer it as any [`Press`].
-    pub press: Press,
 }
 
 /// The arguments of a table's row action: the row, 0-based over all the rows (the action's

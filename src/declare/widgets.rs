@@ -1,119 +1,22 @@
 //! Widgets that draw for the person and declare for agents in one call, inside a window shown
-//! with [`WindowBuilder::ui`](super::WindowBuilder::ui): a button that is also an action
-//! ([`Press`]), a gesture with arguments ([`Gesture`]), links, text, notices, lists and media.
+//! with [`WindowBuilder::ui`](super::WindowBuilder::ui): a button that is also an action, a
+//! gesture with arguments (each a [`Press`] for one handler), links, text, notices, lists and
+//! media.
 //! Fields are in `form.rs`, tables in `table.rs`.
 
-use super::{Call, WindowUi};
-use crate::hub::{ActionSpec, NoArgs};
+use super::{Press, WindowUi};
+use crate::hub::ActionSpec;
 
 /// Success as the person sees it: a `Success` notice, and an agent's call that went well in
 /// the activity panel. egui's visuals have a warning and an error colour, no success one.
 pub(crate) const SUCCESS_GREEN: egui::Color32 = egui::Color32::from_rgb(80, 180, 110);
 
-/// A press of a [`WindowUi::button_ui`]: by the person or by an agent, handled by one code path.
-#[derive(Debug)]
-#[must_use = "answer the press: ok or fail (answers the agent; nothing for the person)"]
-pub enum Press {
-    /// The person clicked the button.
-    Person,
-    /// An agent called the action: answer it.
-    Agent(Call<NoArgs>),
-}
-
-impl Press {
-    /// Done: the agent is answered with `message` (the person sees the window change).
-    pub fn ok(self, message: impl Into<String>) {
-        if let Self::Agent(call) = self {
-            call.ok(message);
-        }
-    }
-
-    /// Answered with `outcome`, the result of the one operation the button and the action
-    /// share (the person sees the window change either way).
-    pub fn reply(self, outcome: crate::Outcome) {
-        if let Self::Agent(call) = self {
-            call.reply(outcome);
-        }
-    }
-
-    /// Refused: the agent is answered with `error`; nothing should have changed.
-    pub fn fail(self, error: crate::ToolError) {
-        if let Self::Agent(call) = self {
-            call.fail(error);
-        }
-    }
-
-    /// Answered later, once the effect is in place (see [`Call::defer`]): keep the
-    /// [`Deferred`](crate::Deferred) and answer it then. A person's press gives one that answers
-    /// nobody, so one code path serves both.
-    pub fn defer(self) -> crate::Deferred {
-        match self {
-            Self::Agent(call) => call.defer(),
-            Self::Person => crate::Deferred::nobody(),
-        }
-    }
-}
-
-/// An action with arguments done by the person's gesture or an agent's call
-/// ([`WindowUi::gesture_ui`]): the same typed arguments either way, for one handler.
-#[derive(Debug)]
-#[must_use = "handle the gesture: .handle(|args| …) (answers the agent; the person sees the window change)"]
-pub enum Gesture<A> {
-    /// The person completed the gesture, with these arguments.
-    Person(A),
-    /// An agent called the action: its arguments are checked against `A`'s schema already.
-    Agent(Call<A>),
-}
-
-impl<A> Gesture<A> {
-    /// Answered later, once the effect is in place (see [`Call::defer`]): the arguments to start
-    /// the operation with, and the [`Deferred`](crate::Deferred) to answer it by (one that
-    /// answers nobody for the person's gesture).
-    pub fn defer(self) -> (A, crate::Deferred) {
-        match self {
-            Self::Person(args) => (args, crate::Deferred::nobody()),
-            Self::Agent(call) => call.defer_with_args(),
-        }
-    }
-
-    /// The arguments, whoever gave them.
-    pub fn args(&self) -> &A {
-        match self {
-            Self::Person(args) => args,
-            Self::Agent(call) => call.args(),
-        }
-    }
-
-    /// Applies the arguments with `apply`, the one operation the gesture and the action share:
-    /// the agent is answered with what it returns; for the person, it comes back to show (an
-    /// error under the widgets, say).
-    pub fn handle(self, apply: impl FnOnce(A) -> crate::Outcome) -> Option<crate::Outcome> {
-        match self {
-            Self::Person(args) => Some(apply(args)),
-            Self::Agent(call) => {
-                call.handle(apply);
-                None
-            }
-        }
-    }
-}
-
-/// What [`WindowUi::button_ui`] gives: the press, by the person or an agent, and egui's response
-/// to the person's button (for a tooltip of the person's alone, or a context menu).
-#[derive(Debug)]
-#[must_use = "a press arrives in .press: handle it and answer (ok, reply, fail)"]
-pub struct ButtonResponse {
-    /// The button was pressed in this pass, by the person or by an agent's call.
-    pub press: Option<Press>,
-    /// The person's button.
-    pub response: egui::Response,
-}
-
 impl WindowUi {
     /// An action with arguments whose person's gesture gives the same arguments (a PIN field and
     /// Unlock, a product, a quantity and Add): `draw` draws the person's widgets and returns the
     /// arguments when the person completes the gesture; an agent's call to `name` comes with
-    /// them parsed and checked against `A`. Both come out as one [`Gesture`] for one handler.
+    /// them parsed and checked against `A`. Both come out as one [`Press`] with the arguments,
+    /// for one handler.
     /// Drawn in a `ui` the app disabled, the action is not offered either.
     ///
     /// ```
@@ -133,8 +36,8 @@ impl WindowUi {
     ///         ui.add(egui::TextEdit::singleline(&mut typed).password(true));
     ///         ui.button("Unlock").clicked().then(|| Unlock { pin: typed.clone() })
     ///     });
-    ///     if let Some(gesture) = unlock {
-    ///         let _ = gesture.handle(|args| {
+    ///     if let Some(press) = unlock {
+    ///         press.handle(|args| {
     ///             if args.pin != "1234" {
     ///                 return Err(ToolError::invalid_field("pin", "Wrong PIN"));
     ///             }
@@ -151,7 +54,7 @@ impl WindowUi {
         name: &str,
         spec: ActionSpec,
         draw: impl FnOnce(&mut egui::Ui) -> Option<A>,
-    ) -> Option<Gesture<A>>
+    ) -> Option<Press<A>>
     where
         A: serde::de::DeserializeOwned + schemars::JsonSchema + 'static,
     {
@@ -165,15 +68,15 @@ impl WindowUi {
             })
             .inner;
         match (call, person) {
-            (Some(call), _) => Some(Gesture::Agent(call)),
-            (None, Some(args)) if enabled || self.blocked => Some(Gesture::Person(args)),
+            (Some(call), _) => Some(call),
+            (None, Some(args)) if enabled || self.blocked => Some(Press::person(args)),
             _ => None,
         }
     }
 
     /// A link that does something in the app (egui's `ui.link`): drawn as a link, and the action
     /// `name` for agents, one handler for both (as [`button_ui`](Self::button_ui)).
-    pub fn link_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> ButtonResponse {
+    pub fn link_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> egui::InnerResponse<Option<Press>> {
         let title = spec.title.clone();
         self.add_button(ui, name, spec, egui::Link::new(title.as_ref()))
     }
@@ -215,7 +118,8 @@ impl WindowUi {
     }
 
     /// A button that is also the action `name`: the person's click and an agent's call come
-    /// out as one [`Press`] (in [`ButtonResponse::press`]), so one handler serves both. The
+    /// out as one [`Press`] (the response's `inner`, beside egui's response to the person's
+    /// button, as egui's containers give theirs), so one handler serves both. The
     /// button reads the action's title; its tooltip is the action's description, so both
     /// audiences read the same words. It is drawn disabled when the window is blocked, as the
     /// action is then not offered; drawn in a `ui` the app disabled (`ui.add_enabled_ui(false,
@@ -231,14 +135,14 @@ impl WindowUi {
     /// bridge.window("port").title("Port").ui(ui, |w, ui| {
     ///     ui.add_enabled_ui(!connected, |ui| {
     ///         let spec = ActionSpec::new("Connect").description("Opens the serial port");
-    ///         if let Some(press) = w.button_ui(ui, "connect", spec).press {
+    ///         if let Some(press) = w.button_ui(ui, "connect", spec).inner {
     ///             connected = true;
     ///             press.ok("Connected");
     ///         }
     ///     });
     ///     // Any egui button: an icon, small, an image; the response for more of egui.
     ///     let clear = w.add_button(ui, "clear", ActionSpec::new("Clear the log"), egui::Button::new("🗑").small());
-    ///     if let Some(press) = clear.press {
+    ///     if let Some(press) = clear.inner {
     ///         log.clear();
     ///         press.ok("Cleared");
     ///     }
@@ -246,7 +150,7 @@ impl WindowUi {
     /// });
     /// # });
     /// ```
-    pub fn button_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> ButtonResponse {
+    pub fn button_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> egui::InnerResponse<Option<Press>> {
         let title = spec.title.clone();
         self.add_button(ui, name, spec, egui::Button::new(title.as_ref()))
     }
@@ -261,7 +165,7 @@ impl WindowUi {
         name: &str,
         spec: ActionSpec,
         button: impl egui::Widget,
-    ) -> ButtonResponse {
+    ) -> egui::InnerResponse<Option<Press>> {
         let enabled = self.gate().allows(ui);
         let mut response = ui.add_enabled(!self.blocked, button);
         super::both::described_widget(self, response.id);
@@ -271,11 +175,11 @@ impl WindowUi {
         // Disabled by the app: not offered to agents (§5.1: an unavailable action is hidden).
         let call = if enabled { self.button(name, spec) } else { None };
         let press = match (call, response.clicked()) {
-            (Some(call), _) => Some(Press::Agent(call)),
-            (None, true) => Some(Press::Person),
+            (Some(call), _) => Some(call),
+            (None, true) => Some(Press::person(crate::NoArgs {})),
             (None, false) => None,
         };
-        ButtonResponse { press, response }
+        egui::InnerResponse::new(press, response)
     }
 
     /// A list for both: bullets for the person, the `list` block `id` for agents.

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::call::{Call, declare_action};
 use super::content::{Fields, Items, Mode, Rows, hash_value};
+use super::press::{Press, declare_action};
 use crate::hub::decl::{ContentHasher, WindowDecl, content_hasher};
 use crate::hub::{ActionSpec, AgentAction, NoArgs, UiCore};
 use crate::protocol::{Block, Severity};
@@ -293,7 +293,7 @@ impl WindowUi {
     /// for it in this pass, with its arguments already parsed as `A`. Apply it, then answer.
     ///
     /// Ignoring the returned value drops a call the agent waits for: it is then answered with
-    /// an error ([`Call`] says which), never with a success the app did not give.
+    /// an error ([`Press`] says which), never with a success the app did not give.
     ///
     /// ```compile_fail
     /// #![deny(unused_must_use)]
@@ -304,7 +304,7 @@ impl WindowUi {
     /// });
     /// ```
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
-    pub fn action<A>(&mut self, name: &str, spec: ActionSpec) -> Option<Call<A>>
+    pub fn action<A>(&mut self, name: &str, spec: ActionSpec) -> Option<Press<A>>
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,
     {
@@ -316,7 +316,7 @@ impl WindowUi {
     /// An action without arguments (an agent's button): [`action`](Self::action) with
     /// [`NoArgs`].
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
-    pub fn button(&mut self, name: &str, spec: ActionSpec) -> Option<Call<NoArgs>> {
+    pub fn button(&mut self, name: &str, spec: ActionSpec) -> Option<Press<NoArgs>> {
         self.action::<NoArgs>(name, spec)
     }
 }

@@ -30,8 +30,8 @@
 //!    `hub/phase.rs` (`CallSlot::admit`): admitted and armed for the pass that declares its
 //!    window; an action that asks the person waits in `hub/approvals.rs` first.
 //! 4. `declare/window.rs` (`WindowUi::action`): the app declares the action, wins the claim,
-//!    gets the parsed arguments (`hub/args.rs`) as a `Call` (`declare/call.rs`) and answers it,
-//!    or keeps it to answer on a later pass (`Call::defer`, `hub/phase/deferred.rs`).
+//!    gets the parsed arguments (`hub/args.rs`) as a `Press` (`declare/press.rs`) and answers it,
+//!    or keeps it to answer on a later pass (`Press::defer`, `hub/phase/deferred.rs`).
 //! 5. `plugin/mod.rs` (`output_hook`) → `hub/frame.rs` (`build.rs`): the pass after it is
 //!    published; the call is resolved with its version, opened windows and new tools
 //!    (`hub/phase.rs`, settle).

@@ -26,18 +26,18 @@ fn app(ui: &mut egui::Ui, s: &mut Profile) {
             f.edit("pin", &Input::secret("PIN"), &mut s.pin);
             f.value("Count", s.count);
         });
-        if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")).press {
+        if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")).inner {
             s.count += 1;
             press.ok("Added one");
         }
-        if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()).press {
+        if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()).inner {
             s.asking = true;
             press.ok("Asked for confirmation");
         }
     });
     if s.asking {
         bridge.window("sure").title("Sure?").modal_of("profile").ui(ui, |w, ui| {
-            if let Some(press) = w.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()).press {
+            if let Some(press) = w.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()).inner {
                 s.count = 0;
                 s.asking = false;
                 press.ok("Reset");
@@ -146,7 +146,7 @@ fn a_gesture_and_its_action_give_the_same_arguments_to_one_handler() {
                     ui.button("Unlock").clicked().then(|| Unlock { pin: std::mem::take(typed) })
                 });
                 if let Some(gesture) = gesture {
-                    let _ = gesture.handle(|a| {
+                    gesture.handle(|a| {
                         if a.pin == "1234" {
                             s.unlocked += 1;
                             Ok(egui_mcp_bridge::ToolResult::message("Unlocked"))
@@ -212,7 +212,7 @@ fn a_deferred_gesture_is_answered_once_its_effect_is_in_place() {
                 ui.button("Save as report").clicked().then(|| Save { name: "report".into() })
             });
             if let Some(gesture) = save {
-                let (args, deferred) = gesture.defer();
+                let (args, deferred) = gesture.defer_with_args();
                 s.saving = Some((args.name, deferred, 3));
             }
         });
@@ -228,4 +228,94 @@ fn a_deferred_gesture_is_answered_once_its_effect_is_in_place() {
     h.get_by_label("Save as report").click();
     h.run_steps(6);
     assert_eq!(h.state().saved, ["notes", "report"], "the person's, answered to nobody");
+}
+
+/// The one press type in each of its uses: a button, a gesture with arguments, a table's row
+/// and a menu item each hand the app a `Press`, which one generic handler answers whoever
+/// pressed; the person's presses need no answer, the agent's get the handler's.
+#[test]
+fn one_press_type_for_a_button_a_gesture_a_row_and_a_menu_item() {
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    struct Say {
+        word: String,
+    }
+    #[derive(Default)]
+    struct Presses {
+        bridge: Option<Bridge>,
+        log: Vec<String>,
+    }
+    /// One handler for every kind of press: its arguments, who pressed, one answer.
+    fn record<A: std::fmt::Debug>(log: &mut Vec<String>, what: &str, press: egui_mcp_bridge::Press<A>) {
+        let who = if press.by_agent() { "agent" } else { "person" };
+        log.push(format!("{what} {:?} by {who}", press.args()));
+        press.ok(format!("{what} done"));
+    }
+    fn app(ui: &mut egui::Ui, s: &mut Presses) {
+        let Some(bridge) = s.bridge.clone() else { return };
+        let log = &mut s.log;
+        bridge.window("w").title("Presses").ui(ui, |w, ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                w.menu_ui(ui, "File", |m| {
+                    if let Some(press) = m.button("save", ActionSpec::new("Save")) {
+                        record(log, "save", press);
+                    }
+                });
+            });
+            if let Some(press) = w.button_ui(ui, "ring", ActionSpec::new("Ring")).inner {
+                record(log, "ring", press);
+            }
+            let say = w.gesture_ui(ui, "say", ActionSpec::new("Say a word"), |ui| {
+                ui.button("Say hi").clicked().then(|| Say { word: "hi".into() })
+            });
+            if let Some(press) = say {
+                record(log, "say", press);
+            }
+            let rows = egui_mcp_bridge::blocks::TableOptions::new()
+                .row_button("Pick")
+                .row_action("pick", ActionSpec::new("Pick a row").description("Pick the row (0-based)"));
+            let picked = w.table_ui(ui, "rows", &["Name"], &["first", "second"], |r, t| t.row((*r,)), rows);
+            if let Some(press) = picked {
+                record(log, "pick", press);
+            }
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let state = Presses { bridge: Some(bridge.clone()), ..Presses::default() };
+    let mut h = Harness::new_ui_state(&bridge, app, state);
+    // The person: each kind once.
+    h.get_by_label("Ring").click();
+    h.run();
+    h.get_by_label("Say hi").click();
+    h.run();
+    h.get_all_by_label("Pick").nth(1).expect("the second row's button").click();
+    h.run();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Save").click();
+    h.run();
+    // The agent: each kind once, answered by the same handler.
+    for (tool, args, message) in [
+        ("w__ring", json!({}), "ring done"),
+        ("w__say", json!({"word": "bye"}), "say done"),
+        ("w__pick", json!({"row": 0}), "pick done"),
+        ("w__save", json!({}), "save done"),
+    ] {
+        let mut args = args;
+        args["expectedVersion"] = json!(h.window("w").expect("declared").version);
+        let done = h.call(tool, args).unwrap_or_else(|e| panic!("{tool}: {e:?}"));
+        assert_eq!(done.message.as_deref(), Some(message));
+    }
+    assert_eq!(
+        h.state().log,
+        [
+            "ring NoArgs by person",
+            "say Say { word: \"hi\" } by person",
+            "pick 1 by person",
+            "save NoArgs by person",
+            "ring NoArgs by agent",
+            "say Say { word: \"bye\" } by agent",
+            "pick 0 by agent",
+            "save NoArgs by agent",
+        ]
+    );
 }

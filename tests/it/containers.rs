@@ -62,14 +62,14 @@ fn app(ui: &mut egui::Ui, s: &mut App) {
                     w.form(ui, "plot", |f| {
                         f.edit("plots", &Input::integer("Number of plots", 1..=10), &mut s.plots);
                     });
-                    if let Some(press) = w.button_ui(ui, "reset_plots", ActionSpec::new("Reset plots")).press {
+                    if let Some(press) = w.button_ui(ui, "reset_plots", ActionSpec::new("Reset plots")).inner {
                         s.plots = 1;
                         s.reset += 1;
                         press.ok("Reset");
                     }
                 });
             });
-            if let Some(press) = w.button_ui(ui, "clear", ActionSpec::new("Clear data")).press {
+            if let Some(press) = w.button_ui(ui, "clear", ActionSpec::new("Clear data")).inner {
                 s.asking = true;
                 press.ok("Asking first");
             }
@@ -77,7 +77,7 @@ fn app(ui: &mut egui::Ui, s: &mut App) {
     });
     if s.asking {
         bridge.window("sure").title("Clear all data?").modal_of("settings").ui(ui, |d, ui| {
-            if let Some(press) = d.button_ui(ui, "yes", ActionSpec::new("Clear")).press {
+            if let Some(press) = d.button_ui(ui, "yes", ActionSpec::new("Clear")).inner {
                 s.cleared += 1;
                 s.asking = false;
                 press.ok("Cleared");

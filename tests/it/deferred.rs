@@ -1,5 +1,5 @@
-//! Effects that take time (issue 24, item 6): the app keeps a call ([`Call::defer`],
-//! [`Press::defer`]) and answers it on a later pass, once the effect is in place. The answer goes
+//! Effects that take time (issue 24, item 6): the app keeps a press ([`Press::defer`]) and
+//! answers it on a later pass, once the effect is in place. The answer goes
 //! out after the pass that gave it is published, with the window's version in that state; past
 //! the call budget the agent gets `action_timeout` and the app's late answer is dropped; a
 //! deferred call dropped unanswered is an error; the number outstanding is capped, and the cap
@@ -431,7 +431,7 @@ fn a_button_press_defers_for_the_agent_and_for_nobody_when_the_person_pressed() 
         let bridge = a.bridge.clone();
         bridge.window("port").title("Port").summary(summary(&a.port)).ui(ui, |w, ui| {
             ui.label(summary(&a.port));
-            if let Some(press) = w.button_ui(ui, "connect", ActionSpec::new("Connect")).press {
+            if let Some(press) = w.button_ui(ui, "connect", ActionSpec::new("Connect")).inner {
                 a.port.opening.push(press.defer());
             }
         });

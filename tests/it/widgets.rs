@@ -48,17 +48,18 @@ fn app(ui: &mut egui::Ui, s: &mut Shop) {
         w.notice_ui(ui, "stock", Severity::Warn, "Stock is low");
         let drop = ActionSpec::new("Drop an item").description("Drop the item at a row (0-based)");
         let options = TableOptions::new().agent_rows(2).row_button("Drop").row_action("drop", drop).height(120.0);
-        if let Some(pressed) =
+        if let Some(press) =
             w.table_ui(ui, "items", &["Item", "Qty"], &s.items, |it, t| t.row((it.0.as_str(), it.1)), options)
         {
-            s.dropped.push(pressed.row);
-            pressed.press.ok(format!("Dropped row {}", pressed.row));
+            let row = *press.args();
+            s.dropped.push(row);
+            press.ok(format!("Dropped row {row}"));
         }
         w.ordered_list_ui(ui, "tags", &["new", "sale"]);
         w.media_ui(ui, "logo", ("image/png", "data:image/png;base64,AA=="), "A round logo", |ui| {
             ui.label("[logo]");
         });
-        if let Some(press) = w.button_ui(ui, "ring", ActionSpec::new("Ring the bell")).press {
+        if let Some(press) = w.button_ui(ui, "ring", ActionSpec::new("Ring the bell")).inner {
             s.pressed += 1;
             press.ok("Rang");
         }

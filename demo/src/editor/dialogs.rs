@@ -77,8 +77,8 @@ impl Editor {
                 let confirm = ActionSpec::new("Confirm").description("Confirm, then authorize the payment");
                 ui.horizontal(|ui| {
                     (
-                        w.button_ui(ui, "confirm", confirm).press,
-                        w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).press,
+                        w.button_ui(ui, "confirm", confirm).inner,
+                        w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).inner,
                     )
                 })
                 .inner
@@ -89,8 +89,8 @@ impl Editor {
                 let discard = ActionSpec::new("Discard changes").destructive();
                 ui.horizontal(|ui| {
                     (
-                        w.button_ui(ui, "discard", discard).press,
-                        w.button_ui(ui, "keep_editing", ActionSpec::new("Keep editing")).press,
+                        w.button_ui(ui, "discard", discard).inner,
+                        w.button_ui(ui, "keep_editing", ActionSpec::new("Keep editing")).inner,
                     )
                 })
                 .inner
@@ -140,11 +140,11 @@ impl Editor {
                     let typed = ui.button("Authorize").clicked() || enter;
                     typed.then(|| AuthorizeArgs { password: password.clone() })
                 });
-                (authorize, w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).press)
+                (authorize, w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).inner)
             })
             .inner;
         if let Some(gesture) = authorize {
-            let _ = gesture.handle(|a| self.authorize(&a.password, parts.orders, parts.orders_revision));
+            gesture.handle(|a| self.authorize(&a.password, parts.orders, parts.orders_revision));
         } else if let Some(press) = cancel {
             self.close_top_dialog();
             press.ok("Authorization cancelled; back to Confirm order");

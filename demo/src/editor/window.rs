@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use egui_mcp_bridge::blocks::Rows;
 use egui_mcp_bridge::{
-    ActionSpec, Gesture, Severity,
+    ActionSpec, Severity,
     blocks::{Editable as _, TableOptions},
 };
 use serde::Deserialize;
@@ -77,17 +77,16 @@ impl Editor {
             }
             let cells =
                 |it: &crate::data::LineItem, t: &mut Rows<'_>| t.row((it.product.as_str(), it.quantity, it.unit_price));
-            if let Some(pressed) = w.table_ui(ui, "items", &ITEM_COLUMNS, &self.draft.items, cells, options) {
-                pressed.press.reply(self.remove_item(pressed.row));
+            if let Some(press) = w.table_ui(ui, "items", &ITEM_COLUMNS, &self.draft.items, cells, options) {
+                press.handle(|row| self.remove_item(row));
             }
             if !read_only {
                 // The person's add-item row and the agent's `add_item`: the same arguments, one handler.
                 let add = ActionSpec::new("Add line item").description(&*ADD_ITEM);
                 let new = &mut self.new_item;
-                if let Some(gesture) = w.gesture_ui(ui, "add_item", add, |ui| add_item_row(ui, new)) {
-                    let by_person = matches!(gesture, Gesture::Person(_));
-                    let done = gesture.handle(|a| self.add_item(&a.product, a.quantity, a.unit_price));
-                    if by_person && done.is_some_and(|r| r.is_ok()) {
+                if let Some(press) = w.gesture_ui(ui, "add_item", add, |ui| add_item_row(ui, new)) {
+                    let by_person = !press.by_agent();
+                    if press.handle(|a| self.add_item(&a.product, a.quantity, a.unit_price)) && by_person {
                         self.new_item.product.clear();
                     }
                 }

@@ -151,13 +151,13 @@ impl Monitor {
             dialog.summary("Asks before resetting the display and plot settings").ui(ui, |d, ui| {
                 d.text_ui(ui, "question", "Reset the display and plot settings to their defaults?");
                 ui.horizontal(|ui| {
-                    if let Some(press) = d.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()).press {
+                    if let Some(press) = d.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()).inner {
                         let port = (self.settings.port.clone(), self.settings.baud, self.settings.parity);
                         self.settings = Settings { port: port.0, baud: port.1, parity: port.2, ..Settings::default() };
                         self.asking_reset = false;
                         press.ok("Display and plot settings reset");
                     }
-                    if let Some(press) = d.button_ui(ui, "keep", ActionSpec::new("Keep them")).press {
+                    if let Some(press) = d.button_ui(ui, "keep", ActionSpec::new("Keep them")).inner {
                         self.asking_reset = false;
                         press.ok("Settings kept");
                     }
@@ -225,13 +225,13 @@ impl Monitor {
                 f.choice("parity", &Input::choice("Parity").radio(), &mut s.parity, &PARITY);
             });
             let connect = ActionSpec::new("Connect").description("Open the port; answers once it is open");
-            if let Some(press) = w.button_ui(ui, "connect", connect).press {
+            if let Some(press) = w.button_ui(ui, "connect", connect).inner {
                 self.device.start_opening(now);
                 self.connecting = Some(press.defer());
             }
         });
         ui.add_enabled_ui(self.device.is_open(), |ui| {
-            if let Some(press) = w.button_ui(ui, "disconnect", ActionSpec::new("Disconnect")).press {
+            if let Some(press) = w.button_ui(ui, "disconnect", ActionSpec::new("Disconnect")).inner {
                 self.device.close();
                 press.ok("Disconnected");
             }
@@ -252,7 +252,7 @@ impl Monitor {
             });
         });
         let reset = ActionSpec::new("Reset settings").description("Asks first, in the Reset settings? dialog");
-        if let Some(press) = w.button_ui(ui, "reset_settings", reset).press {
+        if let Some(press) = w.button_ui(ui, "reset_settings", reset).inner {
             self.asking_reset = true;
             press.ok("Asking first: answer the Reset settings? dialog");
         }
@@ -276,7 +276,7 @@ impl Monitor {
             })
             .inner;
         if let Some(gesture) = sent {
-            let _ = gesture.handle(|a| {
+            gesture.handle(|a| {
                 if a.command.trim().is_empty() {
                     return Err(ToolError::invalid_field("command", "cannot be empty"));
                 }

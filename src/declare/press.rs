@@ -1,4 +1,6 @@
-//! An agent's call, handed to the app where it declares the action.
+//! A press of an action, by the person or by an agent's call: the one answerable type
+//! ([`Press`]) that every widget and declaration hands the app, and the [`Deferred`] answer of
+//! an effect that takes time.
 
 use std::sync::Arc;
 
@@ -11,7 +13,7 @@ use crate::protocol::{ToolError, ToolResult, is_name_safe, is_reserved_app_actio
 
 /// Declares an app-level action (`app__{name}`) for this pass ([`crate::Bridge::app_action`],
 /// an app menu's item); the agent's call to it, if one arrived.
-pub(crate) fn app_action<A>(core: &Arc<UiCore>, name: &str, spec: ActionSpec) -> Option<Call<A>>
+pub(crate) fn app_action<A>(core: &Arc<UiCore>, name: &str, spec: ActionSpec) -> Option<Press<A>>
 where
     A: DeserializeOwned + schemars::JsonSchema + 'static,
 {
@@ -27,7 +29,7 @@ pub(super) fn declare_action<A>(
     app_id: Option<&str>,
     name: &str,
     spec: ActionSpec,
-) -> Option<(ActionDecl, Option<Call<A>>)>
+) -> Option<(ActionDecl, Option<Press<A>>)>
 where
     A: DeserializeOwned + schemars::JsonSchema + 'static,
 {
@@ -52,13 +54,13 @@ pub(crate) fn claim_call<A: DeserializeOwned>(
     app_id: Option<&str>,
     name: &str,
     title: &str,
-) -> Option<Call<A>> {
+) -> Option<Press<A>> {
     let mut frame = core.frame.lock();
     let pending = frame.claim(app_id, name, title)?;
     match parse_args::<A>(&pending.args) {
         Ok(args) => {
             drop(frame);
-            Some(Call { args, answer: Answer { pending, core: Arc::clone(core), answered: false } })
+            Some(Press { args, answer: Some(Answer { pending, core: Arc::clone(core), answered: false }) })
         }
         Err(e) => {
             frame.reject_claimed(&pending, e);
@@ -67,14 +69,21 @@ pub(crate) fn claim_call<A: DeserializeOwned>(
     }
 }
 
-/// An agent's call to an action, taken by the app in this pass. Apply it, then answer with
-/// [`Call::ok`], [`Call::reply`], [`Call::fail`] or [`Call::handle`] in the same pass. The agent
-/// gets the answer once the state it caused is published. An effect that takes time (a port to
-/// open, a file to save) is answered on a later pass: [`Call::defer`].
+/// A press of an action in this pass: the person's click or completed gesture, or an agent's
+/// call, with the action's arguments (`A`; [`NoArgs`] for a button). Every widget and
+/// declaration hands the app this one type ([`WindowUi::button_ui`](crate::WindowUi::button_ui),
+/// [`gesture_ui`](crate::WindowUi::gesture_ui), a table's row, a menu item, a window's close,
+/// [`WindowUi::action`](crate::WindowUi::action), [`Bridge::app_action`](crate::Bridge::app_action)),
+/// so one code path serves both audiences: apply it, then answer with [`ok`](Self::ok),
+/// [`reply`](Self::reply), [`fail`](Self::fail), or [`handle`](Self::handle) (apply and answer in
+/// one), in the same pass. The agent gets the answer once the state it caused is published; the
+/// person sees the window change, and needs no answer: answering a person's press does nothing.
+/// An effect that takes time (a port to open, a file to save) is answered on a later pass:
+/// [`defer`](Self::defer).
 ///
-/// Dropped without an answer, it is answered with `action_not_available`, saying the app took
-/// the call and did not answer, and a warning is logged: the agent is never told "done" for
-/// something the app did not confirm.
+/// An agent's press dropped without an answer is answered with `action_not_available`, saying
+/// the app took the call and did not answer, and a warning is logged: the agent is never told
+/// "done" for something the app did not confirm.
 ///
 /// # Example
 ///
@@ -89,9 +98,9 @@ pub(crate) fn claim_call<A: DeserializeOwned>(
 /// let bridge = Bridge::builder().build();
 /// let mut quantity = 1;
 /// bridge.window("cart").title("Cart").declare(|w| {
-///     if let Some(call) = w.action::<SetQuantity>("set_quantity", ActionSpec::new("Set quantity")) {
+///     if let Some(press) = w.action::<SetQuantity>("set_quantity", ActionSpec::new("Set quantity")) {
 ///         // The one-line form: apply, and answer with what `apply` returns.
-///         call.handle(|args| {
+///         press.handle(|args| {
 ///             if args.quantity == 0 {
 ///                 return Err(ToolError::invalid_field("quantity", "must be at least 1"));
 ///             }
@@ -101,15 +110,16 @@ pub(crate) fn claim_call<A: DeserializeOwned>(
 ///     }
 /// });
 /// ```
-#[must_use = "answer the agent's call: ok, reply, fail or handle"]
-pub struct Call<A = NoArgs> {
+#[must_use = "an agent may wait for this press: answer it (ok, reply, fail, handle or defer; a person's press needs none)"]
+pub struct Press<A = NoArgs> {
     args: A,
-    answer: Answer,
+    /// `None` for the person's press: nobody waits for an answer.
+    answer: Option<Answer>,
 }
 
 /// A call's answer, owed until given: dropped unanswered, it answers the agent with an error
 /// (never a success the app did not give). Apart from the arguments, so that
-/// [`Call::handle`] can hand them over by value.
+/// [`Press::handle`] can hand them over by value.
 struct Answer {
     pending: Arc<PendingCall>,
     core: Arc<UiCore>,
@@ -141,30 +151,40 @@ impl Answer {
     }
 }
 
-impl<A: std::fmt::Debug> std::fmt::Debug for Call<A> {
+impl<A: std::fmt::Debug> std::fmt::Debug for Press<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Call")
-            .field("tool", &self.answer.pending.tool_name())
-            .field("args", &self.args)
-            .finish_non_exhaustive()
+        let tool = self.answer.as_ref().map(|a| a.pending.tool_name());
+        f.debug_struct("Press").field("agent_tool", &tool).field("args", &self.args).finish_non_exhaustive()
     }
 }
 
-impl<A> Call<A> {
-    /// The same call, its arguments turned into others (a table's row taken out of them).
-    pub(crate) fn map_args<B>(self, f: impl FnOnce(A) -> B) -> Call<B> {
-        let Self { args, answer } = self;
-        Call { args: f(args), answer }
+impl<A> Press<A> {
+    /// The person's press, with the arguments their gesture gave.
+    pub(crate) fn person(args: A) -> Self {
+        Self { args, answer: None }
     }
 
-    /// The parsed arguments.
+    /// The same press, its arguments turned into others (a table's row taken out of them).
+    pub(crate) fn map_args<B>(self, f: impl FnOnce(A) -> B) -> Press<B> {
+        let Self { args, answer } = self;
+        Press { args: f(args), answer }
+    }
+
+    /// The arguments, whoever gave them (parsed and checked against `A`'s schema for an agent).
     pub fn args(&self) -> &A {
         &self.args
     }
 
+    /// Whether an agent pressed it (by a call it waits on), not the person.
+    pub fn by_agent(&self) -> bool {
+        self.answer.is_some()
+    }
+
     /// Answers with success or a tool error.
     pub fn reply(self, outcome: Outcome) {
-        self.answer.give(outcome);
+        if let Some(answer) = self.answer {
+            answer.give(outcome);
+        }
     }
 
     /// Answers with success and a one-line message.
@@ -177,21 +197,28 @@ impl<A> Call<A> {
         self.reply(Err(error));
     }
 
-    /// Applies the call with `apply`, which gets the arguments by value, and answers with what
-    /// it returns: the one-line form.
-    pub fn handle(self, apply: impl FnOnce(A) -> Outcome) {
+    /// Applies the press with `apply`, which gets the arguments by value, and answers with what
+    /// it returns: the one-line form. Returns whether `apply` succeeded (for the person's side:
+    /// clear what they typed, say; show errors from the app's state, where `apply` put them).
+    pub fn handle(self, apply: impl FnOnce(A) -> Outcome) -> bool {
         let Self { args, answer } = self;
-        answer.give(apply(args));
+        let outcome = apply(args);
+        let ok = outcome.is_ok();
+        if let Some(answer) = answer {
+            answer.give(outcome);
+        }
+        ok
     }
 
-    /// Keeps the call, to answer it on a later pass once the effect is in place (a port opened,
+    /// Keeps the press, to answer it on a later pass once the effect is in place (a port opened,
     /// a file saved, a reply received): start the operation now, keep the [`Deferred`] in the
     /// app's state, and answer it with [`Deferred::ok`], [`Deferred::reply`] or
     /// [`Deferred::fail`] when the operation is done. The agent's call returns then, as the
     /// protocol asks (§5.4: a tool returns once the operation has taken effect), after the pass
     /// that answered is published: its `version`, `openedWindowIds` and `newTools` describe the
     /// state with the effect. Meanwhile the window's mark and the activity log say the agent
-    /// waits, and other calls go on.
+    /// waits, and other calls go on. A person's press gives a `Deferred` that answers nobody, so
+    /// one code path serves both.
     ///
     /// Within the call budget ([`call_timeout`](crate::BridgeBuilder::call_timeout), 10 s by
     /// default) only: past it the agent gets `action_timeout` (it may re-read the state to see
@@ -218,9 +245,9 @@ impl<A> Call<A> {
     ///
     /// fn ui(bridge: &Bridge, port: &mut Port, port_is_ready: bool) {
     ///     bridge.window("port").title("Port").declare(|w| {
-    ///         if let Some(call) = w.button("connect", ActionSpec::new("Connect")) {
-    ///             // Start opening the port here, then keep the call.
-    ///             port.connecting = Some(call.defer());
+    ///         if let Some(press) = w.button("connect", ActionSpec::new("Connect")) {
+    ///             // Start opening the port here, then keep the press.
+    ///             port.connecting = Some(press.defer());
     ///         }
     ///     });
     ///     // A later pass: the port is open, the agent is answered.
@@ -235,19 +262,18 @@ impl<A> Call<A> {
     /// ui(&bridge, &mut port, false);
     /// ```
     pub fn defer(self) -> Deferred {
-        let Self { answer, .. } = self;
-        answer.defer()
+        self.answer.map_or_else(Deferred::nobody, Answer::defer)
     }
 
     /// [`defer`](Self::defer), keeping the arguments: for an operation that starts with them.
     pub fn defer_with_args(self) -> (A, Deferred) {
         let Self { args, answer } = self;
-        (args, answer.defer())
+        (args, answer.map_or_else(Deferred::nobody, Answer::defer))
     }
 }
 
-/// A call the app keeps to answer on a later pass, once the effect is in place ([`Call::defer`],
-/// [`Press::defer`](crate::Press::defer)). Keep it in the app's state; answer it with
+/// A press the app keeps to answer on a later pass, once the effect is in place
+/// ([`Press::defer`]). Keep it in the app's state; answer it with
 /// [`ok`](Self::ok), [`reply`](Self::reply) or [`fail`](Self::fail), from the app's ui code or
 /// `App::logic` (any thread may). The answer goes out after the next published pass, which
 /// shows the effect.
