@@ -237,6 +237,7 @@ fn a_deferred_gesture_is_answered_once_its_effect_is_in_place() {
 fn one_press_type_for_a_button_a_gesture_a_row_and_a_menu_item() {
     #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
     struct Say {
+        #[expect(dead_code, reason = "read through Debug, in the log")]
         word: String,
     }
     #[derive(Default)]
