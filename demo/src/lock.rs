@@ -48,8 +48,7 @@ impl OrderApp {
         let Some(lock) = &mut self.lock else { return };
         let window = self.bridge.window(lock.id.clone()).title("Session locked").app_modal();
         let window = window.summary("The session is locked; unlock it with the PIN").default_size([280.0, 150.0]);
-        let mut unlocked = false; // set inside: egui may run an OS window's contents twice in a pass
-        window.ui(ui, |w, ui| {
+        let unlocked = window.ui(ui, |w, ui| {
             w.text_ui(ui, "info", "The session is locked. Enter the PIN to unlock it.");
             // The person's PIN and Unlock (or Enter), and the agent's `unlock`: one gesture.
             let spec = ActionSpec::new("Unlock session").description("Unlock with the PIN");
@@ -60,18 +59,13 @@ impl OrderApp {
                 let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 (ui.button("Unlock").clicked() || enter).then(|| UnlockArgs { pin: std::mem::take(pin) })
             });
-            if let Some(gesture) = gesture {
-                gesture.handle(|a| {
-                    let r = lock.unlock(&a.pin);
-                    unlocked |= r.is_ok();
-                    r
-                });
-            }
+            let unlocked = gesture.is_some_and(|press| press.handle(|a| lock.unlock(&a.pin)));
             if let Some(e) = lock.error.clone() {
                 w.notice_ui(ui, "error-pin", Severity::Error, &format!("pin: {e}"));
             }
+            unlocked
         });
-        if unlocked {
+        if unlocked.inner == Some(true) {
             self.lock = None;
         }
     }
