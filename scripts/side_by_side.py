@@ -231,16 +231,16 @@ def egui_mcp(env, port, batched):
         # The editor: its buttons (a locator must match one widget, and "Submit" also matches
         # Orders' "Submitted" tab), then fill, add the item, submit.
         submit = next(n["id"] for n in wait_for(role="Button", content_contains="Submit", min_matches=2)
-                      if n.get("label") == "Submit")
+                      if n.get("label") == "Submit order")
         run(
             replace("Recipient", RECIPIENT)
             + replace("Address", ADDRESS)
             + replace("Amount", AMOUNT, number=True)
             + replace("Currency", CURRENCY)
             + [("type_text", {"label_contains": "Product", "text": "Green tea"})]
-            + replace("Qty", 2, number=True)
-            + replace("Price", "4.5", number=True)
-            + [("click", {"role": "Button", "content_contains": "Add item"}), ("click", {"id": submit})]
+            + replace("Quantity", 2, number=True)
+            + replace("Unit price", "4.5", number=True)
+            + [("click", {"role": "Button", "content_contains": "Add line item"}), ("click", {"id": submit})]
         )
         # Confirm order, then Authorize payment: look, then act.
         confirm = wait_for(role="Button", content_contains="Confirm")[0]["id"]

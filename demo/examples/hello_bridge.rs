@@ -50,8 +50,9 @@ impl eframe::App for Counter {
                     self.confirm_reset = false;
                     press.ok("Reset");
                 }
-                if ui.button("Keep").clicked() {
-                    self.confirm_reset = false; // the person's alone: agents close it with Reset now
+                if let Some(press) = d.button_ui(ui, "keep", ActionSpec::new("Keep the count")).inner {
+                    self.confirm_reset = false;
+                    press.ok("Kept");
                 }
             });
         }

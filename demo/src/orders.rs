@@ -2,7 +2,7 @@
 //! read-only `load_orders`; `open_order` opens (or brings forward) an Order Editor.
 
 use egui_mcp_bridge::blocks::Rows;
-use egui_mcp_bridge::{ActionSpec, ToolError, ToolResult, blocks::TableOptions};
+use egui_mcp_bridge::{ActionSpec, Outcome, ToolError, ToolResult, blocks::TableOptions};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -93,19 +93,7 @@ impl OrderApp {
                 call.handle(|a| self.load_orders(&a));
             }
             let open = ActionSpec::new("Open order").description("Open an order in an editor (focuses it if open)");
-            if let Some(call) = w.action::<OpenOrderArgs>("open_order", open) {
-                call.handle(|a| {
-                    let i = self.find_order(&a.order).ok_or_else(|| {
-                        ToolError::invalid_field("order", "No such order; use the Order column value, such as #10001")
-                    })?;
-                    let label = self.orders[i].label();
-                    Ok(ToolResult::message(if self.open_order(ctx, i) {
-                        format!("Opened {label}")
-                    } else {
-                        format!("{label} is already open; brought it to the front")
-                    }))
-                });
-            }
+            let agent_open = w.action::<OpenOrderArgs>("open_order", open);
             let f = &mut self.filter;
             ui.horizontal(|ui| {
                 ui.label(format!("{} orders", thousands(total as u64)));
@@ -126,13 +114,27 @@ impl OrderApp {
                 let o = &orders[i];
                 t.row((o.label().as_str(), o.customer.as_str(), o.status.as_str(), o.amount));
             };
-            // The person's row button: opened after the window, where `self` is free again.
-            let pressed = w.table_ui(ui, "orders", &ORDER_COLUMNS, &f.rows, cells, options);
-            pressed.map(|press| f.rows[*press.args()])
+            // The person's Open on a row is `open_order` with that row's order: one press.
+            let row = w.table_ui(ui, "orders", &ORDER_COLUMNS, &f.rows, cells, options);
+            let by_person = row.map(|p| p.map_args(|row| OpenOrderArgs { order: orders[f.rows[row]].label() }));
+            agent_open.or(by_person)
         });
-        if let Some(i) = shown.inner.flatten() {
-            self.open_order(ctx, i);
+        // Applied after the window, where `self` is free again (still in this pass).
+        if let Some(press) = shown.inner.flatten() {
+            press.handle(|a| self.open_by_label(ctx, &a.order));
         }
+    }
+
+    /// Opens the order labelled `label` (`#10001`) in an editor, or brings its editor to the front.
+    fn open_by_label(&mut self, ctx: &egui::Context, label: &str) -> Outcome {
+        let no_such = || ToolError::invalid_field("order", "No such order; use the Order column value, such as #10001");
+        let i = self.find_order(label).ok_or_else(no_such)?;
+        let label = self.orders[i].label();
+        Ok(ToolResult::message(if self.open_order(ctx, i) {
+            format!("Opened {label}")
+        } else {
+            format!("{label} is already open; brought it to the front")
+        }))
     }
 }
 

@@ -164,8 +164,10 @@ impl<A> Press<A> {
         Self { args, answer: None }
     }
 
-    /// The same press, its arguments turned into others (a table's row taken out of them).
-    pub(crate) fn map_args<B>(self, f: impl FnOnce(A) -> B) -> Press<B> {
+    /// The same press, its arguments turned into others, answered as before: a table row's
+    /// press (its row) into the arguments of the action agents call for it, so that one
+    /// handler serves both (`agent_press.or(row_press.map(|p| p.map_args(|row| …)))`).
+    pub fn map_args<B>(self, f: impl FnOnce(A) -> B) -> Press<B> {
         let Self { args, answer } = self;
         Press { args: f(args), answer }
     }

@@ -114,18 +114,6 @@ impl Editor {
             f.edit("card_number", &inputs::card_number(), &mut card);
         });
         let Dialog::Authorize { password, error, focused, .. } = &mut self.dialogs[k] else { return };
-        // The person types the password here; an agent gives it to `authorize`.
-        let l = ui.label("Payment password");
-        let r = ui.add(egui::TextEdit::singleline(password).password(true)).labelled_by(l.id);
-        w.describes(&r); // the person's side of `authorize {password}`
-        if !*focused {
-            // Ready for typing when it opens, unless the person is typing elsewhere.
-            *focused = true;
-            if ui.memory(|m| m.focused().is_none()) {
-                r.request_focus();
-            }
-        }
-        let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if let Some(e) = error.clone() {
             w.notice_ui(ui, "error-password", Severity::Error, &format!("password: {e}"));
         }
@@ -133,18 +121,25 @@ impl Editor {
             .destructive()
             .ask_person()
             .description("Charge the card and submit the order (needs the payment password)");
-        // The person's Authorize (or Enter) and the agent's `authorize`: one gesture, one handler.
+        // The person's password and Authorize (or Enter), and the agent's `authorize
+        // {password}`: one gesture, one press.
         let (authorize, cancel) = ui
             .horizontal(|ui| {
                 let authorize = w.gesture_ui(ui, "authorize", spec, |ui| {
-                    let typed = ui.button("Authorize").clicked() || enter;
-                    typed.then(|| AuthorizeArgs { password: password.clone() })
+                    let l = ui.label("Payment password");
+                    let field = egui::TextEdit::singleline(password).password(true).desired_width(110.0);
+                    let r = ui.add(field).labelled_by(l.id);
+                    if !std::mem::replace(focused, true) && ui.memory(|m| m.focused().is_none()) {
+                        r.request_focus(); // ready for typing when it opens, unless the person types elsewhere
+                    }
+                    let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    (ui.button("Authorize").clicked() || enter).then(|| AuthorizeArgs { password: password.clone() })
                 });
                 (authorize, w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).inner)
             })
             .inner;
-        if let Some(gesture) = authorize {
-            gesture.handle(|a| self.authorize(&a.password, parts.orders, parts.orders_revision));
+        if let Some(press) = authorize {
+            press.handle(|a| self.authorize(&a.password, parts.orders, parts.orders_revision));
         } else if let Some(press) = cancel {
             self.close_top_dialog();
             press.ok("Authorization cancelled; back to Confirm order");

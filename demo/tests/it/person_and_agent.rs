@@ -82,7 +82,7 @@ fn a_person_opening_a_dialog_hides_the_owners_tools_and_notifies() {
     let _ = f.harness.agent_mut().changes();
 
     // The person clicks Submit: the Confirm order dialog opens on the editor.
-    f.harness.get_by_label("Submit").click();
+    f.harness.get_by_label("Submit order").click();
     f.harness.run_steps(3);
     assert!(f.harness.agent_mut().changes().tools, "an MCP client would get tools/list_changed");
     let tools = f.tools();
@@ -96,7 +96,7 @@ fn a_person_opening_a_dialog_hides_the_owners_tools_and_notifies() {
     assert!(tools.contains(&format!("{confirm}__confirm")), "{tools:?}");
 
     // The person sees the same blocking: the editor's contents are disabled, and only they.
-    assert!(f.harness.get_by_label("Submit").accesskit_node().is_disabled(), "owner disabled while blocked");
+    assert!(f.harness.get_by_label("Submit order").accesskit_node().is_disabled(), "owner disabled while blocked");
     assert!(!f.harness.get_by_label("Drafts").accesskit_node().is_disabled(), "Orders is not blocked, so not disabled");
     let (err, r) = f.call(&format!("{editor}__close"), json!({}));
     assert!(err && r["code"] == "blocked_by_modal" && r["blockingWindowId"] == confirm.as_str(), "{r}");
@@ -105,7 +105,7 @@ fn a_person_opening_a_dialog_hides_the_owners_tools_and_notifies() {
     let (err, _) = f.call(&format!("{confirm}__cancel"), json!({}));
     assert!(!err);
     f.harness.run_steps(2);
-    assert!(!f.harness.get_by_label("Submit").accesskit_node().is_disabled(), "enabled again");
+    assert!(!f.harness.get_by_label("Submit order").accesskit_node().is_disabled(), "enabled again");
     assert!(f.tools().contains(&format!("{editor}__submit")));
 }
 
@@ -217,7 +217,7 @@ fn a_person_runs_the_order_task_and_the_lock_in_the_gui() {
     f.harness.run_steps(3);
     assert_eq!(f.harness.state().editors.len(), 1, "the person opened {draft}");
 
-    f.harness.get_by_label("Submit").click();
+    f.harness.get_by_label("Submit order").click();
     f.harness.run_steps(3);
     f.harness.get_by_label("Confirm").click();
     f.harness.run_steps(3);
