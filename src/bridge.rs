@@ -219,7 +219,9 @@ impl Bridge {
     /// Draws, in the window's contents, the agent's call that waits for the person on this
     /// window, if any: what the agent wants to do (the action's title, its arguments with
     /// secrets masked) and Allow and Deny buttons, which answer it. Draws nothing when no call
-    /// waits. Call it where the person looks first, at the top of the window.
+    /// waits. For a window the app draws itself (declared with [`WindowBuilder::declare`]): call
+    /// it where the person looks first, at the top of the window. A window drawn with
+    /// [`WindowBuilder::ui`] or [`WindowBuilder::panel`] has it already.
     ///
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();

@@ -89,11 +89,13 @@ impl ActionSpec {
     }
 
     /// An agent's call to it waits for the person at the app: the window shows what the agent
-    /// wants to do, with Allow and Deny ([`crate::Bridge::approval_prompt`]). Allow applies it
-    /// exactly as a direct call would; Deny answers `denied_by_user`; no answer within the call
-    /// budget answers `action_timeout`, and nothing is applied. The person's own use of the
-    /// action needs no approval (it does not go through the bridge). Off for the whole app with
-    /// [`crate::BridgeBuilder::approvals`]`(false)` (no person at the app: headless, unattended).
+    /// wants to do, with Allow and Deny (at its top when drawn with `WindowBuilder::ui` or
+    /// `panel`; where the app calls [`crate::Bridge::approval_prompt`] in one it draws itself).
+    /// Allow applies it exactly as a direct call would; Deny answers `denied_by_user`; no answer
+    /// within the call budget answers `action_timeout`, and nothing is applied. The person's own
+    /// use of the action needs no approval (it does not go through the bridge). Off for the
+    /// whole app with [`crate::BridgeBuilder::approvals`]`(false)` (no person at the app:
+    /// headless, unattended).
     #[must_use]
     pub fn ask_person(mut self) -> Self {
         self.ask_person = true;
