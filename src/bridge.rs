@@ -8,7 +8,7 @@ mod builder;
 
 pub use builder::BridgeBuilder;
 
-use crate::declare::{Press, WindowBuilder};
+use crate::declare::{DeclareState, Press, WindowBuilder};
 use crate::hub::{ActionSpec, ActivityRecord, AgentAction, Footprint, NoArgs, Snapshot, UiCore};
 use crate::plugin::{BridgePlugin, CallsWhileHidden};
 use crate::server::{ClientPolicy, LocalOptions, McpServer, ServeHandle};
@@ -28,6 +28,8 @@ use crate::server::{HttpHandle, HttpOptions};
 #[derive(Clone)]
 pub struct Bridge {
     core: Arc<UiCore>,
+    /// What the declaration layer keeps for this bridge: window places, what is made once.
+    state: Arc<DeclareState>,
     policy: Arc<ClientPolicy>,
     runtime: Option<tokio::runtime::Handle>,
     local: Arc<LocalOptions>,
@@ -63,6 +65,11 @@ impl Bridge {
         &self.core
     }
 
+    #[cfg(feature = "testing")]
+    pub(crate) fn declare_state(&self) -> &DeclareState {
+        &self.state
+    }
+
     /// The egui plugin: add it to the app's context once, `ctx.add_plugin(bridge.plugin())`
     /// (in eframe: in the app creator, with `cc.egui_ctx`).
     pub fn plugin(&self) -> BridgePlugin {
@@ -74,23 +81,22 @@ impl Bridge {
     /// [`WindowBuilder::ui`] (shows and declares it) or [`WindowBuilder::declare`] (declares
     /// only).
     pub fn window(&self, app_id: impl Into<String>) -> WindowBuilder {
-        WindowBuilder::new(Arc::clone(&self.core), app_id.into())
+        WindowBuilder::new(Arc::clone(&self.core), Arc::clone(&self.state), app_id.into())
     }
 
-    /// Shows every window drawn with [`WindowBuilder::ui`] in `ctx`, dialogs included, in an
-    /// OS window of its own (an egui viewport) instead of inside the main window, or not. Ids,
-    /// tools and behaviour are the same either way. Where egui embeds viewports (headless,
-    /// tests) this changes nothing.
-    #[allow(clippy::unused_self, reason = "places belong to the context; here apps find them beside `window`")]
-    pub fn set_native_windows(&self, ctx: &egui::Context, on: bool) {
-        crate::declare::places::places(ctx).lock().native = on;
+    /// Shows every window drawn with [`WindowBuilder::ui`], dialogs included, in an OS window
+    /// of its own (an egui viewport) instead of inside the main window, or not, from the next
+    /// pass on: set once (the builder's [`BridgeBuilder::native_windows`] sets where it starts),
+    /// not in every pass. Ids, tools and behaviour are the same either way. Where egui embeds
+    /// viewports (headless, tests) this changes nothing.
+    pub fn set_native_windows(&self, on: bool) {
+        self.state.places.lock().native = on;
     }
 
-    /// Brings a window drawn with [`WindowBuilder::ui`] to the front: raises its OS window, or
-    /// its layer in the main window (a `focus` action does this).
-    #[allow(clippy::unused_self, reason = "places belong to the context; here apps find them beside `window`")]
+    /// Brings a window drawn with [`WindowBuilder::ui`] in `ctx` to the front: raises its OS
+    /// window, or its layer in the main window (a `focus` action does this).
     pub fn focus(&self, ctx: &egui::Context, app_id: &str) {
-        crate::declare::places::places(ctx).lock().focus(ctx, app_id);
+        self.state.places.lock().focus(ctx, app_id);
     }
 
     /// The person's view of what agents did, drawn into `ui` (put it in a side panel): recent
@@ -101,7 +107,7 @@ impl Bridge {
     pub fn activity_ui(&self, ui: &mut egui::Ui) {
         // The bridge's own panel: not part of the app for the read view.
         self.hide_from_read_view(ui);
-        crate::declare::activity_ui(&self.core, ui);
+        crate::declare::activity_ui(&self.core, &self.state, ui);
     }
 
     /// Declares an app-level action (`app__{name}`) for this pass; listed while no app-level
@@ -213,7 +219,9 @@ impl Bridge {
     /// Draws, in the window's contents, the agent's call that waits for the person on this
     /// window, if any: what the agent wants to do (the action's title, its arguments with
     /// secrets masked) and Allow and Deny buttons, which answer it. Draws nothing when no call
-    /// waits. Call it where the person looks first, at the top of the window.
+    /// waits. For a window the app draws itself (declared with [`WindowBuilder::declare`]): call
+    /// it where the person looks first, at the top of the window. A window drawn with
+    /// [`WindowBuilder::ui`] or [`WindowBuilder::panel`] has it already.
     ///
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();

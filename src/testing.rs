@@ -270,15 +270,15 @@ impl<State> std::ops::DerefMut for Harness<'_, State> {
     }
 }
 
-/// The egui id of the window `app_id` shown with [`WindowBuilder::ui`](crate::WindowBuilder::ui)
-/// in the last pass of `ctx` (its `egui::Window`'s area, its layer in `Order::Foreground` for a
-/// dialog), for tests that look at where egui drew it.
-pub fn window_egui_id(ctx: &egui::Context, app_id: &str) -> Option<egui::Id> {
-    crate::declare::places::places(ctx).lock().slot_of(app_id)
+/// The egui id of the window `app_id` that `bridge` showed with
+/// [`WindowBuilder::ui`](crate::WindowBuilder::ui) in its last pass (its `egui::Window`'s area,
+/// its layer in `Order::Foreground` for a dialog), for tests that look at where egui drew it.
+pub fn window_egui_id(bridge: &Bridge, app_id: &str) -> Option<egui::Id> {
+    bridge.declare_state().places.lock().slot_of(app_id)
 }
 
-/// How many egui window ids the windows shown with `ui` in `ctx` have used (the most windows
-/// open at once: ids are reused), for tests that check egui's memory stays bounded.
-pub fn window_slots(ctx: &egui::Context) -> usize {
-    crate::declare::places::places(ctx).lock().slots()
+/// How many egui window ids the windows that `bridge` showed with `ui` have used (the most
+/// windows open at once: ids are reused), for tests that check egui's memory stays bounded.
+pub fn window_slots(bridge: &Bridge) -> usize {
+    bridge.declare_state().places.lock().slots()
 }

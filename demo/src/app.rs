@@ -59,10 +59,12 @@ impl OrderApp {
         self.endpoints = endpoints;
     }
 
-    /// Opens every window, dialogs included, in an OS window of its own (`--native-windows`).
-    /// Where egui embeds viewports (headless, tests) this changes nothing.
+    /// Opens every window, dialogs included, in an OS window of its own (`--native-windows`),
+    /// and lays the main window out for it; set once, at the start. Where egui embeds viewports
+    /// (headless, tests) the windows stay inside the main one.
     pub fn set_native_windows(&mut self, on: bool) {
         self.native = on;
+        self.bridge.set_native_windows(on);
     }
 
     /// The bridge the app declares its windows on.
@@ -104,8 +106,6 @@ impl OrderApp {
 
     /// The whole UI, every frame.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
-        let ctx = ui.ctx().clone();
-        self.bridge.set_native_windows(&ctx, self.native);
         self.menu(ui);
         // With every window in an OS window of its own, the main window is this panel.
         let width = if self.native { ui.available_width() } else { 260.0 };

@@ -4,6 +4,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::Bridge;
+use crate::declare::DeclareState;
 use crate::hub::{Hub, HubConfig, ReadView, UiCore};
 use crate::server::{ClientPolicy, ClientProfile, Compat, LocalOptions};
 
@@ -15,6 +16,7 @@ pub struct BridgeBuilder {
     policy: ClientPolicy,
     runtime: Option<tokio::runtime::Handle>,
     local: LocalOptions,
+    native_windows: bool,
 }
 
 impl BridgeBuilder {
@@ -183,11 +185,28 @@ impl BridgeBuilder {
         self
     }
 
+    /// Whether every window drawn with [`WindowBuilder::ui`](crate::WindowBuilder::ui), dialogs
+    /// included, is shown in an OS window of its own (an egui viewport) instead of inside the
+    /// main window (default off; the person's "Own window" button moves one window). Ids, tools
+    /// and behaviour are the same either way. Where egui embeds viewports (headless, tests) this
+    /// changes nothing. [`Bridge::set_native_windows`] changes it while the app runs.
+    ///
+    /// ```
+    /// let bridge = egui_mcp_bridge::Bridge::builder().native_windows(true).build();
+    /// # drop(bridge);
+    /// ```
+    #[must_use]
+    pub fn native_windows(mut self, on: bool) -> Self {
+        self.native_windows = on;
+        self
+    }
+
     /// Builds the bridge. Nothing is served until you call a `serve_*` method.
     pub fn build(self) -> Bridge {
         let hub = Arc::new(Hub::new(self.config));
         Bridge {
             core: Arc::new(UiCore::new(hub)),
+            state: Arc::new(DeclareState::new(self.native_windows)),
             policy: Arc::new(self.policy),
             runtime: self.runtime,
             local: Arc::new(self.local),

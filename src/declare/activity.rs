@@ -3,10 +3,8 @@
 //! click on a call brings that window to the front.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
-use parking_lot::Mutex;
-
+use super::state::{Copied, DeclareState};
 use crate::hub::{ActivityRecord, UiCore};
 use crate::protocol::split_tool_name;
 
@@ -38,15 +36,6 @@ pub(crate) fn groups(records: &[ActivityRecord]) -> Vec<Group<'_>> {
     out
 }
 
-/// The records as last copied (only when a call finished, not every frame), with the window
-/// each touched as the person reads it then.
-#[derive(Debug, Default)]
-struct Copied {
-    seq: u64,
-    records: Vec<ActivityRecord>,
-    places: HashMap<u64, String>,
-}
-
 impl Copied {
     fn refresh(&mut self, core: &UiCore) {
         let seq = core.hub.activity().last_seq();
@@ -74,12 +63,9 @@ impl Copied {
 }
 
 /// Draws the activity list into `ui` (the app puts it in a side panel, say).
-pub(crate) fn activity_ui(core: &UiCore, ui: &mut egui::Ui) {
+pub(crate) fn activity_ui(core: &UiCore, state: &DeclareState, ui: &mut egui::Ui) {
     let ctx = ui.ctx().clone();
-    let copied = ctx.data_mut(|d| {
-        d.get_temp_mut_or_default::<Arc<Mutex<Copied>>>(egui::Id::unique("egui_mcp_bridge::activity")).clone()
-    });
-    let mut copied = copied.lock();
+    let mut copied = state.activity.lock();
     copied.refresh(core);
     ui.heading("Agent activity");
     ui.weak("Recent calls from MCP clients; click one to bring its window to the front");
@@ -123,11 +109,10 @@ pub(crate) fn activity_ui(core: &UiCore, ui: &mut egui::Ui) {
     });
     let handle = clicked.as_deref().and_then(split_tool_name).map(|(h, _)| h);
     if let Some(handle) = handle {
-        let places = super::places::places(&ctx);
-        let app_ids = places.lock().app_ids();
+        let app_ids = state.places.lock().app_ids();
         let app_id = app_ids.into_iter().find(|id| core.frame.lock().handle_of(id) == Some(handle));
         if let Some(app_id) = app_id {
-            places.lock().focus(&ctx, &app_id);
+            state.places.lock().focus(&ctx, &app_id);
         }
     }
 }

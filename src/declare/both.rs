@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use super::places::{Placed, places, viewport_id};
+use super::places::Placed;
 use super::{WindowBuilder, WindowResponse, WindowUi};
 use crate::hub::AgentAction;
 
@@ -51,8 +51,9 @@ impl WindowBuilder {
     /// other `*_ui` widgets, or the explicit declarations next to egui widgets). The glue is
     /// done here:
     /// - it is an `egui::Window` (an `egui::Modal` for an [`app_modal`](Self::app_modal)), or an
-    ///   OS window of its own with [`Bridge::set_native_windows`](crate::Bridge::set_native_windows)
-    ///   or when the person pops it out (its title-bar button);
+    ///   OS window of its own with [`BridgeBuilder::native_windows`](crate::BridgeBuilder::native_windows)
+    ///   (or [`Bridge::set_native_windows`](crate::Bridge::set_native_windows)) or when the person
+    ///   pops it out (its title-bar button);
     /// - a new window opens where it covers the least of the open ones, in the part of the main
     ///   window the app's panels leave free; a dialog ([`modal_of`](Self::modal_of)) opens over
     ///   its owner and is kept above it while it is the top of its chain;
@@ -99,7 +100,7 @@ impl WindowBuilder {
         let (blocked, agent, approval) = self.glue_state();
         let chrome = self.chrome(ctx, parent, blocked, agent.as_ref());
         let (placed, strength) = (chrome.placed, chrome.strength);
-        let core = std::sync::Arc::clone(&self.core);
+        let (core, state) = (std::sync::Arc::clone(&self.core), std::sync::Arc::clone(&self.state));
         let mut events = FrameEvents::default();
         // An agent's call to `close`.
         let mut agent_close = None;
@@ -124,8 +125,7 @@ impl WindowBuilder {
         } else {
             self.in_main_window(ctx, &chrome, &mut events, &mut body)
         };
-        let places = places(ctx);
-        let mut places = places.lock();
+        let mut places = state.places.lock();
         if let Some(rect) = events.rect {
             places.record(ctx, &app_id, rect, placed.native);
         }
@@ -157,7 +157,7 @@ impl WindowBuilder {
         let app_modal = self.decl.modal && owner.is_none();
         let dialog = owner.is_some() || app_modal;
         let size = self.look.size.unwrap_or(if dialog { egui::vec2(300.0, 120.0) } else { egui::vec2(420.0, 360.0) });
-        let placed = places(ctx).lock().place(ctx, area, &self.decl.app_id, (size, owner), dialog && !blocked);
+        let placed = self.state.places.lock().place(ctx, area, &self.decl.app_id, (size, owner), dialog && !blocked);
         Chrome {
             title: self.decl.title.clone(),
             placed,
@@ -181,7 +181,7 @@ impl WindowBuilder {
         events: &mut FrameEvents,
         body: &mut impl FnMut(&mut WindowUi, &mut egui::Ui, &mut bool) -> R,
     ) -> WindowResponse<Option<R>> {
-        let vp = viewport_id(&self.decl.app_id);
+        let vp = self.state.places.lock().viewport_id(&self.decl.app_id);
         let mut builder = egui::ViewportBuilder::default()
             .with_title(c.title.as_str())
             .with_inner_size(c.size)

@@ -42,7 +42,7 @@ impl Form<'_> {
         options: &[(T, S)],
     ) -> egui::Response {
         if input.kind != super::input::Kind::Choice {
-            misfit(self.window, key, "a choice of options");
+            misfit(self.state, self.window, key, "a choice of options");
         }
         let label = input.label();
         let chosen = |value: &T| options.iter().find(|(v, _)| v == value).map(|(_, t)| t.as_ref().to_owned());

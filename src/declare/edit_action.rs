@@ -8,14 +8,14 @@
 //! fields had in its last declaration (kept with it in the core between passes), and only if
 //! all pass is each written where its field is drawn; otherwise the call is refused naming
 //! every invalid field (§7.3), and nothing changes. One call, one version step. The schema and
-//! description are made once per set of fields.
+//! description are made once per set of fields, and kept by the bridge.
 
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
-use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
+use super::state::Made;
 use super::{Input, Press, WindowUi};
 use crate::hub::decl::ActionDecl;
 use crate::hub::{ActionSpec, add_expected_version};
@@ -121,11 +121,6 @@ impl Edits {
     }
 }
 
-/// A derived action's schema and description, by the fields it lists (made once per set of
-/// fields, not every pass; bounded: cleared when full).
-type Made = (Arc<Map<String, Value>>, String);
-static MADE: LazyLock<Mutex<std::collections::HashMap<u64, Made>>> = LazyLock::new(Mutex::default);
-
 impl WindowUi {
     /// Claims an agent's edit of this window for its forms, once per pass (at the first form).
     /// Several fields are checked here, all of them, by the rules of the window's last
@@ -212,7 +207,8 @@ impl WindowUi {
         let mut h = DefaultHasher::new();
         edits.fields.hash(&mut h);
         let (schema, description) = {
-            let mut made = MADE.lock();
+            // Made once per set of fields, not every pass; bounded: cleared when full.
+            let mut made = self.state.edit_actions.lock();
             if made.len() > 256 {
                 made.clear();
             }

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use super::check::{Holds, check_held, display};
 use super::content::Cell;
 use super::edit_action::{Editing, Edits};
+use super::state::DeclareState;
 use super::{Editable, Input, WindowUi};
 use crate::protocol::{Block, FieldItem, ToolError, masked};
 
@@ -29,6 +30,8 @@ pub struct Form<'u> {
     pub(super) collapsed: Option<&'u str>,
     /// Drawn in the app's own layout (each label beside its widget), not in a grid.
     pub(super) inline: bool,
+    /// The bridge's own state (the fields already warned about).
+    pub(super) state: &'u DeclareState,
     /// The egui ids of the widgets drawn, told to the read view once the form is declared.
     pub(super) drawn: Vec<u64>,
 }
@@ -105,7 +108,7 @@ impl Form<'_> {
     /// the field reads as disabled and agents cannot set it either.
     pub fn edit<V: Editable>(&mut self, key: &str, input: &Input, value: &mut V) -> egui::Response {
         if !V::fits(input) {
-            misfit(self.window, key, std::any::type_name::<V>());
+            misfit(self.state, self.window, key, std::any::type_name::<V>());
         }
         let input = &*V::narrow(input);
         let label = input.label();
@@ -251,11 +254,9 @@ impl Form<'_> {
 }
 
 /// A type that cannot hold the input's kind (a `bool` with `Input::text`): said loudly, once
-/// per window and field, naming both.
-pub(super) fn misfit(window: &str, key: &str, type_name: &str) {
-    static WARNED: std::sync::LazyLock<parking_lot::Mutex<std::collections::HashSet<(String, String)>>> =
-        std::sync::LazyLock::new(Default::default);
-    let mut warned = WARNED.lock();
+/// per window and field of the bridge, naming both.
+pub(super) fn misfit(state: &DeclareState, window: &str, key: &str, type_name: &str) {
+    let mut warned = state.misfits.lock();
     if warned.len() < 1024 && warned.insert((window.to_owned(), key.to_owned())) {
         tracing::warn!(
             window,
@@ -324,7 +325,7 @@ impl WindowUi {
         let mut hasher = DefaultHasher::new();
         ("fields", id).hash(&mut hasher);
         let (gate, window, collapsed) = (self.gate(), self.decl.app_id.as_str(), self.sections.inside.as_deref());
-        let edits = &mut self.edits;
+        let (edits, state) = (&mut self.edits, &*self.state);
         let mut form = Form {
             ui,
             edits,
@@ -336,6 +337,7 @@ impl WindowUi {
             window,
             collapsed,
             inline,
+            state,
             drawn: Vec::new(),
         };
         add(&mut form);

@@ -7,14 +7,15 @@
 //!
 //! One description for both audiences (egui knows only these): `both.rs` shows a window
 //! ([`WindowBuilder::ui`]) and `panel.rs` one drawn into a panel ([`WindowBuilder::panel`]);
-//! `places.rs` says where; `widgets.rs`, `table.rs`, `form.rs` and `choice.rs` draw and declare
-//! its contents; `menus.rs` and `sections.rs` keep what menus, collapsed sections and hidden
-//! tabs fold away declared; `gate.rs` says whether the app allows a widget; `input.rs` holds a
-//! field's rules, `editable.rs` the values fields edit and `check.rs` how an agent's value for
-//! one is checked; `edit_action.rs` derives the `edit_field` action from the editable fields.
-//! The person's view of the bridge itself is here too: `approval.rs` asks the person to approve
-//! an agent's call, `activity.rs` shows what agents did. `press.rs` holds the one answerable
-//! type every widget and declaration hands the app, [`Press`].
+//! `places.rs` says where (kept, with what is made once, in the bridge's own `state.rs`);
+//! `widgets.rs`, `table.rs`, `form.rs` and `choice.rs` draw and declare its contents;
+//! `menus.rs` and `sections.rs` keep what menus, collapsed sections and hidden tabs fold away
+//! declared; `gate.rs` says whether the app allows a widget; `input.rs` holds a field's rules,
+//! `editable.rs` the values fields edit and `check.rs` how an agent's value for one is checked;
+//! `edit_action.rs` derives the `edit_field` action from the editable fields. The person's view
+//! of the bridge itself is here too: `approval.rs` asks the person to approve an agent's call,
+//! `activity.rs` shows what agents did. `press.rs` holds the one answerable type every widget
+//! and declaration hands the app, [`Press`].
 
 mod activity;
 mod approval;
@@ -32,6 +33,7 @@ mod panel;
 pub(crate) mod places;
 mod press;
 mod sections;
+mod state;
 mod table;
 mod widgets;
 mod window;
@@ -46,6 +48,7 @@ pub use menus::Menu;
 pub(crate) use menus::app_menu_ui;
 pub(crate) use press::app_action;
 pub use press::{Deferred, Press};
+pub(crate) use state::DeclareState;
 pub use table::TableOptions;
 pub(crate) use widgets::SUCCESS_GREEN;
 pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};

@@ -3,7 +3,6 @@
 //! own. The glue of `both.rs`, without a frame of its own.
 
 use super::both::{AGENT_BLUE, header, mark_strength, prompts};
-use super::places::places;
 use super::{WindowBuilder, WindowResponse, WindowUi};
 
 impl WindowBuilder {
@@ -40,7 +39,7 @@ impl WindowBuilder {
         let app_id = self.decl.app_id.clone();
         let (blocked, agent, approval) = self.glue_state();
         let strength = mark_strength(&ctx, agent.as_ref());
-        let core = std::sync::Arc::clone(&self.core);
+        let (core, state) = (std::sync::Arc::clone(&self.core), std::sync::Arc::clone(&self.state));
         let frame = match strength {
             Some(s) => egui::Frame::NONE.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s))),
             None => egui::Frame::NONE,
@@ -58,7 +57,7 @@ impl WindowBuilder {
         });
         // Where it is, for the dialogs it owns: all of the panel, not only what its contents took.
         let rect = shown.response.rect.union(ui.max_rect().intersect(ctx.content_rect()));
-        places(&ctx).lock().inline(&ctx, &app_id, rect);
+        state.places.lock().inline(&ctx, &app_id, rect);
         shown.inner
     }
 }

@@ -3,10 +3,12 @@
 //! viewport), and where on the screen. Ids, tools and behaviour are the same either way: what a
 //! window declares does not depend on where it is drawn.
 //!
-//! Kept per bridge, on the UI thread, for the windows shown in the last pass only (a window not
-//! shown in a pass is forgotten: its place, its egui id slot, its pop-out state).
+//! Kept by the bridge (two bridges share nothing, even in one context), on the UI thread, for
+//! the windows shown in the last pass only (a window not shown in a pass is forgotten: its
+//! place, its egui id slot, its pop-out state).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use egui::{Pos2, Rect, Vec2, ViewportCommand, ViewportId};
 
@@ -38,10 +40,13 @@ struct Seen {
 }
 
 /// The bridge's window places.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Places {
     /// Every window in an OS window of its own.
     pub native: bool,
+    /// This bridge's own part of the egui ids and viewport ids of its windows: another
+    /// bridge's window with the same app id, in the same context, is another egui window.
+    salt: u64,
     seen: HashMap<String, Seen>,
     /// The root pass of the latest `ui` call.
     pass: u64,
@@ -65,29 +70,34 @@ pub(crate) struct Placed {
     pub popped: bool,
 }
 
-/// The places of the windows of `ctx` (kept in its memory: places belong to a screen).
-pub(crate) fn places(ctx: &egui::Context) -> std::sync::Arc<parking_lot::Mutex<Places>> {
-    ctx.data_mut(|d| {
-        d.get_temp_mut_or_default::<std::sync::Arc<parking_lot::Mutex<Places>>>(egui::Id::unique(
-            "egui_mcp_bridge::places",
-        ))
-        .clone()
-    })
-}
-
-/// The viewport of a window shown in its own OS window.
-pub(crate) fn viewport_id(app_id: &str) -> ViewportId {
-    ViewportId::from_hash_of(("egui_mcp_bridge::viewport", app_id))
-}
-
 impl Places {
+    /// The places of a new bridge, every window in an OS window of its own if `native`.
+    pub fn new(native: bool) -> Self {
+        /// How many bridges were made: each one's salt.
+        static BRIDGES: AtomicU64 = AtomicU64::new(0);
+        let salt = BRIDGES.fetch_add(1, Ordering::Relaxed);
+        Self { native, salt, seen: HashMap::new(), pass: 0, free: Vec::new(), next: 0 }
+    }
+
+    /// The viewport of a window shown in its own OS window.
+    pub fn viewport_id(&self, app_id: &str) -> ViewportId {
+        ViewportId::from_hash_of(("egui_mcp_bridge::viewport", self.salt, app_id))
+    }
+
+    /// The egui id of the slot `slot`.
+    fn slot_id(&self, slot: u32) -> egui::Id {
+        egui::Id::unique(("egui_mcp_bridge::window", self.salt, slot))
+    }
+
     /// Starts the root pass `pass` if it is new: forgets the windows the last pass did not show
     /// and frees their egui id slots.
     fn begin(&mut self, pass: u64) {
         if pass == self.pass {
             return;
         }
-        let last = self.pass;
+        // An earlier pass than the last: another context (the bridge's windows shown in a new
+        // one), which showed none of them yet.
+        let last = if pass < self.pass { u64::MAX } else { self.pass };
         self.pass = pass;
         let free = &mut self.free;
         self.seen.retain(|_, s| {
@@ -106,13 +116,13 @@ impl Places {
     pub fn egui_id(&mut self, ctx: &egui::Context, app_id: &str) -> egui::Id {
         self.begin(ctx.cumulative_pass_nr_for(ViewportId::ROOT));
         let slot = self.seen(app_id).slot;
-        egui::Id::unique(("egui_mcp_bridge::window", slot))
+        self.slot_id(slot)
     }
 
     /// The egui id of a window shown in the last pass.
     #[cfg(feature = "testing")]
     pub fn slot_of(&self, app_id: &str) -> Option<egui::Id> {
-        self.seen.get(app_id).map(|s| egui::Id::unique(("egui_mcp_bridge::window", s.slot)))
+        self.seen.get(app_id).map(|s| self.slot_id(s.slot))
     }
 
     /// How many egui id slots exist.
@@ -145,7 +155,7 @@ impl Places {
     /// Brings a window to the front: raises its OS window, or its layer in the main window.
     pub fn focus(&mut self, ctx: &egui::Context, app_id: &str) {
         if self.is_native(app_id) {
-            ctx.send_viewport_cmd_to(viewport_id(app_id), ViewportCommand::Focus);
+            ctx.send_viewport_cmd_to(self.viewport_id(app_id), ViewportCommand::Focus);
         } else {
             let id = self.egui_id(ctx, app_id);
             ctx.move_to_top(egui::LayerId::new(egui::Order::Middle, id));

@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 
 use crate::hub::decl::ActionDecl;
 use crate::hub::phase::{NotKept, dropped, unanswered};
-use crate::hub::{ActionSpec, NoArgs, Outcome, PendingCall, UiCore, input_schema_for, parse_args};
+use crate::hub::{ActionSpec, NoArgs, Outcome, PendingCall, UiCore, parse_args};
 use crate::protocol::{ToolError, ToolResult, is_name_safe, is_reserved_app_action};
 
 /// Declares an app-level action (`app__{name}`) for this pass ([`crate::Bridge::app_action`],
@@ -42,7 +42,7 @@ where
         return None;
     }
     let with_version = app_id.is_some() && !spec.hints.read_only;
-    let schema = input_schema_for::<A>(with_version, core.hub.config().parameter_docs);
+    let schema = core.hub.input_schema::<A>(with_version);
     let call = claim_call::<A>(core, app_id, name, &spec.title);
     Some((ActionDecl { name: name.to_owned(), schema, spec }, call))
 }

@@ -94,7 +94,7 @@ impl WindowUi {
     /// an action this window declares in some other way (a "Submit" button beside the agent's
     /// `submit {…}` with arguments), or the person's alone on purpose. It is then neither read
     /// into the window's `undescribed-…` blocks nor listed by
-    /// [`Harness::undescribed`](crate::testing::Harness::undescribed).
+    /// `testing::Harness::undescribed` (feature `testing`).
     pub fn describes(&mut self, response: &egui::Response) {
         super::both::described_widget(self, response.id);
     }

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::content::{Fields, Items, Mode, Rows, hash_value};
 use super::press::{Press, declare_action};
+use super::state::DeclareState;
 use crate::hub::decl::{ContentHasher, WindowDecl, content_hasher};
 use crate::hub::{ActionSpec, AgentAction, NoArgs, UiCore};
 use crate::protocol::{Block, Severity};
@@ -20,6 +21,8 @@ use crate::protocol::{Block, Severity};
 #[derive(Clone)]
 pub struct WindowBuilder {
     pub(super) core: Arc<UiCore>,
+    /// The bridge's own state beside its core: window places, what is made once.
+    pub(super) state: Arc<DeclareState>,
     pub(super) decl: WindowDecl,
     /// How [`ui`](Self::ui) shows it to the person.
     pub(super) look: super::places::Look,
@@ -32,8 +35,8 @@ impl std::fmt::Debug for WindowBuilder {
 }
 
 impl WindowBuilder {
-    pub(crate) fn new(core: Arc<UiCore>, app_id: String) -> Self {
-        Self { core, decl: WindowDecl::new(app_id), look: super::places::Look::default() }
+    pub(crate) fn new(core: Arc<UiCore>, state: Arc<DeclareState>, app_id: String) -> Self {
+        Self { core, state, decl: WindowDecl::new(app_id), look: super::places::Look::default() }
     }
 
     /// The title a person reads (default: the app id).
@@ -89,7 +92,7 @@ impl WindowBuilder {
     /// assert!(!shown.blocked);
     /// ```
     pub fn declare<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
-        let Self { core, mut decl, .. } = self;
+        let Self { core, state, mut decl, .. } = self;
         let (blocked, looking) = {
             let mut frame = core.frame.lock();
             (frame.window_start(&mut decl), frame.looking())
@@ -98,6 +101,7 @@ impl WindowBuilder {
         decl.summary.hash(&mut summary_hash);
         let mut ui = WindowUi {
             core,
+            state,
             decl,
             blocks_hasher: DefaultHasher::new(),
             blocked,
@@ -155,6 +159,8 @@ pub struct WindowResponse<R> {
 /// to build it. They describe what is shown and change nothing.
 pub struct WindowUi {
     pub(super) core: Arc<UiCore>,
+    /// The bridge's own state beside its core (what is made once: the edit action's schema).
+    pub(super) state: Arc<DeclareState>,
     /// Its `block_hashes` start as last pass's, each overwritten as its block is declared.
     pub(super) decl: WindowDecl,
     blocks_hasher: DefaultHasher,

@@ -3,7 +3,7 @@
 use std::any::TypeId;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
@@ -89,11 +89,13 @@ impl ActionSpec {
     }
 
     /// An agent's call to it waits for the person at the app: the window shows what the agent
-    /// wants to do, with Allow and Deny ([`crate::Bridge::approval_prompt`]). Allow applies it
-    /// exactly as a direct call would; Deny answers `denied_by_user`; no answer within the call
-    /// budget answers `action_timeout`, and nothing is applied. The person's own use of the
-    /// action needs no approval (it does not go through the bridge). Off for the whole app with
-    /// [`crate::BridgeBuilder::approvals`]`(false)` (no person at the app: headless, unattended).
+    /// wants to do, with Allow and Deny (at its top when drawn with `WindowBuilder::ui` or
+    /// `panel`; where the app calls [`crate::Bridge::approval_prompt`] in one it draws itself).
+    /// Allow applies it exactly as a direct call would; Deny answers `denied_by_user`; no answer
+    /// within the call budget answers `action_timeout`, and nothing is applied. The person's own
+    /// use of the action needs no approval (it does not go through the bridge). Off for the
+    /// whole app with [`crate::BridgeBuilder::approvals`]`(false)` (no person at the app:
+    /// headless, unattended).
     #[must_use]
     pub fn ask_person(mut self) -> Self {
         self.ask_person = true;
@@ -146,21 +148,37 @@ pub struct NoArgs {}
 /// tools too, for clients that drop the instructions (Copilot CLI by default).
 const EXPECTED_VERSION_DOC: &str = "The window version you last saw (else stale_state)";
 
-/// Looked up for every action in every pass, so hashed with foldhash rather than std's `SipHash`.
-type SchemaCache = Mutex<HashMap<(TypeId, bool, bool), Arc<Map<String, Value>>, foldhash::fast::RandomState>>;
-static SCHEMAS: LazyLock<SchemaCache> = LazyLock::new(Mutex::default);
+/// The input schemas of argument types, generated once per type by schemars and kept by the
+/// bridge's [`Hub`](super::Hub) (looked up for every action in every pass, so hashed with
+/// foldhash rather than std's `SipHash`). Bounded by the argument types of the program.
+#[derive(Debug, Default)]
+pub(crate) struct Schemas(Mutex<HashMap<SchemaKey, Schema, foldhash::fast::RandomState>>);
 
-/// The input schema of an argument type: generated once per type by schemars, without the
-/// `$schema`/`title` noise, with an optional integer `expectedVersion` when `with_version`, and
-/// the fields' doc comments as `description`s only when `parameter_docs`.
-pub(crate) fn input_schema_for<A: schemars::JsonSchema + 'static>(
-    with_version: bool,
-    parameter_docs: bool,
-) -> Arc<Map<String, Value>> {
-    let key = (TypeId::of::<A>(), with_version, parameter_docs);
-    if let Some(s) = SCHEMAS.lock().get(&key) {
-        return Arc::clone(s);
+/// An argument type, whether its schema has `expectedVersion`, whether it has the fields' docs.
+type SchemaKey = (TypeId, bool, bool);
+type Schema = Arc<Map<String, Value>>;
+
+impl Schemas {
+    /// The input schema of an argument type: generated once per type, without the
+    /// `$schema`/`title` noise, with an optional integer `expectedVersion` when `with_version`,
+    /// and the fields' doc comments as `description`s only when `parameter_docs`.
+    pub fn of<A: schemars::JsonSchema + 'static>(
+        &self,
+        with_version: bool,
+        parameter_docs: bool,
+    ) -> Arc<Map<String, Value>> {
+        let key = (TypeId::of::<A>(), with_version, parameter_docs);
+        if let Some(s) = self.0.lock().get(&key) {
+            return Arc::clone(s);
+        }
+        let schema = Arc::new(input_schema_for::<A>(with_version, parameter_docs));
+        self.0.lock().insert(key, Arc::clone(&schema));
+        schema
     }
+}
+
+/// The input schema of an argument type, made by schemars (see [`Schemas::of`]).
+fn input_schema_for<A: schemars::JsonSchema + 'static>(with_version: bool, parameter_docs: bool) -> Map<String, Value> {
     let schema = schemars::generate::SchemaSettings::draft2020_12()
         .with(|s| s.inline_subschemas = true)
         .into_generator()
@@ -177,9 +195,7 @@ pub(crate) fn input_schema_for<A: schemars::JsonSchema + 'static>(
     if with_version {
         add_expected_version(&mut obj);
     }
-    let schema = Arc::new(obj);
-    SCHEMAS.lock().insert(key, Arc::clone(&schema));
-    schema
+    obj
 }
 
 /// Adds the optional `expectedVersion` every window action that writes takes (spec §5.5).
@@ -289,5 +305,17 @@ mod tests {
         let d = input_schema_for::<Keywords>(false, true);
         assert_eq!(d["properties"]["format"]["description"], "The file format.");
         assert_eq!(d["properties"]["items"]["items"]["properties"]["size"]["description"], "Inner doc.");
+    }
+
+    /// A schema is made once per type and kept where it was asked for: the same `Schemas` gives
+    /// the same one again, another (another bridge's hub) its own.
+    #[test]
+    fn schemas_are_made_once_per_cache() {
+        let (one, other) = (Schemas::default(), Schemas::default());
+        let first = one.of::<Args>(true, false);
+        assert!(Arc::ptr_eq(&first, &one.of::<Args>(true, false)), "made once");
+        assert!(!Arc::ptr_eq(&first, &one.of::<Args>(false, false)), "by its options too");
+        let theirs = other.of::<Args>(true, false);
+        assert!(!Arc::ptr_eq(&first, &theirs) && first == theirs, "another cache makes its own, the same");
     }
 }

@@ -55,8 +55,8 @@ mod submit;
 mod ui_core;
 mod undescribed;
 
+pub(crate) use action::add_expected_version;
 pub use action::{ActionSpec, Hints, NoArgs, SafetyClass};
-pub(crate) use action::{add_expected_version, input_schema_for};
 pub(crate) use activity::ActivityLog;
 pub use activity::{ACTIVITY_CAPACITY, ActivityRecord, ConnectionEvent};
 use agents::Looks;
@@ -152,6 +152,8 @@ pub(crate) struct Hub {
     /// `Some` once the UI side is gone for good ([`UiCore`] dropped: every `Bridge` clone and
     /// the plugin): whether the app exited first (its context's `on_exit` ran).
     ui_gone: watch::Sender<Option<bool>>,
+    /// The input schemas of the actions' argument types, made once per type for this bridge.
+    schemas: action::Schemas,
 }
 
 impl std::fmt::Debug for Hub {
@@ -176,6 +178,7 @@ impl Hub {
             looks_at_arrival: std::sync::atomic::AtomicU64::new(0),
             born: std::time::Instant::now(),
             ui_gone: watch::Sender::new(None),
+            schemas: action::Schemas::default(),
             config,
         }
     }
@@ -228,6 +231,16 @@ impl Hub {
     /// The configuration.
     pub fn config(&self) -> &HubConfig {
         &self.config
+    }
+
+    /// The input schema of the argument type `A` (made once per type, kept by this hub), with
+    /// an optional integer `expectedVersion` when `with_version`, the fields' doc comments as
+    /// `description`s when the config's `parameter_docs` says so.
+    pub fn input_schema<A: schemars::JsonSchema + 'static>(
+        &self,
+        with_version: bool,
+    ) -> Arc<serde_json::Map<String, serde_json::Value>> {
+        self.schemas.of::<A>(with_version, self.config.parameter_docs)
     }
 
     /// Recent calls and their outcomes (tool names and codes only).

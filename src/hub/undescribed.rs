@@ -3,8 +3,8 @@
 
 /// An interactive widget the app drew but did not describe (no `*_ui` widget, form field,
 /// menu item or section of the bridge drew it): agents can read it in the read view, but not
-/// use it. Listed by [`crate::testing::Harness::undescribed`] and
-/// [`crate::Bridge::undescribed_widgets`], and logged at debug level when the list changes.
+/// use it. Listed by [`crate::Bridge::undescribed_widgets`] (and, with the feature `testing`,
+/// `testing::Harness::undescribed`), and logged at debug level when the list changes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct UndescribedWidget {
     /// Its kind, in egui's words: `button`, `checkbox`, `text input`, `link`, `section`, ...

@@ -27,7 +27,7 @@ mod report;
 use super::observe::{Target, TargetKind};
 use crate::hub::decl::ActionDecl;
 use crate::hub::phase::PassKey;
-use crate::hub::{ActionSpec, Outcome, PendingCall, clipped, input_schema_for};
+use crate::hub::{ActionSpec, Hub, Outcome, PendingCall, clipped};
 use crate::protocol::{ErrorCode, FieldError, ToolError};
 use check::{Set, check, disabled, find, parse};
 
@@ -63,7 +63,7 @@ struct PressArgs {
 /// The generic tools of a read-view window with these targets: `edit_field` while it has an
 /// enabled field an agent can set, `press` while it has an enabled control. Their effect is
 /// the app's and unknown to the bridge, so they say destructive: clients ask their user.
-pub(crate) fn tools(targets: &[Target], parameter_docs: bool) -> Vec<ActionDecl> {
+pub(crate) fn tools(targets: &[Target], hub: &Hub) -> Vec<ActionDecl> {
     let mut tools = Vec::new();
     let settable = |t: &&Target| !matches!(t.kind, TargetKind::Control | TargetKind::Shown) && !t.disabled;
     if targets.iter().any(|t| settable(&t)) {
@@ -74,7 +74,7 @@ pub(crate) fn tools(targets: &[Target], parameter_docs: bool) -> Vec<ActionDecl>
                     "Set fields of this window, which the app has not described, as the person would: {field, value} or {fields: {key: value}}, keys as its fields carry them",
                 )
                 .destructive(),
-            schema: input_schema_for::<EditArgs>(true, parameter_docs),
+            schema: hub.input_schema::<EditArgs>(true),
         });
     }
     if targets.iter().any(|t| t.kind == TargetKind::Control && !t.disabled) {
@@ -85,7 +85,7 @@ pub(crate) fn tools(targets: &[Target], parameter_docs: bool) -> Vec<ActionDecl>
                     "Press a button, link, menu item, tab or section of this window, which the app has not described, as the person's click would; what it does is the app's",
                 )
                 .destructive(),
-            schema: input_schema_for::<PressArgs>(true, parameter_docs),
+            schema: hub.input_schema::<PressArgs>(true),
         });
     }
     tools

@@ -83,8 +83,8 @@ impl BridgePlugin {
         }
         if let Some(tree) = tree.filter(|_| self.read.building) {
             let operate = self.core.hub.config().read_view == crate::ReadView::Operate;
-            let docs = self.core.hub.config().parameter_docs;
-            let tools = move |targets: &[observe::Target]| operate::tools(targets, docs);
+            let hub = Arc::clone(&self.core.hub);
+            let tools = move |targets: &[observe::Target]| operate::tools(targets, &hub);
             let options = observe::LookOptions { modal, tools: operate.then_some(&tools as observe::ToolsOf<'_>) };
             let last = self.read.seen.remove(&key);
             let mut seen = observe::read_undescribed(&self.core, key, tree, &options);

@@ -26,6 +26,8 @@
 //!   app share it, and what the endpoint may meet is refused, replaced or contained.
 //! - `layers`: the source keeps docs/design.md's layers, and its files import each other in no
 //!   cycle.
+//! - `two_bridges`: two bridges in one process, even in one egui context, share nothing: each
+//!   keeps its own window places and caches.
 
 mod common;
 
@@ -51,5 +53,6 @@ mod read_view;
 mod readme;
 mod serve_handle;
 mod state_json;
+mod two_bridges;
 mod viewports;
 mod widgets;

@@ -294,6 +294,7 @@ fn a_call_that_opens_a_deferred_viewport_is_answered_with_its_windows() {
 #[test]
 fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
     let (bridge, ctx) = bare_context();
+    bridge.set_native_windows(true);
     let agent = Agent::new(&bridge);
     let open = Arc::new(Mutex::new((true, 0)));
     let frame = |ctx: &egui::Context| {
@@ -339,6 +340,7 @@ fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
 #[test]
 fn a_closable_native_windows_close_is_answered_from_its_response() {
     let (bridge, ctx) = bare_context();
+    bridge.set_native_windows(true);
     let agent = Agent::new(&bridge);
     let open = Arc::new(Mutex::new(true));
     let frame = |ctx: &egui::Context| {
@@ -364,8 +366,7 @@ fn a_closable_native_windows_close_is_answered_from_its_response() {
     assert_eq!(ids(&bridge), ["main"], "answered once the state without it is published");
 }
 
-/// One frame of `ctx`'s root with native windows on: `app` shows the app, its state behind
-/// `state`.
+/// One frame of `ctx`'s root: `app` shows the app, its state behind `state`.
 fn native_frame<T: Send + 'static>(
     ctx: &egui::Context,
     bridge: &Bridge,
@@ -374,7 +375,6 @@ fn native_frame<T: Send + 'static>(
 ) {
     let (bridge, state) = (bridge.clone(), Arc::clone(state));
     ctx.run_ui(input(ViewportId::ROOT, false), move |ui| {
-        bridge.set_native_windows(ui.ctx(), true);
         app(&bridge, ui, &mut state.lock());
     })
     .drop_without_applying_deltas();

@@ -319,8 +319,11 @@ fn after_the_persons_confirm_the_person_can_answer_authorize() {
 fn assert_top_and_focused(f: &mut Fixture, authorize: &str) {
     use egui::accesskit::Role;
     let ctx = f.harness.ctx.clone();
-    let layer =
-        egui::LayerId::new(egui::Order::Foreground, egui_mcp_bridge::testing::window_egui_id(&ctx, authorize).unwrap());
+    let bridge = f.harness.state().bridge().clone();
+    let layer = egui::LayerId::new(
+        egui::Order::Foreground,
+        egui_mcp_bridge::testing::window_egui_id(&bridge, authorize).unwrap(),
+    );
     let top = ctx.memory(|m| m.areas().top_layer_id(egui::Order::Foreground));
     assert_eq!(top, Some(layer), "Authorize is the topmost window");
     let input = f.harness.get_by_role_and_label(Role::PasswordInput, "Payment password");
@@ -470,10 +473,10 @@ fn agent_opened_windows_do_not_cover_the_open_ones() {
         .collect();
     let second = f.opens("orders__open_order", json!({"order": drafts[1]}));
     f.harness.run_steps(3);
-    let ctx = f.harness.ctx.clone();
+    let (ctx, bridge) = (f.harness.ctx.clone(), f.harness.state().bridge().clone());
     // The editors' and dialogs' external ids are their app ids (ids without unsafe characters).
     let rect = |id: &str| {
-        let egui_id = egui_mcp_bridge::testing::window_egui_id(&ctx, id).expect("shown");
+        let egui_id = egui_mcp_bridge::testing::window_egui_id(&bridge, id).expect("shown");
         ctx.memory(|m| m.area_rect(egui_id)).expect("shown")
     };
     let (one, two) = (rect(&first), rect(&second));
