@@ -5,7 +5,9 @@
 //! calls tools, reads the state and the tool list, and sees the changes an MCP client would be
 //! notified of, through the same queue, checks and answers as a real client, without a
 //! transport. Everything is synchronous: [`Harness::call`] steps the harness until the call is
-//! answered, a bounded number of passes.
+//! answered, a bounded number of passes. [`Harness::builder`] takes kittest's options (size,
+//! theme, its accessibility check, …) and the bridge's; [`Harness::new_ui_state`] is its short
+//! form.
 //!
 //! # Example
 //!
@@ -58,15 +60,18 @@ use crate::hub::{Outcome, Snapshot};
 use crate::protocol::Window;
 
 mod agent;
+mod builder;
 mod headless_ui;
 
 pub use agent::{Agent, AgentCall, Change};
+pub use builder::HarnessBuilder;
 pub use egui_kittest;
 pub use headless_ui::HeadlessUi;
 
-/// How many frames [`Harness::call`] and [`Harness::wait_for_change`] step at most. A call
-/// takes one (its pass runs twice: once to apply it, once to publish what it caused), two where
-/// egui may run no second pass.
+/// How many frames [`Harness::call`] and [`Harness::wait_for_change`] step at most, unless
+/// [`HarnessBuilder::with_max_call_steps`] says otherwise. A call takes one (its pass runs
+/// twice: once to apply it, once to publish what it caused), two where egui may run no second
+/// pass.
 pub const MAX_STEPS: usize = 64;
 
 /// An [`egui_kittest::Harness`] running the app with the bridge's plugin, and an [`Agent`] on
@@ -74,7 +79,7 @@ pub const MAX_STEPS: usize = 64;
 pub struct Harness<'a, State = ()> {
     kittest: egui_kittest::Harness<'a, State>,
     agent: Agent,
-    max_steps: usize,
+    max_call_steps: usize,
 }
 
 impl<State> std::fmt::Debug for Harness<'_, State> {
@@ -84,55 +89,50 @@ impl<State> std::fmt::Debug for Harness<'_, State> {
 }
 
 impl<'a, State> Harness<'a, State> {
-    /// Runs `app` with `state` in a kittest harness of the default size, with the plugin.
-    pub fn new_ui_state(bridge: &Bridge, app: impl FnMut(&mut egui::Ui, &mut State) + 'a, state: State) -> Self {
-        Self::from_builder(bridge, egui_kittest::Harness::builder(), app, state)
-    }
-
-    /// Runs `app` with `state` in a harness made from `builder` (size, theme, …), with the
-    /// plugin added before the first pass.
+    /// A builder shaped like kittest's: its options (size, theme, steps, its accessibility
+    /// check, …) and the bridge's, then [`build_ui_state`](HarnessBuilder::build_ui_state) or
+    /// [`build_ui`](HarnessBuilder::build_ui).
     ///
-    /// The plugin is added by the builder's context setup, which kittest keeps one of: a setup
-    /// of your own (fonts, styles) goes to [`from_builder_with_setup`](Self::from_builder_with_setup),
-    /// not to the builder, where it would be replaced.
-    pub fn from_builder(
-        bridge: &Bridge,
-        builder: egui_kittest::HarnessBuilder<State>,
-        app: impl FnMut(&mut egui::Ui, &mut State) + 'a,
-        state: State,
-    ) -> Self {
-        Self::from_builder_with_setup(bridge, builder, |_| (), app, state)
+    /// Many apps label a text input only by the label beside it in a grid's row. A person reads
+    /// it so, and so does the agent, but kittest's accessibility check refuses the input: turn
+    /// the check off to test such an app.
+    ///
+    /// ```
+    /// use egui_kittest::kittest::Queryable as _;
+    /// use egui_mcp_bridge::Bridge;
+    /// use egui_mcp_bridge::serde_json::json;
+    /// use egui_mcp_bridge::testing::Harness;
+    ///
+    /// fn app(ui: &mut egui::Ui, port: &mut String) {
+    ///     egui::Window::new("Connection").show(ui.ctx(), |ui| {
+    ///         egui::Grid::new("port").show(ui, |ui| {
+    ///             ui.label("Port");
+    ///             ui.text_edit_singleline(port); // no `labelled_by`: the row names it
+    ///             ui.end_row();
+    ///         });
+    ///     });
+    /// }
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut harness = Harness::builder(&bridge)
+    ///     .with_size([400.0, 300.0])
+    ///     .with_accessibility_check(false) // on, building this harness panics
+    ///     .build_ui_state(app, "COM3".to_owned());
+    /// let version = harness.window("ui-connection").map(|w| w.version);
+    /// let set = json!({"field": "port", "value": "COM4", "expectedVersion": version});
+    /// harness.call("ui-connection__edit_field", set).expect("the agent knows the input by its row");
+    /// assert_eq!(harness.state(), "COM4");
+    /// assert!(harness.query_all_by_value("COM4").next().is_some(), "and the person sees it");
+    /// ```
+    pub fn builder(bridge: &Bridge) -> HarnessBuilder<State> {
+        HarnessBuilder::new(bridge)
     }
 
-    /// [`from_builder`](Self::from_builder), running `setup` on the context (fonts, styles, …)
-    /// before the plugin is added.
-    pub fn from_builder_with_setup(
-        bridge: &Bridge,
-        builder: egui_kittest::HarnessBuilder<State>,
-        setup: impl FnOnce(&egui::Context) + 'static,
-        app: impl FnMut(&mut egui::Ui, &mut State) + 'a,
-        state: State,
-    ) -> Self {
-        // The in-process agent reads without a server: the read view looks at every pass.
-        bridge.core().read_view_every_pass.store(true, std::sync::atomic::Ordering::Release);
-        let plugin = bridge.plugin();
-        let kittest = builder
-            .with_context_setup(move |ctx| {
-                setup(ctx);
-                ctx.add_plugin(plugin);
-            })
-            .build_ui_state(app, state);
-        let mut harness = Self { kittest, agent: Agent::new(bridge), max_steps: MAX_STEPS };
-        harness.kittest.step(); // the first publish
-        harness
-    }
-
-    /// How many passes [`call`](Self::call), [`finish`](Self::finish) and
-    /// [`wait_for_change`](Self::wait_for_change) run at most (default [`MAX_STEPS`]).
-    #[must_use]
-    pub fn with_max_steps(mut self, steps: usize) -> Self {
-        self.max_steps = steps;
-        self
+    /// Runs `app` with `state` in a harness of kittest's default size, with the plugin: the
+    /// short form of [`builder`](Self::builder).
+    #[track_caller]
+    pub fn new_ui_state(bridge: &Bridge, app: impl FnMut(&mut egui::Ui, &mut State) + 'a, state: State) -> Self {
+        Self::builder(bridge).build_ui_state(app, state)
     }
 
     /// The agent.
@@ -151,7 +151,7 @@ impl<'a, State> Harness<'a, State> {
     /// # Panics
     ///
     /// When the call is not answered within the harness's passes ([`MAX_STEPS`] unless
-    /// [`with_max_steps`](Self::with_max_steps) says otherwise).
+    /// [`with_max_call_steps`](HarnessBuilder::with_max_call_steps) says otherwise).
     pub fn call(&mut self, tool: &str, args: impl Into<Value>) -> Outcome {
         let call = self.agent.send(tool, args);
         self.finish(call)
@@ -162,7 +162,7 @@ impl<'a, State> Harness<'a, State> {
     /// client that left: never applied unless the app already took it).
     pub fn try_call(&mut self, tool: &str, args: impl Into<Value>) -> Option<Outcome> {
         let mut call = self.agent.send(tool, args);
-        for _ in 0..self.max_steps {
+        for _ in 0..self.max_call_steps {
             if let Some(outcome) = call.try_outcome() {
                 return Some(outcome);
             }
@@ -177,15 +177,15 @@ impl<'a, State> Harness<'a, State> {
     /// # Panics
     ///
     /// When the call is not answered within the harness's passes ([`MAX_STEPS`] unless
-    /// [`with_max_steps`](Self::with_max_steps) says otherwise).
+    /// [`with_max_call_steps`](HarnessBuilder::with_max_call_steps) says otherwise).
     pub fn finish(&mut self, mut call: AgentCall) -> Outcome {
-        for _ in 0..self.max_steps {
+        for _ in 0..self.max_call_steps {
             if let Some(outcome) = call.try_outcome() {
                 return outcome;
             }
             self.kittest.step();
         }
-        let steps = self.max_steps;
+        let steps = self.max_call_steps;
         call.try_outcome().unwrap_or_else(|| panic!("the call was not answered within {steps} passes"))
     }
 
@@ -196,14 +196,14 @@ impl<'a, State> Harness<'a, State> {
     ///
     /// When nothing changes within the harness's passes.
     pub fn wait_for_change(&mut self) -> Change {
-        for _ in 0..self.max_steps {
+        for _ in 0..self.max_call_steps {
             let change = self.agent.changes();
             if change.any() {
                 return change;
             }
             self.kittest.step();
         }
-        panic!("nothing changed within {} passes", self.max_steps);
+        panic!("nothing changed within {} passes", self.max_call_steps);
     }
 
     /// The latest published state, as an agent reads it.

@@ -303,9 +303,11 @@ fn the_harness_keeps_the_callers_setup_and_try_call_gives_up() {
             }
         });
     };
-    let builder = egui_kittest::Harness::builder().with_size([400.0, 300.0]);
-    let mut harness = Harness::from_builder_with_setup(&bridge, builder, setup, app, (bridge.clone(), Till::default()))
-        .with_max_steps(8);
+    let mut harness = Harness::builder(&bridge)
+        .with_size([400.0, 300.0])
+        .with_context_setup(setup)
+        .with_max_call_steps(8)
+        .build_ui_state(app, (bridge.clone(), Till::default()));
     assert_eq!(harness.ctx.global_style().spacing.item_spacing, spacing, "the caller's setup ran");
     assert!(harness.try_call("till__pay", pay()).is_none(), "not answered: it waits for the person");
     assert!(harness.state().1.paid.is_empty());

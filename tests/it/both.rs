@@ -49,7 +49,7 @@ fn app(ui: &mut egui::Ui, s: &mut Profile) {
 fn harness() -> Harness<'static, Profile> {
     let bridge = Bridge::builder().build();
     let state = Profile { bridge: Some(bridge.clone()), name: "Ada".into(), ..Profile::default() };
-    Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([600.0, 400.0]), app, state)
+    Harness::builder(&bridge).with_size([600.0, 400.0]).build_ui_state(app, state)
 }
 
 /// The person clicks into the field labelled `label` and types `text`, a pass each.
@@ -161,7 +161,7 @@ fn a_gesture_and_its_action_give_the_same_arguments_to_one_handler() {
     };
     let bridge = Bridge::builder().build();
     let state = Lock { bridge: Some(bridge.clone()), ..Lock::default() };
-    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([400.0, 300.0]), app, state);
+    let mut h = Harness::builder(&bridge).with_size([400.0, 300.0]).build_ui_state(app, state);
     h.run_steps(2);
     // The person.
     type_into(&mut h, "PIN", "1234");
@@ -219,7 +219,7 @@ fn a_deferred_gesture_is_answered_once_its_effect_is_in_place() {
     };
     let bridge = Bridge::builder().build();
     let state = Saver { bridge: Some(bridge.clone()), ..Saver::default() };
-    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([400.0, 300.0]), app, state);
+    let mut h = Harness::builder(&bridge).with_size([400.0, 300.0]).build_ui_state(app, state);
     h.run_steps(2);
     let r = h.call("file__save", json!({"name": "notes"})).expect("answered after the save");
     assert_eq!(r.message.as_deref(), Some("Saved"));

@@ -89,7 +89,7 @@ fn app(ui: &mut egui::Ui, s: &mut App) {
 fn harness(locked: bool) -> Harness<'static, App> {
     let bridge = Bridge::builder().build();
     let state = App { bridge: Some(bridge.clone()), plots: 3, locked, ..App::default() };
-    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([900.0, 600.0]), app, state);
+    let mut h = Harness::builder(&bridge).with_size([900.0, 600.0]).build_ui_state(app, state);
     h.run_steps(2);
     h
 }
@@ -242,8 +242,7 @@ fn live_lines_in_a_window_of_their_own_leave_the_settings_writes_fresh() {
     for split in [true, false] {
         let bridge = Bridge::builder().build();
         let state = Live { bridge: bridge.clone(), baud: 9600, lines: Vec::new(), split };
-        let mut h =
-            Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([600.0, 400.0]), app, state);
+        let mut h = Harness::builder(&bridge).with_size([600.0, 400.0]).build_ui_state(app, state);
         h.run_steps(2);
         let read = h.window("settings").expect("declared").version;
         h.run_steps(5); // five more lines
@@ -284,7 +283,7 @@ fn an_inline_form_lays_its_fields_out_in_the_apps_row() {
     };
     let bridge = Bridge::builder().build();
     let state = Row { bridge: bridge.clone(), grid: false, axes: true, points: 100 };
-    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([700.0, 300.0]), app, state);
+    let mut h = Harness::builder(&bridge).with_size([700.0, 300.0]).build_ui_state(app, state);
     h.run_steps(2);
     let (grid, axes, points) =
         (h.get_by_label("Show grid").rect(), h.get_by_label("Show axes").rect(), h.get_by_label("Points").rect());
@@ -329,7 +328,7 @@ fn a_hidden_tab_is_read_and_shown_before_anything_in_it_changes() {
     };
     let bridge = Bridge::builder().build();
     let state = Prefs { bridge: bridge.clone(), tab: 0, name: "Ada".into(), dark: false };
-    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([500.0, 300.0]), app, state);
+    let mut h = Harness::builder(&bridge).with_size([500.0, 300.0]).build_ui_state(app, state);
     h.run_steps(2);
     let item = |h: &Harness<'_, Prefs>, block: &str| {
         let w = serde_json::to_value(h.window("prefs").expect("declared")).expect("json");
@@ -377,7 +376,7 @@ fn an_app_menus_items_are_app_actions_while_it_is_closed() {
     };
     let bridge = Bridge::builder().build();
     let state = Docs { bridge: bridge.clone(), opened: 0 };
-    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([500.0, 300.0]), app, state);
+    let mut h = Harness::builder(&bridge).with_size([500.0, 300.0]).build_ui_state(app, state);
     h.run_steps(2);
     assert!(h.query_by_label("New document").is_none(), "closed for the person");
     h.call("app__new_document", json!({})).expect("the agent, menu closed");

@@ -117,8 +117,7 @@ fn monitor() -> Harness<'static, Monitor> {
         helped: 0,
         highlight: [255, 255, 0, 128],
     };
-    let builder = egui_kittest::Harness::builder().with_size([700.0, 900.0]);
-    let mut h = Harness::from_builder(&bridge, builder, app, state);
+    let mut h = Harness::builder(&bridge).with_size([700.0, 900.0]).build_ui_state(app, state);
     h.run_steps(2);
     h
 }
@@ -322,7 +321,7 @@ fn controls_blocked_by_a_dialog_come_back_in_the_state_that_closes_it() {
         }
     };
     let state = S { bridge: bridge.clone(), asking: false, count: 0 };
-    let mut h = Harness::from_builder(&bridge, egui_kittest::Harness::builder().with_size([500.0, 400.0]), app, state);
+    let mut h = Harness::builder(&bridge).with_size([500.0, 400.0]).build_ui_state(app, state);
     h.run_steps(2);
     h.call("main__ask", json!({})).expect("opens the dialog");
     h.run_steps(2);

@@ -24,6 +24,9 @@
 //!   developer's list names what was left out.
 //! - `local`: the per-user local endpoint and the stdio relay: clients relayed to the running
 //!   app share it, and what the endpoint may meet is refused, replaced or contained.
+//! - `harness`: the test harness's builder: kittest's options (its accessibility check: a form
+//!   labelled by its grid's rows is tested with it off, and refused with it on), the caller's
+//!   context setup with the plugin, and the agent's own step bound.
 //! - `layers`: the source keeps docs/design.md's layers, and its files import each other in no
 //!   cycle.
 //! - `two_bridges`: two bridges in one process, even in one egui context, share nothing: each
@@ -38,6 +41,7 @@ mod call_lifecycle;
 mod conformance;
 mod containers;
 mod deferred;
+mod harness;
 mod hidden_window;
 mod http;
 mod ids;

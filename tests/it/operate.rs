@@ -86,12 +86,8 @@ fn harness() -> Harness<'static, Prefs> {
 fn harness_of(bridge: &Bridge) -> Harness<'static, Prefs> {
     let state =
         Prefs { max_files: 100, name: "files".into(), mode: "Fast".into(), sort: "Name".into(), ..Prefs::default() };
-    let mut h = Harness::from_builder(
-        bridge,
-        egui_kittest::Harness::builder().with_size([900.0, 700.0]).with_accessibility_check(false),
-        prefs,
-        state,
-    );
+    let mut h =
+        Harness::builder(bridge).with_size([900.0, 700.0]).with_accessibility_check(false).build_ui_state(prefs, state);
     h.run();
     h
 }
@@ -371,12 +367,10 @@ fn gallery(ui: &mut egui::Ui, s: &mut Gallery) {
 
 fn gallery_harness() -> Harness<'static, Gallery> {
     let bridge = Bridge::builder().build();
-    let mut h = Harness::from_builder(
-        &bridge,
-        egui_kittest::Harness::builder().with_size([900.0, 700.0]).with_accessibility_check(false),
-        gallery,
-        Gallery::default(),
-    );
+    let mut h = Harness::builder(&bridge)
+        .with_size([900.0, 700.0])
+        .with_accessibility_check(false)
+        .build_ui_state(gallery, Gallery::default());
     h.run();
     h
 }
@@ -451,12 +445,10 @@ fn plain_form(ui: &mut egui::Ui, s: &mut Plain) {
 }
 
 fn plain_harness() -> Harness<'static, Plain> {
-    let mut h = Harness::from_builder(
-        &Bridge::builder().build(),
-        egui_kittest::Harness::builder().with_size([600.0, 400.0]).with_accessibility_check(false),
-        plain_form,
-        Plain::default(),
-    );
+    let mut h = Harness::builder(&Bridge::builder().build())
+        .with_size([600.0, 400.0])
+        .with_accessibility_check(false)
+        .build_ui_state(plain_form, Plain::default());
     h.run();
     h
 }

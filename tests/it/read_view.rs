@@ -43,12 +43,8 @@ fn plain(ui: &mut egui::Ui, s: &mut Plain) {
 }
 
 fn harness<S>(bridge: &Bridge, app: impl FnMut(&mut egui::Ui, &mut S) + 'static, state: S) -> Harness<'static, S> {
-    let mut h = Harness::from_builder(
-        bridge,
-        egui_kittest::Harness::builder().with_size([900.0, 600.0]).with_accessibility_check(false),
-        app,
-        state,
-    );
+    let mut h =
+        Harness::builder(bridge).with_size([900.0, 600.0]).with_accessibility_check(false).build_ui_state(app, state);
     h.run();
     h
 }

@@ -80,8 +80,7 @@ fn shop(read_only: bool) -> Harness<'static, Shop> {
         pressed: 0,
         read_only,
     };
-    let builder = egui_kittest::Harness::builder().with_size([700.0, 800.0]);
-    let mut h = Harness::from_builder(&bridge, builder, app, state);
+    let mut h = Harness::builder(&bridge).with_size([700.0, 800.0]).build_ui_state(app, state);
     h.run_steps(2);
     h
 }

@@ -1,7 +1,8 @@
 //! Random arguments for the demo's editor tools, from an agent, in-process: every call ends in
 //! success or `validation_failed` naming a parameter, and after each success what the result
-//! says was set is exactly what the window's state then shows (no silent rewrite by a widget's
-//! range, no saturated money, no clamped length).
+//! says was set is exactly what the window's state then shows and what the app's own draft holds
+//! (no silent rewrite by a widget's range, no saturated money, no clamped length); a refused call
+//! changes neither.
 //!
 //! `PROPTEST_CASES` sets the number of calls (256 by default here); the long run of SECURITY.md
 //! is `PROPTEST_CASES=1000000 cargo test --release -p order-demo --test it agent_fuzz`.
@@ -13,13 +14,23 @@ use std::cell::RefCell;
 use crate::support;
 
 use egui_mcp_bridge::ErrorCode;
+use egui_mcp_bridge::protocol::{Block, Window};
+use order_demo::data::LineItem;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Map, Value, json};
 use support::InProcessDemo;
 
-fn shown<'a>(window: &'a Value, label: &str) -> &'a Value {
-    window["blocks"][0]["items"].as_array().unwrap().iter().find(|i| i["label"] == label).map(|i| &i["value"]).unwrap()
+/// The value the window shows for the field labelled `label`, as the agent reads it.
+fn shown<'a>(window: &'a Window, label: &str) -> &'a Value {
+    let Block::Fields { items, .. } = &window.blocks[0] else { panic!("the fields come first: {window:?}") };
+    items.iter().find(|i| i.label == label).map(|i| &i.value).unwrap()
+}
+
+/// The line items' rows the window shows.
+fn rows(window: &Window) -> &[Vec<Value>] {
+    let Block::Table { rows, .. } = &window.blocks[1] else { panic!("the line items come second: {window:?}") };
+    rows
 }
 
 fn value() -> impl Strategy<Value = Value> {
@@ -66,7 +77,7 @@ fn random_editor_arguments_are_applied_exactly_or_rejected_naming_a_parameter() 
     let demo = RefCell::new(InProcessDemo::new());
     let editor = {
         let mut d = demo.borrow_mut();
-        let opened = d.call("app__new_order", &json!({})).unwrap();
+        let opened = d.call("app__new_order", json!({})).unwrap();
         opened.opened_window_ids[0].clone()
     };
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256);
@@ -87,64 +98,78 @@ fn random_editor_arguments_are_applied_exactly_or_rejected_naming_a_parameter() 
                 }
                 Op::Remove { row } => ("remove_item", json!({"row": row})),
             };
-            let before = d.editor(&editor);
-            let outcome = d.call(&format!("{editor}__{tool}"), &args);
-            let after = d.editor(&editor);
+            let (before, drafted) = (d.shown(&editor), d.editor(&editor).draft.clone());
+            let outcome = d.call(&format!("{editor}__{tool}"), args);
+            let after = d.shown(&editor);
+            let draft = &d.editor(&editor).draft;
             match outcome {
                 Err(e) => {
                     prop_assert_eq!(e.code, ErrorCode::ValidationFailed, "{:?}: {}", op, e.message);
                     let fields = e.fields.clone().unwrap_or_default();
                     prop_assert!(!fields.is_empty(), "validation_failed names a parameter: {}", e.message);
-                    prop_assert_eq!(&before["blocks"], &after["blocks"], "a rejected call changed the window");
+                    prop_assert_eq!(&before.blocks, &after.blocks, "a rejected call changed the window");
+                    prop_assert_eq!(&drafted, draft, "a rejected call changed the app's draft");
                 }
                 Ok(r) => match op {
                     Op::Edit { field, value } => {
-                        let shown = match field.as_str() {
-                            "recipient" => field_eq(&after, "Recipient", &value),
-                            "address" => field_eq(&after, "Address", &value),
-                            "currency" => field_eq(&after, "Currency", &value),
+                        let text = value.as_str();
+                        let (shown_ok, held) = match field.as_str() {
+                            "recipient" => (*shown(&after, "Recipient") == value, text == Some(&draft.recipient)),
+                            "address" => (*shown(&after, "Address") == value, text == Some(&draft.address)),
+                            "currency" => (*shown(&after, "Currency") == value, text == Some(&draft.currency)),
                             // Masked at the source: the mask when filled in, "" when emptied.
                             "card_number" => {
-                                let filled = value.as_str().is_some_and(|v| !v.is_empty());
-                                *shown(&after, "Card number")
-                                    == if filled { egui_mcp_bridge::protocol::MASK } else { "" }
+                                let filled = text.is_some_and(|v| !v.is_empty());
+                                let mask = if filled { egui_mcp_bridge::protocol::MASK } else { "" };
+                                (*shown(&after, "Card number") == mask, text == Some(&draft.card_number))
                             }
                             "amount" => {
                                 let amount = shown(&after, "Amount").as_f64().unwrap();
-                                r.message.as_deref()
-                                    == Some(format!("Amount is {amount:.2}, the total of the line items").as_str())
-                                    && (amount - number(&value)).abs() < 1e-9
+                                let said = r.message.as_deref()
+                                    == Some(format!("Amount is {amount:.2}, the total of the line items").as_str());
+                                let asked = number(&value);
+                                (said && (amount - asked).abs() < 1e-9, (draft.amount() - asked).abs() < 1e-9)
                             }
                             other => panic!("{other} was accepted"),
                         };
                         prop_assert!(
-                            shown,
-                            "{} = {} answered {:?} but the window shows {}",
+                            shown_ok,
+                            "{} = {} answered {:?} but the window shows {:?}",
                             field,
                             value,
                             r.message,
-                            after["blocks"][0]
+                            after.blocks[0]
+                        );
+                        prop_assert!(
+                            held,
+                            "{} = {} answered {:?} but the draft is {:?}",
+                            field,
+                            value,
+                            r.message,
+                            draft
                         );
                     }
                     Op::Add { product, quantity, unit_price } => {
-                        let rows = after["blocks"][1]["rows"].as_array().unwrap();
-                        let last = rows.last().unwrap();
-                        let expected = json!([product.trim(), quantity, unit_price.unwrap_or(0.0)]);
-                        prop_assert_eq!(last, &expected, "answered {:?}", r.message);
+                        let expected = vec![json!(product.trim()), json!(quantity), json!(unit_price.unwrap_or(0.0))];
+                        prop_assert_eq!(rows(&after).last(), Some(&expected), "answered {:?}", r.message);
+                        let item = LineItem {
+                            product: product.trim().to_owned(),
+                            quantity: u32::try_from(quantity).unwrap(),
+                            unit_price: unit_price.unwrap_or(0.0),
+                        };
+                        prop_assert_eq!(draft.items.last(), Some(&item), "answered {:?}", r.message);
                     }
                     Op::Remove { row } => {
-                        let n = |w: &Value| w["blocks"][1]["rows"].as_array().unwrap().len();
-                        prop_assert_eq!(n(&after) + 1, n(&before), "removed row {}", row);
+                        prop_assert_eq!(rows(&after).len() + 1, rows(&before).len(), "removed row {}", row);
+                        let mut left = drafted.items.clone();
+                        left.remove(usize::try_from(row).unwrap());
+                        prop_assert_eq!(&draft.items, &left, "removed row {}", row);
                     }
                 },
             }
             Ok(())
         })
         .unwrap();
-}
-
-fn field_eq(window: &Value, label: &str, value: &Value) -> bool {
-    shown(window, label) == value
 }
 
 fn number(v: &Value) -> f64 {

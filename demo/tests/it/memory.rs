@@ -11,12 +11,14 @@ use serde_json::json;
 use support::InProcessDemo;
 
 fn cycle(demo: &mut InProcessDemo) {
-    let opened = demo.call("app__new_order", &json!({})).unwrap();
+    let opened = demo.call("app__new_order", json!({})).unwrap();
     let editor = opened.opened_window_ids[0].clone();
-    demo.call(&format!("{editor}__edit_field"), &json!({"field": "recipient", "value": "Ada"})).unwrap();
-    let closing = demo.call(&format!("{editor}__close"), &json!({})).unwrap();
+    demo.call(&format!("{editor}__edit_field"), json!({"field": "recipient", "value": "Ada"})).unwrap();
+    assert_eq!(demo.editor(&editor).draft.recipient, "Ada");
+    let closing = demo.call(&format!("{editor}__close"), json!({})).unwrap();
     let discard = closing.opened_window_ids[0].clone(); // unsaved changes: "Discard changes?"
-    demo.call(&format!("{discard}__discard"), &json!({})).unwrap();
+    demo.call(&format!("{discard}__discard"), json!({})).unwrap();
+    assert!(demo.state().editors.is_empty(), "the editor is closed");
 }
 
 #[test]
@@ -30,7 +32,7 @@ fn opening_and_closing_windows_keeps_memory_flat() {
     for _ in 0..150 {
         cycle(&mut demo);
     }
-    let footprint = demo.bridge.footprint();
+    let footprint = demo.bridge().footprint();
     assert_eq!(footprint.open_windows, 1, "only Orders is open: {footprint:?}");
     assert_eq!(footprint.remembered_windows, 1, "nothing kept of closed windows: {footprint:?}");
     assert_eq!(footprint.handles_ever, 1 + 200 * 2, "one handle per window ever opened: {footprint:?}");

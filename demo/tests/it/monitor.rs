@@ -16,8 +16,9 @@ use serde_json::{Value, json};
 
 fn harness() -> Harness<'static, Monitor> {
     let bridge = Bridge::builder().build();
-    let builder = egui_kittest::Harness::builder().with_size([1000.0, 700.0]);
-    let mut h = Harness::from_builder(&bridge, builder, |ui, m: &mut Monitor| m.ui(ui), Monitor::new(bridge.clone()));
+    let mut h = Harness::builder(&bridge)
+        .with_size([1000.0, 700.0])
+        .build_ui_state(|ui, m: &mut Monitor| m.ui(ui), Monitor::new(bridge.clone()));
     h.run_steps(2);
     h
 }

@@ -9,6 +9,13 @@ use order_demo::OrderApp;
 use order_demo::data::Status;
 use serde_json::{Value, json};
 
+/// The demo on `bridge`, on a screen wide enough for Orders, an editor and the activity panel.
+fn harness(bridge: &Bridge) -> Harness<'static, OrderApp> {
+    Harness::builder(bridge)
+        .with_size([1500.0, 950.0])
+        .build_ui_state(|ui, app: &mut OrderApp| app.ui(ui), OrderApp::new(bridge.clone()))
+}
+
 struct Fixture {
     harness: Harness<'static, OrderApp>,
 }
@@ -16,10 +23,7 @@ struct Fixture {
 impl Fixture {
     fn new() -> Self {
         let bridge = Bridge::builder().app_name("order-demo").build();
-        let builder = egui_kittest::Harness::builder().with_size([1500.0, 950.0]);
-        let harness =
-            Harness::from_builder(&bridge, builder, |ui, app: &mut OrderApp| app.ui(ui), OrderApp::new(bridge.clone()));
-        Self { harness }
+        Self { harness: harness(&bridge) }
     }
 
     /// Calls a tool; returns whether it is an error, and the structured content an MCP client
@@ -174,10 +178,7 @@ fn the_card_number_never_reaches_the_agent() {
 fn tool_entries_stay_lean() {
     use rmcp::ServiceExt as _;
     let bridge = Bridge::builder().app_name("order-demo").build();
-    let builder = egui_kittest::Harness::builder().with_size([1500.0, 950.0]);
-    let harness =
-        Harness::from_builder(&bridge, builder, |ui, app: &mut OrderApp| app.ui(ui), OrderApp::new(bridge.clone()));
-    let mut f = Fixture { harness };
+    let mut f = Fixture { harness: harness(&bridge) };
     let editor = f.open_draft();
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let (server_io, client_io) = tokio::io::duplex(1 << 20);

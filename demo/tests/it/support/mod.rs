@@ -1,5 +1,6 @@
 //! Shared by the tests that drive the demo binary with real clients: the demo as a child
-//! process, and the client environments (a Python venv, an npm folder) made on first use.
+//! process, and the client environments (a Python venv, an npm folder) made on first use; and by
+//! those that drive it in this process, on the bridge's test harness.
 //! When an environment cannot be made, the test fails and says why; it never skips.
 #![allow(dead_code, reason = "each test binary uses a different part of it")]
 
@@ -7,9 +8,11 @@ use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use egui_mcp_bridge::testing::Agent;
-use egui_mcp_bridge::{Bridge, Outcome};
+use egui_mcp_bridge::Bridge;
+use egui_mcp_bridge::protocol::Window;
+use egui_mcp_bridge::testing::Harness;
 use order_demo::OrderApp;
+use order_demo::editor::Editor;
 use parking_lot::Mutex;
 use serde_json::Value;
 
@@ -253,50 +256,55 @@ impl Drop for DemoHttp {
     }
 }
 
-/// The demo app in this process, headless, its frames run by the test (no threads).
+/// The demo app in this process, on the bridge's test harness: its frames run by the test (no
+/// threads), an agent's calls answered within the harness's bound, and the app's own state read
+/// typed ([`editor`](Self::editor), the harness's `state()`), beside what the agent reads
+/// (the harness's `window`). Dereferences to the harness.
 pub struct InProcessDemo {
-    pub bridge: Bridge,
-    pub ctx: egui::Context,
-    pub app: OrderApp,
+    harness: Harness<'static, OrderApp>,
 }
 
 impl InProcessDemo {
     pub fn new() -> Self {
         let bridge = Bridge::builder().app_name("order-demo").build();
-        let ctx = egui::Context::default();
-        ctx.add_plugin(bridge.plugin());
-        let app = OrderApp::new(bridge.clone());
-        let mut demo = Self { bridge, ctx, app };
-        demo.frame();
-        demo
+        let harness = Harness::builder(&bridge)
+            .with_size([1280.0, 800.0])
+            .allow_missing_glyphs() // agents send any text: a character no font has is drawn as a box
+            .build_ui_state(|ui, app: &mut OrderApp| app.ui(ui), OrderApp::new(bridge.clone()));
+        Self { harness }
     }
 
-    pub fn frame(&mut self) {
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
-            ..Default::default()
-        };
-        let app = &mut self.app;
-        self.ctx.run_ui(input, |ui| app.ui(ui)).drop_without_applying_deltas();
+    /// The bridge the demo declares its windows on.
+    pub fn bridge(&self) -> &Bridge {
+        self.harness.state().bridge()
     }
 
-    /// Submits a call and runs frames until it is answered.
-    pub fn call(&mut self, tool: &str, args: &Value) -> Outcome {
-        let mut call = Agent::new(&self.bridge).send(tool, args.clone());
-        for _ in 0..20 {
-            if let Some(outcome) = call.try_outcome() {
-                return outcome;
-            }
-            self.frame();
-        }
-        panic!("{tool} was not answered in 20 frames");
+    /// The open Order Editor that agents know as the window `id`: the app's own model of it.
+    pub fn editor(&self, id: &str) -> &Editor {
+        let app = self.harness.state();
+        app.editors
+            .iter()
+            .find(|e| app.bridge().external_id(&e.app_id).as_deref() == Some(id))
+            .unwrap_or_else(|| panic!("no open editor is the window {id}"))
     }
 
-    /// A window of the latest published state, by external id.
-    pub fn editor(&self, id: &str) -> Value {
-        let state: Value = serde_json::from_str(self.bridge.snapshot().json()).expect("the state is JSON");
-        let windows = state["windows"].as_array().expect("windows");
-        windows.iter().find(|w| w["id"] == id).cloned().unwrap_or_else(|| panic!("no window {id}"))
+    /// What the agent reads of the window `id` now.
+    pub fn shown(&self, id: &str) -> Window {
+        self.harness.window(id).unwrap_or_else(|| panic!("no window {id}"))
+    }
+}
+
+impl std::ops::Deref for InProcessDemo {
+    type Target = Harness<'static, OrderApp>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.harness
+    }
+}
+
+impl std::ops::DerefMut for InProcessDemo {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.harness
     }
 }
 
