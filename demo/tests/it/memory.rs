@@ -28,7 +28,7 @@ fn opening_and_closing_windows_keeps_memory_flat() {
         cycle(&mut demo);
     }
     let egui_entries = demo.ctx.memory(|m| m.data.len());
-    let slots = egui_mcp_bridge::testing::window_slots(&demo.bridge);
+    let slots = egui_mcp_bridge::testing::window_slots(demo.bridge());
     for _ in 0..150 {
         cycle(&mut demo);
     }
@@ -36,7 +36,7 @@ fn opening_and_closing_windows_keeps_memory_flat() {
     assert_eq!(footprint.open_windows, 1, "only Orders is open: {footprint:?}");
     assert_eq!(footprint.remembered_windows, 1, "nothing kept of closed windows: {footprint:?}");
     assert_eq!(footprint.handles_ever, 1 + 200 * 2, "one handle per window ever opened: {footprint:?}");
-    let slots_after = egui_mcp_bridge::testing::window_slots(&demo.bridge);
+    let slots_after = egui_mcp_bridge::testing::window_slots(demo.bridge());
     assert_eq!(
         slots_after, slots,
         "egui window ids are reused: {slots} slots after 50 cycles, {slots_after} after 200"
