@@ -122,8 +122,8 @@ impl Bridge {
 
     /// A menu of app-level actions (`app__{name}`; a menu bar's "File"), drawn for the person and
     /// declared whether the menu is open or not, as a window's
-    /// [`menu_ui`](crate::WindowUi::menu_ui) is: its items ([`Menu::button`](crate::blocks::Menu::button),
-    /// [`Menu::shortcut`](crate::blocks::Menu::shortcut), submenus) are the app's actions, listed
+    /// [`menu_ui`](crate::WindowUi::menu_ui) is: its items ([`Menu::button`](crate::declare::Menu::button),
+    /// [`Menu::shortcut`](crate::declare::Menu::shortcut), submenus) are the app's actions, listed
     /// while no app-level modal is open.
     ///
     /// ```
@@ -146,7 +146,7 @@ impl Bridge {
         &self,
         ui: &mut egui::Ui,
         title: impl Into<egui::WidgetText>,
-        add_items: impl FnOnce(&mut crate::blocks::Menu<'_>) -> R,
+        add_items: impl FnOnce(&mut crate::declare::Menu<'_>) -> R,
     ) -> egui::InnerResponse<R> {
         let shown = crate::declare::app_menu_ui(&self.core, ui, title, add_items);
         // Described: the read view leaves out the bar that holds it.
@@ -160,7 +160,7 @@ impl Bridge {
     /// The interactive widgets the app drew but did not describe, as the read view last saw
     /// them (with [`BridgeBuilder::read_view`](crate::BridgeBuilder::read_view) on): what an
     /// agent can read but not use. Also logged at debug level when the list changes.
-    pub fn undescribed_widgets(&self) -> Vec<crate::state::UndescribedWidget> {
+    pub fn undescribed_widgets(&self) -> Vec<crate::hub::UndescribedWidget> {
         self.core.frame.lock().undescribed()
     }
 
@@ -204,7 +204,7 @@ impl Bridge {
     /// The agent's call that waits for the person's approval on this window (an action marked
     /// [`ActionSpec::ask_person`]), if any. [`Bridge::approval_prompt`] draws it with Allow and
     /// Deny; this is for an app that draws its own.
-    pub fn approval(&self, app_id: &str) -> Option<crate::state::Approval> {
+    pub fn approval(&self, app_id: &str) -> Option<crate::hub::Approval> {
         self.core.frame.lock().approval(app_id)
     }
 

@@ -55,7 +55,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::Bridge;
+use crate::bridge::Bridge;
 use crate::hub::{Outcome, Snapshot};
 use crate::protocol::Window;
 
@@ -246,7 +246,7 @@ impl<'a, State> Harness<'a, State> {
     /// let left_out: Vec<String> = harness.undescribed().iter().map(|w| w.label.clone()).collect();
     /// assert_eq!(left_out, ["Reset"]);
     /// ```
-    pub fn undescribed(&self) -> Vec<crate::state::UndescribedWidget> {
+    pub fn undescribed(&self) -> Vec<crate::hub::UndescribedWidget> {
         self.agent.core.frame.lock().undescribed()
     }
 

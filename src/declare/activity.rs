@@ -122,7 +122,7 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
-    use crate::ErrorCode;
+    use crate::protocol::ErrorCode;
 
     fn record(seq: u64, tool: &str, error: Option<ErrorCode>) -> ActivityRecord {
         ActivityRecord {

@@ -35,12 +35,12 @@ impl WindowBuilder {
     /// [`Press`](crate::Press) in [`WindowResponse::close`], for the app to stop showing it (and
     /// answer "closed") or to ask first (and answer what it did).
     pub fn closable(self) -> Self {
-        self.closable_as(crate::ActionSpec::new("Close"))
+        self.closable_as(crate::hub::ActionSpec::new("Close"))
     }
 
     /// [`closable`](Self::closable), with the `close` action described by `spec` ("Close editor",
     /// "asks first if there are unsaved changes").
-    pub fn closable_as(mut self, spec: crate::ActionSpec) -> Self {
+    pub fn closable_as(mut self, spec: crate::hub::ActionSpec) -> Self {
         self.look.closable = Some(spec);
         self
     }
@@ -134,7 +134,7 @@ impl WindowBuilder {
         }
         let close = match (agent_close, events.closed && !blocked) {
             (Some(call), _) => Some(call),
-            (None, true) => Some(crate::Press::person(crate::NoArgs {})),
+            (None, true) => Some(super::Press::person(crate::hub::NoArgs {})),
             (None, false) => None,
         };
         let inner = response.inner.flatten();

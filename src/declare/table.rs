@@ -53,7 +53,7 @@ impl WindowUi {
         let row = call.args().row;
         if row >= rows {
             let range = if rows == 0 { "there are no rows".to_owned() } else { format!("must be 0 to {}", rows - 1) };
-            call.fail(crate::ToolError::invalid_field("row", range));
+            call.fail(crate::protocol::ToolError::invalid_field("row", range));
             return None;
         }
         Some(call.map_args(|_| row))

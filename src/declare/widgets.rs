@@ -106,12 +106,12 @@ impl WindowUi {
     }
 
     /// A status line for both: drawn in the severity's colour, declared as a `notice` block.
-    pub fn notice_ui(&mut self, ui: &mut egui::Ui, id: &str, severity: crate::Severity, text: &str) {
+    pub fn notice_ui(&mut self, ui: &mut egui::Ui, id: &str, severity: crate::protocol::windows::Severity, text: &str) {
         let color = match severity {
-            crate::Severity::Info => ui.visuals().text_color(),
-            crate::Severity::Warn => ui.visuals().warn_fg_color,
-            crate::Severity::Error => ui.visuals().error_fg_color,
-            crate::Severity::Success => SUCCESS_GREEN,
+            crate::protocol::windows::Severity::Info => ui.visuals().text_color(),
+            crate::protocol::windows::Severity::Warn => ui.visuals().warn_fg_color,
+            crate::protocol::windows::Severity::Error => ui.visuals().error_fg_color,
+            crate::protocol::windows::Severity::Success => SUCCESS_GREEN,
         };
         ui.colored_label(color, text);
         self.notice(id, severity, text);
@@ -176,7 +176,7 @@ impl WindowUi {
         let call = if enabled { self.button(name, spec) } else { None };
         let press = match (call, response.clicked()) {
             (Some(call), _) => Some(call),
-            (None, true) => Some(Press::person(crate::NoArgs {})),
+            (None, true) => Some(Press::person(crate::hub::NoArgs {})),
             (None, false) => None,
         };
         egui::InnerResponse::new(press, response)

@@ -149,7 +149,7 @@ pub struct WindowResponse<R> {
     /// showing it and answer `press.ok("Closed")`, or keep it and ask first and answer what
     /// happened: the bridge does neither by itself, and an agent is never told it closed
     /// unless the app says so.
-    pub close: Option<crate::Press>,
+    pub close: Option<super::Press>,
 }
 
 /// The contents of a window being declared: its blocks, in order, and its actions.

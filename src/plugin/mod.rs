@@ -156,7 +156,7 @@ impl egui::Plugin for BridgePlugin {
             return;
         }
         let viewport = input.viewport_id;
-        if self.viewports.is_empty() && self.core.hub.config().read_view != crate::ReadView::Off {
+        if self.viewports.is_empty() && self.core.hub.config().read_view != crate::hub::ReadView::Off {
             self.pace_read_view(ctx);
         }
         self.viewports.push(viewport);
@@ -167,7 +167,7 @@ impl egui::Plugin for BridgePlugin {
             self.core.ask_for_pass();
         }
         self.ask(ctx, viewport, &wanted);
-        if self.core.hub.config().read_view == crate::ReadView::Operate {
+        if self.core.hub.config().read_view == crate::hub::ReadView::Operate {
             self.operate(ctx, viewport, input);
         }
     }
@@ -213,7 +213,7 @@ impl egui::Plugin for BridgePlugin {
             self.known.retain(|k, _| live.contains(k));
         }
         let mut looked = false;
-        if self.core.hub.config().read_view != crate::ReadView::Off {
+        if self.core.hub.config().read_view != crate::hub::ReadView::Off {
             // An `egui::Modal` open in this pass blocks everything under it.
             let modal = ctx.memory(egui::Memory::top_modal_layer).map(|layer| layer.id.value());
             looked = self.read_view(ctx, key(viewport), viewport, output, modal);

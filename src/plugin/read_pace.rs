@@ -82,7 +82,7 @@ impl BridgePlugin {
             self.read.external = true;
         }
         if let Some(tree) = tree.filter(|_| self.read.building) {
-            let operate = self.core.hub.config().read_view == crate::ReadView::Operate;
+            let operate = self.core.hub.config().read_view == crate::hub::ReadView::Operate;
             let hub = Arc::clone(&self.core.hub);
             let tools = move |targets: &[observe::Target]| operate::tools(targets, &hub);
             let options = observe::LookOptions { modal, tools: operate.then_some(&tools as observe::ToolsOf<'_>) };

@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 
 use serde_json::{Map, Value};
 
-use crate::Bridge;
+use crate::bridge::Bridge;
 use crate::hub::{ClientId, Outcome, PendingCall, Snapshot, Ticket, UiCore};
 use crate::protocol::{ErrorCode, ToolError};
 

@@ -1,7 +1,7 @@
 //! [`HarnessBuilder`]: kittest's builder, with the bridge's plugin and the agent's step bound.
 
 use super::{Agent, Harness, MAX_STEPS};
-use crate::Bridge;
+use crate::bridge::Bridge;
 
 /// The caller's setup of the context, run before the plugin is added.
 type ContextSetup = Box<dyn FnOnce(&egui::Context)>;

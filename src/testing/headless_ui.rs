@@ -3,8 +3,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::Bridge;
-use crate::passes::headless;
+use crate::bridge::Bridge;
+use crate::plugin::headless;
 
 /// An app's UI run by [`headless::run`] on a thread of its own, with `bridge`'s plugin on a
 /// context of its own: for tests and benches that reach the app from outside (over MCP, or

@@ -42,6 +42,8 @@ fn the_check_finds_a_higher_import_and_a_cycle() {
         // In no row of the table.
         ("src/stray.rs", "pub struct Stray;"),
         ("src/declare/mod.rs", "mod form; mod window; pub use form::Form; use crate::hub::Frame;"),
+        // Through the root's re-export: resolves to the declare layer itself, but reads as the root.
+        ("src/declare/menu.rs", "fn m() { let _ = crate::Form; }"),
         ("src/declare/form.rs", "use super::window::WindowUi; pub struct Form; /* use crate::hub::Gone; */"),
         // Names egui, and the row does not list it.
         (
@@ -62,8 +64,10 @@ fn the_check_finds_a_higher_import_and_a_cycle() {
         problems,
         [
             "src/declare/form.rs: listed as naming egui, and does not",
+            "src/declare/menu.rs:1: the declare layer names src/lib.rs as written",
             "src/declare/window.rs:1: names egui, not listed for the declare layer",
             "src/hub/frame.rs:1: the hub layer imports src/declare/form.rs",
+            "src/hub/frame.rs:1: the hub layer names src/lib.rs as written",
             "src/hub/ids.rs:1: the hub layer names egui",
             "src/hub/ids.rs:2: the hub layer names rmcp",
             "src/stray.rs: in no layer of the table",
@@ -150,6 +154,14 @@ fn layer_problems(src: &Source, layers: &[Layer]) -> Vec<String> {
             let allowed = layer_of(&to).is_some_and(|l| layer.may_import.contains(&l.name));
             if !allowed {
                 problems.push(format!("{}:{line}: the {} layer imports {to}", f.path, layer.name));
+            }
+        }
+        // As written, too: a path through the crate root's re-exports (`crate::Press`) reads as
+        // an import from the root, whatever it resolves to.
+        for (line, to) in src.names(f, false) {
+            let allowed = layer_of(&to).is_some_and(|l| l.name == layer.name || layer.may_import.contains(&l.name));
+            if !allowed && src.imports(f).iter().all(|(l, t)| *l != line || *t != to) {
+                problems.push(format!("{}:{line}: the {} layer names {to} as written", f.path, layer.name));
             }
         }
         let names =
