@@ -5,12 +5,13 @@
 //! business (`WindowBuilder::ui`).
 
 use egui::RichText;
-use egui_mcp_bridge::{ActionSpec, Bridge};
+use egui_mcp_bridge::{ActionSpec, Bridge, Outcome, ToolError, ToolResult};
 
 use crate::data::{Order, seed_orders};
 use crate::editor::{Editor, Parts};
 use crate::lock::Lock;
-use crate::orders::Filter;
+use crate::orders::{OrdersWindow, find_order};
+use crate::report::ReportWindow;
 use crate::ui_util::IdGen;
 
 pub use crate::lock::UNLOCK_PIN;
@@ -23,13 +24,12 @@ pub struct OrderApp {
     pub orders: Vec<Order>,
     /// Open Order Editors, oldest first.
     pub editors: Vec<Editor>,
-    pub(crate) report_open: bool,
-    pub(crate) report: crate::report::Cached,
-    pub(crate) lock: Option<Lock>,
-    pub(crate) ids: IdGen,
+    report: ReportWindow,
+    lock: Option<Lock>,
+    ids: IdGen,
     /// Rises when an order is saved.
-    pub(crate) orders_revision: u64,
-    pub(crate) filter: Filter,
+    orders_revision: u64,
+    orders_window: OrdersWindow,
     /// Every window in an OS window of its own (`--native-windows`).
     native: bool,
     /// How agents reach this app, shown in the menu bar ("stdio", a URL).
@@ -43,12 +43,11 @@ impl OrderApp {
             bridge,
             orders: seed_orders(),
             editors: Vec::new(),
-            report_open: false,
-            report: None,
+            report: ReportWindow::default(),
             lock: None,
             ids: IdGen::default(),
             orders_revision: 0,
-            filter: Filter::default(),
+            orders_window: OrdersWindow::default(),
             native: false,
             endpoints: String::new(),
         }
@@ -83,6 +82,18 @@ impl OrderApp {
         true
     }
 
+    /// Opens the order labelled `label` (`#10001`) in an editor, or brings its editor to the front.
+    fn open_by_label(&mut self, ctx: &egui::Context, label: &str) -> Outcome {
+        let no_such = || ToolError::invalid_field("order", "No such order; use the Order column value, such as #10001");
+        let i = find_order(&self.orders, label).ok_or_else(no_such)?;
+        let label = self.orders[i].label();
+        Ok(ToolResult::message(if self.open_order(ctx, i) {
+            format!("Opened {label}")
+        } else {
+            format!("{label} is already open; brought it to the front")
+        }))
+    }
+
     /// Opens an editor on a new order.
     pub fn new_order(&mut self) -> String {
         let editor = Editor::new_order(self.ids.number());
@@ -100,7 +111,7 @@ impl OrderApp {
 
     /// Opens (or brings forward) the Sales Report.
     pub fn open_report(&mut self, ctx: &egui::Context) {
-        self.report_open = true;
+        self.report.open = true;
         self.bridge.focus(ctx, "report");
     }
 
@@ -117,7 +128,12 @@ impl OrderApp {
                 ui.weak("Open orders from the Orders window, or use the Orders menu. An agent connected over MCP sees and operates the same windows; its \"Own window\" button moves a window into an OS window of its own.");
             });
         }
-        self.orders_window(ui);
+        let drafts = self.editors.iter().filter(|e| !e.submitted).count();
+        let (orders, revision) = (&self.orders, self.orders_revision);
+        if let Some(press) = self.orders_window.show(&self.bridge, ui, orders, (revision, drafts)) {
+            let ctx = ui.ctx().clone();
+            press.handle(|a| self.open_by_label(&ctx, &a.order));
+        }
         for editor in &mut self.editors {
             let mut parts = Parts {
                 bridge: &self.bridge,
@@ -128,8 +144,10 @@ impl OrderApp {
             editor.show(ui, &mut parts);
         }
         self.editors.retain(|e| e.open);
-        self.report_window(ui);
-        self.lock_modal(ui);
+        self.report.show(&self.bridge, ui, &self.orders, self.orders_revision);
+        if self.lock.as_mut().is_some_and(|lock| lock.show(&self.bridge, ui)) {
+            self.lock = None;
+        }
     }
 
     /// The menu bar: the Orders menu's items are the app-level actions (`app__new_order`,

@@ -2,10 +2,8 @@
 //! operated (by its `unlock` tool or the person's PIN field), and the app-level tools are not
 //! listed.
 
-use egui_mcp_bridge::{ActionSpec, Severity, ToolError, ToolResult};
+use egui_mcp_bridge::{ActionSpec, Bridge, Severity, ToolError, ToolResult};
 use serde::Deserialize;
-
-use crate::app::OrderApp;
 
 /// The PIN that unlocks the session (stated in the README).
 pub const UNLOCK_PIN: &str = "1234";
@@ -42,31 +40,28 @@ impl Lock {
     }
 }
 
-impl OrderApp {
-    /// Shows the lock while it is on.
-    pub(crate) fn lock_modal(&mut self, ui: &mut egui::Ui) {
-        let Some(lock) = &mut self.lock else { return };
-        let window = self.bridge.window(lock.id.clone()).title("Session locked").app_modal();
+impl Lock {
+    /// Shows the lock; whether it was unlocked in this pass (the app then stops showing it).
+    pub(crate) fn show(&mut self, bridge: &Bridge, ui: &mut egui::Ui) -> bool {
+        let window = bridge.window(self.id.clone()).title("Session locked").app_modal();
         let window = window.summary("The session is locked; unlock it with the PIN").default_size([280.0, 150.0]);
-        let unlocked = window.ui(ui, |w, ui| {
+        let shown = window.ui(ui, |w, ui| {
             w.text_ui(ui, "info", "The session is locked. Enter the PIN to unlock it.");
             // The person's PIN and Unlock (or Enter), and the agent's `unlock`: one gesture.
             let spec = ActionSpec::new("Unlock session").description("Unlock with the PIN");
-            let pin = &mut lock.pin;
-            let gesture = w.gesture_ui(ui, "unlock", spec, |ui| {
+            let pin = &mut self.pin;
+            let unlock = w.gesture_ui(ui, "unlock", spec, |ui| {
                 let l = ui.label("PIN");
                 let r = ui.add(egui::TextEdit::singleline(pin).password(true)).labelled_by(l.id);
                 let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 (ui.button("Unlock").clicked() || enter).then(|| UnlockArgs { pin: std::mem::take(pin) })
             });
-            let unlocked = gesture.is_some_and(|press| press.handle(|a| lock.unlock(&a.pin)));
-            if let Some(e) = lock.error.clone() {
+            let unlocked = unlock.is_some_and(|press| press.handle(|a| self.unlock(&a.pin)));
+            if let Some(e) = self.error.clone() {
                 w.notice_ui(ui, "error-pin", Severity::Error, &format!("pin: {e}"));
             }
             unlocked
         });
-        if unlocked.inner == Some(true) {
-            self.lock = None;
-        }
+        shown.inner == Some(true)
     }
 }

@@ -16,50 +16,31 @@ use order_demo::OrderApp;
 const USAGE: &str = "\
 order-demo: a multi-window order editor that MCP agents can read and operate.
 
-USAGE: order-demo [--stdio] [--http ADDR] [--token-file PATH | --no-token | --rotate-token]
-                  [--headless] [--native-windows] [--no-approval] [--compat auto|on|off]
-                  [--new-instance | --instance PID]
+USAGE: order-demo [--stdio [--new-instance | --instance PID]] [--http ADDR]
+                  [--token-file PATH | --no-token | --rotate-token] [--headless]
+                  [--native-windows] [--no-approval] [--compat auto|on|off]
 
-  --stdio         serve MCP over stdin/stdout. If an order-demo is already running for you,
-                  attach to it instead (relay this client to it: no second window; when the
-                  client quits, it keeps running); else start one. The newest running one is
-                  chosen, and named on stderr
-  --new-instance  with --stdio: start a copy of its own even if one is running
-  --instance PID  with --stdio: attach to the running order-demo with this process id (also
-                  EGUI_MCP_BRIDGE_INSTANCE=PID); an error if it does not run
-  --http ADDR     serve MCP over streamable HTTP at http://ADDR/mcp (port 0: any free port;
-                  the URL is printed to stderr)
-  --token-file P  require `Authorization: Bearer TOKEN` on HTTP, TOKEN being the first line of
-                  file P (or set ORDER_DEMO_TOKEN; `--token TOKEN` works too, but other users
-                  can read it in the process list)
-  --no-token      serve HTTP on a loopback address without a token (any local process can then
-                  call the app). By default HTTP requires a token kept in a file only you can
-                  read ($XDG_STATE_HOME/order-demo/http-token, else ~/.local/state/…; on macOS
-                  ~/Library/Application Support/…, on Windows %APPDATA%\\…): made on first use,
-                  reused after, so a client configured once keeps working; its path is printed
-                  (never the token)
-  --rotate-token  a new token in that file before serving (clients need the new one)
-  --headless      run the same UI without a window (the default when there is no display).
-                  With --stdio: a copy for that one agent, which never attaches to a running
-                  order-demo (and, without --http, lets no other client attach to it)
-  --no-approval   an agent's payment (authorize) is applied without asking the person at the
-                  window first (for unattended agents; headless never asks: nobody is there)
-  --native-windows  every window, dialogs included, in an OS window of its own (without
-                  it, a window's Own window button moves that one out and back); the same
-                  ids, tools and behaviour either way
-  --compat MODE   how clients are met: auto (default: every connection gets app__read_windows
-                  with the tool list, the dispatchers app__call_readonly, app__call and
-                  app__call_destructive, and newToolSpecs; results shaped by the client's
-                  name), on (the same, every client shaped alike), off (the spec's bare floor)
-  -h, --help      show this help
+  --stdio          serve MCP over stdin/stdout; if an order-demo already runs for you, attach
+                   to the newest (named on stderr) instead of opening a second one
+  --new-instance   with --stdio: a copy of its own, even if one runs
+  --instance PID   with --stdio: attach to this one (or EGUI_MCP_BRIDGE_INSTANCE=PID)
+  --http ADDR      serve streamable HTTP at http://ADDR/mcp (port 0: any free port)
+  --token-file P   the HTTP bearer token is the first line of P (or ORDER_DEMO_TOKEN)
+  --no-token       HTTP on loopback without a token (any local process can call the app);
+                   by default a token is kept in a file only you can read, named on stderr
+  --rotate-token   a new token in that file before serving
+  --headless       no window (the default without a display); with --stdio, a copy for
+                   that one agent, which never attaches and (without --http) takes nobody in
+  --native-windows every window and dialog in an OS window of its own
+  --no-approval    an agent's payment is applied without asking the person first
+  --compat MODE    auto (default), on or off: how clients are met (docs/demo.md)
+  -h, --help       this help
 
-With neither --stdio nor --http: stdio when standard input is a pipe (an MCP client started
-the demo), else HTTP on 127.0.0.1:8765 (or a free port) with a client config printed to stderr.
-While it serves (except as an agent's own headless copy), the demo also listens on a socket only
-you can open ($EGUI_MCP_BRIDGE_DIR, else /run/user/UID/egui-mcp-bridge or /tmp/egui-mcp-bridge-UID):
-that is what --stdio attaches to. A window started by a client stays open when the client quits.
-stdout carries MCP only; logs go to stderr (RUST_LOG=debug for more).
-The demo's payment password and session PIN are both 1234.";
+Without --stdio or --http: stdio when stdin is a pipe (an MCP client started it), else HTTP
+on 127.0.0.1:8765 (or a free port). While it serves, the demo also listens on a socket only
+you can open (what --stdio attaches to); a window started by a client stays when it quits.
+stdout carries MCP only; logs go to stderr. Payment password and session PIN: 1234.
+Every flag in full: docs/demo.md.";
 
 /// The default HTTP address when the demo is started from a terminal.
 const DEFAULT_HTTP: std::net::SocketAddr =

@@ -2,12 +2,11 @@
 //! read-only `load_orders`; `open_order` opens (or brings forward) an Order Editor.
 
 use egui_mcp_bridge::blocks::Rows;
-use egui_mcp_bridge::{ActionSpec, Outcome, ToolError, ToolResult, blocks::TableOptions};
+use egui_mcp_bridge::{ActionSpec, Bridge, Press, ToolError, ToolResult, blocks::TableOptions};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::app::OrderApp;
-use crate::data::{ORDER_COLUMNS, Status, thousands};
+use crate::data::{ORDER_COLUMNS, Order, Status, thousands};
 
 /// Rows of the Orders table kept in `app://windows`; the rest is behind `load_orders` (§9).
 pub const PREVIEW_ROWS: usize = 20;
@@ -32,10 +31,10 @@ pub struct OpenOrderArgs {
     pub order: String,
 }
 
-/// The person's status filter (agents read the rows it lets through), and those rows (recomputed only when the filter
-/// or the orders change).
+/// The Orders window: the person's status filter (agents read the rows it lets through), and
+/// those rows (recomputed only when the filter or the orders change).
 #[derive(Debug, Default)]
-pub(crate) struct Filter {
+pub(crate) struct OrdersWindow {
     /// `None`: all orders.
     pub status: Option<Status>,
     /// What `rows` was computed from: status, orders revision, number of orders.
@@ -43,58 +42,64 @@ pub(crate) struct Filter {
     rows: Vec<usize>,
 }
 
-impl OrderApp {
-    pub(crate) fn load_orders(&self, args: &LoadOrdersArgs) -> Result<ToolResult, ToolError> {
-        let limit = args.limit.unwrap_or(100);
-        if !(1..=1000).contains(&limit) {
-            return Err(ToolError::invalid_field("limit", "Must be between 1 and 1000"));
+/// `load_orders`: a page of the orders, by status.
+fn load_orders(orders: &[Order], args: &LoadOrdersArgs) -> Result<ToolResult, ToolError> {
+    let limit = args.limit.unwrap_or(100);
+    if !(1..=1000).contains(&limit) {
+        return Err(ToolError::invalid_field("limit", "Must be between 1 and 1000"));
+    }
+    let status = match args.status.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => None,
+        Some("draft") => Some(Status::Draft),
+        Some("submitted") => Some(Status::Submitted),
+        Some("shipped") => Some(Status::Shipped),
+        Some(_) => {
+            return Err(ToolError::invalid_field("status", "Must be Draft, Submitted or Shipped"));
         }
-        let status = match args.status.as_deref().map(str::to_ascii_lowercase).as_deref() {
-            None => None,
-            Some("draft") => Some(Status::Draft),
-            Some("submitted") => Some(Status::Submitted),
-            Some("shipped") => Some(Status::Shipped),
-            Some(_) => {
-                return Err(ToolError::invalid_field("status", "Must be Draft, Submitted or Shipped"));
-            }
-        };
-        let offset = args.offset.unwrap_or(0);
-        let matching = self.orders.iter().filter(|o| status.is_none_or(|s| o.status == s));
-        let total = matching.clone().count();
-        let rows: Vec<_> = matching
-            .skip(offset as usize)
-            .take(limit as usize)
-            .map(|o| json!([o.label(), o.customer, o.status.as_str(), o.amount]))
-            .collect();
-        let n = rows.len();
-        Ok(ToolResult::message(format!("{n} of {total} orders from offset {offset}"))
-            .with_result(json!({"rows": rows, "total": total, "offset": offset})))
-    }
+    };
+    let offset = args.offset.unwrap_or(0);
+    let matching = orders.iter().filter(|o| status.is_none_or(|s| o.status == s));
+    let total = matching.clone().count();
+    let rows: Vec<_> = matching
+        .skip(offset as usize)
+        .take(limit as usize)
+        .map(|o| json!([o.label(), o.customer, o.status.as_str(), o.amount]))
+        .collect();
+    let n = rows.len();
+    Ok(ToolResult::message(format!("{n} of {total} orders from offset {offset}"))
+        .with_result(json!({"rows": rows, "total": total, "offset": offset})))
+}
 
-    pub(crate) fn find_order(&self, label: &str) -> Option<usize> {
-        let n: u32 = label.trim().trim_start_matches('#').parse().ok()?;
-        let first = self.orders.first()?.number;
-        let i = n.checked_sub(first)? as usize;
-        (self.orders.get(i)?.number == n).then_some(i)
-    }
+/// The index of the order labelled `label` (`#10001`, `#` optional).
+pub(crate) fn find_order(orders: &[Order], label: &str) -> Option<usize> {
+    let n: u32 = label.trim().trim_start_matches('#').parse().ok()?;
+    let i = n.checked_sub(orders.first()?.number)? as usize;
+    (orders.get(i)?.number == n).then_some(i)
+}
 
+impl OrdersWindow {
     /// The Orders window, described once: the status filter and the orders table the person
-    /// sees are what agents read (the first rows, and the total).
-    pub(crate) fn orders_window(&mut self, ui: &mut egui::Ui) {
-        let ctx = &ui.ctx().clone();
-        let total = self.orders.len();
-        let drafts = self.editors.iter().filter(|e| !e.submitted).count();
+    /// sees are what agents read (the first rows, and the total). Returns the press that opens
+    /// an order (the person's Open on a row, or the agent's `open_order`), for the app.
+    pub(crate) fn show(
+        &mut self,
+        bridge: &Bridge,
+        ui: &mut egui::Ui,
+        orders: &[Order],
+        (revision, drafts): (u64, usize),
+    ) -> Option<Press<OpenOrderArgs>> {
+        let total = orders.len();
         let summary =
             format!("{} orders, {drafts} draft{} open", thousands(total as u64), if drafts == 1 { "" } else { "s" });
-        let window = self.bridge.window("orders").title("Orders").summary(summary).default_size([470.0, 390.0]);
+        let window = bridge.window("orders").title("Orders").summary(summary).default_size([470.0, 390.0]);
         let shown = window.ui(ui, |w, ui| {
             let read = ActionSpec::new("Load orders").read_only().description("Rows of the full orders table, paged");
-            if let Some(call) = w.action::<LoadOrdersArgs>("load_orders", read) {
-                call.handle(|a| self.load_orders(&a));
+            if let Some(press) = w.action::<LoadOrdersArgs>("load_orders", read) {
+                press.handle(|a| load_orders(orders, &a));
             }
             let open = ActionSpec::new("Open order").description("Open an order in an editor (focuses it if open)");
             let agent_open = w.action::<OpenOrderArgs>("open_order", open);
-            let f = &mut self.filter;
+            let f = self;
             ui.horizontal(|ui| {
                 ui.label(format!("{} orders", thousands(total as u64)));
                 ui.separator();
@@ -104,11 +109,10 @@ impl OrderApp {
                     w.describes(&ui.selectable_value(&mut f.status, value, label));
                 }
             });
-            if f.computed_for != Some((f.status, self.orders_revision, total)) {
-                f.rows = (0..total).filter(|&i| f.status.is_none_or(|s| self.orders[i].status == s)).collect();
-                f.computed_for = Some((f.status, self.orders_revision, total));
+            if f.computed_for != Some((f.status, revision, total)) {
+                f.rows = (0..total).filter(|&i| f.status.is_none_or(|s| orders[i].status == s)).collect();
+                f.computed_for = Some((f.status, revision, total));
             }
-            let orders = &self.orders;
             let options = TableOptions::new().agent_rows(PREVIEW_ROWS).row_button("Open");
             let cells = |&i: &usize, t: &mut Rows<'_>| {
                 let o = &orders[i];
@@ -119,22 +123,7 @@ impl OrderApp {
             let by_person = row.map(|p| p.map_args(|row| OpenOrderArgs { order: orders[f.rows[row]].label() }));
             agent_open.or(by_person)
         });
-        // Applied after the window, where `self` is free again (still in this pass).
-        if let Some(press) = shown.inner.flatten() {
-            press.handle(|a| self.open_by_label(ctx, &a.order));
-        }
-    }
-
-    /// Opens the order labelled `label` (`#10001`) in an editor, or brings its editor to the front.
-    fn open_by_label(&mut self, ctx: &egui::Context, label: &str) -> Outcome {
-        let no_such = || ToolError::invalid_field("order", "No such order; use the Order column value, such as #10001");
-        let i = self.find_order(label).ok_or_else(no_such)?;
-        let label = self.orders[i].label();
-        Ok(ToolResult::message(if self.open_order(ctx, i) {
-            format!("Opened {label}")
-        } else {
-            format!("{label} is already open; brought it to the front")
-        }))
+        shown.inner.flatten()
     }
 }
 

@@ -3,29 +3,33 @@
 //! the orders change.
 
 use egui::Color32;
-use egui_mcp_bridge::ActionSpec;
+use egui_mcp_bridge::{ActionSpec, Bridge};
 
-use crate::app::OrderApp;
 use crate::chart;
-use crate::data::{Report, money, thousands};
+use crate::data::{Order, Report, money, thousands};
 
-/// The report as last computed: for which orders revision, and its chart as a data URL.
-pub(crate) type Cached = Option<(u64, Report, String)>;
+/// The Sales Report window: whether it is open, and the report as last computed (for which
+/// orders revision, with its chart as a data URL).
+#[derive(Debug, Default)]
+pub(crate) struct ReportWindow {
+    pub open: bool,
+    cached: Option<(u64, Report, String)>,
+}
 
-impl OrderApp {
-    pub(crate) fn report_window(&mut self, ui: &mut egui::Ui) {
-        if !self.report_open {
+impl ReportWindow {
+    pub(crate) fn show(&mut self, bridge: &Bridge, ui: &mut egui::Ui, orders: &[Order], revision: u64) {
+        if !self.open {
             return;
         }
-        if self.report.as_ref().is_none_or(|c| c.0 != self.orders_revision) {
-            let report = Report::compute(&self.orders);
+        if self.cached.as_ref().is_none_or(|c| c.0 != revision) {
+            let report = Report::compute(orders);
             let chart_url = chart::data_url(&chart::bar_chart_png(&report.revenue_per_day));
-            self.report = Some((self.orders_revision, report, chart_url));
+            self.cached = Some((revision, report, chart_url));
         }
-        let Some((_, r, chart_url)) = &self.report else { return };
+        let Some((_, r, chart_url)) = &self.cached else { return };
         let (today, revenue, average) = (r.orders_today, money(r.revenue_today), money(r.average_today));
         let summary = format!("Today: {today} orders, revenue {revenue}, average order {average}");
-        let window = self.bridge.window("report").title("Sales Report").summary(summary);
+        let window = bridge.window("report").title("Sales Report").summary(summary);
         let window = window.default_size([340.0, 420.0]).closable_as(ActionSpec::new("Close report"));
         let shown = window.ui(ui, |w, ui| {
             if let Some(press) = w.button_ui(ui, "refresh", ActionSpec::new("Refresh report").read_only()).inner {
@@ -46,7 +50,7 @@ impl OrderApp {
             w.ordered_list_ui(ui, "top-products", &top);
         });
         if let Some(press) = shown.close {
-            self.report_open = false;
+            self.open = false;
             press.ok("Sales Report closed");
         }
     }
