@@ -71,27 +71,17 @@ impl OrderApp {
         &self.bridge
     }
 
-    /// Opens an editor on an order, or brings the open one to the front. True if opened now.
-    pub fn open_order(&mut self, ctx: &egui::Context, index: usize) -> bool {
-        let app_id = format!("order-{}", self.orders[index].number);
-        if self.editors.iter().any(|e| e.app_id == app_id) {
-            self.bridge.focus(ctx, &app_id);
-            return false;
-        }
-        self.editors.push(Editor::for_order(index, &self.orders[index]));
-        true
-    }
-
     /// Opens the order labelled `label` (`#10001`) in an editor, or brings its editor to the front.
-    fn open_by_label(&mut self, ctx: &egui::Context, label: &str) -> Outcome {
+    fn open_order(&mut self, ctx: &egui::Context, label: &str) -> Outcome {
         let no_such = || ToolError::invalid_field("order", "No such order; use the Order column value, such as #10001");
         let i = find_order(&self.orders, label).ok_or_else(no_such)?;
-        let label = self.orders[i].label();
-        Ok(ToolResult::message(if self.open_order(ctx, i) {
-            format!("Opened {label}")
-        } else {
-            format!("{label} is already open; brought it to the front")
-        }))
+        let (label, app_id) = (self.orders[i].label(), format!("order-{}", self.orders[i].number));
+        if self.editors.iter().any(|e| e.app_id == app_id) {
+            self.bridge.focus(ctx, &app_id);
+            return Ok(ToolResult::message(format!("{label} is already open; brought it to the front")));
+        }
+        self.editors.push(Editor::for_order(i, &self.orders[i]));
+        Ok(ToolResult::message(format!("Opened {label}")))
     }
 
     /// Opens an editor on a new order.
@@ -129,10 +119,9 @@ impl OrderApp {
             });
         }
         let drafts = self.editors.iter().filter(|e| !e.submitted).count();
-        let (orders, revision) = (&self.orders, self.orders_revision);
-        if let Some(press) = self.orders_window.show(&self.bridge, ui, orders, (revision, drafts)) {
+        if let Some(press) = self.orders_window.show(&self.bridge, ui, &self.orders, (self.orders_revision, drafts)) {
             let ctx = ui.ctx().clone();
-            press.handle(|a| self.open_by_label(&ctx, &a.order));
+            press.handle(|a| self.open_order(&ctx, &a.order));
         }
         for editor in &mut self.editors {
             let mut parts = Parts {

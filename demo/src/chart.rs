@@ -5,17 +5,15 @@ use base64::Engine as _;
 const WIDTH: u32 = 280;
 const HEIGHT: u32 = 140;
 const BACKGROUND: [u8; 3] = [250, 250, 252];
-const BAR: [u8; 3] = [66, 133, 244];
-const TODAY: [u8; 3] = [52, 168, 83];
+/// A bar's colour, and today's (the person's chart uses them too).
+pub(crate) const BAR: [u8; 3] = [66, 133, 244];
+pub(crate) const TODAY: [u8; 3] = [52, 168, 83];
 const AXIS: [u8; 3] = [90, 90, 90];
 
 /// Draws one bar per value (the last one highlighted) and encodes the picture as PNG.
 pub fn bar_chart_png(values: &[f64]) -> Vec<u8> {
     let (w, h) = (WIDTH as usize, HEIGHT as usize);
-    let mut pixels = vec![0u8; w * h * 3];
-    for px in pixels.chunks_exact_mut(3) {
-        px.copy_from_slice(&BACKGROUND);
-    }
+    let mut pixels = BACKGROUND.repeat(w * h);
     let mut put = |x: usize, y: usize, c: [u8; 3]| {
         if x < w && y < h {
             let i = (y * w + x) * 3;
@@ -42,8 +40,7 @@ pub fn bar_chart_png(values: &[f64]) -> Vec<u8> {
     }
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, WIDTH, HEIGHT);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_color(png::ColorType::Rgb); // 8 bits deep by default
     let written = encoder.write_header().and_then(|mut wr| wr.write_image_data(&pixels));
     if let Err(e) = written {
         tracing::error!(error = %e, "could not encode the chart");

@@ -136,12 +136,11 @@ pub fn seed_orders() -> Vec<Order> {
                     }
                 })
                 .collect();
-            let amount = cents_total(&items);
             Order {
                 number: FIRST_NUMBER + i as u32,
                 customer: customer.to_owned(),
                 status,
-                amount,
+                amount: cents_total(&items),
                 currency: "USD".to_owned(),
                 recipient: customer.to_owned(),
                 address: format!("{} Main Street, Springfield", 1 + (r >> 24) % 999),

@@ -38,9 +38,7 @@ impl Lock {
             Err(ToolError::invalid_field("pin", "Wrong PIN"))
         }
     }
-}
 
-impl Lock {
     /// Shows the lock; whether it was unlocked in this pass (the app then stops showing it).
     pub(crate) fn show(&mut self, bridge: &Bridge, ui: &mut egui::Ui) -> bool {
         let window = bridge.window(self.id.clone()).title("Session locked").app_modal();

@@ -117,23 +117,18 @@ fn parse_args() -> Result<Options, String> {
     Ok(o)
 }
 
-/// Serves HTTP and prints how to connect; returns the endpoint's URL.
-fn start_http(
-    bridge: &Bridge,
-    addr: std::net::SocketAddr,
-    token: Option<&String>,
-    (no_token, rotate): (bool, bool),
-    fallback: bool,
-) -> std::io::Result<HttpHandle> {
+/// Serves HTTP (on any free port if `fallback` and `addr` is busy) and prints how to connect.
+fn start_http(bridge: &Bridge, addr: std::net::SocketAddr, fallback: bool, o: &Options) -> std::io::Result<HttpHandle> {
     // Without a token and without the opt-out, the bridge keeps one in a file only the user can
     // read, the same across runs (a client configured once keeps working), renewed on request.
-    let mut options = HttpOptions { token: token.cloned(), no_token, ..HttpOptions::default() };
+    let token = o.token.as_ref();
+    let mut options = HttpOptions { token: token.cloned(), no_token: o.no_token, ..HttpOptions::default() };
     if token.is_none()
-        && !no_token
-        && let Some(store) = egui_mcp_bridge::serve::user_token_path("order-demo")
+        && !o.no_token
+        && let Some(store) = serve::user_token_path("order-demo")
     {
-        if rotate {
-            egui_mcp_bridge::serve::rotate_token(&store)?;
+        if o.rotate_token {
+            serve::rotate_token(&store)?;
             eprintln!("A new HTTP token: clients configured with the old one need the new one.");
             // The store cannot tell whether another instance serves from it; say what happens if so.
             eprintln!("  An order-demo already running keeps serving the old token until it restarts: restart it too.");
@@ -237,40 +232,27 @@ fn main() -> ExitCode {
         .local_endpoint(!(options.headless && stdio && http.is_none()))
         .build();
 
-    // What the person sees in the menu bar: how agents reach this app.
-    let mut endpoints = Vec::new();
     // Serving stops when a handle is dropped: they live until `main` returns.
-    let mut _http = None;
-    if let Some((addr, fallback)) = http {
-        match start_http(&bridge, addr, options.token.as_ref(), (options.no_token, options.rotate_token), fallback) {
-            Ok(handle) => {
-                endpoints.push(handle.url());
-                _http = Some(handle);
-            }
-            Err(e) => {
-                tracing::error!(error = %e, %addr, "could not serve MCP over HTTP");
-                return ExitCode::FAILURE;
-            }
+    let http = match http.map(|(addr, fallback)| (addr, start_http(&bridge, addr, fallback, &options))) {
+        None => None,
+        Some((_, Ok(handle))) => Some(handle),
+        Some((addr, Err(e))) => {
+            tracing::error!(error = %e, %addr, "could not serve MCP over HTTP");
+            return ExitCode::FAILURE;
         }
-    }
-    if stdio {
-        endpoints.push("stdio".to_owned());
-    }
-    let transport = if stdio {
-        match bridge.serve_stdio() {
-            Ok(t) => Some(Arc::new(t)),
-            Err(e) => {
-                tracing::error!(error = %e, "could not start the MCP server");
-                return ExitCode::FAILURE;
-            }
-        }
-    } else {
-        None
     };
-    if bridge.local_endpoint().is_some() {
-        // What `order-demo --stdio` attaches to (the socket's path is in the log).
-        endpoints.push("local (--stdio attaches)".to_owned());
-    }
+    let transport = match stdio.then(|| bridge.serve_stdio()).transpose() {
+        Ok(transport) => transport.map(Arc::new),
+        Err(e) => {
+            tracing::error!(error = %e, "could not start the MCP server");
+            return ExitCode::FAILURE;
+        }
+    };
+    // What the person sees in the menu bar: how agents reach this app.
+    let mut endpoints: Vec<String> = http.iter().map(HttpHandle::url).collect();
+    endpoints.extend(stdio.then(|| "stdio".to_owned()));
+    // What `order-demo --stdio` attaches to (the socket's path is in the log).
+    endpoints.extend(bridge.local_endpoint().map(|_| "local (--stdio attaches)".to_owned()));
 
     if !options.headless && headless_mode {
         tracing::info!("no display found (DISPLAY/WAYLAND_DISPLAY unset): running headless");

@@ -48,15 +48,10 @@ fn load_orders(orders: &[Order], args: &LoadOrdersArgs) -> Result<ToolResult, To
     if !(1..=1000).contains(&limit) {
         return Err(ToolError::invalid_field("limit", "Must be between 1 and 1000"));
     }
-    let status = match args.status.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        None => None,
-        Some("draft") => Some(Status::Draft),
-        Some("submitted") => Some(Status::Submitted),
-        Some("shipped") => Some(Status::Shipped),
-        Some(_) => {
-            return Err(ToolError::invalid_field("status", "Must be Draft, Submitted or Shipped"));
-        }
-    };
+    // One of the statuses the person's filters offer, in any case.
+    let named = |name: &String| FILTERS.iter().find_map(|&(_, s)| s.filter(|s| s.as_str().eq_ignore_ascii_case(name)));
+    let invalid = || ToolError::invalid_field("status", "Must be Draft, Submitted or Shipped");
+    let status = args.status.as_ref().map(|s| named(s).ok_or_else(invalid)).transpose()?;
     let offset = args.offset.unwrap_or(0);
     let matching = orders.iter().filter(|o| status.is_none_or(|s| o.status == s));
     let total = matching.clone().count();
@@ -65,8 +60,7 @@ fn load_orders(orders: &[Order], args: &LoadOrdersArgs) -> Result<ToolResult, To
         .take(limit as usize)
         .map(|o| json!([o.label(), o.customer, o.status.as_str(), o.amount]))
         .collect();
-    let n = rows.len();
-    Ok(ToolResult::message(format!("{n} of {total} orders from offset {offset}"))
+    Ok(ToolResult::message(format!("{} of {total} orders from offset {offset}", rows.len()))
         .with_result(json!({"rows": rows, "total": total, "offset": offset})))
 }
 

@@ -69,8 +69,7 @@ fn bar_chart(ui: &mut egui::Ui, values: &[f64]) {
             egui::pos2(x + slot * 0.15, rect.bottom() - h),
             egui::pos2(x + slot * 0.85, rect.bottom()),
         );
-        let color =
-            if i + 1 == values.len() { Color32::from_rgb(52, 168, 83) } else { Color32::from_rgb(66, 133, 244) };
-        painter.rect_filled(bar, 2.0, color);
+        let [red, green, blue] = if i + 1 == values.len() { chart::TODAY } else { chart::BAR };
+        painter.rect_filled(bar, 2.0, Color32::from_rgb(red, green, blue));
     }
 }

@@ -65,7 +65,8 @@ impl Editor {
         (label, total): (&str, &str),
         parts: &mut Parts<'_>,
     ) {
-        let (yes, no) = match &self.dialogs[k] {
+        // What it shows, then its two buttons, yes and no: (tool, spec) of each.
+        let ((yes, yes_spec), (no, no_spec)) = match &self.dialogs[k] {
             Dialog::Confirm { .. } => {
                 let d = &self.draft;
                 w.form(ui, "order", |f| {
@@ -75,27 +76,17 @@ impl Editor {
                     f.value("Total", total);
                 });
                 let confirm = ActionSpec::new("Confirm").description("Confirm, then authorize the payment");
-                ui.horizontal(|ui| {
-                    (
-                        w.button_ui(ui, "confirm", confirm).inner,
-                        w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).inner,
-                    )
-                })
-                .inner
+                (("confirm", confirm), ("cancel", ActionSpec::new("Cancel")))
             }
             Dialog::Authorize { .. } => return self.authorize_dialog(w, ui, k, total, parts),
             Dialog::Discard { .. } => {
                 w.text_ui(ui, "question", &format!("{label} has unsaved changes. Discard them and close the editor?"));
                 let discard = ActionSpec::new("Discard changes").destructive();
-                ui.horizontal(|ui| {
-                    (
-                        w.button_ui(ui, "discard", discard).inner,
-                        w.button_ui(ui, "keep_editing", ActionSpec::new("Keep editing")).inner,
-                    )
-                })
-                .inner
+                (("discard", discard), ("keep_editing", ActionSpec::new("Keep editing")))
             }
         };
+        let (yes, no) =
+            ui.horizontal(|ui| (w.button_ui(ui, yes, yes_spec).inner, w.button_ui(ui, no, no_spec).inner)).inner;
         let confirm = matches!(self.dialogs[k], Dialog::Confirm { .. });
         if let Some(press) = yes {
             press.reply(Ok(if confirm { self.confirm(parts.ids) } else { self.discard() }));

@@ -35,13 +35,9 @@ pub const PAYMENT_PASSWORD: &str = "1234";
 #[derive(Debug, PartialEq)]
 pub enum Dialog {
     /// Confirm order (app id `confirm-N`).
-    Confirm {
-        /// App id.
-        id: String,
-    },
+    Confirm { id: String },
     /// Authorize payment, on Confirm order (app id `authorize-N`).
     Authorize {
-        /// App id.
         id: String,
         /// What the person typed (never shown to agents).
         password: String,
@@ -51,10 +47,7 @@ pub enum Dialog {
         focused: bool,
     },
     /// Discard changes? (app id `discard-N`).
-    Discard {
-        /// App id.
-        id: String,
-    },
+    Discard { id: String },
 }
 
 impl Dialog {
@@ -69,11 +62,8 @@ impl Dialog {
 /// The "add a line item" row of the person's form.
 #[derive(Debug, PartialEq)]
 pub struct NewItemForm {
-    /// Product name being typed.
     pub product: String,
-    /// Quantity.
     pub quantity: i64,
-    /// Unit price.
     pub unit_price: f64,
 }
 
@@ -134,10 +124,7 @@ impl Editor {
 
     /// The window title.
     pub fn title(&self, orders: &[Order]) -> String {
-        match self.order_index {
-            Some(i) => format!("Order Editor · #{}", orders[i].number),
-            None => "Order Editor · New order".to_owned(),
-        }
+        format!("Order Editor · {}", self.order_label(orders))
     }
 
     /// `#10001`, or "New order".
@@ -176,35 +163,20 @@ impl Editor {
         self.errors.retain(|e| e.field != field);
     }
 
-    /// A given amount must be the line items' total (the amount follows them).
-    fn amount_error(&self, given: f64) -> Option<FieldError> {
-        let total = self.draft.amount();
-        ((given * 100.0).round() != (total * 100.0).round()).then(|| {
-            FieldError::new(
-                "amount",
-                format!(
-                    "The amount is the total of the line items ({}); change the line items to change it",
-                    money(total)
-                ),
-            )
-        })
-    }
-
     /// Appends a line item, checked by the rules the person's add-item row follows.
     pub fn add_item(&mut self, product: &str, quantity: u32, unit_price: Option<f64>) -> Result<ToolResult, ToolError> {
+        let (product, unit_price) = (product.trim(), unit_price.unwrap_or(0.0));
         let given = [
-            ("product", inputs::product(), Value::from(product.trim())),
+            ("product", inputs::product(), Value::from(product)),
             ("quantity", inputs::quantity(), Value::from(quantity)),
-            ("unitPrice", inputs::unit_price(), Value::from(unit_price.unwrap_or(0.0))),
+            ("unitPrice", inputs::unit_price(), Value::from(unit_price)),
         ];
         let errors: Vec<FieldError> =
             given.iter().filter_map(|(key, input, v)| input.check(v).err().map(|e| FieldError::new(*key, e))).collect();
         if !errors.is_empty() {
             return Err(ToolError::validation("The line item was not added", errors));
         }
-        let product = product.trim().to_owned();
-        let unit_price = unit_price.unwrap_or(0.0);
-        self.draft.items.push(LineItem { product: product.clone(), quantity, unit_price });
+        self.draft.items.push(LineItem { product: product.to_owned(), quantity, unit_price });
         self.touched("items");
         Ok(ToolResult::message(format!("Added {quantity} × {product}; {} items now", self.draft.items.len())))
     }
@@ -234,13 +206,19 @@ impl Editor {
         let recipient = check("recipient", inputs::recipient(), args.recipient);
         let address = check("address", inputs::address(), args.address);
         let currency = check("currency", inputs::currency(), args.currency);
+        // A given amount must be the line items' total (the amount follows them).
+        let amount = self.draft.amount();
         match args.amount.map(|a| (a, inputs::amount().check(&Value::from(a)))) {
             Some((_, Err(e))) => errors.push(FieldError::new("amount", e)),
-            Some((a, Ok(_))) => errors.extend(self.amount_error(a)),
-            None => {}
+            Some((a, Ok(_))) if (a * 100.0).round() != (amount * 100.0).round() => {
+                let total = money(amount);
+                let e =
+                    format!("The amount is the total of the line items ({total}); change the line items to change it");
+                errors.push(FieldError::new("amount", e));
+            }
+            _ => {}
         }
         let named = |f: &str, errors: &[FieldError]| errors.iter().any(|e| e.field == f);
-        let amount = self.draft.amount();
         if !named("recipient", &errors) && recipient.as_ref().unwrap_or(&self.draft.recipient).trim().is_empty() {
             errors.push(FieldError::new("recipient", "Cannot be empty"));
         }
