@@ -275,7 +275,7 @@ fn with_none_running_stdio_serves_on_its_own_and_later_clients_attach_to_it() {
 /// user's real folder of endpoints: every other test keeps its demos in folders of their own.
 #[test]
 fn a_client_configured_as_the_readme_says_drives_the_open_window_and_leaves_it_open() {
-    let x = Xvfb::start();
+    let mut x = Xvfb::start();
     let tmp = std::env::temp_dir();
     let env = [
         ("DISPLAY", x.display.as_str()),
@@ -292,7 +292,11 @@ fn a_client_configured_as_the_readme_says_drives_the_open_window_and_leaves_it_o
                 .env("DISPLAY", &x.display)
                 .output()
                 .map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
-            panic!("the demo's window appears (the demo runs: {}); windows: {tree:?}", open.is_running());
+            panic!(
+                "the demo's window appears (the demo runs: {}, Xvfb runs: {}); windows: {tree:?}",
+                open.is_running(),
+                x.is_running()
+            );
         }
         std::thread::sleep(Duration::from_millis(100));
     }

@@ -337,7 +337,10 @@ impl DemoStdio {
     }
 }
 
-/// An Xvfb on a display number it picked itself; killed on drop.
+/// An Xvfb on a display number it picked itself; killed on drop. `-noreset`: by default the X
+/// server resets when its last client leaves, and a client connecting then is refused (a test
+/// that asks `xdotool` for windows before the app connected made the app fail to open its
+/// window, 4 times in 12 runs under load).
 pub struct Xvfb {
     child: Child,
     pub display: String,
@@ -346,7 +349,7 @@ pub struct Xvfb {
 impl Xvfb {
     pub fn start() -> Self {
         let mut child = Command::new("Xvfb")
-            .args(["-displayfd", "1", "-screen", "0", "1600x900x24", "-nolisten", "tcp"])
+            .args(["-displayfd", "1", "-screen", "0", "1600x900x24", "-nolisten", "tcp", "-noreset"])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -359,6 +362,13 @@ impl Xvfb {
         let display = format!(":{}", line.trim());
         assert!(display.len() > 1, "Xvfb gave no display number");
         Self { child, display }
+    }
+}
+
+impl Xvfb {
+    /// Whether the X server still runs (for a test's failure message).
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().is_ok_and(|status| status.is_none())
     }
 }
 
