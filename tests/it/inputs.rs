@@ -237,8 +237,8 @@ fn refusals_name_value_in_the_rules_words_and_change_nothing() {
     assert_eq!(refused(&mut h, "baud", json!("1234")), value("Baud rate must be one of: 9600, 19200, 115200"));
     assert_eq!(refused(&mut h, "parity", json!(1)), value("Parity must be one of: None, Even, Odd"));
     assert_eq!(refused(&mut h, "plots", json!(11)), value("Number of plots must be 1 to 10"));
-    assert_eq!(refused(&mut h, "plots", json!(2.5)), value("Number of plots must be 1 to 10"));
-    assert_eq!(refused(&mut h, "window", json!(2.25)), value("Window must be 0 to 60, at most 1 decimals"));
+    assert_eq!(refused(&mut h, "plots", json!(2.5)), value("Number of plots must be a whole number, 1 to 10"));
+    assert_eq!(refused(&mut h, "window", json!(2.25)), value("Window must have at most 1 decimal, 0 to 60"));
     assert_eq!(refused(&mut h, "level", json!(-1)), value("Level must be 0 to 255"), "a u8 holds no -1");
     assert_eq!(refused(&mut h, "color", json!("orange")), value("Colour must be a colour as #rrggbb or #rrggbbaa"));
     let s = h.state();

@@ -217,7 +217,7 @@ fn the_edit_tool_refuses_what_the_widget_would_not_hold_in_the_rules_words() {
     assert_eq!(refused(&mut h, "qty", json!(0)), ("value".into(), "Qty must be 1 to 9".into()));
     assert_eq!(
         refused(&mut h, "price", json!(1.234)),
-        ("value".into(), "Price must be 0 to 100, at most 2 decimals".into())
+        ("value".into(), "Price must have at most 2 decimals, 0 to 100".into())
     );
     assert_eq!(refused(&mut h, "price", json!("cheap")), ("value".into(), "Price must be a number".into()));
     assert_eq!(refused(&mut h, "name", json!(7)), ("value".into(), "Name must be text".into()));

@@ -68,14 +68,17 @@ impl Input {
             let scaled = n * 10f64.powi(i32::from(d));
             (scaled - scaled.round()).abs() < 1e-6
         });
-        if !n.is_finite() || !(min..=max).contains(&n) || !in_steps {
-            let steps = match decimals {
-                Some(0) if min.fract() == 0.0 && max.fract() == 0.0 => String::new(),
-                Some(0) => ", a whole number".to_owned(),
-                None => String::new(),
-                Some(d) => format!(", at most {d} decimals"),
-            };
-            return Err(format!("{} must be {} to {}{steps}", self.label, num(min), num(max)));
+        let in_range = n.is_finite() && (min..=max).contains(&n);
+        if !in_range || !in_steps {
+            // The rule broken first: a whole number, or the decimals, or the range.
+            let (label, range) = (&self.label, format!("{} to {}", num(min), num(max)));
+            let decimals_word = |d: u8| if d == 1 { "1 decimal".to_owned() } else { format!("{d} decimals") };
+            return Err(match decimals {
+                Some(0) if !in_steps => format!("{label} must be a whole number, {range}"),
+                Some(d) if !in_steps => format!("{label} must have at most {}, {range}", decimals_word(d)),
+                Some(0) | None => format!("{label} must be {range}"),
+                Some(d) => format!("{label} must be {range}, at most {}", decimals_word(d)),
+            });
         }
         Ok(if decimals == Some(0) { json!(n.round() as i64) } else { json!(n) })
     }
@@ -122,7 +125,37 @@ impl Input {
     }
 }
 
-/// A number as a person writes it in a rule: no `.0` on whole numbers.
+/// A number as a person writes it in a rule: no `.0` on whole numbers, and the integer types'
+/// own limits exactly (`i64::MAX` is 2^63 as an `f64`, which would print 9223372036854775808).
 pub(super) fn num(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { format!("{n}") }
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    match n {
+        _ if n.fract() != 0.0 || !n.is_finite() => format!("{n}"),
+        TWO_63 => i64::MAX.to_string(),
+        _ if n >= 2.0 * TWO_63 => u64::MAX.to_string(),
+        _ if n >= 0.0 => (n as u64).to_string(),
+        _ => (n as i64).to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Input;
+
+    /// The rule broken is named, and the integer types' limits are printed exactly.
+    #[test]
+    fn integer_errors_name_the_rule_and_exact_bounds() {
+        let retries = Input::integer("Retries", -1..=i64::MAX);
+        let half = retries.check(&serde_json::json!(1.5)).unwrap_err();
+        assert_eq!(half, "Retries must be a whole number, -1 to 9223372036854775807");
+        let below = retries.check(&serde_json::json!(-2)).unwrap_err();
+        assert_eq!(below, "Retries must be -1 to 9223372036854775807");
+        assert_eq!(retries.check(&serde_json::json!(i64::MAX)).unwrap(), serde_json::json!(i64::MAX));
+        assert_eq!(super::num(u64::MAX as f64), "18446744073709551615");
+        assert_eq!(super::num(i64::MIN as f64), "-9223372036854775808");
+        let price = Input::number("Price", 0.0..=10.0).decimals(2);
+        assert_eq!(price.check(&serde_json::json!(1.234)).unwrap_err(), "Price must have at most 2 decimals, 0 to 10");
+        assert_eq!(price.check(&serde_json::json!(11)).unwrap_err(), "Price must be 0 to 10, at most 2 decimals");
+        assert_eq!(Input::number("Gain", 0.0..=1.5).check(&serde_json::json!(2)).unwrap_err(), "Gain must be 0 to 1.5");
+    }
 }
