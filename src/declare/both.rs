@@ -354,6 +354,15 @@ pub(super) fn prompts(
     }
 }
 
+/// What the agent's mark says: its latest call that changed the window.
+pub(super) fn mark_text(a: &AgentAction) -> String {
+    match (a.waiting, a.ok) {
+        (true, _) => format!("Agent: {} (waiting)", a.title),
+        (false, true) => format!("Agent: {}", a.title),
+        (false, false) => format!("Agent: {} (refused)", a.title),
+    }
+}
+
 /// The line above a window's contents: "Agent: …" while the mark shows (its room kept when it
 /// does not, so nothing jumps), and the button that moves the window into an OS window of its
 /// own or back (not for a panel): its id, when drawn.
@@ -368,12 +377,7 @@ pub(super) fn header(
     ui.horizontal(|ui| {
         ui.set_min_height(ui.spacing().interact_size.y);
         if let (Some(a), Some(s)) = (agent, strength) {
-            let text = match (a.waiting, a.ok) {
-                (true, _) => format!("Agent: {} (waiting)", a.title),
-                (false, true) => format!("Agent: {}", a.title),
-                (false, false) => format!("Agent: {} (refused)", a.title),
-            };
-            ui.colored_label(AGENT_BLUE.gamma_multiply(s), text);
+            ui.colored_label(AGENT_BLUE.gamma_multiply(s), mark_text(a));
         }
         if let Some(placed) = placed.filter(|p| p.can_pop) {
             let label = if placed.popped { "Back into the main window" } else { "Own window" };

@@ -387,3 +387,39 @@ fn an_app_menus_items_are_app_actions_while_it_is_closed() {
     assert_eq!(h.state().opened, 2);
     assert!(h.query_by_label("New document").is_none(), "the menu closed after the click");
 }
+
+/// The agent's mark never moves a panel's contents: after an agent's call to a panel, its rows
+/// are where they were (the "Agent: …" line is painted over the panel's corner, and its outline
+/// keeps its room whether it shows or not). Before, the line was inserted above the contents
+/// for about 5 s, moving every row down by its height, under the person's pointer.
+#[test]
+fn the_agents_mark_never_moves_a_panels_rows() {
+    #[derive(Default)]
+    struct Panel {
+        bridge: Option<Bridge>,
+        rang: usize,
+    }
+    fn app(ui: &mut egui::Ui, s: &mut Panel) {
+        let Some(bridge) = s.bridge.clone() else { return };
+        egui::Panel::left("side").show(ui, |ui| {
+            bridge.window("side").title("Side").summary(format!("Rang {}", s.rang)).panel(ui, |w, ui| {
+                w.text_ui(ui, "first", "The first row");
+                if let Some(press) = w.button_ui(ui, "ring", ActionSpec::new("Ring")).inner {
+                    s.rang += 1;
+                    press.ok("Rang");
+                }
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let state = Panel { bridge: Some(bridge.clone()), ..Panel::default() };
+    let mut h = Harness::new_ui_state(&bridge, app, state);
+    let rows = |h: &Harness<'_, Panel>| (h.get_by_label("The first row").rect(), h.get_by_label("Ring").rect());
+    let before = rows(&h);
+    let version = h.window("side").expect("declared").version;
+    h.call("side__ring", json!({"expectedVersion": version})).expect("rang");
+    assert!(bridge.agent_action("side").is_some(), "the window is marked now");
+    h.run();
+    assert_eq!(h.state().rang, 1);
+    assert_eq!(rows(&h), before, "the rows stay where the person saw them");
+}
