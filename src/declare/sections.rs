@@ -63,13 +63,38 @@ impl WindowUi {
         &mut self,
         ui: &mut egui::Ui,
         heading: impl Into<egui::WidgetText>,
+        add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui) -> R,
+    ) -> egui::CollapsingResponse<R> {
+        self.collapsing_with(ui, heading, |header| header, add_contents)
+    }
+
+    /// [`collapsing`](Self::collapsing) with egui's own options on its header: `options` gets the
+    /// `egui::CollapsingHeader` and returns it configured (`default_open(true)`, an icon, an id
+    /// salt, no background), so every option egui has is kept. Agents read the section the
+    /// same way; their `open_section` opens it whatever the options say.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("monitor").title("Monitor").ui(ui, |w, ui| {
+    ///     w.collapsing_with(ui, "Connection", |h| h.default_open(true), |w, ui| {
+    ///         w.text_ui(ui, "port", "COM7, 9600 baud");
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn collapsing_with<R>(
+        &mut self,
+        ui: &mut egui::Ui,
+        heading: impl Into<egui::WidgetText>,
+        options: impl FnOnce(egui::CollapsingHeader) -> egui::CollapsingHeader,
         mut add_contents: impl FnMut(&mut WindowUi, &mut egui::Ui) -> R,
     ) -> egui::CollapsingResponse<R> {
         let heading: egui::WidgetText = heading.into();
         let title = heading.text().to_owned();
         self.claim_open();
         let opening = self.sections.call.as_ref().is_some_and(|c| c.args().section == title);
-        let mut header = egui::CollapsingHeader::new(heading);
+        let mut header = options(egui::CollapsingHeader::new(heading));
         if opening {
             header = header.open(Some(true));
         }

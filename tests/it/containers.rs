@@ -423,3 +423,57 @@ fn the_agents_mark_never_moves_a_panels_rows() {
     assert_eq!(h.state().rang, 1);
     assert_eq!(rows(&h), before, "the rows stay where the person saw them");
 }
+
+/// A section keeps egui's options (`collapsing_with`): open by default, it is laid out as
+/// egui's own `CollapsingHeader::default_open(true)` is, the person sees its contents on the
+/// first pass, and agents can edit in it at once (nothing to open first).
+#[test]
+fn a_section_keeps_egui_s_options_open_by_default() {
+    #[derive(Default)]
+    struct Sections {
+        bridge: Option<Bridge>,
+        baud: i64,
+    }
+    fn bridged(ui: &mut egui::Ui, s: &mut Sections) {
+        let Some(bridge) = s.bridge.clone() else { return };
+        egui::CentralPanel::default().show(ui, |ui| {
+            bridge.window("port").title("Port").panel(ui, |w, ui| {
+                w.collapsing_with(
+                    ui,
+                    "Connection",
+                    |h| h.default_open(true),
+                    |w, ui| {
+                        w.text_ui(ui, "about", "The serial link");
+                        w.form(ui, "link", |f| {
+                            f.edit("baud", &Input::integer("Baud", 300..=115_200), &mut s.baud);
+                        });
+                    },
+                );
+            });
+        });
+    }
+    fn plain(ui: &mut egui::Ui, baud: &mut i64) {
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::CollapsingHeader::new("Connection").default_open(true).show(ui, |ui| {
+                ui.label("The serial link");
+                egui::Grid::new("link").show(ui, |ui| {
+                    let l = ui.label("Baud");
+                    ui.add(egui::DragValue::new(baud)).labelled_by(l.id);
+                });
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, Sections { bridge: Some(bridge.clone()), baud: 9600 });
+    let mut p = egui_kittest::Harness::new_ui_state(plain, 9600_i64);
+    p.run();
+    // Where the contents are under the header, for the person, with and without the bridge.
+    let offset = |header: egui::Rect, first: egui::Rect| first.min - header.min;
+    let ours = offset(h.get_by_label("Connection").rect(), h.get_by_label("The serial link").rect());
+    let egui_s = offset(p.get_by_label("Connection").rect(), p.get_by_label("The serial link").rect());
+    assert_eq!(ours, egui_s, "laid out as egui's own");
+    assert!(!h.tool_names().contains(&"port__open_section".to_owned()), "open: nothing to open first");
+    let version = h.window("port").expect("declared").version;
+    h.call("port__edit_field", json!({"field": "baud", "value": 19200, "expectedVersion": version})).expect("edited");
+    assert_eq!(h.state().baud, 19200);
+}
