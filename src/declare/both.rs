@@ -30,6 +30,47 @@ impl WindowBuilder {
         self
     }
 
+    /// Whether the person can resize it (egui's `Window::resizable`; default: yes, a dialog no).
+    /// In an OS window of its own, whether that window can be resized.
+    pub fn resizable(mut self, resizable: bool) -> Self {
+        self.look.resizable = Some(resizable);
+        self
+    }
+
+    /// Whether the person can collapse it to its title bar (egui's `Window::collapsible`;
+    /// default: yes, a dialog no). Agents read a collapsed window all the same.
+    pub fn collapsible(mut self, collapsible: bool) -> Self {
+        self.look.collapsible = Some(collapsible);
+        self
+    }
+
+    /// Contents taller than the window scroll (egui's `Window::vscroll`).
+    pub fn vscroll(mut self, vscroll: bool) -> Self {
+        self.look.vscroll = Some(vscroll);
+        self
+    }
+
+    /// The width it opens with (egui's `Window::default_width`), its height from its contents.
+    pub fn default_width(mut self, width: f32) -> Self {
+        self.look.default_width = Some(width);
+        self
+    }
+
+    /// A size the person cannot change (egui's `Window::fixed_size`); an OS window of its own
+    /// gets it as its inner size, not resizable.
+    pub fn fixed_size(mut self, size: impl Into<egui::Vec2>) -> Self {
+        self.look.fixed_size = Some(size.into());
+        self
+    }
+
+    /// Keeps it at a corner or edge of the main window (egui's `Window::anchor`), instead of the
+    /// place the bridge picks: a Preferences dialog in the centre, a palette at the top right.
+    /// Inside the main window only.
+    pub fn anchor(mut self, align: egui::Align2, offset: impl Into<egui::Vec2>) -> Self {
+        self.look.anchor = Some((align, offset.into()));
+        self
+    }
+
     /// Gives the window a close button (and lets its OS window be closed) and declares its
     /// `close` action ("Close"): the person's close and the agent's call come back as one
     /// [`Press`](crate::Press) in [`WindowResponse::close`], for the app to stop showing it (and
@@ -185,7 +226,10 @@ impl WindowBuilder {
         let mut builder = egui::ViewportBuilder::default()
             .with_title(c.title.as_str())
             .with_inner_size(c.size)
-            .with_resizable(!c.dialog);
+            .with_resizable(self.look.resizable.unwrap_or(!c.dialog) && self.look.fixed_size.is_none());
+        if let Some(size) = self.look.fixed_size {
+            builder = builder.with_inner_size(size);
+        }
         if c.placed.first {
             builder = builder.with_position(c.placed.pos);
         }
@@ -242,6 +286,7 @@ impl WindowBuilder {
         events: &mut FrameEvents,
         body: &mut impl FnMut(&mut WindowUi, &mut egui::Ui, &mut bool) -> R,
     ) -> WindowResponse<Option<R>> {
+        let look = self.look.clone();
         self.declare(|w| {
             if c.app_modal {
                 let modal = egui::Modal::new(c.placed.egui_id).show(ctx, |ui| {
@@ -270,6 +315,7 @@ impl WindowBuilder {
                     ctx.move_to_top(egui::LayerId::new(egui::Order::Foreground, c.placed.egui_id));
                 }
             }
+            window = look.options(window);
             let shown = window.show(ctx, |ui| {
                 described(w, ui);
                 body(w, ui, &mut events.toggle)

@@ -13,12 +13,44 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use egui::{Pos2, Rect, Vec2, ViewportCommand, ViewportId};
 
 /// How a window shown with `ui` looks beyond what agents read: its size, whether the person
-/// may close it.
+/// may close it, and egui's window options the app set.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Look {
     pub size: Option<Vec2>,
     /// The person may close it, and agents with its `close` action, described so.
     pub closable: Option<crate::hub::ActionSpec>,
+    pub resizable: Option<bool>,
+    pub collapsible: Option<bool>,
+    pub vscroll: Option<bool>,
+    pub default_width: Option<f32>,
+    pub fixed_size: Option<Vec2>,
+    pub anchor: Option<(egui::Align2, Vec2)>,
+}
+
+impl Look {
+    /// egui's window options the app set, on `window` (after the bridge's own: the app's word is
+    /// the last).
+    pub fn options<'a>(&self, mut window: egui::Window<'a>) -> egui::Window<'a> {
+        if let Some(on) = self.resizable {
+            window = window.resizable(on);
+        }
+        if let Some(on) = self.collapsible {
+            window = window.collapsible(on);
+        }
+        if let Some(on) = self.vscroll {
+            window = window.vscroll(on);
+        }
+        if let Some(width) = self.default_width {
+            window = window.default_width(width);
+        }
+        if let Some(size) = self.fixed_size {
+            window = window.fixed_size(size);
+        }
+        if let Some((align, offset)) = self.anchor {
+            window = window.anchor(align, offset);
+        }
+        window
+    }
 }
 
 /// What is remembered of one window shown in the last pass.

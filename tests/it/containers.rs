@@ -477,3 +477,36 @@ fn a_section_keeps_egui_s_options_open_by_default() {
     h.call("port__edit_field", json!({"field": "baud", "value": 19200, "expectedVersion": version})).expect("edited");
     assert_eq!(h.state().baud, 19200);
 }
+
+/// A window keeps egui's options: anchored at the top right, of a fixed size, neither
+/// resizable nor collapsible, it is where and as wide as egui's own window with the same
+/// options in the same free area (the bridge keeps windows in what the app's panels leave).
+#[test]
+fn a_window_keeps_egui_s_options() {
+    const ANCHOR: (egui::Align2, [f32; 2]) = (egui::Align2::RIGHT_TOP, [-10.0, 10.0]);
+    fn bridged(ui: &mut egui::Ui, bridge: &mut Bridge) {
+        let window = bridge.window("prefs").title("Preferences").anchor(ANCHOR.0, ANCHOR.1);
+        let window = window.fixed_size([220.0, 120.0]).resizable(false).collapsible(false);
+        window.ui(ui, |w, ui| w.text_ui(ui, "about", "Nothing to set yet"));
+    }
+    fn plain(ui: &mut egui::Ui) {
+        let window = egui::Window::new("Preferences").anchor(ANCHOR.0, ANCHOR.1);
+        let window = window.fixed_size([220.0, 120.0]).resizable(false).collapsible(false);
+        window.constrain_to(ui.available_rect_before_wrap()).show(ui.ctx(), |ui| {
+            ui.label("Nothing to set yet");
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, bridge.clone());
+    h.run();
+    let mut p = egui_kittest::Harness::new_ui(plain);
+    p.run();
+    let (ours, egui_s) = (h.get_by_label("Preferences").rect(), p.get_by_label("Preferences").rect());
+    assert_eq!(
+        (ours.right(), ours.top(), ours.width()),
+        (egui_s.right(), egui_s.top(), egui_s.width()),
+        "{ours:?} {egui_s:?}"
+    );
+    let (ours, egui_s) = (h.get_by_label("Nothing to set yet").rect(), p.get_by_label("Nothing to set yet").rect());
+    assert_eq!(ours.left(), egui_s.left(), "the contents at the same left edge");
+}
