@@ -9,9 +9,9 @@ use serde_json::{Number, Value};
 use crate::hub::decl::ContentHasher;
 use crate::protocol::{FieldItem, masked};
 
-/// A borrowed value of a field, table cell or list item. Build it with `.into()` from strings,
-/// numbers, booleans and options of those.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The value of a field, table cell or list item. Build it with `.into()` from strings (borrowed
+/// or owned: `&str`, `&String`, `String`), numbers, booleans and options of those.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Cell<'a> {
     /// `null`: not filled in.
     Null,
@@ -22,7 +22,7 @@ pub enum Cell<'a> {
     /// A floating-point number.
     Float(f64),
     /// A string.
-    Str(&'a str),
+    Str(std::borrow::Cow<'a, str>),
 }
 
 impl Cell<'_> {
@@ -37,30 +37,40 @@ impl Cell<'_> {
         }
     }
 
-    pub(crate) fn to_value(self) -> Value {
+    pub(crate) fn into_value(self) -> Value {
         match self {
             Self::Null => Value::Null,
             Self::Bool(b) => Value::Bool(b),
             Self::Int(i) => Value::Number(i.into()),
             Self::Float(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
-            Self::Str(s) => Value::String(s.to_owned()),
+            Self::Str(s) => Value::String(s.into_owned()),
         }
     }
 
-    fn is_empty(self) -> bool {
-        matches!(self, Self::Null | Self::Str(""))
+    fn is_empty(&self) -> bool {
+        match self {
+            Self::Null => true,
+            Self::Str(s) => s.is_empty(),
+            _ => false,
+        }
     }
 }
 
 impl<'a> From<&'a str> for Cell<'a> {
     fn from(s: &'a str) -> Self {
-        Self::Str(s)
+        Self::Str(s.into())
     }
 }
 
 impl<'a> From<&'a String> for Cell<'a> {
     fn from(s: &'a String) -> Self {
-        Self::Str(s)
+        Self::Str(s.as_str().into())
+    }
+}
+
+impl From<String> for Cell<'_> {
+    fn from(s: String) -> Self {
+        Self::Str(s.into())
     }
 }
 
@@ -120,7 +130,7 @@ impl Fields<'_> {
                 value.hash_into(&mut **h);
             }
             Mode::Build(items) => {
-                items.push(FieldItem::new(label, value.to_value()));
+                items.push(FieldItem::new(label, value.into_value()));
             }
         }
     }
@@ -156,7 +166,7 @@ impl Rows<'_> {
             }
             Mode::Build(rows) => {
                 let mut cells = Vec::new();
-                row.each_cell(&mut |c| cells.push(c.to_value()));
+                row.each_cell(&mut |c| cells.push(c.into_value()));
                 rows.push(cells);
             }
         }
@@ -174,7 +184,7 @@ impl Items<'_> {
         let item = item.into();
         match &mut self.mode {
             Mode::Hash(h) => item.hash_into(&mut **h),
-            Mode::Build(items) => items.push(item.to_value()),
+            Mode::Build(items) => items.push(item.into_value()),
         }
     }
 }

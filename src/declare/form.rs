@@ -246,7 +246,7 @@ impl Form<'_> {
     /// A value shown, not edited; agents read it as the field `label` (a number stays a
     /// number).
     pub fn value<'a>(&mut self, label: &str, value: impl Into<Cell<'a>>) -> egui::Response {
-        let value = value.into().to_value();
+        let value = value.into().into_value();
         let response = self.row(label, |ui| ui.label(display(&value)));
         self.declare(FieldItem::new(label, value));
         response

@@ -323,3 +323,28 @@ fn the_edit_tool_sets_several_fields_at_once_all_or_none() {
     h.call("shop__edit_field", json!({"field": "qty", "value": 2})).expect("one field");
     assert_eq!(h.state().qty, 2);
 }
+
+/// Where a string is taken, an owned one is too (`Into<Cell>` from `String`): a value made on
+/// the spot (`format!`) is declared and shown without a binding to borrow from.
+#[test]
+fn an_owned_string_is_a_value_as_a_borrowed_one_is() {
+    let bridge = Bridge::builder().build();
+    let b = bridge.clone();
+    let mut h = Harness::new_ui_state(
+        &bridge,
+        move |ui, count: &mut u32| {
+            b.window("w").title("W").ui(ui, |w, ui| {
+                w.form(ui, "f", |f| {
+                    f.value("Count", format!("{count} items"));
+                });
+                w.fields("more", |f| f.field("Twice", format!("{} items", *count * 2)));
+            });
+        },
+        3,
+    );
+    h.run();
+    assert!(h.query_by_label("3 items").is_some(), "the person reads it");
+    let state = serde_json::to_value(h.window("w").expect("declared")).expect("json");
+    assert_eq!(state["blocks"][0]["items"][0]["value"], "3 items", "{state}");
+    assert_eq!(state["blocks"][1]["items"][0]["value"], "6 items", "{state}");
+}
