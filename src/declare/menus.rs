@@ -172,6 +172,29 @@ impl Menu<'_> {
         self.add(name, spec, egui::Button::new(title.as_ref()), None)
     }
 
+    /// [`button`](Self::button) with the person's item as the app makes it: any `egui::Button`
+    /// (an icon or image, rich text, its shortcut text on the right), so every option egui's
+    /// menu items have is kept. Agents read the action's title and description: give the words
+    /// an icon stands for there.
+    ///
+    /// ```
+    /// # use egui_mcp_bridge::{ActionSpec, Bridge};
+    /// # let bridge = Bridge::builder().build();
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("editor").title("Editor").ui(ui, |w, ui| {
+    ///     w.menu_ui(ui, "File", |m| {
+    ///         let item = egui::Button::new(egui::RichText::new("Save all").strong()).shortcut_text("Ctrl+Shift+S");
+    ///         if let Some(press) = m.add_button("save_all", ActionSpec::new("Save all"), item) {
+    ///             press.ok("Saved");
+    ///         }
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn add_button(&mut self, name: &str, spec: ActionSpec, button: egui::Button<'_>) -> Option<Press> {
+        self.add(name, spec, button, None)
+    }
+
     /// Adds an item, disabled as [`enabled`](Self::enabled) says, for the open menu and the
     /// hidden one alike; presses it for the person on `shortcut`.
     fn add(

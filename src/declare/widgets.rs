@@ -83,10 +83,20 @@ impl WindowUi {
 
     /// A link to a web page for both: the person's hyperlink opens it in the browser; agents read
     /// it as the `text` block `id`, "text: url" (an agent does not open the person's browser).
-    pub fn hyperlink_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str, url: &str) -> egui::Response {
+    /// The link's text may be rich (`egui::RichText`: strong, coloured, an icon): agents read
+    /// its words.
+    pub fn hyperlink_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        text: impl Into<egui::WidgetText>,
+        url: &str,
+    ) -> egui::Response {
+        let text: egui::WidgetText = text.into();
+        let words = text.text().to_owned();
         let response = ui.hyperlink_to(text, url);
         super::both::described_widget(self, response.id);
-        self.text(id, &format!("{text}: {url}"));
+        self.text(id, &format!("{words}: {url}"));
         response
     }
 

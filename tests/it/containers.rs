@@ -510,3 +510,56 @@ fn a_window_keeps_egui_s_options() {
     let (ours, egui_s) = (h.get_by_label("Nothing to set yet").rect(), p.get_by_label("Nothing to set yet").rect());
     assert_eq!(ours.left(), egui_s.left(), "the contents at the same left edge");
 }
+
+/// A menu item keeps egui's options (`Menu::add_button`: rich text, shortcut text): it is laid
+/// out in the open menu as egui's own item is, and it is the action for both audiences.
+#[test]
+fn a_menu_item_keeps_egui_s_options() {
+    fn item() -> egui::Button<'static> {
+        egui::Button::new(egui::RichText::new("Save all").strong()).shortcut_text("Ctrl+Shift+S")
+    }
+    fn bridged(ui: &mut egui::Ui, s: &mut (Option<Bridge>, usize)) {
+        let Some(bridge) = s.0.clone() else { return };
+        egui::Panel::top("menu").show(ui, |ui| {
+            bridge.window("menu").title("Menu").panel(ui, |w, ui| {
+                egui::MenuBar::new().ui(ui, |ui| {
+                    w.menu_ui(ui, "File", |m| {
+                        if let Some(press) = m.add_button("save_all", ActionSpec::new("Save all"), item()) {
+                            s.1 += 1;
+                            press.ok("Saved");
+                        }
+                    });
+                });
+            });
+        });
+    }
+    fn plain(ui: &mut egui::Ui) {
+        egui::Panel::top("menu").show(ui, |ui| {
+            // A bridge panel's frame: its outline's room, kept whether it shows or not.
+            egui::Frame::NONE.stroke(egui::Stroke::new(2.5, egui::Color32::TRANSPARENT)).show(ui, |ui| {
+                egui::MenuBar::new().ui(ui, |ui| {
+                    ui.menu_button("File", |ui| ui.add(item()));
+                });
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, (Some(bridge.clone()), 0));
+    let mut p = egui_kittest::Harness::new_ui(plain);
+    h.get_by_label("File").click();
+    h.run();
+    p.get_by_label("File").click();
+    p.run();
+    let offset = |file: egui::Rect, item: egui::Rect| item.min - file.min;
+    // The item's label holds its shortcut text, as egui's own does.
+    const ITEM: &str = "Save all Ctrl+Shift+S";
+    let ours = offset(h.get_by_label("File").rect(), h.get_by_label(ITEM).rect());
+    let egui_s = offset(p.get_by_label("File").rect(), p.get_by_label(ITEM).rect());
+    assert_eq!(ours, egui_s, "laid out as egui's own item");
+    assert_eq!(h.get_by_label(ITEM).rect().size(), p.get_by_label(ITEM).rect().size());
+    h.get_by_label(ITEM).click();
+    h.run();
+    let version = h.window("menu").expect("declared").version;
+    h.call("menu__save_all", json!({"expectedVersion": version})).expect("saved");
+    assert_eq!(h.state().1, 2, "the person's click and the agent's call");
+}

@@ -348,3 +348,20 @@ fn an_owned_string_is_a_value_as_a_borrowed_one_is() {
     assert_eq!(state["blocks"][0]["items"][0]["value"], "3 items", "{state}");
     assert_eq!(state["blocks"][1]["items"][0]["value"], "6 items", "{state}");
 }
+
+/// A link's text may be rich: the person reads it styled, agents read its words and the URL.
+#[test]
+fn a_rich_text_link_is_read_by_its_words() {
+    let bridge = Bridge::builder().build();
+    let b = bridge.clone();
+    let mut h = Harness::builder(&bridge).build_ui(move |ui| {
+        b.window("w").title("W").ui(ui, |w, ui| {
+            let text = egui::RichText::new("The manual").strong();
+            w.hyperlink_ui(ui, "manual", text, "https://example.org/manual");
+        });
+    });
+    h.run();
+    assert!(h.query_by_label("The manual").is_some());
+    let state = serde_json::to_value(h.window("w").expect("declared")).expect("json");
+    assert_eq!(state["blocks"][0]["text"], "The manual: https://example.org/manual", "{state}");
+}
