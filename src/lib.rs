@@ -33,7 +33,10 @@ mod server;
 pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
-pub use declare::{Deferred, Form, Input, Press, WindowBuilder, WindowResponse, WindowUi};
+pub use declare::{
+    Deferred, Describe, ForAgents, Form, Input, Press, Tree, TreeEvent, TreeState, WindowBuilder, WindowResponse,
+    WindowUi,
+};
 pub use hub::{ActionSpec, NoArgs, Outcome, ReadView};
 pub use protocol::error::{ErrorCode, FieldError, ToolError};
 pub use protocol::result::ToolResult;
@@ -75,6 +78,7 @@ pub mod passes {
 /// The bridge's fixed bounds and defaults (each settable one has its builder method; the whole
 /// list, with what happens past each, is in `SECURITY.md`).
 pub mod limits {
+    pub use crate::declare::DEFAULT_TREE_AGENT_ROWS;
     pub use crate::hub::{
         ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION, MAX_TOOL_NAME,
     };

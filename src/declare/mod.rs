@@ -14,7 +14,9 @@
 //! `editable.rs` the values fields edit and `check.rs` how an agent's value for one is checked;
 //! `edit_action.rs` derives the `edit_field` action from the editable fields. The person's view
 //! of the bridge itself is here too: `approval.rs` asks the person to approve an agent's call,
-//! `activity.rs` shows what agents did. `press.rs` holds the one answerable type every widget
+//! `activity.rs` shows what agents did. `describe.rs` is the extension point, [`Describe`]: a
+//! widget of the app's own or a widget crate's, described once and added with
+//! [`WindowUi::add`]. `press.rs` holds the one answerable type every widget
 //! and declaration hands the app, [`Press`].
 
 mod activity;
@@ -23,6 +25,7 @@ mod both;
 mod check;
 mod choice;
 mod content;
+mod describe;
 mod edit_action;
 mod editable;
 mod form;
@@ -35,12 +38,14 @@ mod press;
 mod sections;
 mod state;
 mod table;
+mod tree;
 mod widgets;
 mod window;
 
 pub(crate) use activity::activity_ui;
 pub(crate) use approval::approval_prompt;
 pub use content::{Cell, Fields, Items, Row, Rows};
+pub use describe::{Describe, ForAgents};
 pub use editable::Editable;
 pub use form::{Form, FormResponse};
 pub use input::Input;
@@ -50,6 +55,7 @@ pub(crate) use press::app_action;
 pub use press::{Deferred, Press};
 pub(crate) use state::DeclareState;
 pub use table::TableOptions;
+pub use tree::{DEFAULT_TREE_AGENT_ROWS, Tree, TreeEvent, TreeState};
 pub(crate) use widgets::SUCCESS_GREEN;
 pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
 

@@ -4,7 +4,7 @@
 //! media.
 //! Fields are in `form.rs`, tables in `table.rs`.
 
-use super::{Press, WindowUi};
+use super::{Describe, ForAgents, Press, WindowUi};
 use crate::hub::ActionSpec;
 
 /// Success as the person sees it: a `Success` notice, and an agent's call that went well in
@@ -58,20 +58,7 @@ impl WindowUi {
     where
         A: serde::de::DeserializeOwned + schemars::JsonSchema + 'static,
     {
-        let enabled = self.gate().allows(ui);
-        let call = if enabled { self.action::<A>(name, spec) } else { None };
-        // What the person's gesture draws is the action's: described, with all it holds.
-        let person = ui
-            .scope(|ui| {
-                super::both::described_widget(self, ui.unique_id());
-                draw(ui)
-            })
-            .inner;
-        match (call, person) {
-            (Some(call), _) => Some(call),
-            (None, Some(args)) if enabled || self.blocked => Some(Press::person(args)),
-            _ => None,
-        }
+        self.add(ui, Gesture { name, spec, draw })
     }
 
     /// A link that does something in the app (egui's `ui.link`): drawn as a link, and the action
@@ -233,5 +220,25 @@ impl WindowUi {
     ) {
         draw(ui);
         self.media(id, mime_type, url, Some(alt));
+    }
+}
+
+/// [`WindowUi::gesture_ui`]'s widget: the person's gesture and the agent's call, one action.
+struct Gesture<'n, F> {
+    name: &'n str,
+    spec: ActionSpec,
+    draw: F,
+}
+
+impl<A, F> Describe for Gesture<'_, F>
+where
+    A: serde::de::DeserializeOwned + schemars::JsonSchema + 'static,
+    F: FnOnce(&mut egui::Ui) -> Option<A>,
+{
+    type Output = Option<Press<A>>;
+
+    fn show(self, ui: &mut egui::Ui, agent: &mut ForAgents<'_>) -> Self::Output {
+        let person = (self.draw)(ui);
+        agent.press(self.name, self.spec, person)
     }
 }
