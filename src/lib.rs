@@ -44,11 +44,13 @@ pub use protocol::windows::Severity;
 
 /// What a window's closures are given beyond [`WindowUi`] and [`Form`]: the block builders of
 /// [`WindowUi::fields`], [`WindowUi::table`] and [`WindowUi::list`] (and the type-state of a
-/// table or list being built), the options of [`WindowUi::table_ui`], and what a form returns.
+/// table or list being built), the options of [`WindowUi::table_ui`], what a form returns, and
+/// the shortcut [`WindowUi::with_shortcut`] binds.
 /// Inferred in the closures; named here for the rare signature that needs them.
 pub mod blocks {
     pub use crate::declare::{
-        Cell, Editable, Fields, FormResponse, Items, ListKind, Menu, Paged, Row, Rows, TableKind, TableOptions,
+        Cell, Editable, Fields, FormResponse, Items, ListKind, Menu, Paged, Row, Rows, Shortcut, TableKind,
+        TableOptions,
     };
 }
 

@@ -79,6 +79,52 @@ impl WindowUi {
         shown
     }
 
+    /// [`menu_ui`](Self::menu_ui) with the menu button as the app makes it: egui's own
+    /// `MenuButton`, so every option it has is kept (a `MenuConfig`: how the menu closes, its
+    /// style; a button with an icon or rich text).
+    ///
+    /// ```
+    /// use egui::containers::menu::{MenuButton, MenuConfig};
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut wrap = false;
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("editor").title("Editor").ui(ui, |w, ui| {
+    ///     // Stays open while the person ticks items: egui's close behaviour, kept.
+    ///     let config = MenuConfig::new().close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    ///     w.add_menu(ui, MenuButton::new("View").config(config), |m| {
+    ///         m.form("view", |f| {
+    ///             f.edit("wrap", &egui_mcp_bridge::Input::checkbox("Wrap lines"), &mut wrap);
+    ///         });
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn add_menu<R>(
+        &mut self,
+        ui: &mut egui::Ui,
+        menu: egui::containers::menu::MenuButton<'_>,
+        add_items: impl FnOnce(&mut Menu<'_>) -> R,
+    ) -> egui::InnerResponse<R> {
+        let mut add = Some(add_items);
+        let mut out = None;
+        let (response, _) = menu.ui(ui, |ui| {
+            if let Some(add) = add.take() {
+                out = Some(add(&mut Menu { owner: Owner::Window(&mut *self), ui, enabled: true }));
+            }
+        });
+        if let Some(add) = add.take() {
+            // Closed: the items are declared; shortcuts still press them for the person.
+            let salt = format!("{:?}", response.id);
+            self.hidden_run(ui, &salt, |w, hidden| {
+                out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }));
+            });
+        }
+        super::both::described_widget(self, response.id);
+        egui::InnerResponse::new(out.unwrap_or_else(|| unreachable_menu()), response)
+    }
+
     /// A context menu on `response` (right click: on a row, a button, an area), whose items are
     /// actions declared whether it is open or not, as in [`menu_ui`](Self::menu_ui).
     pub fn context_menu_ui<R>(&mut self, response: &egui::Response, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
@@ -232,9 +278,7 @@ impl Menu<'_> {
                 (egui::InnerResponse::new(press, response), usable)
             }
         };
-        if pressed.response.clicked() {
-            self.ui.close();
-        }
+        // Whether a click closes the menu is egui's menu config's (by default it does).
         match (pressed.inner, shortcut) {
             (Some(press), _) => Some(press),
             (None, Some(s)) if usable && self.ui.ctx().input_mut(|i| i.consume_shortcut(&s)) => {

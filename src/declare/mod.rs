@@ -16,7 +16,7 @@
 //! of the bridge itself is here too: `approval.rs` asks the person to approve an agent's call,
 //! `activity.rs` shows what agents did. `describe.rs` is the extension point, [`Describe`]: a
 //! widget of the app's own or a widget crate's, described once and added with
-//! [`WindowUi::add`]. `press.rs` holds the one answerable type every widget
+//! [`WindowUi::add`]; `shortcut.rs` binds a keyboard shortcut to any action. `press.rs` holds the one answerable type every widget
 //! and declaration hands the app, [`Press`].
 
 mod activity;
@@ -36,6 +36,7 @@ mod panel;
 pub(crate) mod places;
 mod press;
 mod sections;
+mod shortcut;
 mod state;
 mod table;
 mod tree;
@@ -53,6 +54,7 @@ pub use menus::Menu;
 pub(crate) use menus::app_menu_ui;
 pub(crate) use press::app_action;
 pub use press::{Deferred, Press};
+pub use shortcut::Shortcut;
 pub(crate) use state::DeclareState;
 pub use table::TableOptions;
 pub use tree::{DEFAULT_TREE_AGENT_ROWS, Tree, TreeEvent, TreeState};

@@ -57,6 +57,7 @@ mod own_widget;
 mod read_view;
 mod readme;
 mod serve_handle;
+mod shortcuts;
 mod state_json;
 mod tree;
 mod two_bridges;

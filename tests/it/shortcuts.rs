@@ -1,0 +1,156 @@
+//! Keyboard shortcuts on any action (`WindowUi::with_shortcut`), and a menu button as the app
+//! makes it (`WindowUi::add_menu`: egui's `MenuButton` with its `MenuConfig`).
+
+use egui_kittest::kittest::Queryable as _;
+use egui_mcp_bridge::testing::Harness;
+use egui_mcp_bridge::{ActionSpec, Bridge, ErrorCode};
+use serde_json::json;
+
+const SEND: egui::KeyboardShortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::Enter);
+const CLEAR: egui::KeyboardShortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::L);
+
+#[derive(Default)]
+struct Console {
+    bridge: Option<Bridge>,
+    connected: bool,
+    sent: Vec<bool>,
+    cleared: Vec<bool>,
+    confirm: bool,
+}
+
+fn console(ui: &mut egui::Ui, s: &mut Console) {
+    let Some(bridge) = s.bridge.clone() else { return };
+    bridge.window("console").title("Console").ui(ui, |w, ui| {
+        ui.add_enabled_ui(s.connected, |ui| {
+            if let Some(press) = w.with_shortcut(SEND).button_ui(ui, "send", ActionSpec::new("Send")).inner {
+                s.sent.push(press.by_agent());
+                press.ok("Sent");
+            }
+        });
+        if let Some(press) =
+            w.with_shortcut(CLEAR).action(ui, "clear", ActionSpec::new("Clear").description("Clears the log"))
+        {
+            s.cleared.push(press.by_agent());
+            press.ok("Cleared");
+        }
+    });
+    if s.confirm {
+        bridge.window("confirm").title("Sure?").modal_of("console").ui(ui, |w, ui| {
+            if w.button_ui(ui, "yes", ActionSpec::new("Yes")).inner.is_some() {
+                s.confirm = false;
+            }
+        });
+    }
+}
+
+fn harness() -> Harness<'static, Console> {
+    let bridge = Bridge::builder().build();
+    Harness::new_ui_state(&bridge, console, Console { bridge: Some(bridge.clone()), ..Console::default() })
+}
+
+#[test]
+fn a_shortcut_presses_a_button_and_an_action_that_has_none_for_the_person_only_while_usable() {
+    let mut h = harness();
+    h.run();
+    // Disabled by the app: the shortcut does nothing, and agents are not offered the button.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    h.run();
+    assert!(h.state().sent.is_empty(), "a disabled button is not pressed by its shortcut");
+    assert!(!h.tool_names().contains(&"console__send".to_owned()));
+    h.state_mut().connected = true;
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
+    h.run();
+    assert_eq!(
+        (h.state().sent.clone(), h.state().cleared.clone()),
+        (vec![false], vec![false]),
+        "pressed by the person"
+    );
+    // Agents read the shortcut, and call the same actions.
+    let tools = h.snapshot().tools().to_vec();
+    let clear = tools.iter().find(|t| t.name == "console__clear").expect("declared");
+    assert!(clear.description.contains("Clears the log (shortcut"), "{:?}", clear.description);
+    let send = tools.iter().find(|t| t.name == "console__send").expect("declared");
+    assert!(send.description.contains("Shortcut"), "{:?}", send.description);
+    let version = h.window("console").expect("declared").version;
+    h.call("console__send", json!({"expectedVersion": version})).expect("sent");
+    let version = h.window("console").expect("declared").version;
+    h.call("console__clear", json!({"expectedVersion": version})).expect("cleared");
+    assert_eq!((h.state().sent.clone(), h.state().cleared.clone()), (vec![false, true], vec![false, true]));
+    // Blocked by its dialog: the shortcuts press nothing, and agents are refused.
+    h.state_mut().confirm = true;
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    h.run();
+    assert_eq!(h.state().cleared.len(), 2, "not while blocked");
+    assert_eq!(h.state().sent.len(), 2, "not while blocked");
+    let e = h.call("console__clear", json!({"expectedVersion": 0})).expect_err("blocked");
+    assert_eq!(e.code, ErrorCode::BlockedByModal);
+}
+
+/// A menu button as the app makes it keeps egui's options: laid out as egui's own, and a
+/// `MenuConfig` that keeps the menu open while the person ticks an item holds.
+#[test]
+fn a_menu_keeps_egui_s_menu_config() {
+    use egui::containers::menu::{MenuButton, MenuConfig};
+    fn config() -> MenuConfig {
+        MenuConfig::new().close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
+    }
+    fn bridged(ui: &mut egui::Ui, s: &mut (Option<Bridge>, bool, usize)) {
+        let Some(bridge) = s.0.clone() else { return };
+        bridge.window("view").title("View").ui(ui, |w, ui| {
+            w.add_menu(ui, MenuButton::new("Options").config(config()), |m| {
+                m.form("view", |f| {
+                    f.edit("wrap", &egui_mcp_bridge::Input::checkbox("Wrap lines"), &mut s.1);
+                });
+                if let Some(press) = m.button("zoom", ActionSpec::new("Zoom in")) {
+                    s.2 += 1;
+                    press.ok("Zoomed");
+                }
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, (Some(bridge.clone()), false, 0));
+    let mut p = egui_kittest::Harness::new_ui_state(
+        |ui, wrap: &mut bool| {
+            egui::Window::new("View").show(ui.ctx(), |ui| {
+                MenuButton::new("Options").config(config()).ui(ui, |ui| {
+                    ui.checkbox(wrap, "Wrap lines");
+                    let _ = ui.button("Zoom in");
+                });
+            });
+        },
+        false,
+    );
+    // Agents use it closed.
+    let version = h.window("view").expect("declared").version;
+    h.call("view__zoom", json!({"expectedVersion": version})).expect("zoomed while closed");
+    assert_eq!(h.state().2, 1);
+    // The person opens it; ticking an item leaves it open, as egui's own with that config.
+    h.get_by_label("Options").click();
+    h.run();
+    p.get_by_label("Options").click();
+    p.run();
+    let offset = |button: egui::Rect, item: egui::Rect| item.min - button.min;
+    let ours = offset(h.get_by_label("Options").rect(), h.get_by_label("Zoom in").rect());
+    let egui_s = offset(p.get_by_label("Options").rect(), p.get_by_label("Zoom in").rect());
+    // egui rounds a popup's place to whole pixels from its button's (the bridge's window keeps
+    // room for the agent's outline, which moves the button by a fraction): half a point at most.
+    assert!((ours - egui_s).length() <= 0.5, "laid out as egui's own menu: {ours:?} {egui_s:?}");
+    h.get_by_label("Zoom in").click();
+    h.run();
+    p.get_by_label("Zoom in").click();
+    p.run();
+    assert_eq!(h.state().2, 2, "the person's click is the action too");
+    assert!(p.query_by_label("Zoom in").is_some(), "egui's own stays open with CloseOnClickOutside");
+    assert!(h.query_by_label("Zoom in").is_some(), "so does the bridge's");
+    h.get_by_label("Wrap lines").click();
+    h.run();
+    assert!(h.state().1, "and the person ticks an item in it");
+    assert!(h.query_by_label("Zoom in").is_some(), "still open");
+}
