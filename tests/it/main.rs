@@ -17,6 +17,9 @@
 //! - `both`, `widgets`, `inputs`: one description draws the person's widgets and declares the
 //!   agent's view; each widget and input kind, what the app disables, and `edit_field` against
 //!   the person's widgets (property tests).
+//! - `options`: egui's own options on fields and forms (a text edit's, a slider's, the form's
+//!   grid) laid out as egui's own widgets with them; a slider's step and clamping take from an
+//!   agent what egui's own slider holds when the person types it.
 //! - `containers`: panels that are windows, menus and collapsing sections declared while closed.
 //! - `state_json`: the published JSON, spliced from each window's, is a fresh serialisation.
 //! - `read_view`, `operate`: what the app draws but has not described is published, read, and
@@ -53,6 +56,7 @@ mod local;
 mod log_secrets;
 mod notifications;
 mod operate;
+mod options;
 mod own_widget;
 mod read_view;
 mod readme;
