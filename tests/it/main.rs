@@ -17,6 +17,8 @@
 //! - `both`, `widgets`, `inputs`: one description draws the person's widgets and declares the
 //!   agent's view; each widget and input kind, what the app disables, and `edit_field` against
 //!   the person's widgets (property tests).
+//! - `long_lists`: a 100,000-line log for both audiences: the person's rows laid out only where
+//!   visible, the agent's bounded page within the state budget, the rest by a read-only tool.
 //! - `containers`: panels that are windows, menus and collapsing sections declared while closed.
 //! - `state_json`: the published JSON, spliced from each window's, is a fresh serialisation.
 //! - `read_view`, `operate`: what the app draws but has not described is published, read, and
@@ -51,6 +53,7 @@ mod layers;
 mod lifecycle;
 mod local;
 mod log_secrets;
+mod long_lists;
 mod notifications;
 mod operate;
 mod read_view;
