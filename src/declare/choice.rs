@@ -42,7 +42,7 @@ impl Form<'_> {
         options: &[(T, S)],
     ) -> egui::Response {
         if input.kind != super::input::Kind::Choice {
-            misfit(self.state, self.window, key, "a choice of options");
+            misfit(&self.w.state, &self.w.decl.app_id, key, "a choice of options");
         }
         let label = input.label();
         let chosen = |value: &T| options.iter().find(|(v, _)| v == value).map(|(_, t)| t.as_ref().to_owned());
@@ -55,15 +55,15 @@ impl Form<'_> {
         let enabled = self.app_enabled();
         if !enabled {
             self.refuse_disabled(key, label);
-        } else if let Some(checked) = self.edits.multi_value(key) {
+        } else if let Some(checked) = self.w.edits.multi_value(key) {
             // Checked against the options the call was claimed by; should they have changed
             // since, the field is not set, and the answer does not name it.
             if let Ok(k) = pick(label, options, &checked) {
                 *value = options[k].0.clone();
-                self.edits.written(label);
+                self.w.edits.written(label);
                 self.changed.push(key.to_owned());
             }
-        } else if let Some(call) = self.edits.take_for(key) {
+        } else if let Some(call) = self.w.edits.take_for(key) {
             match pick(label, options, &call.args().value) {
                 Ok(k) => {
                     *value = options[k].0.clone();

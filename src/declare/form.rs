@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::check::{Holds, check_held, display};
 use super::content::Cell;
-use super::edit_action::{Editing, Edits};
+use super::edit_action::Editing;
 use super::state::DeclareState;
 use super::{Editable, Input, WindowUi};
 use crate::protocol::{Block, FieldItem, ToolError, masked};
@@ -17,22 +17,16 @@ use crate::protocol::{Block, FieldItem, ToolError, masked};
 /// from the same value.
 pub struct Form<'u> {
     pub(super) ui: &'u mut egui::Ui,
-    pub(super) edits: &'u mut Edits,
+    /// The window the form is in: its edits, its blocking, the section it is in, and what a
+    /// cell of the form draws ([`Form::cell`]).
+    pub(super) w: &'u mut WindowUi,
     pub(super) items: Vec<FieldItem>,
     pub(super) hasher: DefaultHasher,
     pub(super) changed: Vec<String>,
     pub(super) editable: bool,
-    /// What else decides whether the app allows a widget (the window's blocking, a collapsed
-    /// section).
-    pub(super) gate: super::gate::Gate,
-    pub(super) window: &'u str,
-    /// The collapsed section the form is in: its fields are read, not edited, until it opens.
-    pub(super) collapsed: Option<&'u str>,
     /// Where each field goes: a row of the grid, beside its label in the app's layout, or
     /// beside a row's label.
     pub(super) layout: Layout,
-    /// The bridge's own state (the fields already warned about).
-    pub(super) state: &'u DeclareState,
     /// The egui ids of the widgets drawn, told to the read view once the form is declared.
     pub(super) drawn: Vec<u64>,
 }
@@ -158,8 +152,7 @@ impl Form<'_> {
             drawn: std::mem::take(&mut self.drawn),
             editable: self.editable,
         };
-        let (edits, gate, window, collapsed, state) =
-            (&mut *self.edits, self.gate, self.window, self.collapsed, self.state);
+        let w = &mut *self.w;
         let ui = &mut *self.ui;
         // In a grid the label is a cell of its own; elsewhere it leads the fields.
         let mut label = Some(label);
@@ -169,16 +162,12 @@ impl Form<'_> {
                 let label_id = label_cell.or_else(|| label.take().map(|label| label(ui).id)).unwrap_or(egui::Id::NULL);
                 let mut form = Form {
                     ui,
-                    edits,
+                    w,
                     items: carried.items,
                     hasher: carried.hasher,
                     changed: carried.changed,
                     editable: carried.editable,
-                    gate,
-                    window,
-                    collapsed,
                     layout: Layout::Beside(label_id),
-                    state,
                     drawn: carried.drawn,
                 };
                 let inner = fields(&mut form);
@@ -195,6 +184,44 @@ impl Form<'_> {
         inner
     }
 
+    /// A cell of the form holding anything else the window draws: a described button, link,
+    /// section, list or widget of your own beside the fields (`|w, ui| w.button_ui(ui, "test",
+    /// spec)`), as an egui grid mixes them. In the form's grid it is a row of its own (its
+    /// widget in the first column, as egui's `ui.button(..); ui.end_row()`); in
+    /// [`row`](Self::row) or [`labelled`](Self::labelled), a cell of that row. What it declares
+    /// is its own (a button's action, a list's block), beside the form's fields.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut port = String::from("/dev/ttyUSB0");
+    /// use egui_mcp_bridge::{ActionSpec, Input};
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("port").title("Port").ui(ui, |w, ui| {
+    ///     w.form(ui, "port", |f| {
+    ///         f.labelled(
+    ///             |ui| ui.label("Device"),
+    ///             |f| {
+    ///                 f.edit("port", &Input::text("Device"), &mut port);
+    ///                 f.cell(|w, ui| {
+    ///                     if let Some(press) = w.button_ui(ui, "rescan", ActionSpec::new("Rescan")).inner {
+    ///                         press.ok("Rescanned");
+    ///                     }
+    ///                 });
+    ///             },
+    ///         );
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn cell<R>(&mut self, add: impl FnOnce(&mut WindowUi, &mut egui::Ui) -> R) -> R {
+        let inner = add(self.w, self.ui);
+        if self.layout == Layout::Grid {
+            self.ui.end_row();
+        }
+        inner
+    }
+
     pub(super) fn declare(&mut self, item: FieldItem) {
         (&item.label, item.sensitive, &item.key, item.disabled).hash(&mut self.hasher);
         super::content::hash_value(&item.value, &mut self.hasher);
@@ -205,14 +232,14 @@ impl Form<'_> {
     /// did not disable it with `add_enabled_ui`, `ui.disable()` or a disabled parent), or only
     /// the bridge's blocking disabled it.
     pub(super) fn app_enabled(&self) -> bool {
-        self.gate.allows(self.ui)
+        self.w.gate().allows(self.ui)
     }
 
     /// Takes an agent's edit of `key` and refuses it: the field is drawn disabled, or is in a
     /// collapsed section.
     pub(super) fn refuse_disabled(&mut self, key: &str, label: &str) {
-        if let Some(call) = self.edits.take_for(key) {
-            let why = match self.collapsed {
+        if let Some(call) = self.w.edits.take_for(key) {
+            let why = match self.w.sections.inside.as_deref() {
                 Some(section) => {
                     format!("{label} is in the collapsed section \"{section}\": open it first with open_section")
                 }
@@ -240,7 +267,7 @@ impl Form<'_> {
     /// the field reads as disabled and agents cannot set it either.
     pub fn edit<V: Editable>(&mut self, key: &str, input: &Input, value: &mut V) -> egui::Response {
         if !V::fits(input) {
-            misfit(self.state, self.window, key, std::any::type_name::<V>());
+            misfit(&self.w.state, &self.w.decl.app_id, key, std::any::type_name::<V>());
         }
         let input = &*V::narrow(input);
         let label = input.label();
@@ -279,8 +306,8 @@ impl Form<'_> {
         if enabled {
             self.declare(FieldItem { key: Some(key.to_owned()), ..item });
             let editing = Editing { key: key.to_owned(), input: input.clone(), note: None, options, holds };
-            self.edits.fields.push(editing);
-        } else if self.collapsed.is_some() {
+            self.w.edits.fields.push(editing);
+        } else if self.w.sections.inside.is_some() {
             self.declare(item);
         } else {
             self.declare(FieldItem { disabled: true, ..item });
@@ -291,11 +318,11 @@ impl Form<'_> {
     /// drawn: one of several fields checked together already, or one field checked here.
     fn take_agents_edit<V: Editable>(&mut self, key: &str, input: &Input, value: &mut V) {
         let label = input.label();
-        if let Some(checked) = self.edits.multi_value(key) {
+        if let Some(checked) = self.w.edits.multi_value(key) {
             value.set(&checked);
-            self.edits.written(label);
+            self.w.edits.written(label);
             self.changed.push(key.to_owned());
-        } else if let Some(call) = self.edits.take_for(key) {
+        } else if let Some(call) = self.w.edits.take_for(key) {
             match check_held(input, V::widget_holds, &call.args().value) {
                 Ok(checked) => {
                     value.set(&checked);
@@ -340,7 +367,7 @@ impl Form<'_> {
         let label = input.label();
         let current = json!(value);
         if self.editable
-            && let Some(call) = self.edits.take_for(key)
+            && let Some(call) = self.w.edits.take_for(key)
         {
             let same =
                 input.check(&call.args().value).ok().and_then(|v| v.as_f64()).is_some_and(|v| (v - value).abs() < 1e-9);
@@ -362,13 +389,13 @@ impl Form<'_> {
         if self.editable {
             self.declare(FieldItem { key: Some(key.to_owned()), ..FieldItem::new(label, current) });
             // Checked against its value already: giving the value it has changes nothing.
-            if self.edits.multi_value(key).is_some() {
-                self.edits.written(label);
+            if self.w.edits.multi_value(key).is_some() {
+                self.w.edits.written(label);
             }
             let note = Some((note.to_owned(), value));
             let editing =
                 Editing { key: key.to_owned(), input: input.clone(), note, options: None, holds: Value::clone };
-            self.edits.fields.push(editing);
+            self.w.edits.fields.push(editing);
         } else {
             self.declare(FieldItem::new(label, current));
         }
@@ -493,26 +520,20 @@ impl WindowUi {
         self.claim_edit();
         let mut hasher = DefaultHasher::new();
         ("fields", id).hash(&mut hasher);
-        let (gate, window, collapsed) = (self.gate(), self.decl.app_id.as_str(), self.sections.inside.as_deref());
-        let (edits, state) = (&mut self.edits, &*self.state);
         let mut form = Form {
             ui,
-            edits,
+            w: &mut *self,
             items: Vec::new(),
             hasher,
             changed: Vec::new(),
             editable: true,
-            gate,
-            window,
-            collapsed,
             layout,
-            state,
             drawn: Vec::new(),
         };
         add(&mut form);
-        let (items, hash, changed) = (form.items, form.hasher.finish(), form.changed);
+        let (items, hash, changed, drawn) = (form.items, form.hasher.finish(), form.changed, form.drawn);
         let mut frame = self.core.frame.lock();
-        for id in form.drawn {
+        for id in drawn {
             frame.describe_widget(id);
         }
         drop(frame);

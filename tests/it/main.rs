@@ -46,6 +46,7 @@ mod call_lifecycle;
 mod conformance;
 mod containers;
 mod deferred;
+mod form_grid;
 mod harness;
 mod hidden_window;
 mod http;

@@ -1,0 +1,92 @@
+//! A form's grid holding described buttons beside its fields (`Form::cell`), as an egui grid
+//! mixes them: laid out as egui's own grid with the same widgets, each field and button for
+//! both audiences.
+
+use egui_kittest::kittest::Queryable as _;
+use egui_mcp_bridge::testing::Harness;
+use egui_mcp_bridge::{ActionSpec, Bridge, Input};
+use serde_json::json;
+
+struct Port {
+    bridge: Option<Bridge>,
+    baud: u32,
+    rescans: usize,
+    saves: usize,
+}
+
+fn bridged(ui: &mut egui::Ui, s: &mut Port) {
+    let Some(bridge) = s.bridge.clone() else { return };
+    bridge.window("port").title("Port settings").ui(ui, |w, ui| {
+        w.form_with(
+            ui,
+            "port",
+            |g| g.striped(true),
+            |f| {
+                f.labelled(
+                    |ui| ui.label("Baud"),
+                    |f| {
+                        f.edit("baud", &Input::integer("Baud rate", 300..=1_000_000), &mut s.baud);
+                        f.cell(|w, ui| {
+                            if let Some(press) = w.button_ui(ui, "rescan", ActionSpec::new("Rescan")).inner {
+                                s.rescans += 1;
+                                press.ok("Rescanned");
+                            }
+                        });
+                    },
+                );
+                f.cell(|w, ui| {
+                    if let Some(press) = w.button_ui(ui, "save", ActionSpec::new("Save")).inner {
+                        s.saves += 1;
+                        press.ok("Saved");
+                    }
+                });
+            },
+        );
+    });
+}
+
+fn plain(ui: &mut egui::Ui) {
+    egui::Window::new("Port settings").show(ui.ctx(), |ui| {
+        egui::Grid::new("g").num_columns(2).striped(true).show(ui, |ui| {
+            let label = ui.label("Baud");
+            ui.horizontal(|ui| {
+                let mut baud = 9600_u32;
+                ui.add(egui::DragValue::new(&mut baud).range(300..=1_000_000)).labelled_by(label.id);
+                let _ = ui.button("Rescan");
+            });
+            ui.end_row();
+            let _ = ui.button("Save");
+            ui.end_row();
+        });
+    });
+}
+
+#[test]
+fn a_form_s_grid_holds_described_buttons_beside_its_fields_as_egui_s_own_grid() {
+    let bridge = Bridge::builder().build();
+    let state = Port { bridge: Some(bridge.clone()), baud: 9600, rescans: 0, saves: 0 };
+    let mut h = Harness::new_ui_state(&bridge, bridged, state);
+    let mut p = egui_kittest::Harness::new_ui(plain);
+    h.run();
+    p.run();
+    // Where each sits, from the grid's first label: as egui's own grid lays them out.
+    let from = |r: egui::Rect, origin: egui::Rect| r.min - origin.min;
+    for label in ["Rescan", "Save"] {
+        let ours = from(h.get_by_label(label).rect(), h.get_by_label("Baud").rect());
+        let egui_s = from(p.get_by_label(label).rect(), p.get_by_label("Baud").rect());
+        assert!((ours - egui_s).length() <= 0.5, "{label}: {ours:?} against egui's {egui_s:?}");
+    }
+    // Both audiences: the field and each button.
+    h.get_by_label("Rescan").click();
+    h.run();
+    h.get_by_label("Save").click();
+    h.run();
+    let version = h.window("port").expect("declared").version;
+    h.call("port__edit_field", json!({"field": "baud", "value": 115_200, "expectedVersion": version})).expect("set");
+    let version = h.window("port").expect("declared").version;
+    h.call("port__rescan", json!({"expectedVersion": version})).expect("rescanned");
+    let version = h.window("port").expect("declared").version;
+    h.call("port__save", json!({"expectedVersion": version})).expect("saved");
+    assert_eq!((h.state().baud, h.state().rescans, h.state().saves), (115_200, 2, 2));
+    assert!(h.undescribed().is_empty(), "{:?}", h.undescribed());
+}
