@@ -5,6 +5,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use egui_mcp_bridge::blocks::ListOptions;
 use egui_mcp_bridge::testing::{Agent, HeadlessUi};
 use egui_mcp_bridge::{ActionSpec, Bridge};
 use serde_json::json;
@@ -88,6 +89,38 @@ fn per_frame(frames: u32, with_bridge: bool) -> Duration {
     start.elapsed() / frames
 }
 
+/// The person's pass over a live log of `lines` lines in a window, stuck to the bottom, agents
+/// reading its newest 200 (`long_list_ui`): only the visible rows are laid out, so 100,000 lines
+/// should cost what 20 do.
+fn log_pass(frames: u32, lines: usize) -> Duration {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let log: Vec<String> =
+        (0..lines).map(|k| format!("[{:.1}] temperature=21.{} #{k}", k as f64 / 10.0, k % 10)).collect();
+    let raw = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1000.0, 700.0))),
+        ..Default::default()
+    };
+    let run = |ctx: &egui::Context| {
+        ctx.run_ui(raw(), |ui| {
+            bridge.window("log").title("Log").ui(ui, |w, ui| {
+                let options = ListOptions::new().newest_items(200).stick_to_bottom(true);
+                w.long_list_ui(ui, "lines", log.len(), |k| log[k].as_str(), options);
+            });
+        })
+        .drop_without_applying_deltas();
+    };
+    for _ in 0..20 {
+        run(&ctx);
+    }
+    let start = Instant::now();
+    for _ in 0..frames {
+        run(&ctx);
+    }
+    start.elapsed() / frames
+}
+
 fn round_trip(calls: u32) -> Duration {
     let bridge = Bridge::builder().build();
     let b = bridge.clone();
@@ -120,4 +153,6 @@ fn main() {
     println!("egui pass with the bridge (no change): {with:?} per frame");
     println!("bridge cost per unchanged frame:       {:?}", with.saturating_sub(base));
     println!("call round trip, headless, in-process: {:?}", round_trip(500));
+    println!("a log of 20 lines, the person's pass:      {:?} per frame", log_pass(frames, 20));
+    println!("a log of 100,000 lines, the person's pass: {:?} per frame", log_pass(frames, 100_000));
 }

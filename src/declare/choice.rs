@@ -48,7 +48,7 @@ impl Form<'_> {
         let chosen = |value: &T| options.iter().find(|(v, _)| v == value).map(|(_, t)| t.as_ref().to_owned());
         if !self.editable {
             let shown = chosen(value).map_or(Value::Null, Value::String);
-            let response = self.row(label, |ui| ui.label(display(&shown)));
+            let response = self.put(label, |ui| ui.label(display(&shown)));
             self.declare(FieldItem::new(label, shown));
             return response;
         }
@@ -73,7 +73,7 @@ impl Form<'_> {
                 Err(e) => call.fail(ToolError::invalid_field("value", e)),
             }
         }
-        let response = self.row(label, |ui| choice_widget(ui, key, input, value, options));
+        let response = self.put(label, |ui| choice_widget(ui, key, input, value, options));
         let response = hinted(response, input);
         if response.changed() {
             self.changed.push(key.to_owned());

@@ -77,6 +77,25 @@ impl Editable for String {
         if let Some(width) = input.look.width {
             edit = edit.desired_width(width);
         }
+        // egui's own options, as the app gave them.
+        let text = &input.look.text;
+        if let Some(rows) = text.rows {
+            edit = edit.desired_rows(rows);
+        }
+        if let Some(lock) = text.lock_focus {
+            edit = edit.lock_focus(lock);
+        }
+        if let Some(font) = &text.font {
+            edit = edit.font(font.clone());
+        }
+        edit = edit.text_color_opt(text.color);
+        let mut layouter = text
+            .layouter
+            .as_ref()
+            .map(|l| |ui: &egui::Ui, text: &dyn egui::TextBuffer, wrap: f32| (l.0)(ui, text, wrap));
+        if let Some(layouter) = &mut layouter {
+            edit = edit.layouter(layouter);
+        }
         let response = ui.add(edit);
         if lines == Lines::One && response.changed() && self.contains(['\n', '\r']) {
             // One line, as an agent's must be (egui inserts a text event holding a line break).
@@ -284,7 +303,9 @@ fn number_value(n: f64, integral: bool, single: bool) -> Value {
 }
 
 fn number_widget<N: egui::emath::Numeric>(ui: &mut egui::Ui, value: &mut N, input: &Input) -> egui::Response {
-    let Kind::Number { min, max, decimals } = input.kind else { return ui.add(egui::DragValue::new(value)) };
+    let Kind::Number { min, max, decimals, step, .. } = input.kind else {
+        return ui.add(egui::DragValue::new(value));
+    };
     let (lo, hi) = (N::from_f64(min.max(N::MIN.to_f64())), N::from_f64(max.min(N::MAX.to_f64())));
     let look = &input.look;
     let decimals = if N::INTEGRAL { Some(0) } else { decimals.map(usize::from) };
@@ -292,9 +313,20 @@ fn number_widget<N: egui::emath::Numeric>(ui: &mut egui::Ui, value: &mut N, inpu
         let mut slider = egui::Slider::new(value, lo..=hi)
             .prefix(look.prefix.as_ref())
             .suffix(look.suffix.as_ref())
-            .logarithmic(look.logarithmic);
+            .logarithmic(look.logarithmic)
+            .clamping(look.clamping);
         if let Some(d) = decimals {
             slider = slider.fixed_decimals(d).step_by(10f64.powi(-(d as i32)));
+        }
+        // egui's own options, as the app gave them (its step after the decimals' own).
+        if let Some(step) = step {
+            slider = slider.step_by(step);
+        }
+        if let Some(on) = look.smart_aim {
+            slider = slider.smart_aim(on);
+        }
+        if look.vertical {
+            slider = slider.vertical();
         }
         if let Some(format) = look.formatter {
             slider = slider.custom_formatter(move |n, _| format(n));

@@ -28,8 +28,9 @@ pub struct Form<'u> {
     pub(super) window: &'u str,
     /// The collapsed section the form is in: its fields are read, not edited, until it opens.
     pub(super) collapsed: Option<&'u str>,
-    /// Drawn in the app's own layout (each label beside its widget), not in a grid.
-    pub(super) inline: bool,
+    /// Where each field goes: a row of the grid, beside its label in the app's layout, or
+    /// beside a row's label.
+    pub(super) layout: Layout,
     /// The bridge's own state (the fields already warned about).
     pub(super) state: &'u DeclareState,
     /// The egui ids of the widgets drawn, told to the read view once the form is declared.
@@ -42,25 +43,156 @@ impl std::fmt::Debug for Form<'_> {
     }
 }
 
+/// What a form's fields declare, carried into a cell of the form and back.
+struct Carried {
+    items: Vec<FieldItem>,
+    hasher: DefaultHasher,
+    changed: Vec<String>,
+    drawn: Vec<u64>,
+    editable: bool,
+}
+
+/// Where a form's fields go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Layout {
+    /// A row of the form's grid each: the label, then the widget.
+    Grid,
+    /// Each label beside its widget (a checkbox's text in it), in the app's layout: an
+    /// [`WindowUi::inline_form`], or a grid's cells in [`Form::row`].
+    Inline,
+    /// The widget alone, named by a row's label the app drew ([`Form::labelled`]).
+    Beside(egui::Id),
+}
+
 impl Form<'_> {
-    pub(super) fn row(&mut self, label: &str, add: impl FnOnce(&mut egui::Ui) -> egui::Response) -> egui::Response {
-        if self.inline {
-            // The label beside its widget, in whatever layout the app's `ui` has.
-            let response = self
-                .ui
-                .horizontal(|ui| {
-                    let l = ui.label(label);
-                    add(ui).labelled_by(l.id)
-                })
-                .inner;
-            self.drawn.push(response.id.value());
-            return response;
-        }
-        let l = self.ui.label(label);
-        let response = add(self.ui).labelled_by(l.id);
+    /// A field's widget `add`, with its label where the layout puts it.
+    pub(super) fn put(&mut self, label: &str, add: impl FnOnce(&mut egui::Ui) -> egui::Response) -> egui::Response {
+        let response = match self.layout {
+            Layout::Inline => {
+                // The label beside its widget, in whatever layout the app's `ui` has.
+                self.ui
+                    .horizontal(|ui| {
+                        let l = ui.label(label);
+                        add(ui).labelled_by(l.id)
+                    })
+                    .inner
+            }
+            Layout::Beside(row_label) => add(self.ui).labelled_by(row_label),
+            Layout::Grid => {
+                let l = self.ui.label(label);
+                let response = add(self.ui).labelled_by(l.id);
+                self.ui.end_row();
+                response
+            }
+        };
         self.drawn.push(response.id.value());
-        self.ui.end_row();
         response
+    }
+
+    /// Several fields in one row of the form's grid, each in a cell of its own with its label
+    /// beside it (a checkbox's text in it), as egui draws `ui.checkbox(..); ui.checkbox(..);
+    /// ui.end_row()`. Agents read each by its input's label, as ever.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let (mut grid, mut axes) = (true, false);
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("plot").title("Plot").ui(ui, |w, ui| {
+    ///     w.form(ui, "options", |f| {
+    ///         f.row(|f| {
+    ///             f.edit("grid", &Input::checkbox("Show grid"), &mut grid);
+    ///             f.edit("axes", &Input::checkbox("Show axes"), &mut axes);
+    ///         });
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn row<R>(&mut self, fields: impl FnOnce(&mut Self) -> R) -> R {
+        let layout = std::mem::replace(&mut self.layout, Layout::Inline);
+        let inner = fields(self);
+        self.layout = layout;
+        if layout == Layout::Grid {
+            self.ui.end_row();
+        }
+        inner
+    }
+
+    /// A row whose label is any widget the app draws (`label`: rich text, an icon, a help
+    /// button), and whose fields follow it side by side, each its widget alone, named by that
+    /// label (a checkbox keeps its own text). Agents read each field by its input's label, as
+    /// ever.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let (mut width, mut height) = (640_u32, 480_u32);
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("image").title("Image").ui(ui, |w, ui| {
+    ///     w.form(ui, "size", |f| {
+    ///         f.labelled(
+    ///             |ui| ui.label(egui::RichText::new("Size").strong()),
+    ///             |f| {
+    ///                 f.edit("width", &Input::integer("Width", 1..=8192), &mut width);
+    ///                 f.edit("height", &Input::integer("Height", 1..=8192), &mut height);
+    ///             },
+    ///         );
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn labelled<R>(
+        &mut self,
+        label: impl FnOnce(&mut egui::Ui) -> egui::Response,
+        fields: impl FnOnce(&mut Form<'_>) -> R,
+    ) -> R {
+        let grid = self.layout == Layout::Grid;
+        // The fields are this form's, drawn in a cell: what they declare is carried there and
+        // back.
+        let carried = Carried {
+            items: std::mem::take(&mut self.items),
+            hasher: self.hasher.clone(),
+            changed: std::mem::take(&mut self.changed),
+            drawn: std::mem::take(&mut self.drawn),
+            editable: self.editable,
+        };
+        let (edits, gate, window, collapsed, state) =
+            (&mut *self.edits, self.gate, self.window, self.collapsed, self.state);
+        let ui = &mut *self.ui;
+        // In a grid the label is a cell of its own; elsewhere it leads the fields.
+        let mut label = Some(label);
+        let label_cell = if grid { label.take().map(|label| label(ui).id) } else { None };
+        let (inner, carried) = ui
+            .horizontal(|ui| {
+                let label_id = label_cell.or_else(|| label.take().map(|label| label(ui).id)).unwrap_or(egui::Id::NULL);
+                let mut form = Form {
+                    ui,
+                    edits,
+                    items: carried.items,
+                    hasher: carried.hasher,
+                    changed: carried.changed,
+                    editable: carried.editable,
+                    gate,
+                    window,
+                    collapsed,
+                    layout: Layout::Beside(label_id),
+                    state,
+                    drawn: carried.drawn,
+                };
+                let inner = fields(&mut form);
+                let Form { items, hasher, changed, drawn, editable, .. } = form;
+                (inner, Carried { items, hasher, changed, drawn, editable })
+            })
+            .inner;
+        (self.items, self.hasher, self.changed, self.drawn) =
+            (carried.items, carried.hasher, carried.changed, carried.drawn);
+        self.editable = carried.editable;
+        if grid {
+            self.ui.end_row();
+        }
+        inner
     }
 
     pub(super) fn declare(&mut self, item: FieldItem) {
@@ -114,7 +246,7 @@ impl Form<'_> {
         let label = input.label();
         if !self.editable {
             let shown = agents_read(input, &value.to_value());
-            let response = self.row(label, |ui| ui.label(display(&shown)));
+            let response = self.put(label, |ui| ui.label(display(&shown)));
             self.declare(FieldItem { sensitive: input.is_secret(), ..FieldItem::new(label, shown) });
             return response;
         }
@@ -178,7 +310,7 @@ impl Form<'_> {
     /// The person's widget for an editable field: with its label (beside it, or in it for an
     /// inline checkbox) and, under it, what the rules say of the value it holds.
     fn edit_widget<V: Editable>(&mut self, input: &Input, value: &mut V) -> egui::Response {
-        if self.inline
+        if self.layout != Layout::Grid
             && let Some(r) = value.labelled_widget(self.ui, input)
         {
             self.drawn.push(r.id.value());
@@ -188,7 +320,7 @@ impl Form<'_> {
             Value::String(s) => input.check_text(&s).err(),
             _ => None,
         };
-        self.row(input.label(), |ui| {
+        self.put(input.label(), |ui| {
             ui.vertical(|ui| {
                 let r = value.widget(ui, input);
                 if let Some(p) = &problem {
@@ -219,7 +351,7 @@ impl Form<'_> {
                 call.fail(ToolError::invalid_field("value", e));
             }
         }
-        let response = self.row(label, |ui| {
+        let response = self.put(label, |ui| {
             ui.horizontal(|ui| {
                 let r = ui.strong(input.shown(value));
                 ui.weak(note);
@@ -247,7 +379,7 @@ impl Form<'_> {
     /// number).
     pub fn value<'a>(&mut self, label: &str, value: impl Into<Cell<'a>>) -> egui::Response {
         let value = value.into().into_value();
-        let response = self.row(label, |ui| ui.label(display(&value)));
+        let response = self.put(label, |ui| ui.label(display(&value)));
         self.declare(FieldItem::new(label, value));
         response
     }
@@ -290,10 +422,41 @@ pub struct FormResponse {
 impl WindowUi {
     /// Labelled fields in a grid for the person, declared to agents as one `fields` block
     /// `id` from the same values ([`Form::edit`], [`Form::choice`], [`Form::derived`],
-    /// [`Form::value`]). Editable fields give the window its `edit_field` action.
+    /// [`Form::value`]). Editable fields give the window its `edit_field` action. Each field
+    /// is a row of two columns, its label and its widget ([`Form::row`] and
+    /// [`Form::labelled`] for others); 12 by 6 points apart ([`form_with`](Self::form_with)
+    /// for egui's own grid, as the app sets it).
     pub fn form(&mut self, ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut Form<'_>)) -> FormResponse {
-        let grid = egui::Grid::new(("egui_mcp_bridge::form", id)).num_columns(2).spacing([12.0, 6.0]);
-        grid.show(ui, |ui| self.any_form(ui, id, false, add)).inner
+        self.form_with(ui, id, |grid| grid.spacing([12.0, 6.0]), add)
+    }
+
+    /// [`form`](Self::form) in egui's own grid as the app sets it: `grid` gets an
+    /// `egui::Grid` of two columns, spaced as the app's style says, and returns it configured
+    /// (`striped`, `spacing`, `min_col_width`…), so every option egui has is kept.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let (mut name, mut admin) = (String::new(), false);
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("user").title("User").ui(ui, |w, ui| {
+    ///     w.form_with(ui, "user", |g| g.striped(true).min_col_width(120.0), |f| {
+    ///         f.edit("name", &Input::text("Name"), &mut name);
+    ///         f.edit("admin", &Input::checkbox("Administrator"), &mut admin);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn form_with(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        grid: impl FnOnce(egui::Grid) -> egui::Grid,
+        add: impl FnOnce(&mut Form<'_>),
+    ) -> FormResponse {
+        let grid = grid(egui::Grid::new(("egui_mcp_bridge::form", id)).num_columns(2));
+        grid.show(ui, |ui| self.any_form(ui, id, Layout::Grid, add)).inner
     }
 
     /// Fields in the app's own layout, as egui draws them one by one: each label beside its
@@ -317,10 +480,16 @@ impl WindowUi {
     /// # });
     /// ```
     pub fn inline_form(&mut self, ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut Form<'_>)) -> FormResponse {
-        self.any_form(ui, id, true, add)
+        self.any_form(ui, id, Layout::Inline, add)
     }
 
-    fn any_form(&mut self, ui: &mut egui::Ui, id: &str, inline: bool, add: impl FnOnce(&mut Form<'_>)) -> FormResponse {
+    fn any_form(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        layout: Layout,
+        add: impl FnOnce(&mut Form<'_>),
+    ) -> FormResponse {
         self.claim_edit();
         let mut hasher = DefaultHasher::new();
         ("fields", id).hash(&mut hasher);
@@ -336,7 +505,7 @@ impl WindowUi {
             gate,
             window,
             collapsed,
-            inline,
+            layout,
             state,
             drawn: Vec::new(),
         };

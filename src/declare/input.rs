@@ -10,8 +10,10 @@ use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::ops::RangeInclusive;
 
+mod look;
 mod rules;
 
+pub(super) use look::Look;
 use rules::num;
 
 /// Longest text of a text field without [`Input::char_limit`].
@@ -55,6 +57,14 @@ pub(super) enum Kind {
         min: f64,
         max: f64,
         decimals: Option<u8>,
+        /// A slider's step (egui's `step_by`): its values are `min` plus whole steps.
+        step: Option<f64>,
+        /// Whether the person's widget keeps typed values in `min..=max`: a drag value does, a
+        /// slider unless it never clamps (egui's `SliderClamping::Never`, [`Input::clamping`]).
+        clamped: bool,
+        /// What the value's type holds (set by [`Input::for_number_type`]): the bounds of a
+        /// slider that never clamps.
+        limits: (f64, f64),
     },
     Bool,
     /// One of the options given with the field ([`crate::Form::choice`]).
@@ -82,38 +92,6 @@ pub(super) enum Widget {
     Selectable,
 }
 
-/// A value's display for the person; the unit words also go into the rules agents read.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Look {
-    pub widget: Widget,
-    pub prefix: Cow<'static, str>,
-    pub suffix: Cow<'static, str>,
-    pub logarithmic: bool,
-    /// How the person reads a number (`0` as "∞"), where the app has its own way.
-    pub formatter: Option<fn(f64) -> String>,
-    /// A sentence for both: the person's tooltip, and words after the rules for agents.
-    pub hint: Option<Cow<'static, str>>,
-    /// Greyed text in an empty text edit (egui's `hint_text`), for the person.
-    pub placeholder: Option<Cow<'static, str>>,
-    /// The widget's width (a text edit's `desired_width`, a combo box's `width`).
-    pub width: Option<f32>,
-    /// How fast a drag value moves per point dragged.
-    pub speed: Option<f64>,
-}
-
-impl PartialEq for Look {
-    fn eq(&self, other: &Self) -> bool {
-        let same_format = match (self.formatter, other.formatter) {
-            (Some(a), Some(b)) => std::ptr::fn_addr_eq(a, b),
-            (a, b) => a.is_none() && b.is_none(),
-        };
-        (self.widget, &self.prefix, &self.suffix, self.logarithmic, &self.hint, &self.placeholder)
-            == (other.widget, &other.prefix, &other.suffix, other.logarithmic, &other.hint, &other.placeholder)
-            && (self.width, self.speed) == (other.width, other.speed)
-            && same_format
-    }
-}
-
 impl Input {
     fn new(label: impl Into<Cow<'static, str>>, kind: Kind) -> Self {
         Self { label: label.into(), kind, look: Look::default() }
@@ -135,14 +113,14 @@ impl Input {
     /// drag value ([`slider`](Self::slider) for a slider). Any of Rust's number types holds
     /// it; an integer type takes whole numbers only, within the type's own range too.
     pub fn number(label: impl Into<Cow<'static, str>>, range: RangeInclusive<f64>) -> Self {
-        Self::new(label, Kind::Number { min: *range.start(), max: *range.end(), decimals: None })
+        Self::new(label, Kind::number(*range.start(), *range.end(), None))
     }
 
     /// A whole number in `range`.
     #[allow(clippy::cast_precision_loss)] // field ranges are far below 2^52
     pub fn integer(label: impl Into<Cow<'static, str>>, range: RangeInclusive<i64>) -> Self {
         let (min, max) = (*range.start() as f64, *range.end() as f64);
-        Self::new(label, Kind::Number { min, max, decimals: Some(0) })
+        Self::new(label, Kind::number(min, max, Some(0)))
     }
 
     /// Yes or no, held in a `bool`: a checkbox ([`switch`](Self::switch) for a toggle switch).
@@ -306,6 +284,27 @@ impl Input {
         self
     }
 
+    /// A slider's step (number; implies [`slider`](Self::slider)), as egui's `Slider::step_by`:
+    /// the person's slider holds the range's start plus whole steps, and so does an agent's edit
+    /// (another value is refused, naming the step). `0` means none, as in egui.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::Input;
+    /// use serde_json::json;
+    ///
+    /// let gain = Input::number("Gain", 0.0..=10.0).step_by(0.5);
+    /// assert_eq!(gain.check(&json!(2.5)).unwrap(), json!(2.5));
+    /// assert_eq!(gain.check(&json!(0.3)).unwrap_err(), "Gain must be in steps of 0.5 from 0, 0 to 10");
+    /// ```
+    #[must_use]
+    pub fn step_by(mut self, step: f64) -> Self {
+        if let Kind::Number { step: s, .. } = &mut self.kind {
+            *s = (step != 0.0 && step.is_finite()).then_some(step);
+            self.look.widget = Widget::Slider;
+        }
+        self
+    }
+
     /// The label the person reads and agents read the field by.
     pub fn label(&self) -> &str {
         &self.label
@@ -330,9 +329,15 @@ impl Input {
     /// The same input for a value of a number type that holds whole numbers only, or a range
     /// narrower than the input's: what the widget of that type can hold is what is checked.
     pub(super) fn for_number_type(&self, integral: bool, (lo, hi): (f64, f64)) -> Cow<'_, Self> {
-        let Kind::Number { min, max, decimals } = self.kind else { return Cow::Borrowed(self) };
-        let narrowed =
-            Kind::Number { min: min.max(lo), max: max.min(hi), decimals: if integral { Some(0) } else { decimals } };
+        let Kind::Number { min, max, decimals, step, clamped, limits } = self.kind else { return Cow::Borrowed(self) };
+        let narrowed = Kind::Number {
+            min: min.max(lo),
+            max: max.min(hi),
+            decimals: if integral { Some(0) } else { decimals },
+            step,
+            clamped,
+            limits: (limits.0.max(lo), limits.1.min(hi)),
+        };
         if narrowed == self.kind { Cow::Borrowed(self) } else { Cow::Owned(Self { kind: narrowed, ..self.clone() }) }
     }
 }
@@ -358,13 +363,22 @@ impl Hash for Input {
         self.label.hash(h);
         match self.kind {
             Kind::Text { max_chars, secret, required, lines } => (0u8, max_chars, secret, required, lines).hash(h),
-            Kind::Number { min, max, decimals } => (1u8, min.to_bits(), max.to_bits(), decimals).hash(h),
+            Kind::Number { min, max, decimals, step, clamped, limits } => {
+                (1u8, min.to_bits(), max.to_bits(), decimals, step.map(f64::to_bits), clamped).hash(h);
+                (limits.0.to_bits(), limits.1.to_bits()).hash(h);
+            }
             Kind::Bool => 2u8.hash(h),
             Kind::Choice => 3u8.hash(h),
             Kind::Color => 4u8.hash(h),
         }
-        let look = &self.look;
-        (look.widget, &look.prefix, &look.suffix, look.logarithmic, &look.hint, &look.placeholder).hash(h);
-        (look.width.map(f32::to_bits), look.speed.map(f64::to_bits)).hash(h);
+        self.look.hash_into(h);
+    }
+}
+
+impl Kind {
+    /// A number in `min..=max`, drawn as egui's widgets are by default (a slider clamps always).
+    fn number(min: f64, max: f64, decimals: Option<u8>) -> Self {
+        let limits = (f64::NEG_INFINITY, f64::INFINITY);
+        Self::Number { min, max, decimals, step: None, clamped: true, limits }
     }
 }

@@ -8,7 +8,7 @@
 //! One description for both audiences (egui knows only these): `both.rs` shows a window
 //! ([`WindowBuilder::ui`]) and `panel.rs` one drawn into a panel ([`WindowBuilder::panel`]);
 //! `places.rs` says where (kept, with what is made once, in the bridge's own `state.rs`);
-//! `widgets.rs`, `table.rs`, `form.rs` and `choice.rs` draw and declare its contents;
+//! `widgets.rs`, `table.rs`, `list.rs`, `form.rs` and `choice.rs` draw and declare its contents;
 //! `menus.rs` and `sections.rs` keep what menus, collapsed sections and hidden tabs fold away
 //! declared; `gate.rs` says whether the app allows a widget; `input.rs` holds a field's rules,
 //! `editable.rs` the values fields edit and `check.rs` how an agent's value for one is checked;
@@ -31,6 +31,7 @@ mod editable;
 mod form;
 mod gate;
 mod input;
+mod list;
 mod menus;
 mod panel;
 pub(crate) mod places;
@@ -50,6 +51,7 @@ pub use describe::{Describe, ForAgents};
 pub use editable::Editable;
 pub use form::{Form, FormResponse};
 pub use input::Input;
+pub use list::{DEFAULT_AGENT_ITEMS, ListOptions, MAX_AGENT_ITEMS};
 pub use menus::Menu;
 pub(crate) use menus::app_menu_ui;
 pub(crate) use press::app_action;

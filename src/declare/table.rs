@@ -1,5 +1,6 @@
 //! Tables for both audiences: every row for the person, scrolled and laid out only where
-//! visible; the first rows and the total for agents (§9); a row button that is also an action.
+//! visible; the first or the newest rows and the total for agents (§9); a row button that is
+//! also an action.
 
 use super::check::display;
 use super::content::{Mode, Rows};
@@ -9,9 +10,10 @@ use crate::hub::ActionSpec;
 impl WindowUi {
     /// A table for both: the person sees every row of `rows` (scrolled, drawn only where
     /// visible, each with an optional button), agents read it as the `table` block `id`, with at
-    /// most [`TableOptions::agent_rows`] rows and the total (the rest belongs behind a read-only
-    /// tool, §9). `cells` gives one row's cells, lined up with `columns`
-    /// (`|order, t| t.row((order.id.as_str(), order.total))`). With
+    /// most [`TableOptions::agent_rows`] rows (the first) or [`TableOptions::newest_rows`] (the
+    /// last) and the total (the rest belongs behind a read-only tool, §9). `cells` gives one
+    /// row's cells, lined up with `columns` (`|order, t| t.row((order.id.as_str(),
+    /// order.total))`). With
     /// [`TableOptions::row_action`], each row's button is also an action `{row}` for agents
     /// (0-based, over all the rows): the person's click and the agent's call come out as one
     /// [`Press`] whose arguments are the row. Returns the row's press in this pass.
@@ -28,11 +30,12 @@ impl WindowUi {
             Some((name, spec)) if self.gate().allows(ui) => self.agents_row(name, spec, rows.len()),
             _ => None,
         };
-        let limit = options.agent_rows.unwrap_or(usize::MAX);
+        let shown = options.agent_rows.map_or(rows.len(), |n| n.min(rows.len()));
+        let first = if options.newest { rows.len() - shown } else { 0 };
         let table = self.table(id, columns);
-        let table = if rows.len() > limit { table.slice(0, rows.len() as u64) } else { table };
+        let table = if shown < rows.len() { table.slice(first as u64, rows.len() as u64) } else { table };
         table.rows(|t| {
-            for r in rows.iter().take(limit) {
+            for r in &rows[first..first + shown] {
                 cells(r, t);
             }
         });
@@ -84,6 +87,7 @@ struct RowArgs {
 #[derive(Clone, Debug, Default)]
 pub struct TableOptions<'a> {
     agent_rows: Option<usize>,
+    newest: bool,
     row_button: Option<&'a str>,
     row_action: Option<(&'a str, ActionSpec)>,
     height: Option<f32>,
@@ -95,10 +99,21 @@ impl<'a> TableOptions<'a> {
         Self::default()
     }
 
-    /// The most rows agents read in the state (default: all); the total says how many there are.
+    /// The most rows agents read in the state, the first ones (default: all); the total says
+    /// how many there are.
     #[must_use]
     pub fn agent_rows(mut self, n: usize) -> Self {
         self.agent_rows = Some(n);
+        self.newest = false;
+        self
+    }
+
+    /// Agents read the newest (last) `n` rows in the state, for a table that grows at the
+    /// bottom (a log, readings); the offset and total say where they are.
+    #[must_use]
+    pub fn newest_rows(mut self, n: usize) -> Self {
+        self.agent_rows = Some(n);
+        self.newest = true;
         self
     }
 

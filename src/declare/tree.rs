@@ -451,13 +451,17 @@ impl<T> Tree<'_, T> {
                 ui.horizontal(|ui| {
                     ui.set_min_height(row_height);
                     ui.add_space(indent * self.depth(k) as f32);
+                    // The expander's slot, on every row, so that names line up under their folder.
+                    let icon = ui.spacing().icon_width;
+                    let sense = if self.is_folder(k) { egui::Sense::click() } else { egui::Sense::hover() };
+                    let (_, expander) = ui.allocate_exact_size(egui::vec2(icon, row_height), sense);
                     if self.is_folder(k) {
                         let open = self.state.is_open(path);
                         let what = if open { "Collapse" } else { "Expand" };
-                        // egui's own triangle, as its collapsing headers draw it.
-                        let (_, expander) =
-                            ui.allocate_exact_size(egui::vec2(indent, row_height), egui::Sense::click());
-                        egui::collapsing_header::paint_default_icon(ui, if open { 1.0 } else { 0.0 }, &expander);
+                        // egui's own triangle, as its collapsing headers draw it, icon-sized.
+                        let mut shape = expander.clone();
+                        shape.rect = egui::Rect::from_center_size(expander.rect.center(), egui::Vec2::splat(icon));
+                        egui::collapsing_header::paint_default_icon(ui, if open { 1.0 } else { 0.0 }, &shape);
                         let expander = expander.on_hover_text(what);
                         // Read as what it does to which row (a screen reader's, a test's words).
                         expander.widget_info(|| {
@@ -466,8 +470,6 @@ impl<T> Tree<'_, T> {
                         if expander.clicked() {
                             toggled = Some((path.to_owned(), !open));
                         }
-                    } else {
-                        ui.add_space(indent);
                     }
                     if let Some(checked) = &self.checked {
                         let state = checked(&self.rows[k]);

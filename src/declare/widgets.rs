@@ -1,8 +1,7 @@
 //! Widgets that draw for the person and declare for agents in one call, inside a window shown
 //! with [`WindowBuilder::ui`](super::WindowBuilder::ui): a button that is also an action, a
-//! gesture with arguments (each a [`Press`] for one handler), links, text, notices, lists and
-//! media.
-//! Fields are in `form.rs`, tables in `table.rs`.
+//! gesture with arguments (each a [`Press`] for one handler), links, text, notices and media.
+//! Fields are in `form.rs`, tables in `table.rs`, lists in `list.rs`.
 
 use super::{Describe, ForAgents, Press, WindowUi};
 use crate::hub::ActionSpec;
@@ -177,34 +176,6 @@ impl WindowUi {
             (None, false) => None,
         };
         egui::InnerResponse::new(press, response)
-    }
-
-    /// A list for both: bullets for the person, the `list` block `id` for agents.
-    pub fn list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, items: &[S]) {
-        self.any_list_ui(ui, id, false, items);
-    }
-
-    /// A list whose order means something (steps, a ranking): numbered lines for the person, an
-    /// ordered `list` block `id` for agents.
-    pub fn ordered_list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, items: &[S]) {
-        self.any_list_ui(ui, id, true, items);
-    }
-
-    fn any_list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, ordered: bool, items: &[S]) {
-        for (k, item) in items.iter().enumerate() {
-            if ordered {
-                ui.label(format!("{}. {}", k + 1, item.as_ref()));
-            } else {
-                ui.label(format!("• {}", item.as_ref()));
-            }
-        }
-        let list = self.list(id);
-        let list = if ordered { list.ordered() } else { list };
-        list.items(|l| {
-            for item in items {
-                l.item(item.as_ref());
-            }
-        });
     }
 
     /// A picture for both: `draw` paints it for the person, agents read the `media` block `id`

@@ -17,6 +17,11 @@
 //! - `both`, `widgets`, `inputs`: one description draws the person's widgets and declares the
 //!   agent's view; each widget and input kind, what the app disables, and `edit_field` against
 //!   the person's widgets (property tests).
+//! - `options`: egui's own options on fields and forms (a text edit's, a slider's, the form's
+//!   grid) laid out as egui's own widgets with them; a slider's step and clamping take from an
+//!   agent what egui's own slider holds when the person types it.
+//! - `long_lists`: a 100,000-line log for both audiences: the person's rows laid out only where
+//!   visible, the agent's bounded page within the state budget, the rest by a read-only tool.
 //! - `containers`: panels that are windows, menus and collapsing sections declared while closed.
 //! - `state_json`: the published JSON, spliced from each window's, is a fresh serialisation.
 //! - `read_view`, `operate`: what the app draws but has not described is published, read, and
@@ -54,8 +59,10 @@ mod layers;
 mod lifecycle;
 mod local;
 mod log_secrets;
+mod long_lists;
 mod notifications;
 mod operate;
+mod options;
 mod own_widget;
 mod read_view;
 mod readme;

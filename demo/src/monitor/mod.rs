@@ -14,6 +14,7 @@ pub mod device;
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use egui_mcp_bridge::blocks::ListOptions;
 use egui_mcp_bridge::{ActionSpec, Bridge, Deferred, Input, Severity, ToolError, ToolResult};
 use serde::Deserialize;
 
@@ -296,28 +297,16 @@ impl Monitor {
             (Severity::Info, status.to_owned())
         };
         w.notice_ui(ui, "status", severity, &status);
-        // Every line for the person, scrolled (only the visible ones laid out); the newest
-        // AGENT_LINES for agents, as a page of the whole (§9), from the same lines and words.
+        // One description: every line for the person, scrolled (only the visible ones laid
+        // out), and the newest AGENT_LINES for agents, as a page of the whole (§9).
         let timestamps = self.settings.timestamps;
-        let shown = |(t, line): &(f64, String)| if timestamps { format!("[{t:.1}] {line}") } else { line.clone() };
-        let (lines, total) = (&self.lines, self.lines.len());
-        let first = total.saturating_sub(AGENT_LINES);
-        w.list("lines").slice(first as u64, total as u64).items(|l| {
-            for line in lines.range(first..) {
-                l.item(shown(line).as_str());
-            }
-        });
-        let row = ui.text_style_height(&egui::TextStyle::Body);
-        egui::ScrollArea::vertical().auto_shrink([false, false]).stick_to_bottom(self.settings.autoscroll).show_rows(
-            ui,
-            row,
-            total,
-            |ui, range| {
-                for k in range {
-                    ui.label(shown(&lines[k]));
-                }
-            },
-        );
+        let lines = &self.lines;
+        let shown = |k: usize| {
+            let (t, line) = &lines[k];
+            if timestamps { format!("[{t:.1}] {line}") } else { line.clone() }
+        };
+        let options = ListOptions::new().newest_items(AGENT_LINES).stick_to_bottom(self.settings.autoscroll);
+        w.long_list_ui(ui, "lines", lines.len(), shown, options);
     }
 }
 

@@ -10,6 +10,7 @@ use std::time::Duration;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use egui_mcp_bridge::Bridge;
 use egui_mcp_bridge::passes::headless;
+use egui_mcp_bridge::protocol::Block;
 use egui_mcp_bridge::testing::{Agent, Harness, HeadlessUi};
 use order_demo::monitor::{Monitor, Parity};
 use serde_json::{Value, json};
@@ -68,6 +69,15 @@ fn a_person_sets_up_connects_sends_resets_and_clears() {
     step_until(&mut h, |m| m.lines.iter().any(|(_, l)| l == "< OK ID?"));
     let shown = |h: &Harness<'_, Monitor>, text: &str| h.query_all_by_label_contains(text).next().is_some();
     assert!(shown(&h, "> ID?") && shown(&h, "< OK ID?"), "the person reads the command and the reply");
+    // The console is described once: the agent's page of it ends with the line the person's
+    // console, stuck to the bottom, shows; nothing of it is left undescribed.
+    let console = h.window("console").expect("declared");
+    let ids: Vec<Option<&str>> = console.blocks.iter().map(Block::id).collect();
+    assert_eq!(ids, [Some("status"), Some("lines")], "the lines are read once");
+    let Some(Block::List { items, .. }) = console.blocks.get(1) else { panic!("a list: {console:?}") };
+    let newest = items.last().and_then(Value::as_str).expect("a line");
+    assert_eq!(h.query_all_by_label_contains(newest).count(), 1, "the person sees {newest:?}");
+    assert_eq!(h.undescribed(), []);
 
     // The Reset dialog, over the settings panel.
     h.get_by_label("Reset settings").click();

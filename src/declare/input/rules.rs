@@ -63,24 +63,102 @@ impl Input {
     }
 
     fn check_number(&self, n: f64) -> Result<Value, String> {
-        let Kind::Number { min, max, decimals } = self.kind else { return Err(format!("{} must be text", self.label)) };
-        let in_steps = decimals.is_none_or(|d| {
+        let label = &self.label;
+        let Kind::Number { min, decimals, step, .. } = self.kind else { return Err(format!("{label} must be text")) };
+        let in_decimals = decimals.is_none_or(|d| {
             let scaled = n * 10f64.powi(i32::from(d));
             (scaled - scaled.round()).abs() < 1e-6
         });
-        let in_range = n.is_finite() && (min..=max).contains(&n);
-        if !in_range || !in_steps {
-            // The rule broken first: a whole number, or the decimals, or the range.
-            let (label, range) = (&self.label, format!("{} to {}", num(min), num(max)));
-            let decimals_word = |d: u8| if d == 1 { "1 decimal".to_owned() } else { format!("{d} decimals") };
-            return Err(match decimals {
-                Some(0) if !in_steps => format!("{label} must be a whole number, {range}"),
-                Some(d) if !in_steps => format!("{label} must have at most {}, {range}", decimals_word(d)),
-                Some(0) | None => format!("{label} must be {range}"),
-                Some(d) => format!("{label} must be {range}, at most {}", decimals_word(d)),
-            });
+        let (lo, hi) = self.held_range();
+        let in_range = n.is_finite() && (lo..=hi).contains(&n);
+        let held = match step {
+            // What the person's slider holds once given `n`: `n` itself, near enough (egui's
+            // arithmetic leaves 0.30000000000000004 for 0.3 in steps of 0.1), or refused. A
+            // range that does not end on a step holds the step past its end (0 to 10 in steps
+            // of 4 holds 12), as egui's slider does.
+            Some(step) => Some(self.slider_holds(n))
+                .filter(|held| n.is_finite() && self.in_limits(n) && (held - n).abs() <= 1e-6 * step.abs()),
+            None => in_range.then_some(n),
+        };
+        match held {
+            Some(held) if in_decimals => Ok(if decimals == Some(0) { json!(held.round() as i64) } else { json!(held) }),
+            _ => {
+                let off_step = step.is_some_and(|s| {
+                    let k = (n - min) / s;
+                    (k - k.round()).abs() >= 1e-6
+                });
+                Err(self.number_error(in_decimals, off_step && in_range))
+            }
         }
-        Ok(if decimals == Some(0) { json!(n.round() as i64) } else { json!(n) })
+    }
+
+    /// What is wrong with a number: the rule broken first (a whole number, the decimals, the
+    /// step of a number in the range), then the range.
+    fn number_error(&self, in_decimals: bool, off_step: bool) -> String {
+        let Kind::Number { min, decimals, step, .. } = self.kind else {
+            return format!("{} must be a number", self.label);
+        };
+        let label = &self.label;
+        let range = self.range_words();
+        let decimals_word = |d: u8| if d == 1 { "1 decimal".to_owned() } else { format!("{d} decimals") };
+        let with_range = |rule: String| match &range {
+            Some(range) => format!("{label} must {rule}, {range}"),
+            None => format!("{label} must {rule}"),
+        };
+        let steps = step.map(|s| format!("in steps of {} from {}", num(s), num(min)));
+        match (decimals, steps) {
+            (Some(0), _) if !in_decimals => with_range("be a whole number".to_owned()),
+            (Some(d), _) if !in_decimals => with_range(format!("have at most {}", decimals_word(d))),
+            (_, Some(steps)) if off_step => with_range(format!("be {steps}")),
+            (Some(0) | None, None) => format!("{label} must be {}", range.unwrap_or_else(|| "a number".to_owned())),
+            (Some(0) | None, Some(steps)) => format!("{label} must be {}, {steps}", range.unwrap_or_default()),
+            (Some(d), _) => format!("{label} must be {}, at most {}", range.unwrap_or_default(), decimals_word(d)),
+        }
+    }
+
+    /// Whether the person's widget keeps typed values in the input's range (a drag value
+    /// always; a slider unless it never clamps).
+    fn clamps(&self) -> bool {
+        matches!(self.kind, Kind::Number { clamped: true, .. })
+    }
+
+    /// The numbers the person's widget holds: the input's range, or what the value's type
+    /// holds for a slider that never clamps.
+    fn held_range(&self) -> (f64, f64) {
+        match self.kind {
+            Kind::Number { limits, .. } if !self.clamps() => limits,
+            Kind::Number { min, max, .. } => (min, max),
+            _ => (f64::NEG_INFINITY, f64::INFINITY),
+        }
+    }
+
+    fn in_limits(&self, n: f64) -> bool {
+        matches!(self.kind, Kind::Number { limits: (lo, hi), .. } if (lo..=hi).contains(&n))
+    }
+
+    /// The range in an error's words ("0 to 10"), if the widget has one.
+    fn range_words(&self) -> Option<String> {
+        let (lo, hi) = self.held_range();
+        (lo.is_finite() || hi.is_finite()).then(|| format!("{} to {}", num(lo), num(hi)))
+    }
+
+    /// What egui's slider stores when set to `n` (its `SliderCore::rounded`): pulled into the
+    /// range unless it never clamps, put on the step from the range's start, rounded to the
+    /// decimals.
+    pub(in crate::declare) fn slider_holds(&self, n: f64) -> f64 {
+        let Kind::Number { min, max, decimals, step, .. } = self.kind else { return n };
+        let mut held = n;
+        if self.clamps() {
+            held = if min <= max { held.clamp(min, max) } else { held.clamp(max, min) };
+        }
+        if let Some(step) = step {
+            held = min + ((held - min) / step).round() * step;
+        }
+        match decimals {
+            // As egui's `emath::round_to_decimals` does it.
+            Some(d) => format!("{held:.*}", usize::from(d)).parse().unwrap_or(held),
+            None => held,
+        }
     }
 
     /// The JSON type of the field's values.
@@ -109,10 +187,18 @@ impl Input {
                 let required = if required { ", required" } else { "" };
                 format!("{secret}{lines}≤{max_chars} chars{required}")
             }
-            Kind::Number { min, max, decimals } => {
+            Kind::Number { min, max, decimals, step, .. } => {
                 let d = decimals.filter(|d| *d > 0).map(|d| format!(", {d} decimals")).unwrap_or_default();
+                let step = step.map(|s| format!(", steps of {}", num(s))).unwrap_or_default();
                 let (prefix, suffix) = (&self.look.prefix, self.look.suffix.trim_end());
-                format!("{prefix}{}-{prefix}{}{suffix}{d}", num(min), num(max))
+                let range = format!("{prefix}{}-{prefix}{}{suffix}", num(min), num(max));
+                if self.clamps() {
+                    format!("{range}{step}{d}")
+                } else {
+                    // Typed into the slider's box, any number the type holds.
+                    let any = self.range_words().map_or_else(|| "any".to_owned(), |r| r.replace(" to ", "-"));
+                    format!("{any} (slider {range}){step}{d}")
+                }
             }
             Kind::Bool => "true/false".to_owned(),
             Kind::Choice => "one of the options".to_owned(),

@@ -1,0 +1,327 @@
+//! How the person's widget shows a field ([`Look`]): the bridge's own choices (a slider, a
+//! unit) and egui's own options on the widget, kept as the app gives them (a slider's
+//! orientation and clamping, a text edit's rows, font, colour and layouter). Only a slider's
+//! clamping changes what agents may set, and it tells the rules so ([`Kind::Number`]'s
+//! `clamped`).
+
+use std::borrow::Cow;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use egui::SliderClamping;
+
+use super::{Input, Kind, Widget};
+
+/// A value's display for the person; the unit words also go into the rules agents read.
+#[derive(Clone, Debug, Default)]
+pub(in crate::declare) struct Look {
+    pub widget: Widget,
+    pub prefix: Cow<'static, str>,
+    pub suffix: Cow<'static, str>,
+    pub logarithmic: bool,
+    /// How the person reads a number (`0` as "∞"), where the app has its own way.
+    pub formatter: Option<fn(f64) -> String>,
+    /// A sentence for both: the person's tooltip, and words after the rules for agents.
+    pub hint: Option<Cow<'static, str>>,
+    /// Greyed text in an empty text edit (egui's `hint_text`), for the person.
+    pub placeholder: Option<Cow<'static, str>>,
+    /// The widget's width (a text edit's `desired_width`, a combo box's `width`).
+    pub width: Option<f32>,
+    /// How fast a drag value moves per point dragged.
+    pub speed: Option<f64>,
+    /// When a slider keeps values in its range (egui's own default: always).
+    pub clamping: SliderClamping,
+    /// A slider's smart aim (egui's `smart_aim`; on unless the app says).
+    pub smart_aim: Option<bool>,
+    /// A vertical slider.
+    pub vertical: bool,
+    /// A text edit's options, egui's own.
+    pub text: TextLook,
+}
+
+/// A text edit's options that are egui's own and change nothing agents read: rows, focus, font,
+/// colour and layouter.
+#[derive(Clone, Debug, Default)]
+pub(in crate::declare) struct TextLook {
+    /// egui's `desired_rows` (the bridge's own: 3 for several lines, 4 for code).
+    pub rows: Option<usize>,
+    /// egui's `lock_focus`: the tab key indents instead of moving on.
+    pub lock_focus: Option<bool>,
+    pub font: Option<egui::FontSelection>,
+    pub color: Option<egui::Color32>,
+    pub layouter: Option<Layouter>,
+}
+
+/// How a text edit lays its text out (egui's `TextEdit::layouter`: syntax colouring).
+#[derive(Clone)]
+pub(in crate::declare) struct Layouter(pub Arc<LayouterFn>);
+
+/// A text edit's layouter, as egui calls it: the `ui`, the text and the width to wrap at.
+pub(in crate::declare) type LayouterFn =
+    dyn Fn(&egui::Ui, &dyn egui::TextBuffer, f32) -> Arc<egui::Galley> + Send + Sync;
+
+impl std::fmt::Debug for Layouter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Layouter")
+    }
+}
+
+impl PartialEq for TextLook {
+    fn eq(&self, other: &Self) -> bool {
+        let same_layouter = match (&self.layouter, &other.layouter) {
+            (Some(a), Some(b)) => Arc::ptr_eq(&a.0, &b.0),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        (self.rows, self.lock_focus, self.color) == (other.rows, other.lock_focus, other.color)
+            && self.font.as_ref().map(font_key) == other.font.as_ref().map(font_key)
+            && same_layouter
+    }
+}
+
+/// A font selection as it is compared and hashed (egui's `FontSelection` is neither).
+fn font_key(font: &egui::FontSelection) -> (u8, Option<&egui::FontId>, Option<&egui::TextStyle>) {
+    match font {
+        egui::FontSelection::Default => (0, None, None),
+        egui::FontSelection::FontId(id) => (1, Some(id), None),
+        egui::FontSelection::Style(style) => (2, None, Some(style)),
+    }
+}
+
+impl PartialEq for Look {
+    fn eq(&self, other: &Self) -> bool {
+        let same_format = match (self.formatter, other.formatter) {
+            (Some(a), Some(b)) => std::ptr::fn_addr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        (self.widget, &self.prefix, &self.suffix, self.logarithmic, &self.hint, &self.placeholder)
+            == (other.widget, &other.prefix, &other.suffix, other.logarithmic, &other.hint, &other.placeholder)
+            && (self.width, self.speed) == (other.width, other.speed)
+            && (self.clamping, self.smart_aim, self.vertical) == (other.clamping, other.smart_aim, other.vertical)
+            && self.text == other.text
+            && same_format
+    }
+}
+
+impl Look {
+    /// Hashes what [`PartialEq`] compares, but for the functions (compared by address: an app
+    /// makes a new layouter every pass).
+    pub(super) fn hash_into<H: Hasher>(&self, h: &mut H) {
+        (self.widget, &self.prefix, &self.suffix, self.logarithmic, &self.hint, &self.placeholder).hash(h);
+        (self.width.map(f32::to_bits), self.speed.map(f64::to_bits), self.clamping, self.smart_aim, self.vertical)
+            .hash(h);
+        let text = &self.text;
+        (text.rows, text.lock_focus, text.color, text.font.as_ref().map(font_key)).hash(h);
+    }
+}
+
+/// egui's own options on the person's widget.
+impl Input {
+    /// When a slider keeps values in its range (number; implies [`slider`](Self::slider)), as
+    /// egui's `Slider::clamping`. With `SliderClamping::Never` the person can type any number
+    /// into the slider's value box (the rail still ends at the range), and an agent may set any
+    /// number the value's type holds.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::Input;
+    /// use serde_json::json;
+    ///
+    /// let zoom = Input::number("Zoom", 0.0..=4.0).clamping(egui::SliderClamping::Never);
+    /// assert_eq!(zoom.check(&json!(12)).unwrap(), json!(12.0));
+    /// ```
+    #[must_use]
+    pub fn clamping(mut self, clamping: SliderClamping) -> Self {
+        if let Kind::Number { clamped, .. } = &mut self.kind {
+            *clamped = clamping != SliderClamping::Never;
+            self.look.clamping = clamping;
+            self.look.widget = Widget::Slider;
+        }
+        self
+    }
+
+    /// A slider's smart aim (number; implies [`slider`](Self::slider)), as egui's
+    /// `Slider::smart_aim`: on, dragging prefers round numbers; off, it takes the exact value
+    /// under the pointer.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut ratio = 0.5_f64;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("mix").title("Mix").ui(ui, |w, ui| {
+    ///     w.form(ui, "mix", |f| {
+    ///         f.edit("ratio", &Input::number("Ratio", 0.0..=1.0).smart_aim(false), &mut ratio);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn smart_aim(mut self, on: bool) -> Self {
+        if let Kind::Number { .. } = self.kind {
+            self.look.smart_aim = Some(on);
+            self.look.widget = Widget::Slider;
+        }
+        self
+    }
+
+    /// A vertical slider (number; implies [`slider`](Self::slider)), as egui's
+    /// `Slider::vertical`.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut level = 3_u8;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("mixer").title("Mixer").ui(ui, |w, ui| {
+    ///     w.form(ui, "channel", |f| {
+    ///         f.edit("level", &Input::integer("Level", 0..=10).vertical(), &mut level);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn vertical(mut self) -> Self {
+        if let Kind::Number { .. } = self.kind {
+            self.look.vertical = true;
+            self.look.widget = Widget::Slider;
+        }
+        self
+    }
+
+    /// How many rows a text edit shows (text), as egui's `TextEdit::desired_rows` (the
+    /// bridge's own: 3 for [`multiline`](Self::multiline), 4 for [`code`](Self::code)).
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut notes = String::new();
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("notes").title("Notes").ui(ui, |w, ui| {
+    ///     w.form(ui, "notes", |f| {
+    ///         f.edit("notes", &Input::text("Notes").multiline().desired_rows(8), &mut notes);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn desired_rows(mut self, rows: usize) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.rows = Some(rows);
+        }
+        self
+    }
+
+    /// Whether the tab key indents instead of moving to the next widget (text), as egui's
+    /// `TextEdit::lock_focus` ([`code`](Self::code) has it on). The text agents may set is the
+    /// same either way.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut script = String::new();
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("script").title("Script").ui(ui, |w, ui| {
+    ///     w.form(ui, "script", |f| {
+    ///         f.edit("script", &Input::text("Script").multiline().lock_focus(true), &mut script);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn lock_focus(mut self, tab_will_indent: bool) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.lock_focus = Some(tab_will_indent);
+        }
+        self
+    }
+
+    /// The text edit's font (text), as egui's `TextEdit::font`: a `TextStyle` or a `FontId`.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut title = String::new();
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("doc").title("Document").ui(ui, |w, ui| {
+    ///     w.form(ui, "doc", |f| {
+    ///         f.edit("title", &Input::text("Title").font(egui::TextStyle::Heading), &mut title);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn font(mut self, font: impl Into<egui::FontSelection>) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.font = Some(font.into());
+        }
+        self
+    }
+
+    /// The text edit's text colour (text), as egui's `TextEdit::text_color`.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut error = String::new();
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("log").title("Log").ui(ui, |w, ui| {
+    ///     w.form(ui, "log", |f| {
+    ///         f.edit("error", &Input::text("Error").text_color(egui::Color32::RED), &mut error);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn text_color(mut self, color: egui::Color32) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.color = Some(color);
+        }
+        self
+    }
+
+    /// How the text edit lays its text out (text), as egui's `TextEdit::layouter`: a code
+    /// editor's syntax colouring. Called with the `ui`, the text and the width to wrap at, as
+    /// egui calls it, at least once a pass: keep what it works out in egui's memory if it is
+    /// slow. Agents read and set the text itself.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut code = String::from("let x = 1;");
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// // Keywords in orange, the rest as the style says.
+    /// let highlight = |ui: &egui::Ui, text: &dyn egui::TextBuffer, wrap_width: f32| {
+    ///     let mut job = egui::text::LayoutJob::default();
+    ///     let font = egui::TextStyle::Monospace.resolve(ui.style());
+    ///     for word in text.as_str().split_inclusive(' ') {
+    ///         let keyword = word.trim() == "let";
+    ///         let color = if keyword { egui::Color32::ORANGE } else { ui.visuals().text_color() };
+    ///         job.append(word, 0.0, egui::TextFormat::simple(font.clone(), color));
+    ///     }
+    ///     job.wrap.max_width = wrap_width;
+    ///     ui.fonts_mut(|f| f.layout_job(job))
+    /// };
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("editor").title("Editor").ui(ui, |w, ui| {
+    ///     w.form(ui, "source", |f| {
+    ///         f.edit("code", &Input::text("Code").code().layouter(highlight), &mut code);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn layouter(
+        mut self,
+        layouter: impl Fn(&egui::Ui, &dyn egui::TextBuffer, f32) -> Arc<egui::Galley> + Send + Sync + 'static,
+    ) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.layouter = Some(Layouter(Arc::new(layouter)));
+        }
+        self
+    }
+}
