@@ -5,8 +5,9 @@ bridge's API describes once, keeping every option the app gives them.
     python3 scripts/census.py egui=DIR template=DIR serial=DIR      # tables and every "no"
     python3 scripts/census.py --markdown egui=DIR ...                # the tables for the doc
     python3 scripts/census.py --list egui=DIR ...                    # every site, tab-separated:
-        app, file:line, kind, verdicts (at 5a0931d / on main / with the pending branches),
-        [options], containers, source, why not on main
+        app, file:line, kind, verdicts (at 5a0931d / without the branches / on main [/ with
+        the pending branches]), [options], containers, source, why not on main, why not without
+        the branches
     python3 scripts/census.py --self-test                            # a tiny inline fixture
 
 Each DIR is a folder of Rust sources (`crates/egui_demo_lib/src/demo` of emilk/egui,
@@ -35,13 +36,13 @@ from dataclasses import dataclass, field
 #
 #   kind: (the bridge call that draws it,
 #          options kept (space-separated; "*" = every option of egui's builder),
-#          options pending on a branch not yet merged {option: branch},
+#          options kept by a branch {option: branch} (PENDING_LANDED says which have landed),
 #          options that landed after 5a0931d {option: commit}, "" = the kind itself)
 #
 # An option name is the builder method (`step_by`), or one of these made-up names:
 #   tooltip (on_hover_text), tooltip_ui (on_hover_ui: drawn for the person), enabled
 #   (add_enabled / a disabled ui), rich_text (RichText or an image in the label), image,
-#   grid:<option> / grid:row (the app's Grid around a field: see FORM_GRID), layout:vertical (a
+#   grid:<option> / grid:row / grid-mixed (the app's Grid around a field: see FORM_GRID), layout:vertical (a
 #   choice's options one under another), type / alpha (a colour's value type), rows:<kind> (what a
 #   long list's rows are), response:<method> (what the app does with egui's response), show (the
 #   app uses TextEdit::show's output).
@@ -123,18 +124,23 @@ WHY = {
 # A field (a FIELD_KINDS site) in the app's own egui::Grid: `w.form` draws its own two-column grid
 # (a text label, one widget per row, 12 × 6 points apart), so the app's grid options and rows of
 # another shape (several widgets, a widget as the row label) are kept only with the grid of the
-# options branch (WindowUi::form_with, Form::row, Form::labelled).
+# options branch (WindowUi::form_with, Form::row, Form::labelled). A grid that also holds other
+# widgets (a button, a link, an editor) is kept for none of its fields ("grid-mixed"): a form's
+# grid holds fields only, and the form borrows the window, so its own widgets cannot be drawn in it.
 FORM_GRID = ("a form in the app's own grid (form_with, Form::row, Form::labelled)", "options")
 
-# Which branch a pending option is on is said above; these say whether each has landed. Flip
-# them when the branches are merged (or use --with options,lists).
-PENDING_LANDED = {"options": False, "lists": False}
+# Which branch a pending option is on is said above; these say whether each has landed on main
+# (merged: the options branch in 8de132e, the lists branch in f347030). A branch not landed yet is
+# counted in a column of its own ("main + pending branches"); `--with BRANCH` counts it as landed.
+PENDING_LANDED = {"options": True, "lists": True}
+# The API on main before the two branches landed (the census's column "without the branches").
+BEFORE_BRANCHES = "b97b4a2"
 
-# Commits since 5a0931d whose rules `--at 5a0931d` switches off.
+# Commits since 5a0931d whose rules the column "at 5a0931d" switches off (with the branches).
 SINCE_5A0931D = {"158923b", "a12a9b6"}
 
-# The app's own widgets (functions drawing with a painter), per app folder name: a call is an
-# "own_widget" site; the painting inside their definition is not counted again.
+# The apps' own widgets (functions drawing with a painter): a call is a site of the kind given;
+# the painting inside their definition is not counted again.
 OWN_WIDGETS = {
     "toggle": "switch", "toggle_ui": "switch", "toggle_ui_compact": "switch",
     "color_picker_widget": "own_widget", "color_slider_1d": "own_widget",
@@ -1018,8 +1024,7 @@ class App:
                     elif s.kind == "hyperlink":
                         s.kind = "hyperlink_in_menu"
                 if "popup" in kinds and s.kind not in ("popup_menu",):
-                    s.reasons.append(("container", "in a Popup (Popup::menu / context_menu / from_response): not a bridge "
-                                      "menu, its items are declared only while it is open", None))
+                    s.reasons.append(("container", "in a Popup (Popup::menu / context_menu / from_response): not a bridge menu", None))
                 if "tooltip" in kinds:
                     s.reasons.append(("container", UNCOVERED["tooltip_widget"], None))
                 if "table" in kinds and s.kind in FIELD_KINDS | {"button", "selectable_label"}:
@@ -1028,8 +1033,11 @@ class App:
                 if grids and (s.kind in FIELD_KINDS):
                     g = grids[-1]
                     s.options += ["grid:" + o for o in g.options]
-                    if not self.label_and_one_widget(fs, s, g):
+                    shape = self.grid_row(fs, s, g)
+                    if shape == "fields":
                         s.options.append("grid:row")
+                    if self.grid_holds_more(g):
+                        s.options.append("grid-mixed")
 
     def choice_layouts(self) -> None:
         """Radio buttons or selectable values of one value laid out one under another: Form::choice
@@ -1046,8 +1054,19 @@ class App:
                     for s in ss:
                         s.options.append("layout:vertical")
 
-    def label_and_one_widget(self, fs: FileScan, s: Site, g: Container) -> bool:
-        """Whether the site's grid row is a text label and this one widget (as a form's row)."""
+    def grid_holds_more(self, g: Container) -> bool:
+        """Whether the grid holds widgets other than fields (a button, a link, a section): a
+        form's grid (form_with) holds fields only, and in it the window's own widgets cannot be
+        reached (the form borrows it)."""
+        return any(
+            o.kind not in FIELD_KINDS and not o.left_out and o.folded_into is None and not o.kind.startswith("other:")
+            for fs in self.files for o in fs.sites if any(c.key == g.key for c in o.ctx)
+        )
+
+    def grid_row(self, fs: FileScan, s: Site, g: Container) -> str:
+        """The shape of the site's grid row: "simple" (a text label and this one widget, a
+        form's own row), "fields" (fields only, after any label: Form::row, Form::labelled) or
+        "mixed" (fields and a button or a link: no form row holds those)."""
         code = fs.code
         if g.file == fs.rel and g.start <= s.start < g.end:
             lo, hi = g.start, g.end
@@ -1056,21 +1075,24 @@ class App:
             lo, hi = (f[2], f[3]) if f else (0, len(code))
         ends = [lo] + [lo + m.end() for m in re.finditer(r"\bend_row\s*\(\s*\)\s*;?", code[lo:hi])] + [hi]
         for a, b in zip(ends, ends[1:]):
-            if a <= s.start < b:
-                row_sites = {choice_key(fs, o) for o in fs.sites if a <= o.start < b and not o.left_out
-                             and o.folded_into is None and not o.kind.startswith("other:")}
-                k = a
-                if a == lo:
-                    k = code.find("{", lo) + 1
-                first = code[skip_ws(code, k):b]
-                while True:  # leading `let …;` / `use …;` statements are not cells
-                    mm = re.match(r"(let|use)\b[^;]*;\s*", first)
-                    if not mm:
-                        break
-                    first = first[mm.end():]
-                label = re.match(r"ui\s*\.\s*(label|strong|heading|monospace)\s*\(\s*(\"|format!|&?[a-z_]+\s*\))", first)
-                return bool(label) and len(row_sites) == 1
-        return False
+            if not a <= s.start < b:
+                continue
+            row = [o for o in fs.sites if a <= o.start < b and not o.left_out and o.folded_into is None
+                   and not o.kind.startswith("other:")]
+            if any(o.kind not in FIELD_KINDS for o in row):
+                return "mixed"
+            k = a
+            if a == lo:
+                k = code.find("{", lo) + 1
+            first = code[skip_ws(code, k):b]
+            while True:  # leading `let …;` / `use …;` statements are not cells
+                mm = re.match(r"(let|use)\b[^;]*;\s*", first)
+                if not mm:
+                    break
+                first = first[mm.end():]
+            label = re.match(r"ui\s*\.\s*(label|strong|heading|monospace)\s*\(\s*(\"|format!|&?[a-z_]+\s*\))", first)
+            return "simple" if label and len({choice_key(fs, o) for o in row}) == 1 else "fields"
+        return "fields"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1094,6 +1116,8 @@ def why_not(kind: str, opt: str) -> str:
                 "tooltip_ui": "a tooltip on one option (Form::choice gives one response)",
                 "rich_text": "rich text in an option (Form::choice options are plain text)",
                 "image": "an image in an option (Form::choice options are plain text)"}.get(o, f"`{o}` on one option")
+    if opt == "grid-mixed":
+        return "in an app grid that also holds buttons, links or editors: a form's grid holds fields only"
     if opt.startswith("grid:"):
         o = opt.split(":", 1)[1]
         return "the app's grid row (a label and one widget per row is all a form draws)" if o == "row" \
@@ -1117,16 +1141,16 @@ def judge(s: Site, sc: Scenario) -> list:
     if "" in since and sc.at_5a0931d and since[""] in SINCE_5A0931D:
         out.append(("kind", f"no call for it before {since['']} ({call})", ("since", since[""])))
     if "" in pending and pending[""] not in sc.landed:
-        out.append(("kind", f"pending on the {pending['']} branch ({call})", ("pending", pending[""])))
+        out.append(("kind", f"kept only with the {pending['']} branch ({call})", ("pending", pending[""])))
     for opt in dict.fromkeys(s.options):
         if opt in since and sc.at_5a0931d and since[opt] in SINCE_5A0931D:
             out.append((opt, f"`{opt}` kept only since {since[opt]}", ("since", since[opt])))
         elif opt in pending:
             if pending[opt] not in sc.landed:
-                out.append((opt, f"`{opt}` pending on the {pending[opt]} branch", ("pending", pending[opt])))
+                out.append((opt, f"`{opt}` kept only with the {pending[opt]} branch", ("pending", pending[opt])))
         elif opt.startswith("grid:"):
             if FORM_GRID[1] not in sc.landed:
-                out.append((opt, why_not(kind, opt) + f": pending on the {FORM_GRID[1]} branch", ("pending", FORM_GRID[1])))
+                out.append((opt, why_not(kind, opt) + f": kept only with the {FORM_GRID[1]} branch", ("pending", FORM_GRID[1])))
         elif keep_all or opt in keep:
             continue
         elif opt.startswith("response:") and kind not in ("radio", "selectable") and (kind, opt) not in WHY:
@@ -1144,11 +1168,21 @@ def counted(a: App) -> list[Site]:
     return [s for s in a.sites if not s.kind.startswith("other:")]
 
 
-SCENARIOS = {
-    "5a0931d": Scenario("strict, API at 5a0931d", frozenset(), True),
-    "main": Scenario("strict, API on main", frozenset(b for b, on in PENDING_LANDED.items() if on)),
-    "pending": Scenario("strict, main + pending branches", frozenset(PENDING_LANDED)),
-}
+def scenarios(extra: frozenset = frozenset()) -> dict:
+    """The columns: the API at 5a0931d, on main without the branches, on main (with what has
+    landed, and `extra`), and, while a branch is pending, main with it."""
+    landed = frozenset(b for b, on in PENDING_LANDED.items() if on) | extra
+    out = {
+        "5a0931d": Scenario("strict, API at 5a0931d", frozenset(), True),
+        "without": Scenario(f"strict, without the options and lists branches ({BEFORE_BRANCHES})", frozenset()),
+        "main": Scenario("strict, API on main", landed),
+    }
+    if landed != frozenset(PENDING_LANDED):
+        out["pending"] = Scenario("strict, main + pending branches", frozenset(PENDING_LANDED))
+    return out
+
+
+SCENARIOS = scenarios()
 
 
 def pct(n: int, d: int) -> str:
@@ -1198,7 +1232,7 @@ def report(apps: list[App], markdown: bool, out=sys.stdout) -> None:
 
     # What blocks 97 %: the changes, each winning the sites it would make yes (given the ones
     # before it), most first; on main + the pending branches.
-    for key in ("main", "pending"):
+    for key in [k for k in ("main", "pending") if k in SCENARIOS]:
         total_n = sum(len(counted(a)) for a in apps)
         yes_n = sum(1 for a in apps for s in counted(a) if not vs[key][id(s)])
         title = f"What blocks, after {SCENARIOS[key].name} ({yes_n} of {total_n}): the changes by the sites each would win"
@@ -1230,7 +1264,7 @@ def report(apps: list[App], markdown: bool, out=sys.stdout) -> None:
 
     print(("### " if markdown else "\n") + "Every \"no\" on main (file:line, kind, what is not kept)", file=out)
     if markdown:
-        print("\n| app | site | kind | why not (pending: kept once that branch lands) |\n| --- | --- | --- | --- |", file=out)
+        print("\n| app | site | kind | why not |\n| --- | --- | --- | --- |", file=out)
     for a in apps:
         for s in sorted(counted(a), key=lambda s: (s.file, s.line)):
             rs = vs["main"][id(s)]
@@ -1255,8 +1289,9 @@ def report(apps: list[App], markdown: bool, out=sys.stdout) -> None:
 
 # What one change to the API would fix, by the reasons it removes.
 GROUPS = [
-    (r"Popup", "Popup::menu / context_menu / from_response with their options, and the items in them"),
+    (r"Popup", "Popup::menu / context_menu / from_response with their options, and the items in them (one demo)"),
     (r"composite widget", "composite widgets of other crates (egui's editors, egui_logger)"),
+    (r"also holds buttons", "fields in an app grid that also holds buttons, links or editors (a form's grid holds fields only)"),
     (r"app's grid|the app grid", "a form in the app's own grid (options branch)"),
     (r"tooltip on one option", "a tooltip on each option of a choice"),
     (r"one under another", "a choice's options one under another (radio buttons in a column)"),
@@ -1285,7 +1320,7 @@ def compact(rs: list) -> str:
             pending[tag[1]].append(item)
         else:
             plain.append(why)
-    parts = plain + [f"pending on the {b} branch: " + ", ".join(items) for b, items in pending.items()]
+    parts = plain + [f"kept only with the {b} branch: " + ", ".join(items) for b, items in pending.items()]
     return "; ".join(parts)
 
 
@@ -1326,7 +1361,8 @@ def list_sites(apps: list[App], out=sys.stdout) -> None:
                 ctx = ">".join(c.kind for c in s.ctx)
                 src = fs.text(s.start, min(s.end, s.start + 70))
                 why = "; ".join(dict.fromkeys(r[1] for r in vs["main"].get(id(s), [])))
-                print(f"{a.name}\t{s.where}\t{s.kind}\t{tag}\t[{opts}]\t{ctx}\t{src}\t{why}", file=out)
+                before = "; ".join(dict.fromkeys(r[1] for r in vs["without"].get(id(s), [])))
+                print(f"{a.name}\t{s.where}\t{s.kind}\t{tag}\t[{opts}]\t{ctx}\t{src}\t{why}\t{before}", file=out)
 
 
 def main(argv: list[str]) -> int:
@@ -1342,7 +1378,8 @@ def main(argv: list[str]) -> int:
     if args.self_test:
         return self_test()
     if args.landed:
-        SCENARIOS["main"] = Scenario("strict, API on main", frozenset(args.landed.split(",")))
+        SCENARIOS.clear()
+        SCENARIOS.update(scenarios(frozenset(args.landed.split(","))))
     if not args.apps:
         ap.error("give NAME=DIR for each app (or --self-test)")
     apps = []
@@ -1389,16 +1426,26 @@ fn ui(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
     let mut w = egui::Window::new("Later");                                                  // L24
     w = w.default_pos([1.0, 2.0]);
     w.show(ctx, |ui| {});
+    egui::Grid::new("m").show(ui, |ui| {                                                     // L27
+        ui.label("Go");
+        if ui.button("Go").clicked() {}                                                      // L29
+        ui.end_row();
+        ui.label("Fast");
+        ui.checkbox(&mut self.fast, "");                                                     // L32
+        ui.end_row();
+    });
 }
 """
 
-# line -> (verdict at 5a0931d, on main, with the pending branches), and a word the main "no" names.
+# line -> (verdict at 5a0931d, without the branches, with every branch), and a word the "no"
+# without the branches names.
 EXPECT = {
     3: ("no", "no", "yes", "step_by"), 4: ("no", "no", "no", "trailing_fill"), 5: ("yes", "yes", "yes", ""),
     6: ("no", "no", "no", "default_height"), 7: ("yes", "yes", "yes", ""), 8: ("no", "yes", "yes", ""),
     9: ("yes", "yes", "yes", ""), 10: ("yes", "yes", "yes", ""), 13: ("no", "no", "no", "tooltip on one option"),
     18: ("no", "no", "yes", "striped"), 21: ("no", "no", "no", "Popup"), 22: ("no", "no", "no", "Popup"),
-    24: ("no", "no", "no", "default_pos"),
+    24: ("no", "no", "no", "default_pos"), 29: ("yes", "yes", "yes", ""),
+    32: ("no", "no", "no", "also holds buttons"),
 }
 
 
@@ -1412,17 +1459,20 @@ def self_test() -> int:
             h.write(FIXTURE)
         app = App("fixture", d)
         sites = {s.line: s for s in counted(app)}
-        vs = {k: verdicts([app], sc) for k, sc in SCENARIOS.items()}
+        # Its own columns, whatever PENDING_LANDED says: nothing pending, every branch landed.
+        own = {"5a0931d": Scenario("", frozenset(), True), "without": Scenario("", frozenset()),
+               "all": Scenario("", frozenset(PENDING_LANDED))}
+        vs = {k: verdicts([app], sc) for k, sc in own.items()}
         if set(sites) != set(EXPECT):
             failures.append(f"sites found on lines {sorted(sites)}, expected {sorted(EXPECT)}")
         for line, (at5a, main_v, pend, word) in EXPECT.items():
             s = sites.get(line)
             if s is None:
                 continue
-            got = tuple("yes" if not vs[k][id(s)] else "no" for k in ("5a0931d", "main", "pending"))
+            got = tuple("yes" if not vs[k][id(s)] else "no" for k in ("5a0931d", "without", "all"))
             if got != (at5a, main_v, pend):
-                failures.append(f"line {line} ({s.kind}): {got}, expected {(at5a, main_v, pend)}: {vs['main'][id(s)]}")
-            why = " ".join(r[1] for r in vs["main"][id(s)])
+                failures.append(f"line {line} ({s.kind}): {got}, expected {(at5a, main_v, pend)}: {vs['without'][id(s)]}")
+            why = " ".join(r[1] for r in vs["without"][id(s)])
             if word and word not in why:
                 failures.append(f"line {line} ({s.kind}): the reason {why!r} does not name {word!r}")
         others = [o.line for o in app.others]
