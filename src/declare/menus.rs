@@ -125,6 +125,53 @@ impl WindowUi {
         egui::InnerResponse::new(out.unwrap_or_else(|| unreachable_menu()), response)
     }
 
+    /// A menu in egui's own `Popup` (`Popup::menu(&response)` opened by a click on a button,
+    /// `Popup::context_menu(&response)` by a right click, with every option egui's popups take:
+    /// where it opens, its gap, how it closes, its id), whose items are actions declared whether
+    /// it is open or not, as in [`menu_ui`](Self::menu_ui). `ui` is where the popup's button is.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut copies = 0;
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("share").title("Share").ui(ui, |w, ui| {
+    ///     let button = ui.button("Share…");
+    ///     let popup = egui::Popup::menu(&button).gap(4.0).align(egui::RectAlign::BOTTOM_START);
+    ///     w.popup_menu_ui(ui, popup, |m| {
+    ///         if let Some(press) = m.button("copy_link", ActionSpec::new("Copy link")) {
+    ///             copies += 1;
+    ///             press.ok("Copied");
+    ///         }
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn popup_menu_ui<R>(
+        &mut self,
+        ui: &mut egui::Ui,
+        popup: egui::Popup<'_>,
+        add_items: impl FnOnce(&mut Menu<'_>) -> R,
+    ) -> R {
+        let salt = format!("{:?}", popup.get_id());
+        let mut add = Some(add_items);
+        let mut out = None;
+        let me = &mut *self;
+        popup.show(|ui| {
+            if let Some(add) = add.take() {
+                out = Some(add(&mut Menu { owner: Owner::Window(&mut *me), ui, enabled: true }));
+            }
+        });
+        if let Some(add) = add.take() {
+            // Closed: the items are declared; shortcuts still press them for the person.
+            self.hidden_run(ui, &salt, |w, hidden| {
+                out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }));
+            });
+        }
+        out.unwrap_or_else(|| unreachable_menu())
+    }
+
     /// A context menu on `response` (right click: on a row, a button, an area), whose items are
     /// actions declared whether it is open or not, as in [`menu_ui`](Self::menu_ui).
     pub fn context_menu_ui<R>(&mut self, response: &egui::Response, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {

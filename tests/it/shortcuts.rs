@@ -1,5 +1,6 @@
-//! Keyboard shortcuts on any action (`WindowUi::with_shortcut`), and a menu button as the app
-//! makes it (`WindowUi::add_menu`: egui's `MenuButton` with its `MenuConfig`).
+//! Keyboard shortcuts on any action (`WindowUi::with_shortcut`), a menu button as the app makes
+//! it (`WindowUi::add_menu`: egui's `MenuButton` with its `MenuConfig`), and a menu in egui's
+//! own `Popup` (`WindowUi::popup_menu_ui`).
 
 use egui_kittest::kittest::Queryable as _;
 use egui_mcp_bridge::testing::Harness;
@@ -153,4 +154,50 @@ fn a_menu_keeps_egui_s_menu_config() {
     h.run();
     assert!(h.state().1, "and the person ticks an item in it");
     assert!(h.query_by_label("Zoom in").is_some(), "still open");
+}
+
+/// A menu in egui's own `Popup` (opened by a click on a button, with egui's options) is laid
+/// out as egui's own, and its items are actions while it is closed.
+#[test]
+fn a_popup_menu_keeps_egui_s_popup_options() {
+    fn popup(response: &egui::Response) -> egui::Popup<'_> {
+        egui::Popup::menu(response).gap(12.0).align(egui::RectAlign::RIGHT_START).id(egui::Id::unique("share"))
+    }
+    fn bridged(ui: &mut egui::Ui, s: &mut (Option<Bridge>, usize)) {
+        let Some(bridge) = s.0.clone() else { return };
+        bridge.window("share").title("Sharing").ui(ui, |w, ui| {
+            let button = ui.button("Share…");
+            w.popup_menu_ui(ui, popup(&button), |m| {
+                if let Some(press) = m.button("copy_link", ActionSpec::new("Copy link")) {
+                    s.1 += 1;
+                    press.ok("Copied");
+                }
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, (Some(bridge.clone()), 0));
+    let mut p = egui_kittest::Harness::new_ui(|ui| {
+        egui::Window::new("Sharing").show(ui.ctx(), |ui| {
+            let button = ui.button("Share…");
+            popup(&button).show(|ui| ui.button("Copy link"));
+        });
+    });
+    let version = h.window("share").expect("declared").version;
+    h.call("share__copy_link", json!({"expectedVersion": version})).expect("copied while closed");
+    assert!(h.query_by_label("Copy link").is_none(), "closed for the person");
+    h.get_by_label("Share…").click();
+    h.run();
+    p.get_by_label("Share…").click();
+    p.run();
+    let offset = |button: egui::Rect, item: egui::Rect| item.min - button.min;
+    let ours = offset(h.get_by_label("Share…").rect(), h.get_by_label("Copy link").rect());
+    let egui_s = offset(p.get_by_label("Share…").rect(), p.get_by_label("Copy link").rect());
+    // egui rounds a popup's place to whole pixels (see above): half a point at most.
+    assert!((ours - egui_s).length() <= 0.5, "beside the button, 12 points off, as egui's own: {ours:?} {egui_s:?}");
+    assert!(ours.x > 12.0, "to the right of the button: {ours:?}");
+    h.get_by_label("Copy link").click();
+    h.run();
+    assert_eq!(h.state().1, 2, "the agent's call and the person's click");
+    assert!(h.query_by_label("Copy link").is_none(), "closed by the click, as egui's menus are");
 }
