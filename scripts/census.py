@@ -5,9 +5,8 @@ bridge's API describes once, keeping every option the app gives them.
     python3 scripts/census.py egui=DIR template=DIR serial=DIR      # tables and every "no"
     python3 scripts/census.py --markdown egui=DIR ...                # the tables for the doc
     python3 scripts/census.py --list egui=DIR ...                    # every site, tab-separated:
-        app, file:line, kind, verdicts (at 5a0931d / without the branches / on main [/ with
-        the pending branches]), [options], containers, source, why not on main, why not without
-        the branches
+        app, file:line, kind, verdicts (at 5a0931d / at b97b4a2 / on main [/ with the PENDING
+        branches]), [options], containers, source, why not on main, why not at b97b4a2
     python3 scripts/census.py --self-test                            # a tiny inline fixture
 
 Each DIR is a folder of Rust sources (`crates/egui_demo_lib/src/demo` of emilk/egui,
@@ -36,8 +35,7 @@ from dataclasses import dataclass, field
 #
 #   kind: (the bridge call that draws it,
 #          options kept (space-separated; "*" = every option of egui's builder),
-#          options kept by a branch {option: branch} (PENDING_LANDED says which have landed),
-#          options that landed after 5a0931d {option: commit}, "" = the kind itself)
+#          what came after 5a0931d {option: a LANDED or PENDING tag}, "" = the kind itself)
 #
 # An option name is the builder method (`step_by`), or one of these made-up names:
 #   tooltip (on_hover_text), tooltip_ui (on_hover_ui: drawn for the person), enabled
@@ -51,41 +49,41 @@ from dataclasses import dataclass, field
 ALL = "*"
 
 RULES = {
-    "checkbox":        ("Form::edit, Input::checkbox", "text tooltip tooltip_ui enabled", {}, {}),
-    "toggle":          ("Form::edit, Input::checkbox(..).selectable()", "text tooltip tooltip_ui enabled", {}, {}),
-    "switch":          ("Form::edit, Input::checkbox(..).switch()", "text tooltip tooltip_ui enabled", {}, {}),
-    "radio":           ("Form::choice, Input::choice(..).radio()", "text enabled", {}, {}),
-    "selectable":      ("Form::choice, Input::choice(..).selectable(); WindowUi::tabs", "text enabled", {}, {}),
-    "combo":           ("Form::choice, Input::choice", "label selected_text width tooltip tooltip_ui enabled", {}, {}),
-    "slider":          ("Form::edit, Input::number/integer(..).slider()", "text logarithmic prefix suffix custom_formatter fixed_decimals max_decimals min_decimals range tooltip tooltip_ui enabled", {"step_by": "options", "clamping": "options", "smart_aim": "options", "orientation": "options", "vertical": "options"}, {}),
-    "drag_value":      ("Form::edit, Input::number/integer", "speed range clamp_range prefix suffix custom_formatter fixed_decimals max_decimals min_decimals tooltip tooltip_ui enabled", {}, {}),
-    "text_single":     ("Form::edit, Input::text / Input::secret", "hint_text desired_width char_limit password tooltip tooltip_ui enabled", {"lock_focus": "options", "font": "options", "text_color": "options", "layouter": "options"}, {}),
-    "text_multi":      ("Form::edit, Input::text(..).multiline()", "hint_text desired_width char_limit tooltip tooltip_ui enabled", {"desired_rows": "options", "lock_focus": "options", "font": "options", "text_color": "options", "layouter": "options"}, {}),
-    "text_code":       ("Form::edit, Input::text(..).code()", "hint_text desired_width char_limit code_editor tooltip tooltip_ui enabled", {"desired_rows": "options", "lock_focus": "options", "font": "options", "text_color": "options", "layouter": "options"}, {}),
-    "colour":          ("Form::edit, Input::color (Color32, [u8; 4], [u8; 3])", "tooltip tooltip_ui enabled", {}, {}),
-    "button":          ("WindowUi::button_ui / add_button (any egui::Button or Widget)", ALL, {}, {}),
-    "selectable_label": ("WindowUi::add_button(egui::Button::selectable(..))", ALL, {}, {}),
-    "link":            ("WindowUi::link_ui / add_button(egui::Link)", ALL, {}, {}),
-    "hyperlink":       ("WindowUi::hyperlink_ui (rich text)", "text rich_text tooltip tooltip_ui enabled", {}, {}),
-    "menu":            ("WindowUi::menu_ui / Menu::menu; add_menu(MenuButton) for egui's options", "text rich_text enabled tooltip tooltip_ui image config", {}, {"image": "a12a9b6", "config": "a12a9b6"}),
-    "context_menu":    ("WindowUi::context_menu_ui", ALL, {}, {}),
-    "submenu":         ("Menu::menu (a submenu, by its title)", "text rich_text enabled tooltip tooltip_ui", {}, {}),
-    "menu_item":       ("Menu::button / Menu::add_button (any egui::Button) / Menu::shortcut", ALL, {}, {}),
-    "menu_field":      ("Menu::form", "text tooltip tooltip_ui enabled", {}, {}),
-    "collapsing":      ("WindowUi::collapsing / collapsing_with (egui's CollapsingHeader)", ALL, {}, {}),
-    "window":          ("bridge.window(id).title(..).ui(..)", "title open resizable collapsible vscroll default_width default_size fixed_size anchor id constrain_to", {}, {}),
-    "modal":           ("bridge.window(id).app_modal().ui(..) (an egui::Modal)", "id", {}, {}),
-    "panel":           ("bridge.window(id).panel(ui, ..) inside the app's own panel", ALL, {}, {}),
-    "shortcut":        ("WindowUi::with_shortcut(keys).action / .button_ui", "", {}, {"": "a12a9b6"}),
-    "menu_shortcut":   ("Menu::shortcut (the menu item that shows the same keys)", "", {}, {}),
-    "list_rows":       ("WindowUi::long_list_ui (virtual rows, an agent page)", "", {"": "lists", "stick_to_bottom": "lists", "auto_shrink": "lists", "max_height": "lists"}, {}),
-    "own_widget":      ("WindowUi::add(widget) with an impl Describe (the app's own widget, or one of a widget crate)", ALL, {}, {"": "158923b"}),
-    "composite":       ("WindowUi::add(widget) with an impl Describe that draws the crate's composite as it is and declares its fields", ALL, {}, {"": "158923b"}),
+    "checkbox":        ("Form::edit, Input::checkbox", "text tooltip tooltip_ui enabled", {}),
+    "toggle":          ("Form::edit, Input::checkbox(..).selectable()", "text tooltip tooltip_ui enabled", {}),
+    "switch":          ("Form::edit, Input::checkbox(..).switch()", "text tooltip tooltip_ui enabled", {}),
+    "radio":           ("Form::choice, Input::choice(..).radio()", "text enabled", {}),
+    "selectable":      ("Form::choice, Input::choice(..).selectable(); WindowUi::tabs", "text enabled", {}),
+    "combo":           ("Form::choice, Input::choice", "label selected_text width tooltip tooltip_ui enabled", {}),
+    "slider":          ("Form::edit, Input::number/integer(..).slider()", "text logarithmic prefix suffix custom_formatter fixed_decimals max_decimals min_decimals range tooltip tooltip_ui enabled", {"step_by": "options", "clamping": "options", "smart_aim": "options", "orientation": "options", "vertical": "options"}),
+    "drag_value":      ("Form::edit, Input::number/integer", "speed range clamp_range prefix suffix custom_formatter fixed_decimals max_decimals min_decimals tooltip tooltip_ui enabled", {}),
+    "text_single":     ("Form::edit, Input::text / Input::secret", "hint_text desired_width char_limit password tooltip tooltip_ui enabled", {"lock_focus": "options", "font": "options", "text_color": "options", "layouter": "options"}),
+    "text_multi":      ("Form::edit, Input::text(..).multiline()", "hint_text desired_width char_limit tooltip tooltip_ui enabled", {"desired_rows": "options", "lock_focus": "options", "font": "options", "text_color": "options", "layouter": "options"}),
+    "text_code":       ("Form::edit, Input::text(..).code()", "hint_text desired_width char_limit code_editor tooltip tooltip_ui enabled", {"desired_rows": "options", "lock_focus": "options", "font": "options", "text_color": "options", "layouter": "options"}),
+    "colour":          ("Form::edit, Input::color (Color32, [u8; 4], [u8; 3])", "tooltip tooltip_ui enabled", {}),
+    "button":          ("WindowUi::button_ui / add_button (any egui::Button or Widget)", ALL, {}),
+    "selectable_label": ("WindowUi::add_button(egui::Button::selectable(..))", ALL, {}),
+    "link":            ("WindowUi::link_ui / add_button(egui::Link)", ALL, {}),
+    "hyperlink":       ("WindowUi::hyperlink_ui (rich text)", "text rich_text tooltip tooltip_ui enabled", {}),
+    "menu":            ("WindowUi::menu_ui / Menu::menu; add_menu(MenuButton) for egui's options", "text rich_text enabled tooltip tooltip_ui image config button", {"image": "a12a9b6", "config": "a12a9b6", "button": "a12a9b6"}),
+    "context_menu":    ("WindowUi::context_menu_ui", ALL, {}),
+    "popup_menu":      ("WindowUi::popup_menu_ui (egui's own Popup: menu, context_menu, from_response)", ALL, {"": "06ac917"}),
+    "submenu":         ("Menu::menu (a submenu, by its title)", "text rich_text enabled tooltip tooltip_ui", {}),
+    "menu_item":       ("Menu::button / Menu::add_button (any egui::Button) / Menu::shortcut", ALL, {}),
+    "menu_field":      ("Menu::form", "text tooltip tooltip_ui enabled", {}),
+    "collapsing":      ("WindowUi::collapsing / collapsing_with (egui's CollapsingHeader)", ALL, {}),
+    "window":          ("bridge.window(id).title(..).ui(..)", "title open resizable collapsible vscroll default_width default_size fixed_size anchor id constrain_to", {}),
+    "modal":           ("bridge.window(id).app_modal().ui(..) (an egui::Modal)", "id", {}),
+    "panel":           ("bridge.window(id).panel(ui, ..) inside the app's own panel", ALL, {}),
+    "shortcut":        ("WindowUi::with_shortcut(keys).action / .button_ui", "", {"": "a12a9b6"}),
+    "menu_shortcut":   ("Menu::shortcut (the menu item that shows the same keys)", "", {}),
+    "list_rows":       ("WindowUi::long_list_ui (virtual rows, an agent page)", "", {"": "lists", "stick_to_bottom": "lists", "auto_shrink": "lists", "max_height": "lists"}),
+    "own_widget":      ("WindowUi::add(widget) with an impl Describe (the app's own widget, or one of a widget crate)", ALL, {"": "158923b"}),
+    "composite":       ("WindowUi::add(widget) with an impl Describe that draws the crate's composite as it is and declares its fields", ALL, {"": "158923b"}),
 }
 
 # Kinds the API has no call for at all: every site of them is a "no", with this reason.
 UNCOVERED = {
-    "popup_menu":      "a Popup (Popup::menu / from_response / context_menu with options) is not a bridge menu",
     "tooltip_widget":  "in a tooltip: nothing declares a tooltip's contents",
     "colour_inline":   "an inline colour picker (color_picker_*): Input::color draws a button and a popup",
     "collapsing_state": "a custom collapsing header (CollapsingState): collapsing_with takes a CollapsingHeader",
@@ -117,6 +115,7 @@ WHY = {
     ("window", "hscroll"): "hscroll: WindowBuilder keeps vscroll only",
     ("submenu", "image"): "an image on a submenu: Menu::menu takes a title (WindowUi::add_menu is for a top-level menu)",
     ("submenu", "config"): "a submenu's MenuConfig: Menu::menu takes a title (WindowUi::add_menu is for a top-level menu)",
+    ("submenu", "button"): "a submenu's own button (a fill colour, atoms): Menu::menu takes a title (WindowUi::add_menu is for a top-level menu)",
     ("shortcut", "focus"): "a key only while a field has focus (has_focus, lost_focus): with_shortcut binds it for the whole window",
     ("list_rows", "rows:text_multi"): "its rows are a read-only text edit each (font, colour, layouter: highlighted, selectable): a long list's rows are labels",
 }
@@ -129,15 +128,21 @@ WHY = {
 # grid holds fields only, and the form borrows the window, so its own widgets cannot be drawn in it.
 FORM_GRID = ("a form in the app's own grid (form_with, Form::row, Form::labelled)", "options")
 
-# Which branch a pending option is on is said above; these say whether each has landed on main
-# (merged: the options branch in 8de132e, the lists branch in f347030). A branch not landed yet is
-# counted in a column of its own ("main + pending branches"); `--with BRANCH` counts it as landed.
-PENDING_LANDED = {"options": True, "lists": True}
-# The API on main before the two branches landed (the census's column "without the branches").
-BEFORE_BRANCHES = "b97b4a2"
-
-# Commits since 5a0931d whose rules the column "at 5a0931d" switches off (with the branches).
-SINCE_5A0931D = {"158923b", "a12a9b6"}
+# What the rule table says landed after 5a0931d, in the order it landed on main: a commit, or a
+# branch (a name; merged in the commit said). Each column of the census is the API at a point of
+# this list: "at 5a0931d" switches all of it off, "at b97b4a2" what came after that commit.
+LANDED = [
+    ("158923b", "Describe, WindowUi::add, Tree"),
+    ("a12a9b6", "with_shortcut, add_menu(MenuButton) with its MenuConfig"),
+    ("options", "the options branch, merged in 8de132e: text-edit and slider options, form_with, Form::row, Form::labelled"),
+    ("lists", "the lists branch, merged in f347030: long_list_ui"),
+    ("06ac917", "popup_menu_ui: a menu in egui's own Popup"),
+]
+BEFORE_BRANCHES = ("b97b4a2", 2)  # main before the options and lists branches: the first 2 of LANDED
+# Branches under way, named as in the rule table: counted "no" on main, "yes" in a column of their
+# own ("main + pending branches"). Move a name from here to LANDED when its branch is merged, or
+# count it for one run with `--with NAME`.
+PENDING: list[str] = []
 
 # The apps' own widgets (functions drawing with a painter): a call is a site of the kind given;
 # the painting inside their definition is not counted again.
@@ -679,9 +684,10 @@ def link_variable(fs: FileScan, s: Site) -> None:
         # Passed on (`SubMenuButton::from_button(button)`): part of what it is passed to.
         outer = [o for o in fs.sites if o is not s and o.start < p < o.end]
         for o in sorted(outer, key=lambda o: -o.start)[:1]:
-                s.folded_into = o
-                o.options += [x for x in s.options if x in ("rich_text", "image")]
-                break
+            s.folded_into = o
+            o.options += [x for x in s.options if x in ("rich_text", "image")]
+            if s.kind == "button" and o.kind == "menu":
+                o.options.append("button")  # `MenuButton::from_button(button)`: the app's own button
 
 
 def scan_wrappers(fs: FileScan) -> None:
@@ -1024,7 +1030,8 @@ class App:
                     elif s.kind == "hyperlink":
                         s.kind = "hyperlink_in_menu"
                 if "popup" in kinds and s.kind not in ("popup_menu",):
-                    s.reasons.append(("container", "in a Popup (Popup::menu / context_menu / from_response): not a bridge menu", None))
+                    s.reasons.append(("container", "in a Popup (Popup::menu / context_menu / from_response): "
+                                      "no bridge menu shows one before 06ac917 (popup_menu_ui)", ("since", "06ac917")))
                 if "tooltip" in kinds:
                     s.reasons.append(("container", UNCOVERED["tooltip_widget"], None))
                 if "table" in kinds and s.kind in FIELD_KINDS | {"button", "selectable_label"}:
@@ -1103,8 +1110,7 @@ class App:
 @dataclass
 class Scenario:
     name: str
-    landed: frozenset  # pending branches counted as landed
-    at_5a0931d: bool = False
+    off: frozenset  # the LANDED / PENDING tags switched off: the API before them
 
 
 def why_not(kind: str, opt: str) -> str:
@@ -1127,30 +1133,32 @@ def why_not(kind: str, opt: str) -> str:
     return f"`{opt}` not kept"
 
 
+def since_words(tag: str) -> str:
+    """"since 06ac917", "with the options branch"."""
+    return f"since {tag}" if re.fullmatch(r"[0-9a-f]{7,40}", tag) else f"with the {tag} branch"
+
+
 def judge(s: Site, sc: Scenario) -> list:
     """The reasons the site is not described once in this scenario ([] = yes)."""
     out = []
     for opt, why, tag in s.reasons:
-        out.append((opt, why, tag))
+        if not (tag and tag[0] == "since" and tag[1] not in sc.off):
+            out.append((opt, why, tag))
     kind = s.kind
     if kind in UNCOVERED:
         return out + [("kind", UNCOVERED[kind], None)]
-    call, keep, pending, since = RULES[kind]
+    call, keep, since = RULES[kind]
     keep_all = keep == ALL
     keep = set(keep.split()) if not keep_all else set()
-    if "" in since and sc.at_5a0931d and since[""] in SINCE_5A0931D:
-        out.append(("kind", f"no call for it before {since['']} ({call})", ("since", since[""])))
-    if "" in pending and pending[""] not in sc.landed:
-        out.append(("kind", f"kept only with the {pending['']} branch ({call})", ("pending", pending[""])))
+    if since.get("") in sc.off:
+        out.append(("kind", f"no call for it {since_words(since[''])} ({call})", ("since", since[""])))
     for opt in dict.fromkeys(s.options):
-        if opt in since and sc.at_5a0931d and since[opt] in SINCE_5A0931D:
-            out.append((opt, f"`{opt}` kept only since {since[opt]}", ("since", since[opt])))
-        elif opt in pending:
-            if pending[opt] not in sc.landed:
-                out.append((opt, f"`{opt}` kept only with the {pending[opt]} branch", ("pending", pending[opt])))
+        if opt in since:
+            if since[opt] in sc.off:
+                out.append((opt, f"`{opt}` kept only {since_words(since[opt])}", ("since", since[opt])))
         elif opt.startswith("grid:"):
-            if FORM_GRID[1] not in sc.landed:
-                out.append((opt, why_not(kind, opt) + f": kept only with the {FORM_GRID[1]} branch", ("pending", FORM_GRID[1])))
+            if FORM_GRID[1] in sc.off:
+                out.append((opt, why_not(kind, opt) + f": kept only {since_words(FORM_GRID[1])}", ("since", FORM_GRID[1])))
         elif keep_all or opt in keep:
             continue
         elif opt.startswith("response:") and kind not in ("radio", "selectable") and (kind, opt) not in WHY:
@@ -1169,16 +1177,17 @@ def counted(a: App) -> list[Site]:
 
 
 def scenarios(extra: frozenset = frozenset()) -> dict:
-    """The columns: the API at 5a0931d, on main without the branches, on main (with what has
-    landed, and `extra`), and, while a branch is pending, main with it."""
-    landed = frozenset(b for b, on in PENDING_LANDED.items() if on) | extra
+    """The columns: the API at 5a0931d, at b97b4a2 (before the options and lists branches), on
+    main (all of LANDED, and `extra` of PENDING), and, while a branch is pending, main with it."""
+    tags = [t for t, _ in LANDED]
+    commit, n = BEFORE_BRANCHES
     out = {
-        "5a0931d": Scenario("strict, API at 5a0931d", frozenset(), True),
-        "without": Scenario(f"strict, without the options and lists branches ({BEFORE_BRANCHES})", frozenset()),
-        "main": Scenario("strict, API on main", landed),
+        "5a0931d": Scenario("strict, API at 5a0931d", frozenset(tags + PENDING)),
+        "without": Scenario(f"strict, API at {commit} (before the options and lists branches)", frozenset(tags[n:] + PENDING)),
+        "main": Scenario("strict, API on main", frozenset(PENDING) - extra),
     }
-    if landed != frozenset(PENDING_LANDED):
-        out["pending"] = Scenario("strict, main + pending branches", frozenset(PENDING_LANDED))
+    if frozenset(PENDING) - extra:
+        out["pending"] = Scenario("strict, main + pending branches", frozenset())
     return out
 
 
@@ -1308,7 +1317,7 @@ def compact(rs: list) -> str:
     pending = defaultdict(list)
     plain = []
     for opt, why, tag in dict.fromkeys(rs):
-        if tag and tag[0] == "pending":
+        if tag and tag[0] == "since":
             if opt == "kind":
                 item = "the kind itself"
             elif opt == "grid:row":
@@ -1320,14 +1329,14 @@ def compact(rs: list) -> str:
             pending[tag[1]].append(item)
         else:
             plain.append(why)
-    parts = plain + [f"kept only with the {b} branch: " + ", ".join(items) for b, items in pending.items()]
+    parts = plain + [f"kept only {since_words(b)}: " + ", ".join(items) for b, items in pending.items()]
     return "; ".join(parts)
 
 
 def blocker_group(s: Site, r) -> str:
     opt, why, tag = r
-    if tag and tag[0] == "pending":
-        return f"the {tag[1]} branch"
+    if tag and tag[0] == "since":
+        return next((words for t, words in LANDED if t == tag[1]), f"the {tag[1]} branch (pending)")
     for pat, name in GROUPS:
         if re.search(pat, why):
             return name
@@ -1336,7 +1345,7 @@ def blocker_group(s: Site, r) -> str:
     if s.kind == "list_rows":
         return "a long list's rows as the app draws them (the serial console: highlighted text rows, scroll options)"
     if s.kind == "submenu":
-        return "submenus with an image or a MenuConfig"
+        return "submenus with an image, a MenuConfig or a button of their own"
     if s.kind in ("text_single", "text_multi", "text_code"):
         return "text edit options not kept (add_sized, TextEdit::show output, prefix/suffix, align, background_color)"
     if opt in ("kind", "container"):
@@ -1372,7 +1381,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--list", action="store_true", help="every site, tab-separated, with its verdicts")
     ap.add_argument("--unknown", action="store_true", help="`ui.add(…)` arguments the script does not know")
     ap.add_argument("--with", dest="landed", default="",
-                    help="pending branches to count as landed on main (comma-separated: options,lists)")
+                    help="branches of PENDING to count as landed on main (comma-separated)")
     ap.add_argument("--self-test", action="store_true", help="check the rules on a tiny inline fixture")
     args = ap.parse_args(argv)
     if args.self_test:
@@ -1437,13 +1446,13 @@ fn ui(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
 }
 """
 
-# line -> (verdict at 5a0931d, without the branches, with every branch), and a word the "no"
-# without the branches names.
+# line -> (verdict at 5a0931d, without the options branch, with everything), and a word the "no"
+# without the options branch names.
 EXPECT = {
     3: ("no", "no", "yes", "step_by"), 4: ("no", "no", "no", "trailing_fill"), 5: ("yes", "yes", "yes", ""),
     6: ("no", "no", "no", "default_height"), 7: ("yes", "yes", "yes", ""), 8: ("no", "yes", "yes", ""),
     9: ("yes", "yes", "yes", ""), 10: ("yes", "yes", "yes", ""), 13: ("no", "no", "no", "tooltip on one option"),
-    18: ("no", "no", "yes", "striped"), 21: ("no", "no", "no", "Popup"), 22: ("no", "no", "no", "Popup"),
+    18: ("no", "no", "yes", "striped"), 21: ("no", "yes", "yes", ""), 22: ("no", "yes", "yes", ""),
     24: ("no", "no", "no", "default_pos"), 29: ("yes", "yes", "yes", ""),
     32: ("no", "no", "no", "also holds buttons"),
 }
@@ -1459,9 +1468,10 @@ def self_test() -> int:
             h.write(FIXTURE)
         app = App("fixture", d)
         sites = {s.line: s for s in counted(app)}
-        # Its own columns, whatever PENDING_LANDED says: nothing pending, every branch landed.
-        own = {"5a0931d": Scenario("", frozenset(), True), "without": Scenario("", frozenset()),
-               "all": Scenario("", frozenset(PENDING_LANDED))}
+        # Its own columns, whatever LANDED and PENDING say: before anything since 5a0931d, before
+        # the options branch only, with everything.
+        own = {"5a0931d": Scenario("", frozenset(t for t, _ in LANDED)), "without": Scenario("", frozenset({"options"})),
+               "all": Scenario("", frozenset())}
         vs = {k: verdicts([app], sc) for k, sc in own.items()}
         if set(sites) != set(EXPECT):
             failures.append(f"sites found on lines {sorted(sites)}, expected {sorted(EXPECT)}")

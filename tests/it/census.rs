@@ -46,9 +46,9 @@ fn ui(&mut self, ui: &mut egui::Ui) {
     let _ = std::fs::remove_dir_all(&dir);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "census.py --list failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    // Columns: app, file:line, kind, verdicts (at 5a0931d / without the options and lists
-    // branches / on main), options, containers, source, why not on main, why not without the
-    // branches.
+    // Columns: app, file:line, kind, verdicts (at 5a0931d / at b97b4a2, before the options and
+    // lists branches / on main), options, containers, source, why not on main, why not at
+    // b97b4a2.
     let site = |line: usize| -> Vec<String> {
         stdout
             .lines()
