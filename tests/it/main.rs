@@ -34,6 +34,8 @@
 //!   context setup with the plugin, and the agent's own step bound.
 //! - `layers`: the source keeps docs/design.md's layers, and its files import each other in no
 //!   cycle.
+//! - `census`: scripts/census.py (docs/census.md's census) runs, and judges a made-up app's
+//!   widgets by its rules.
 //! - `two_bridges`: two bridges in one process, even in one egui context, share nothing: each
 //!   keeps its own window places and caches.
 
@@ -43,6 +45,7 @@ mod approvals;
 mod both;
 mod bridge_tools;
 mod call_lifecycle;
+mod census;
 mod conformance;
 mod containers;
 mod deferred;
