@@ -127,6 +127,8 @@ WHY = {
 # widgets (a button, a link, an editor) is kept for none of its fields ("grid-mixed"): a form's
 # grid holds fields only, and the form borrows the window, so its own widgets cannot be drawn in it.
 FORM_GRID = ("a form in the app's own grid (form_with, Form::row, Form::labelled)", "options")
+# Since Form::cell, a form's grid holds described buttons, links and sections beside its fields.
+FORM_CELL = ("a73f027", "a form's grid holding other described widgets (Form::cell)")
 
 # What the rule table says landed after 5a0931d, in the order it landed on main: a commit, or a
 # branch (a name; merged in the commit said). Each column of the census is the API at a point of
@@ -137,6 +139,7 @@ LANDED = [
     ("options", "the options branch, merged in 8de132e: text-edit and slider options, form_with, Form::row, Form::labelled"),
     ("lists", "the lists branch, merged in f347030: long_list_ui"),
     ("06ac917", "popup_menu_ui: a menu in egui's own Popup"),
+    ("a73f027", "Form::cell: described buttons, links and sections in a form's grid"),
 ]
 BEFORE_BRANCHES = ("b97b4a2", 2)  # main before the options and lists branches: the first 2 of LANDED
 # Branches under way, named as in the rule table: counted "no" on main, "yes" in a column of their
@@ -1123,7 +1126,7 @@ def why_not(kind: str, opt: str) -> str:
                 "rich_text": "rich text in an option (Form::choice options are plain text)",
                 "image": "an image in an option (Form::choice options are plain text)"}.get(o, f"`{o}` on one option")
     if opt == "grid-mixed":
-        return "in an app grid that also holds buttons, links or editors: a form's grid holds fields only"
+        return "in an app grid that also holds buttons, links or editors (Form::cell holds them in a form's grid)"
     if opt.startswith("grid:"):
         o = opt.split(":", 1)[1]
         return "the app's grid row (a label and one widget per row is all a form draws)" if o == "row" \
@@ -1156,6 +1159,9 @@ def judge(s: Site, sc: Scenario) -> list:
         if opt in since:
             if since[opt] in sc.off:
                 out.append((opt, f"`{opt}` kept only {since_words(since[opt])}", ("since", since[opt])))
+        elif opt == "grid-mixed":
+            if FORM_CELL[0] in sc.off:
+                out.append((opt, why_not(kind, opt) + f": kept only {since_words(FORM_CELL[0])}", ("since", FORM_CELL[0])))
         elif opt.startswith("grid:"):
             if FORM_GRID[1] in sc.off:
                 out.append((opt, why_not(kind, opt) + f": kept only {since_words(FORM_GRID[1])}", ("since", FORM_GRID[1])))

@@ -41,6 +41,47 @@ impl Form<'_> {
         value: &mut T,
         options: &[(T, S)],
     ) -> egui::Response {
+        self.any_choice(key, input, value, options, &[])
+    }
+
+    /// [`choice`](Self::choice) with a tooltip on each option (`(value, text, hint)`): the
+    /// person reads it over the option, agents after the option's text in `edit_field`'s
+    /// description.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut theme = 0_u8;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("look").title("Look").ui(ui, |w, ui| {
+    ///     w.form(ui, "look", |f| {
+    ///         let themes = [(0, "System", "Follow the system theme"), (1, "Light", "Always light"), (2, "Dark", "Always dark")];
+    ///         f.choice_hinted("theme", &Input::choice("Theme").selectable(), &mut theme, &themes);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn choice_hinted<T: PartialEq + Clone, S: AsRef<str>, H: AsRef<str>>(
+        &mut self,
+        key: &str,
+        input: &Input,
+        value: &mut T,
+        options: &[(T, S, H)],
+    ) -> egui::Response {
+        let pairs: Vec<(T, &str)> = options.iter().map(|(v, t, _)| (v.clone(), t.as_ref())).collect();
+        let hints: Vec<&str> = options.iter().map(|(_, _, h)| h.as_ref()).collect();
+        self.any_choice(key, input, value, &pairs, &hints)
+    }
+
+    fn any_choice<T: PartialEq + Clone, S: AsRef<str>>(
+        &mut self,
+        key: &str,
+        input: &Input,
+        value: &mut T,
+        options: &[(T, S)],
+        hints: &[&str],
+    ) -> egui::Response {
         if input.kind != super::input::Kind::Choice {
             misfit(&self.w.state, &self.w.decl.app_id, key, "a choice of options");
         }
@@ -73,14 +114,15 @@ impl Form<'_> {
                 Err(e) => call.fail(ToolError::invalid_field("value", e)),
             }
         }
-        let response = self.put(label, |ui| choice_widget(ui, key, input, value, options));
+        let response = self.put(label, |ui| choice_widget(ui, key, input, value, (options, hints)));
         let response = hinted(response, input);
         if response.changed() {
             self.changed.push(key.to_owned());
         }
         let item = FieldItem::new(label, chosen(value).map_or(Value::Null, Value::String));
         let texts = options.iter().map(|(_, t)| t.as_ref().to_owned()).collect();
-        self.declare_editable(key, input, item, enabled, (Some(texts), Value::clone));
+        let hints = hints.iter().map(|h| (*h).to_owned()).collect();
+        self.declare_editable(key, input, item, enabled, (Some(texts), hints, Value::clone));
         response
     }
 }
@@ -91,24 +133,32 @@ fn choice_widget<T: PartialEq + Clone, S: AsRef<str>>(
     key: &str,
     input: &Input,
     value: &mut T,
-    options: &[(T, S)],
+    (options, hints): (&[(T, S)], &[&str]),
 ) -> egui::Response {
     use super::input::Widget;
+    // An option's tooltip, if it has one.
+    let hinted = |r: egui::Response, k: usize| match hints.get(k) {
+        Some(h) if !h.is_empty() => r.on_hover_text(*h),
+        _ => r,
+    };
     match input.look.widget {
         Widget::Radio | Widget::Selectable => {
             let radio = input.look.widget == Widget::Radio;
             // The row's label names the group; each button keeps its own option's text.
-            let group = ui.horizontal_wrapped(|ui| {
+            let buttons = |ui: &mut egui::Ui| {
                 let mut changed = false;
-                for (v, text) in options {
-                    changed |= if radio {
-                        ui.radio_value(value, v.clone(), text.as_ref()).changed()
+                for (k, (v, text)) in options.iter().enumerate() {
+                    let r = if radio {
+                        ui.radio_value(value, v.clone(), text.as_ref())
                     } else {
-                        ui.selectable_value(value, v.clone(), text.as_ref()).changed()
+                        ui.selectable_value(value, v.clone(), text.as_ref())
                     };
+                    changed |= hinted(r, k).changed();
                 }
                 changed
-            });
+            };
+            // One under another (egui's `ui.vertical`), or in a row that wraps.
+            let group = if input.look.vertical { ui.vertical(buttons) } else { ui.horizontal_wrapped(buttons) };
             let mut response = group.response;
             if group.inner {
                 response.mark_changed();
@@ -123,8 +173,8 @@ fn choice_widget<T: PartialEq + Clone, S: AsRef<str>>(
                 combo = combo.width(width);
             }
             let combo = combo.show_ui(ui, |ui| {
-                for (v, text) in options {
-                    changed |= ui.selectable_value(value, v.clone(), text.as_ref()).changed();
+                for (k, (v, text)) in options.iter().enumerate() {
+                    changed |= hinted(ui.selectable_value(value, v.clone(), text.as_ref()), k).changed();
                 }
             });
             let mut response = combo.response;

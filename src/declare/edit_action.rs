@@ -45,6 +45,8 @@ pub(super) struct Editing {
     pub note: Option<(String, f64)>,
     /// A choice's options, by the texts agents choose by ([`super::Form::choice`]).
     pub options: Option<Vec<String>>,
+    /// Each option's tooltip, in the options' order, for the description (none: empty).
+    pub hints: Vec<String>,
     /// What the person's widget holds of a checked value (see `Editable::widget_holds`).
     pub holds: super::check::Holds,
 }
@@ -52,7 +54,7 @@ pub(super) struct Editing {
 impl std::hash::Hash for Editing {
     /// What the schema and description say: not a derived field's current value.
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        (&self.key, &self.input, self.note.as_ref().map(|n| &n.0), &self.options).hash(h);
+        (&self.key, &self.input, self.note.as_ref().map(|n| &n.0), &self.options, &self.hints).hash(h);
     }
 }
 
@@ -248,7 +250,7 @@ fn make(fields: &[Editing]) -> Made {
         .iter()
         .map(|f| match (&f.note, &f.options) {
             (Some((note, _)), _) => format!("{} (= {note})", f.key),
-            (None, Some(options)) => format!("{} (one of: {})", f.key, listed_options(options)),
+            (None, Some(options)) => format!("{} (one of: {})", f.key, listed_options(options, &f.hints)),
             (None, None) => format!("{} ({})", f.key, f.input.rules()),
         })
         .collect();
@@ -263,8 +265,17 @@ const LISTED_OPTIONS: usize = 40;
 
 /// A choice's options as a description lists them: the first [`LISTED_OPTIONS`], then how many
 /// more there are.
-fn listed_options(options: &[String]) -> String {
-    let mut listed = options.iter().take(LISTED_OPTIONS).map(String::as_str).collect::<Vec<_>>().join(", ");
+fn listed_options(options: &[String], hints: &[String]) -> String {
+    let listed: Vec<String> = options
+        .iter()
+        .take(LISTED_OPTIONS)
+        .enumerate()
+        .map(|(k, o)| match hints.get(k).filter(|h| !h.is_empty()) {
+            Some(hint) => format!("{o} ({hint})"),
+            None => o.clone(),
+        })
+        .collect();
+    let mut listed = listed.join(", ");
     if options.len() > LISTED_OPTIONS {
         listed = format!("{listed} and {} more", options.len() - LISTED_OPTIONS);
     }

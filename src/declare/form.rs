@@ -289,7 +289,7 @@ impl Form<'_> {
         }
         let item =
             FieldItem { sensitive: input.is_secret(), ..FieldItem::new(label, agents_read(input, &value.to_value())) };
-        self.declare_editable(key, input, item, enabled, (None, V::widget_holds));
+        self.declare_editable(key, input, item, enabled, (None, Vec::new(), V::widget_holds));
         response
     }
 
@@ -301,11 +301,11 @@ impl Form<'_> {
         input: &Input,
         item: FieldItem,
         enabled: bool,
-        (options, holds): (Option<Vec<String>>, Holds),
+        (options, hints, holds): (Option<Vec<String>>, Vec<String>, Holds),
     ) {
         if enabled {
             self.declare(FieldItem { key: Some(key.to_owned()), ..item });
-            let editing = Editing { key: key.to_owned(), input: input.clone(), note: None, options, holds };
+            let editing = Editing { key: key.to_owned(), input: input.clone(), note: None, options, hints, holds };
             self.w.edits.fields.push(editing);
         } else if self.w.sections.inside.is_some() {
             self.declare(item);
@@ -393,8 +393,14 @@ impl Form<'_> {
                 self.w.edits.written(label);
             }
             let note = Some((note.to_owned(), value));
-            let editing =
-                Editing { key: key.to_owned(), input: input.clone(), note, options: None, holds: Value::clone };
+            let editing = Editing {
+                key: key.to_owned(),
+                input: input.clone(),
+                note,
+                options: None,
+                hints: Vec::new(),
+                holds: Value::clone,
+            };
             self.w.edits.fields.push(editing);
         } else {
             self.declare(FieldItem::new(label, current));

@@ -375,6 +375,72 @@ impl Menu<'_> {
         }
     }
 
+    /// [`menu`](Self::menu) with the submenu's button as the app makes it: egui's own
+    /// `SubMenuButton` (an image beside the text, its own `Button`, a `MenuConfig` for the
+    /// submenu), so every option it has is kept.
+    ///
+    /// ```
+    /// use egui::containers::menu::SubMenuButton;
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("editor").title("Editor").ui(ui, |w, ui| {
+    ///     w.menu_ui(ui, "File", |m| {
+    ///         let recent = SubMenuButton::from_button(egui::Button::new("🕘 Open recent").right_text(SubMenuButton::arrow_atom(None)));
+    ///         m.add_menu(recent, |m| {
+    ///             if let Some(press) = m.button("open_last", ActionSpec::new("Open the last file")) {
+    ///                 press.ok("Opened");
+    ///             }
+    ///         });
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn add_menu<R>(
+        &mut self,
+        submenu: egui::containers::menu::SubMenuButton<'_>,
+        add_items: impl FnOnce(&mut Menu<'_>) -> R,
+    ) -> R {
+        let enabled = self.enabled;
+        let mut add = Some(add_items);
+        let mut out = None;
+        let (response, _) = match &mut self.owner {
+            Owner::Window(w) => submenu.ui(self.ui, |ui| {
+                if let Some(add) = add.take() {
+                    out = Some(add(&mut Menu { owner: Owner::Window(w), ui, enabled }));
+                }
+            }),
+            Owner::App(core, hidden) => {
+                let hidden = *hidden;
+                submenu.ui(self.ui, |ui| {
+                    if let Some(add) = add.take() {
+                        out = Some(add(&mut Menu { owner: Owner::App(core, hidden), ui, enabled }));
+                    }
+                })
+            }
+        };
+        if let Some(add) = add.take() {
+            // Closed: the items are declared; shortcuts still press them for the person.
+            let salt = format!("{:?}", response.id);
+            match &mut self.owner {
+                Owner::Window(w) => w.hidden_run(self.ui, &salt, |w, hidden| {
+                    out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled }));
+                }),
+                Owner::App(core, hidden) => {
+                    let allowed = hidden.unwrap_or_else(|| super::gate::Gate::default().allows(self.ui));
+                    let ui = &mut hidden_child(self.ui, &salt);
+                    out = Some(add(&mut Menu { owner: Owner::App(core, Some(allowed)), ui, enabled }));
+                }
+            }
+        }
+        match &mut self.owner {
+            Owner::Window(w) => super::both::described_widget(w, response.id),
+            Owner::App(core, _) => core.frame.lock().describe_widget(response.id.value()),
+        }
+        out.unwrap_or_else(|| unreachable_menu())
+    }
+
     /// The `ui` the menu draws in (hidden while it is closed): for egui items of the app's own.
     pub fn ui(&mut self) -> &mut egui::Ui {
         self.ui

@@ -90,3 +90,57 @@ fn a_form_s_grid_holds_described_buttons_beside_its_fields_as_egui_s_own_grid() 
     assert_eq!((h.state().baud, h.state().rescans, h.state().saves), (115_200, 2, 2));
     assert!(h.undescribed().is_empty(), "{:?}", h.undescribed());
 }
+
+/// A choice's options one under another (`Input::vertical`), each with its tooltip
+/// (`Form::choice_hinted`): laid out as egui's own radio buttons in `ui.vertical`, the tooltips
+/// shown to the person and read by agents in `edit_field`'s description.
+#[test]
+fn a_choice_keeps_egui_s_column_and_each_option_s_tooltip() {
+    const THEMES: [(u8, &str, &str); 3] =
+        [(0, "System", "Follow the system theme"), (1, "Light", "Always light"), (2, "Dark", "Always dark")];
+    fn bridged(ui: &mut egui::Ui, s: &mut (Option<Bridge>, u8)) {
+        let Some(bridge) = s.0.clone() else { return };
+        bridge.window("look").title("Look").ui(ui, |w, ui| {
+            w.inline_form(ui, "look", |f| {
+                f.choice_hinted("theme", &Input::choice("Theme").radio().vertical(), &mut s.1, &THEMES);
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, (Some(bridge.clone()), 0));
+    let mut p = egui_kittest::Harness::new_ui_state(
+        |ui, theme: &mut u8| {
+            egui::Window::new("Look").show(ui.ctx(), |ui| {
+                ui.horizontal(|ui| {
+                    let _ = ui.label("Theme");
+                    ui.vertical(|ui| {
+                        for (v, text, hint) in THEMES {
+                            ui.radio_value(theme, v, text).on_hover_text(hint);
+                        }
+                    });
+                });
+            });
+        },
+        0,
+    );
+    h.run();
+    p.run();
+    let from = |r: egui::Rect, origin: egui::Rect| r.min - origin.min;
+    for (_, text, _) in THEMES {
+        let ours = from(h.get_by_label(text).rect(), h.get_by_label("System").rect());
+        let egui_s = from(p.get_by_label(text).rect(), p.get_by_label("System").rect());
+        assert_eq!(ours, egui_s, "{text} placed as egui's own column");
+    }
+    assert!(h.get_by_label("Dark").rect().top() > h.get_by_label("Light").rect().bottom(), "one under another");
+    // The person's tooltip.
+    h.get_by_label("Light").hover();
+    h.run();
+    assert!(h.query_by_label("Always light").is_some(), "the option's tooltip");
+    // The agent's description names each option with its hint, and the agent chooses by text.
+    let tools = h.snapshot().tools().to_vec();
+    let edit = tools.iter().find(|t| t.name == "look__edit_field").expect("declared");
+    assert!(edit.description.contains("Light (Always light)"), "{:?}", edit.description);
+    let version = h.window("look").expect("declared").version;
+    h.call("look__edit_field", json!({"field": "theme", "value": "Dark", "expectedVersion": version})).expect("set");
+    assert_eq!(h.state().1, 2);
+}

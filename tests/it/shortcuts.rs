@@ -201,3 +201,53 @@ fn a_popup_menu_keeps_egui_s_popup_options() {
     assert_eq!(h.state().1, 2, "the agent's call and the person's click");
     assert!(h.query_by_label("Copy link").is_none(), "closed by the click, as egui's menus are");
 }
+
+/// A submenu whose button the app makes (egui's `SubMenuButton`: its own button, a
+/// `MenuConfig`) is laid out as egui's own, and its items are actions while it is closed.
+#[test]
+fn a_submenu_keeps_egui_s_submenu_button() {
+    use egui::containers::menu::{MenuConfig, SubMenuButton};
+    fn submenu() -> SubMenuButton<'static> {
+        let button =
+            egui::Button::new(egui::RichText::new("Open recent").italics()).right_text(SubMenuButton::arrow_atom(None));
+        SubMenuButton::from_button(button)
+            .config(MenuConfig::new().close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside))
+    }
+    fn bridged(ui: &mut egui::Ui, s: &mut (Option<Bridge>, usize)) {
+        let Some(bridge) = s.0.clone() else { return };
+        bridge.window("files").title("Files").ui(ui, |w, ui| {
+            w.menu_ui(ui, "File", |m| {
+                m.add_menu(submenu(), |m| {
+                    if let Some(press) = m.button("open_last", ActionSpec::new("Open the last file")) {
+                        s.1 += 1;
+                        press.ok("Opened");
+                    }
+                });
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, (Some(bridge.clone()), 0));
+    let mut p = egui_kittest::Harness::new_ui(|ui| {
+        egui::Window::new("Files").show(ui.ctx(), |ui| {
+            ui.menu_button("File", |ui| {
+                submenu().ui(ui, |ui| ui.button("Open the last file"));
+            });
+        });
+    });
+    let version = h.window("files").expect("declared").version;
+    h.call("files__open_last", json!({"expectedVersion": version})).expect("opened while closed");
+    h.get_by_label("File").click();
+    h.run();
+    p.get_by_label("File").click();
+    p.run();
+    let ours = h.get_by_label("Open recent").rect().min - h.get_by_label("File").rect().min;
+    let egui_s = p.get_by_label("Open recent").rect().min - p.get_by_label("File").rect().min;
+    assert!((ours - egui_s).length() <= 0.5, "laid out as egui's own: {ours:?} {egui_s:?}");
+    assert_eq!(h.get_by_label("Open recent").rect().size(), p.get_by_label("Open recent").rect().size());
+    h.get_by_label("Open recent").click();
+    h.run();
+    h.get_by_label("Open the last file").click();
+    h.run();
+    assert_eq!(h.state().1, 2, "the agent's call and the person's click");
+}

@@ -165,7 +165,8 @@ impl Input {
     }
 
     /// A vertical slider (number; implies [`slider`](Self::slider)), as egui's
-    /// `Slider::vertical`.
+    /// `Slider::vertical`; for a choice drawn as radio buttons or selectable labels, its
+    /// options one under another (egui's `ui.vertical`) instead of in a row.
     ///
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
@@ -182,9 +183,14 @@ impl Input {
     /// ```
     #[must_use]
     pub fn vertical(mut self) -> Self {
-        if let Kind::Number { .. } = self.kind {
-            self.look.vertical = true;
-            self.look.widget = Widget::Slider;
+        match self.kind {
+            Kind::Number { .. } => {
+                self.look.vertical = true;
+                self.look.widget = Widget::Slider;
+            }
+            // A choice's radio buttons or selectable labels one under another.
+            Kind::Choice => self.look.vertical = true,
+            _ => {}
         }
         self
     }
