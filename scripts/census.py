@@ -52,9 +52,9 @@ RULES = {
     "checkbox":        ("Form::edit, Input::checkbox", "text tooltip tooltip_ui enabled", {}),
     "toggle":          ("Form::edit, Input::checkbox(..).selectable()", "text tooltip tooltip_ui enabled", {}),
     "switch":          ("Form::edit, Input::checkbox(..).switch()", "text tooltip tooltip_ui enabled", {}),
-    "radio":           ("Form::choice, Input::choice(..).radio()", "text enabled", {}),
-    "selectable":      ("Form::choice, Input::choice(..).selectable(); WindowUi::tabs", "text enabled", {}),
-    "combo":           ("Form::choice, Input::choice", "label selected_text width tooltip tooltip_ui enabled", {}),
+    "radio":           ("Form::choice, Input::choice(..).radio()", "text enabled", {"tooltip": "ecdd122", "layout:vertical": "ecdd122"}),
+    "selectable":      ("Form::choice, Input::choice(..).selectable(); WindowUi::tabs", "text enabled", {"tooltip": "ecdd122", "layout:vertical": "ecdd122"}),
+    "combo":           ("Form::choice, Input::choice", "label selected_text width tooltip tooltip_ui enabled", {"option:tooltip": "ecdd122"}),
     "slider":          ("Form::edit, Input::number/integer(..).slider()", "text logarithmic prefix suffix custom_formatter fixed_decimals max_decimals min_decimals range tooltip tooltip_ui enabled", {"step_by": "options", "clamping": "options", "smart_aim": "options", "orientation": "options", "vertical": "options"}),
     "drag_value":      ("Form::edit, Input::number/integer", "speed range clamp_range prefix suffix custom_formatter fixed_decimals max_decimals min_decimals tooltip tooltip_ui enabled", {}),
     "text_single":     ("Form::edit, Input::text / Input::secret", "hint_text desired_width char_limit password tooltip tooltip_ui enabled", {"lock_focus": "options", "font": "options", "text_color": "options", "layouter": "options"}),
@@ -68,7 +68,7 @@ RULES = {
     "menu":            ("WindowUi::menu_ui / Menu::menu; add_menu(MenuButton) for egui's options", "text rich_text enabled tooltip tooltip_ui image config button", {"image": "a12a9b6", "config": "a12a9b6", "button": "a12a9b6"}),
     "context_menu":    ("WindowUi::context_menu_ui", ALL, {}),
     "popup_menu":      ("WindowUi::popup_menu_ui (egui's own Popup: menu, context_menu, from_response)", ALL, {"": "06ac917"}),
-    "submenu":         ("Menu::menu (a submenu, by its title)", "text rich_text enabled tooltip tooltip_ui", {}),
+    "submenu":         ("Menu::menu (a submenu, by its title); Menu::add_menu (egui's SubMenuButton)", "text rich_text enabled tooltip tooltip_ui", {"image": "ecdd122", "config": "ecdd122", "button": "ecdd122"}),
     "menu_item":       ("Menu::button / Menu::add_button (any egui::Button) / Menu::shortcut", ALL, {}),
     "menu_field":      ("Menu::form", "text tooltip tooltip_ui enabled", {}),
     "collapsing":      ("WindowUi::collapsing / collapsing_with (egui's CollapsingHeader)", ALL, {}),
@@ -140,6 +140,7 @@ LANDED = [
     ("lists", "the lists branch, merged in f347030: long_list_ui"),
     ("06ac917", "popup_menu_ui: a menu in egui's own Popup"),
     ("a73f027", "Form::cell: described buttons, links and sections in a form's grid"),
+    ("ecdd122", "Form::choice_hinted (a tooltip on each option), Input::vertical on a choice, Menu::add_menu (SubMenuButton)"),
 ]
 BEFORE_BRANCHES = ("b97b4a2", 2)  # main before the options and lists branches: the first 2 of LANDED
 # Branches under way, named as in the rule table: counted "no" on main, "yes" in a column of their
@@ -1457,10 +1458,10 @@ fn ui(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
 EXPECT = {
     3: ("no", "no", "yes", "step_by"), 4: ("no", "no", "no", "trailing_fill"), 5: ("yes", "yes", "yes", ""),
     6: ("no", "no", "no", "default_height"), 7: ("yes", "yes", "yes", ""), 8: ("no", "yes", "yes", ""),
-    9: ("yes", "yes", "yes", ""), 10: ("yes", "yes", "yes", ""), 13: ("no", "no", "no", "tooltip on one option"),
+    9: ("yes", "yes", "yes", ""), 10: ("yes", "yes", "yes", ""), 13: ("no", "no", "yes", "option:tooltip"),
     18: ("no", "no", "yes", "striped"), 21: ("no", "yes", "yes", ""), 22: ("no", "yes", "yes", ""),
     24: ("no", "no", "no", "default_pos"), 29: ("yes", "yes", "yes", ""),
-    32: ("no", "no", "no", "also holds buttons"),
+    32: ("no", "no", "yes", "also holds buttons"),
 }
 
 
@@ -1476,7 +1477,8 @@ def self_test() -> int:
         sites = {s.line: s for s in counted(app)}
         # Its own columns, whatever LANDED and PENDING say: before anything since 5a0931d, before
         # the options branch only, with everything.
-        own = {"5a0931d": Scenario("", frozenset(t for t, _ in LANDED)), "without": Scenario("", frozenset({"options"})),
+        own = {"5a0931d": Scenario("", frozenset(t for t, _ in LANDED)),
+               "without": Scenario("", frozenset({"options", FORM_CELL[0], LANDED[-1][0]})),
                "all": Scenario("", frozenset())}
         vs = {k: verdicts([app], sc) for k, sc in own.items()}
         if set(sites) != set(EXPECT):
