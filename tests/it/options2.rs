@@ -1,0 +1,122 @@
+//! egui's own options, kept (issue 33, item 4, round two): every `egui::Window` option through
+//! `WindowBuilder::with_window`, a modal closed as egui's `Modal` closes; each drawn with the
+//! bridge is laid out as egui's own with the same options (rects compared in kittest), and
+//! where an agent sets a value, what the person's widget holds is what the agent's edit takes.
+
+use egui_kittest::kittest::Queryable as _;
+use egui_mcp_bridge::Bridge;
+use egui_mcp_bridge::testing::Harness;
+use serde_json::json;
+
+/// A window's options as egui's demo gives them, for egui's own window and the bridge's alike.
+type Options = fn(egui::Window<'_>) -> egui::Window<'_>;
+
+/// The windows of egui's demo and the serial monitor whose options the bridge did not keep
+/// (`about.rs`, `code_example.rs`, `misc_demo_window.rs`, `tooltips.rs`, the serial monitor's
+/// "Attention!"), each pinned at one place so that both are drawn where they can be compared.
+const WINDOWS: [(&str, Options); 6] = [
+    ("about", |w| {
+        w.fixed_pos([30.0, 40.0]).default_width(320.0).default_height(480.0).resizable([true, false]).vscroll(false)
+    }),
+    ("code example", |w| {
+        w.fixed_pos([30.0, 40.0]).min_width(375.0).default_size([390.0, 500.0]).resizable([true, false])
+    }),
+    ("misc", |w| w.fixed_pos([30.0, 40.0]).vscroll(true).hscroll(true).default_height(200.0)),
+    ("tooltips", |w| w.fixed_pos([-20.0, 40.0]).constrain(false).resizable(true).default_size([450.0, 300.0])),
+    ("attention", |w| w.fixed_pos([800.0, 450.0]).fixed_size([400.0, 200.0]).collapsible(false)),
+    ("panels", |w| w.current_pos([60.0, 70.0]).default_height(600.0).default_width(600.0).vscroll(false)),
+];
+
+/// The contents of each window: a line as tall as the bridge's header (where the agent's mark
+/// goes, its room kept) and a long line of text.
+fn contents(ui: &mut egui::Ui) {
+    ui.horizontal(|ui| ui.set_min_height(ui.spacing().interact_size.y));
+    ui.label("The quick brown fox jumps over the lazy dog, again and again and again and again.");
+}
+
+/// A window keeps every egui option the app gives it with `with_window`: each of egui's demo
+/// windows is drawn where egui's own with the same options is, as big (per-axis resizing,
+/// default height, minimum width, scrolling both ways, unconstrained, fixed place and size).
+#[test]
+fn a_window_keeps_every_egui_option() {
+    for (name, options) in WINDOWS {
+        let bridged = move |ui: &mut egui::Ui, bridge: &mut Bridge| {
+            bridge.window("w").title("Demo").with_window(options).ui(ui, |w, ui| {
+                w.text_ui(
+                    ui,
+                    "text",
+                    "The quick brown fox jumps over the lazy dog, again and again and again and again.",
+                );
+            });
+        };
+        let plain = move |ui: &mut egui::Ui| {
+            let window = egui::Window::new("Demo").default_size([420.0, 360.0]);
+            options(window.constrain_to(ui.available_rect_before_wrap())).show(ui.ctx(), contents);
+        };
+        let bridge = Bridge::builder().build();
+        let mut h = Harness::builder(&bridge).with_size([1300.0, 800.0]).build_ui_state(bridged, bridge.clone());
+        h.run_steps(3);
+        let mut p = egui_kittest::Harness::builder().with_size(egui::vec2(1300.0, 800.0)).build_ui(plain);
+        p.run_steps(3);
+        let (ours, egui_s) = (h.get_by_label("Demo").rect(), p.get_by_label("Demo").rect());
+        assert_eq!(ours, egui_s, "{name}: where and as big as egui's own");
+        assert!(h.undescribed().is_empty(), "{name}: described once: {:?}", h.undescribed());
+    }
+}
+
+/// The app's modal, shown while `open`.
+struct Modal {
+    bridge: Bridge,
+    open: bool,
+    closable: bool,
+    /// The close presses the app got.
+    presses: usize,
+}
+
+fn modal_app(ui: &mut egui::Ui, s: &mut Modal) {
+    if !s.open {
+        return;
+    }
+    let window = s.bridge.window("user").title("Edit user").app_modal();
+    let window = if s.closable { window.closable() } else { window };
+    let response = window.ui(ui, |w, ui| w.text_ui(ui, "about", "Name: Ada"));
+    if let Some(press) = response.close {
+        s.presses += 1;
+        s.open = false;
+        press.ok("closed");
+    }
+}
+
+/// A closable modal closed as egui's `Modal` closes (Escape, or a click outside it) gives the
+/// app one close press, as its close button would; one that is not closable stays open.
+#[test]
+fn a_modal_closed_by_escape_or_a_click_outside_is_the_close_press() {
+    let close = |closable: bool, how: &dyn Fn(&mut Harness<'_, Modal>)| {
+        let bridge = Bridge::builder().build();
+        let state = Modal { bridge: bridge.clone(), open: true, closable, presses: 0 };
+        let mut h = Harness::builder(&bridge).with_size([600.0, 400.0]).build_ui_state(modal_app, state);
+        h.run_steps(2);
+        assert!(h.window("user").is_some(), "declared");
+        how(&mut h);
+        h.run_steps(3);
+        (h.state().open, h.state().presses)
+    };
+    let escape = |h: &mut Harness<'_, Modal>| h.key_press(egui::Key::Escape);
+    let outside = |h: &mut Harness<'_, Modal>| {
+        h.drag_at(egui::pos2(5.0, 395.0));
+        h.run_steps(1);
+        h.drop_at(egui::pos2(5.0, 395.0));
+    };
+    assert_eq!(close(true, &escape), (false, 1), "Escape: one press");
+    assert_eq!(close(true, &outside), (false, 1), "a click outside: one press");
+    assert_eq!(close(false, &escape), (true, 0), "not closable: it stays");
+    assert_eq!(close(false, &outside), (true, 0), "not closable: it stays");
+
+    // The agent's close is the same press.
+    let bridge = Bridge::builder().build();
+    let state = Modal { bridge: bridge.clone(), open: true, closable: true, presses: 0 };
+    let mut h = Harness::builder(&bridge).with_size([600.0, 400.0]).build_ui_state(modal_app, state);
+    h.run_steps(2);
+    h.call("user__close", json!({})).expect("closed");
+    assert_eq!((h.state().open, h.state().presses), (false, 1));
+}
