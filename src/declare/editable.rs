@@ -328,6 +328,12 @@ fn number_widget<N: egui::emath::Numeric>(ui: &mut egui::Ui, value: &mut N, inpu
         if look.vertical {
             slider = slider.vertical();
         }
+        if let Some(fill) = look.trailing_fill {
+            slider = slider.trailing_fill(fill);
+        }
+        if let Some(shape) = look.handle_shape {
+            slider = slider.handle_shape(shape);
+        }
         if let Some(format) = look.formatter {
             slider = slider.custom_formatter(move |n, _| format(n));
         }

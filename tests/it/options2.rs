@@ -120,3 +120,76 @@ fn a_modal_closed_by_escape_or_a_click_outside_is_the_close_press() {
     h.call("user__close", json!({})).expect("closed");
     assert_eq!((h.state().open, h.state().presses), (false, 1));
 }
+
+/// The rectangles and circles painted inside `area` in the last pass, relative to its corner:
+/// what a widget looks like, to compare with egui's own.
+fn painted_in(output: &egui::FullOutput, area: egui::Rect) -> Vec<String> {
+    fn walk(shape: &egui::Shape, area: egui::Rect, found: &mut Vec<String>) {
+        let at = |r: egui::Rect| r.translate(-area.min.to_vec2());
+        match shape {
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, area, found)),
+            egui::Shape::Rect(r) if area.expand(4.0).contains_rect(r.rect) => {
+                found.push(format!("rect {:?} {:?}", at(r.rect), r.fill));
+            }
+            egui::Shape::Circle(c) if area.expand(4.0).contains(c.center) => {
+                found.push(format!("circle {:?} {} {:?}", c.center - area.min, c.radius, c.fill));
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    for clipped in &output.shapes {
+        walk(&clipped.shape, area, &mut found);
+    }
+    found
+}
+
+/// The slider of egui's slider demo: filled up to its handle, a narrow rectangle for a handle.
+fn demo_slider() -> egui_mcp_bridge::Input {
+    let shape = egui::style::HandleShape::Rect { aspect_ratio: 0.5 };
+    egui_mcp_bridge::Input::number("Value", 0.0..=100.0).trailing_fill(true).handle_shape(shape)
+}
+
+/// A slider keeps egui's `trailing_fill` and `handle_shape`: it is as big as egui's own with
+/// them and painted the same (its rail filled to the handle, a rectangle for a handle), and an
+/// agent still sets the number.
+#[test]
+fn a_slider_keeps_its_fill_and_handle() {
+    fn bridged(ui: &mut egui::Ui, s: &mut (Bridge, f64)) {
+        let bridge = s.0.clone();
+        egui::CentralPanel::default().show(ui, |ui| {
+            bridge.window("s").title("Sliders").panel(ui, |w, ui| {
+                w.form(ui, "f", |f| {
+                    f.edit("value", &demo_slider(), &mut s.1);
+                });
+            });
+        });
+    }
+    fn plain(ui: &mut egui::Ui, value: &mut f64) {
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::Grid::new("f").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+                let l = ui.label("Value");
+                let shape = egui::style::HandleShape::Rect { aspect_ratio: 0.5 };
+                let slider = egui::Slider::new(value, 0.0..=100.0).trailing_fill(true).handle_shape(shape);
+                ui.add(slider).labelled_by(l.id);
+                ui.end_row();
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::builder(&bridge).with_size([500.0, 300.0]).build_ui_state(bridged, (bridge.clone(), 40.0));
+    h.run_steps(2);
+    let mut p = egui_kittest::Harness::builder().with_size(egui::vec2(500.0, 300.0)).build_ui_state(plain, 40.0);
+    p.run_steps(2);
+    let role = egui::accesskit::Role::Slider;
+    let (ours, egui_s) = (h.get_by_role(role).rect(), p.get_by_role(role).rect());
+    assert_eq!(ours.size(), egui_s.size(), "as big as egui's own");
+    let (ours, egui_s) = (painted_in(h.output(), ours), painted_in(p.output(), egui_s));
+    assert!(ours.iter().filter(|s| s.starts_with("rect")).count() >= 3, "rail, fill and handle: {ours:?}");
+    let handle = "rect [[36.8 2.0] - [44.8 18.0]]";
+    assert!(ours.iter().any(|s| s.starts_with(handle)), "a handle half as wide as tall: {ours:?}");
+    assert_eq!(ours, egui_s, "painted as egui's own");
+
+    h.call("s__edit_field", json!({"field": "value", "value": 75})).expect("set");
+    assert_eq!(h.state().1, 75.0);
+}

@@ -1,6 +1,6 @@
 //! How the person's widget shows a field ([`Look`]): the bridge's own choices (a slider, a
 //! unit) and egui's own options on the widget, kept as the app gives them (a slider's
-//! orientation and clamping, a text edit's rows, font, colour and layouter). Only a slider's
+//! orientation, clamping, fill and handle, a text edit's rows, font, colour and layouter). Only a slider's
 //! clamping changes what agents may set, and it tells the rules so ([`Kind::Number`]'s
 //! `clamped`).
 
@@ -35,6 +35,10 @@ pub(in crate::declare) struct Look {
     pub smart_aim: Option<bool>,
     /// A vertical slider.
     pub vertical: bool,
+    /// A slider's rail filled up to its handle (egui's `trailing_fill`).
+    pub trailing_fill: Option<bool>,
+    /// A slider's handle (egui's `handle_shape`).
+    pub handle_shape: Option<egui::style::HandleShape>,
     /// A text edit's options, egui's own.
     pub text: TextLook,
 }
@@ -87,6 +91,14 @@ fn font_key(font: &egui::FontSelection) -> (u8, Option<&egui::FontId>, Option<&e
     }
 }
 
+/// A slider's handle as it is hashed (egui's `HandleShape` is not).
+fn handle_key(shape: egui::style::HandleShape) -> Option<u32> {
+    match shape {
+        egui::style::HandleShape::Circle => None,
+        egui::style::HandleShape::Rect { aspect_ratio } => Some(aspect_ratio.to_bits()),
+    }
+}
+
 impl PartialEq for Look {
     fn eq(&self, other: &Self) -> bool {
         let same_format = match (self.formatter, other.formatter) {
@@ -97,6 +109,7 @@ impl PartialEq for Look {
             == (other.widget, &other.prefix, &other.suffix, other.logarithmic, &other.hint, &other.placeholder)
             && (self.width, self.speed) == (other.width, other.speed)
             && (self.clamping, self.smart_aim, self.vertical) == (other.clamping, other.smart_aim, other.vertical)
+            && (self.trailing_fill, self.handle_shape) == (other.trailing_fill, other.handle_shape)
             && self.text == other.text
             && same_format
     }
@@ -109,6 +122,7 @@ impl Look {
         (self.widget, &self.prefix, &self.suffix, self.logarithmic, &self.hint, &self.placeholder).hash(h);
         (self.width.map(f32::to_bits), self.speed.map(f64::to_bits), self.clamping, self.smart_aim, self.vertical)
             .hash(h);
+        (self.trailing_fill, self.handle_shape.map(handle_key)).hash(h);
         let text = &self.text;
         (text.rows, text.lock_focus, text.color, text.font.as_ref().map(font_key)).hash(h);
     }
@@ -184,6 +198,46 @@ impl Input {
     pub fn vertical(mut self) -> Self {
         if let Kind::Number { .. } = self.kind {
             self.look.vertical = true;
+            self.look.widget = Widget::Slider;
+        }
+        self
+    }
+
+    /// A slider's rail filled from its start up to the handle (number; implies
+    /// [`slider`](Self::slider)), as egui's `Slider::trailing_fill`: how much of the range is
+    /// used, at a glance. Agents read and set the number the same either way.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut volume = 0.7_f32;
+    /// use egui::style::HandleShape;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("mixer").title("Mixer").ui(ui, |w, ui| {
+    ///     w.form(ui, "mixer", |f| {
+    ///         let input = Input::number("Volume", 0.0..=1.0).trailing_fill(true);
+    ///         f.edit("volume", &input.handle_shape(HandleShape::Rect { aspect_ratio: 0.5 }), &mut volume);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn trailing_fill(mut self, fill: bool) -> Self {
+        if let Kind::Number { .. } = self.kind {
+            self.look.trailing_fill = Some(fill);
+            self.look.widget = Widget::Slider;
+        }
+        self
+    }
+
+    /// A slider's handle (number; implies [`slider`](Self::slider)), as egui's
+    /// `Slider::handle_shape`: a circle, or a rectangle of an aspect ratio (see
+    /// [`trailing_fill`](Self::trailing_fill)).
+    #[must_use]
+    pub fn handle_shape(mut self, shape: egui::style::HandleShape) -> Self {
+        if let Kind::Number { .. } = self.kind {
+            self.look.handle_shape = Some(shape);
             self.look.widget = Widget::Slider;
         }
         self
