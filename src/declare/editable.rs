@@ -124,7 +124,7 @@ impl Editable for bool {
         match input.look.widget {
             Widget::Switch => switch(ui, self),
             Widget::Selectable => ui.toggle_value(self, input.label()),
-            _ => ui.checkbox(self, ""),
+            _ => ui.add(egui::Checkbox::new(self, "").indeterminate(input.look.indeterminate)),
         }
     }
 
@@ -143,7 +143,7 @@ impl Editable for bool {
                 .inner
             }
             Widget::Selectable => ui.toggle_value(self, input.label()),
-            _ => ui.checkbox(self, input.label()),
+            _ => ui.add(egui::Checkbox::new(self, input.label()).indeterminate(input.look.indeterminate)),
         })
     }
 }

@@ -121,25 +121,33 @@ fn a_modal_closed_by_escape_or_a_click_outside_is_the_close_press() {
     assert_eq!((h.state().open, h.state().presses), (false, 1));
 }
 
-/// The rectangles and circles painted inside `area` in the last pass, relative to its corner:
-/// what a widget looks like, to compare with egui's own.
-fn painted_in(output: &egui::FullOutput, area: egui::Rect) -> Vec<String> {
-    fn walk(shape: &egui::Shape, area: egui::Rect, found: &mut Vec<String>) {
-        let at = |r: egui::Rect| r.translate(-area.min.to_vec2());
+/// The rectangles, circles, lines and paths painted inside `area` in the last pass, each as
+/// its kind, where (relative to `origin`) and how: what a widget looks like, to compare with
+/// egui's own.
+fn painted_in(output: &egui::FullOutput, area: egui::Rect, origin: egui::Pos2) -> Vec<String> {
+    fn walk(shape: &egui::Shape, (area, origin): (egui::Rect, egui::Pos2), found: &mut Vec<String>) {
+        let inside = area.expand(4.0);
         match shape {
-            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, area, found)),
-            egui::Shape::Rect(r) if area.expand(4.0).contains_rect(r.rect) => {
-                found.push(format!("rect {:?} {:?}", at(r.rect), r.fill));
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, (area, origin), found)),
+            egui::Shape::Rect(r) if inside.contains_rect(r.rect) => {
+                found.push(format!("rect {:?} {:?}", r.rect.translate(-origin.to_vec2()), r.fill));
             }
-            egui::Shape::Circle(c) if area.expand(4.0).contains(c.center) => {
-                found.push(format!("circle {:?} {} {:?}", c.center - area.min, c.radius, c.fill));
+            egui::Shape::Circle(c) if inside.contains(c.center) => {
+                found.push(format!("circle {:?} {} {:?}", c.center - origin, c.radius, c.fill));
+            }
+            egui::Shape::LineSegment { points, stroke } if inside.contains(points[0]) => {
+                found.push(format!("line {:?} {:?} {stroke:?}", points[0] - origin, points[1] - origin));
+            }
+            egui::Shape::Path(path) if path.points.first().is_some_and(|p| inside.contains(*p)) => {
+                let points: Vec<egui::Vec2> = path.points.iter().map(|p| *p - origin).collect();
+                found.push(format!("path {points:?} {:?}", path.stroke));
             }
             _ => {}
         }
     }
     let mut found = Vec::new();
     for clipped in &output.shapes {
-        walk(&clipped.shape, area, &mut found);
+        walk(&clipped.shape, (area, origin), &mut found);
     }
     found
 }
@@ -184,7 +192,7 @@ fn a_slider_keeps_its_fill_and_handle() {
     let role = egui::accesskit::Role::Slider;
     let (ours, egui_s) = (h.get_by_role(role).rect(), p.get_by_role(role).rect());
     assert_eq!(ours.size(), egui_s.size(), "as big as egui's own");
-    let (ours, egui_s) = (painted_in(h.output(), ours), painted_in(p.output(), egui_s));
+    let (ours, egui_s) = (painted_in(h.output(), ours, ours.min), painted_in(p.output(), egui_s, egui_s.min));
     assert!(ours.iter().filter(|s| s.starts_with("rect")).count() >= 3, "rail, fill and handle: {ours:?}");
     let handle = "rect [[36.8 2.0] - [44.8 18.0]]";
     assert!(ours.iter().any(|s| s.starts_with(handle)), "a handle half as wide as tall: {ours:?}");
@@ -192,4 +200,75 @@ fn a_slider_keeps_its_fill_and_handle() {
 
     h.call("s__edit_field", json!({"field": "value", "value": 75})).expect("set");
     assert_eq!(h.state().1, 75.0);
+}
+
+/// A "select all" over three items, as egui's demo has it: mixed while some are checked.
+struct Checklist {
+    bridge: Bridge,
+    items: [bool; 3],
+}
+
+fn checklist(ui: &mut egui::Ui, s: &mut Checklist) {
+    let bridge = s.bridge.clone();
+    egui::CentralPanel::default().show(ui, |ui| {
+        bridge.window("c").title("Checklist").panel(ui, |w, ui| {
+            let mut all = s.items.iter().all(|b| *b);
+            let mixed = s.items.iter().any(|b| *b) && !all;
+            let input = egui_mcp_bridge::Input::checkbox("All").indeterminate(mixed);
+            // Changed by the person's click or the agent's edit alike.
+            if !w.form(ui, "f", |f| drop(f.edit("all", &input, &mut all))).changed.is_empty() {
+                s.items = [all; 3];
+            }
+        });
+    });
+}
+
+/// A tri-state checkbox: while some items are checked it is painted mixed as egui's own
+/// (`Checkbox::indeterminate`), agents read its `bool` with "mixed" in its rules, and their
+/// `true` checks every item, as the person's click does; once not mixed, the rules say so.
+#[test]
+fn a_tri_state_checkbox_is_mixed_for_both() {
+    fn plain(ui: &mut egui::Ui, all: &mut bool) {
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::Grid::new("f").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+                let l = ui.label("All");
+                ui.add(egui::Checkbox::new(all, "").indeterminate(true)).labelled_by(l.id);
+                ui.end_row();
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let state = Checklist { bridge: bridge.clone(), items: [true, false, true] };
+    let mut h = Harness::builder(&bridge).with_size([400.0, 300.0]).build_ui_state(checklist, state);
+    h.run_steps(2);
+    let mut p = egui_kittest::Harness::builder().with_size(egui::vec2(400.0, 300.0)).build_ui_state(plain, false);
+    p.run_steps(2);
+    let (ours, egui_s) = (h.get_by_label("All").rect(), p.get_by_label("All").rect());
+    assert_eq!(ours.size(), egui_s.size(), "as big as egui's own");
+    // From the corner of the box (where it sits in its row is rounded to pixels: a point apart).
+    let boxed = |output: &egui::FullOutput, rect: egui::Rect| {
+        let inner = output.shapes.iter().find_map(|c| match &c.shape {
+            egui::Shape::Rect(r) if rect.contains_rect(r.rect) && r.rect.width() < rect.width() => Some(r.rect.min),
+            _ => None,
+        });
+        // Without the widget's transparent frame, whose edge is rounded the other way.
+        let mut painted = painted_in(output, rect, inner.expect("the box"));
+        painted.retain(|s| !s.ends_with("#00_00_00_00"));
+        painted
+    };
+    let (ours, egui_s) = (boxed(h.output(), ours), boxed(p.output(), egui_s));
+    assert!(ours.iter().any(|s| s.starts_with("line")), "the mixed mark: {ours:?}");
+    assert_eq!(ours, egui_s, "painted mixed as egui's own");
+
+    let edit_field = |h: &Harness<'_, Checklist>| {
+        let snapshot = h.snapshot();
+        snapshot.tools().iter().find(|t| t.name == "c__edit_field").expect("edit_field").description.clone()
+    };
+    assert!(edit_field(&h).contains("all (true/false, now mixed"), "{}", edit_field(&h));
+    let window = serde_json::to_value(h.window("c").expect("declared")).expect("json");
+    assert_eq!(window["blocks"][0]["items"][0]["value"], json!(false), "the bool the app holds");
+    h.call("c__edit_field", json!({"field": "all", "value": true})).expect("set");
+    h.run_steps(2);
+    assert_eq!(h.state().items, [true; 3], "every item checked");
+    assert!(!edit_field(&h).contains("mixed"), "no longer mixed: {}", edit_field(&h));
 }

@@ -39,6 +39,8 @@ pub(in crate::declare) struct Look {
     pub trailing_fill: Option<bool>,
     /// A slider's handle (egui's `handle_shape`).
     pub handle_shape: Option<egui::style::HandleShape>,
+    /// A checkbox drawn mixed, neither on nor off (egui's `Checkbox::indeterminate`).
+    pub indeterminate: bool,
     /// A text edit's options, egui's own.
     pub text: TextLook,
 }
@@ -109,7 +111,8 @@ impl PartialEq for Look {
             == (other.widget, &other.prefix, &other.suffix, other.logarithmic, &other.hint, &other.placeholder)
             && (self.width, self.speed) == (other.width, other.speed)
             && (self.clamping, self.smart_aim, self.vertical) == (other.clamping, other.smart_aim, other.vertical)
-            && (self.trailing_fill, self.handle_shape) == (other.trailing_fill, other.handle_shape)
+            && (self.trailing_fill, self.handle_shape, self.indeterminate)
+                == (other.trailing_fill, other.handle_shape, other.indeterminate)
             && self.text == other.text
             && same_format
     }
@@ -122,7 +125,7 @@ impl Look {
         (self.widget, &self.prefix, &self.suffix, self.logarithmic, &self.hint, &self.placeholder).hash(h);
         (self.width.map(f32::to_bits), self.speed.map(f64::to_bits), self.clamping, self.smart_aim, self.vertical)
             .hash(h);
-        (self.trailing_fill, self.handle_shape.map(handle_key)).hash(h);
+        (self.trailing_fill, self.handle_shape.map(handle_key), self.indeterminate).hash(h);
         let text = &self.text;
         (text.rows, text.lock_focus, text.color, text.font.as_ref().map(font_key)).hash(h);
     }
@@ -239,6 +242,26 @@ impl Input {
         if let Kind::Number { .. } = self.kind {
             self.look.handle_shape = Some(shape);
             self.look.widget = Widget::Slider;
+        }
+        self
+    }
+
+    /// A tri-state checkbox (yes/no), as egui's `Checkbox::indeterminate`: while `mixed` (a
+    /// "select all" over some of its items) it is drawn neither on nor off, and agents read the
+    /// `bool` the app holds with "now mixed" in the field's rules. Agents set it `true` or
+    /// `false`, as the person's click does.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// let items = [true, false, true];
+    /// let all = Input::checkbox("All").indeterminate(items.iter().any(|b| *b) && !items.iter().all(|b| *b));
+    /// assert_eq!(all.rules(), "true/false, now mixed (some, not all): shown as neither");
+    /// ```
+    #[must_use]
+    pub fn indeterminate(mut self, mixed: bool) -> Self {
+        if self.kind == Kind::Bool {
+            self.look.indeterminate = mixed;
         }
         self
     }

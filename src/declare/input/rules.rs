@@ -200,6 +200,9 @@ impl Input {
                     format!("{any} (slider {range}){step}{d}")
                 }
             }
+            Kind::Bool if self.look.indeterminate => {
+                "true/false, now mixed (some, not all): shown as neither".to_owned()
+            }
             Kind::Bool => "true/false".to_owned(),
             Kind::Choice => "one of the options".to_owned(),
             Kind::Color => "#rrggbb or #rrggbbaa".to_owned(),
