@@ -6,10 +6,11 @@ use std::borrow::Cow;
 
 use serde_json::{Value, json};
 
-use super::input::{Input, Kind, Lines, TEXT_CHARS, Widget, color_text, parse_color};
+use super::input::{Input, Kind, Lines, TEXT_CHARS, Widget, color_text, parse_color, parse_floats};
 
 /// A value a [`Form::edit`](crate::Form::edit) field edits: text (`String`), a number (every
-/// Rust number type), a yes/no (`bool`) or a colour (`egui::Color32`).
+/// Rust number type), a yes/no (`bool`) or a colour (`egui::Color32`, `[u8; 4]`, `[u8; 3]`, and
+/// in linear floats `egui::Rgba`, `[f32; 4]`, `[f32; 3]`).
 pub trait Editable: sealed::Sealed {
     /// The value as agents read it.
     fn to_value(&self) -> Value;
@@ -49,6 +50,9 @@ impl sealed::Sealed for bool {}
 impl sealed::Sealed for egui::Color32 {}
 impl sealed::Sealed for [u8; 4] {}
 impl sealed::Sealed for [u8; 3] {}
+impl sealed::Sealed for egui::Rgba {}
+impl sealed::Sealed for [f32; 4] {}
+impl sealed::Sealed for [f32; 3] {}
 
 impl Editable for String {
     fn to_value(&self) -> Value {
@@ -159,12 +163,12 @@ impl Editable for egui::Color32 {
         }
     }
 
-    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
-        egui::widgets::color_picker::color_edit_button_srgba(ui, self, egui::widgets::color_picker::Alpha::OnlyBlend)
+    fn widget(&mut self, ui: &mut egui::Ui, input: &Input) -> egui::Response {
+        egui::widgets::color_picker::color_edit_button_srgba(ui, self, alpha(input))
     }
 
     fn fits(input: &Input) -> bool {
-        input.kind == Kind::Color
+        matches!(input.kind, Kind::Color { .. })
     }
 
     fn widget_holds(checked: &Value) -> Value {
@@ -193,7 +197,7 @@ impl Editable for [u8; 4] {
     }
 
     fn fits(input: &Input) -> bool {
-        input.kind == Kind::Color
+        matches!(input.kind, Kind::Color { .. })
     }
 
     fn widget_holds(checked: &Value) -> Value {
@@ -223,7 +227,7 @@ impl Editable for [u8; 3] {
     }
 
     fn fits(input: &Input) -> bool {
-        input.kind == Kind::Color
+        matches!(input.kind, Kind::Color { .. })
     }
 
     fn widget_holds(checked: &Value) -> Value {
@@ -231,6 +235,141 @@ impl Editable for [u8; 3] {
         c.set(checked);
         let held = egui::Color32::from(egui::ecolor::Hsva::from(egui::Color32::from_rgb(c[0], c[1], c[2])));
         [held.r(), held.g(), held.b()].to_value()
+    }
+}
+
+/// How the input's colour picker treats alpha (the bridge's own: only blending).
+fn alpha(input: &Input) -> egui::color_picker::Alpha {
+    input.look.alpha.map_or(egui::color_picker::Alpha::OnlyBlend, |a| a.0)
+}
+
+/// What egui's pickers of a colour in floats hold once they have shown `rgba`: its round trip
+/// through their own colour space (`color_edit_button_rgba`).
+fn picker_holds(rgba: egui::Rgba) -> egui::Rgba {
+    egui::Rgba::from(egui::ecolor::Hsva::from(rgba))
+}
+
+/// A checked colour (`#rrggbbaa`, or floats) as linear floats, not premultiplied.
+fn checked_floats(checked: &Value) -> Option<[f32; 4]> {
+    if let Some([r, g, b, a]) = checked.as_str().and_then(parse_color) {
+        return Some(egui::Rgba::from_srgba_unmultiplied(r, g, b, a).to_rgba_unmultiplied());
+    }
+    let f = parse_floats(checked)?;
+    #[allow(clippy::cast_possible_truncation)] // the picker's own precision
+    Some([f[0] as f32, f[1] as f32, f[2] as f32, f.get(3).map_or(1.0, |a| *a as f32)])
+}
+
+/// What a float picker holds of a checked colour: for `#rrggbbaa`, as agents then read it (a
+/// value the picker would change is refused, as for a byte colour: a nearly transparent one);
+/// floats are taken as they are, and the picker holds them as it holds the person's (its round
+/// trip on the next frame it shows them, to a float's last bits), so every value it holds is
+/// one an agent can write.
+fn float_picker_holds(checked: &Value) -> Value {
+    match checked_floats(checked) {
+        Some([r, g, b, a]) if checked.is_string() => {
+            let held = picker_holds(egui::Rgba::from_rgba_unmultiplied(r, g, b, a));
+            Value::String(color_text(held.to_srgba_unmultiplied()))
+        }
+        _ => checked.clone(),
+    }
+}
+
+/// A colour in linear floats, premultiplied inside (egui's `color_edit_button_rgba`, with the
+/// input's [`alpha`](Input::alpha)).
+impl Editable for egui::Rgba {
+    fn to_value(&self) -> Value {
+        Value::String(color_text(self.to_srgba_unmultiplied()))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some([r, g, b, a]) = checked_floats(checked) {
+            *self = Self::from_rgba_unmultiplied(r, g, b, a);
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, input: &Input) -> egui::Response {
+        egui::widgets::color_picker::color_edit_button_rgba(ui, self, alpha(input))
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Color { .. })
+    }
+
+    fn narrow(input: &Input) -> Cow<'_, Input> {
+        input.for_float_color()
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        float_picker_holds(checked)
+    }
+}
+
+/// A colour as four linear floats, not premultiplied (egui's
+/// `color_edit_button_rgba_unmultiplied`).
+impl Editable for [f32; 4] {
+    fn to_value(&self) -> Value {
+        let [r, g, b, a] = *self;
+        Value::String(color_text(egui::Rgba::from_rgba_unmultiplied(r, g, b, a).to_srgba_unmultiplied()))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some([r, g, b, a]) = checked_floats(checked) {
+            *self = [r, g, b, a];
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_rgba_unmultiplied(self)
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Color { .. })
+    }
+
+    fn narrow(input: &Input) -> Cow<'_, Input> {
+        input.for_float_color()
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        float_picker_holds(checked)
+    }
+}
+
+/// An opaque colour as three linear floats (egui's `color_edit_button_rgb`): an alpha other
+/// than 1 is refused.
+impl Editable for [f32; 3] {
+    fn to_value(&self) -> Value {
+        let [r, g, b] = *self;
+        Value::String(color_text(egui::Rgba::from_rgb(r, g, b).to_srgba_unmultiplied()))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some([r, g, b, _]) = checked_floats(checked) {
+            *self = [r, g, b];
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_rgb(self)
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Color { .. })
+    }
+
+    fn narrow(input: &Input) -> Cow<'_, Input> {
+        input.for_float_color()
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        match checked_floats(checked) {
+            // An alpha: held opaque.
+            Some([r, g, b, a]) if a != 1.0 => match checked {
+                Value::String(_) => Value::String(color_text(egui::Rgba::from_rgb(r, g, b).to_srgba_unmultiplied())),
+                _ => json!([r, g, b, 1.0]),
+            },
+            _ => float_picker_holds(checked),
+        }
     }
 }
 

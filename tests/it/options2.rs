@@ -272,3 +272,91 @@ fn a_tri_state_checkbox_is_mixed_for_both() {
     assert_eq!(h.state().items, [true; 3], "every item checked");
     assert!(!edit_field(&h).contains("mixed"), "no longer mixed: {}", edit_field(&h));
 }
+
+/// Colours in floats, drawn many at a time: `xorshift` over the unit interval, with the edges.
+fn unit_floats(n: usize, seed: u64) -> Vec<[f32; 4]> {
+    let mut x = seed;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        #[allow(clippy::cast_precision_loss)]
+        let f = (x >> 40) as f32 / (1u64 << 24) as f32;
+        f
+    };
+    let mut values = vec![[0.0; 4], [1.0; 4], [1.0, 0.0, 0.0, 1.0], [0.5, 0.5, 0.5, 0.0], [0.2, 0.4, 0.6, 0.001]];
+    while values.len() < n {
+        values.push([next(), next(), next(), if values.len() % 5 == 0 { 1.0 } else { next() }]);
+    }
+    values
+}
+
+/// One colour type's pickers: egui's own (as the demo draws it) and how its value is written.
+struct FloatColour<T> {
+    input: fn() -> egui_mcp_bridge::Input,
+    egui_s: fn(&mut egui::Ui, &mut T),
+    from: fn([f32; 4]) -> T,
+    floats: fn(&T) -> Vec<f32>,
+}
+
+/// A colour in floats: for each of many values, what egui's own picker holds once it has shown
+/// it is what the app holds after an agent writes the value as floats (to the bit, and unchanged
+/// while the bridge's picker shows it), and what egui's picker holds, written by an agent, is
+/// held as it is: every value the person's picker can hold is one an agent can write.
+fn agent_writes_what_egui_s_picker_holds<T: egui_mcp_bridge::blocks::Editable + Clone + Default + 'static>(
+    colour: &FloatColour<T>,
+) {
+    let egui_s = colour.egui_s;
+    let mut p = egui_kittest::Harness::builder().build_ui_state(move |ui, v: &mut T| egui_s(ui, v), T::default());
+    let input = colour.input;
+    let app = move |ui: &mut egui::Ui, s: &mut (Bridge, T)| {
+        let bridge = s.0.clone();
+        bridge.window("c").title("Colour").ui(ui, |w, ui| {
+            w.form(ui, "f", |f| drop(f.edit("colour", &input(), &mut s.1)));
+        });
+    };
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::builder(&bridge).build_ui_state(app, (bridge.clone(), T::default()));
+    h.run_steps(2);
+    let write = |h: &mut Harness<'_, (Bridge, T)>, v: &[f32]| {
+        h.call("c__edit_field", json!({"field": "colour", "value": format!("{v:?}")})).expect("written");
+        h.run_steps(3);
+        (colour.floats)(&h.state().1)
+    };
+    for v in unit_floats(300, 33) {
+        *p.state_mut() = (colour.from)(v);
+        p.run_steps(1);
+        let held = (colour.floats)(p.state());
+        let ours = write(&mut h, &(colour.floats)(&(colour.from)(v)));
+        assert_eq!(ours, held, "{v:?}: the app holds what egui's own picker holds");
+        assert_eq!(write(&mut h, &held), held, "{v:?}: what egui's picker holds, written, is held");
+    }
+}
+
+fn rgba(ui: &mut egui::Ui, v: &mut egui::Rgba) {
+    egui::color_picker::color_edit_button_rgba(ui, v, egui::color_picker::Alpha::OnlyBlend);
+}
+
+/// Colours in floats, `[f32; 4]`, `[f32; 3]` and `egui::Rgba` (egui's demo's linear colours):
+/// see [`agent_writes_what_egui_s_picker_holds`].
+#[test]
+fn a_colour_in_floats_takes_what_egui_s_picker_holds() {
+    agent_writes_what_egui_s_picker_holds(&FloatColour {
+        input: || egui_mcp_bridge::Input::color("Linear"),
+        egui_s: |ui, v: &mut [f32; 4]| drop(ui.color_edit_button_rgba_unmultiplied(v)),
+        from: |v| v,
+        floats: |v| v.to_vec(),
+    });
+    agent_writes_what_egui_s_picker_holds(&FloatColour {
+        input: || egui_mcp_bridge::Input::color("Linear"),
+        egui_s: |ui, v: &mut [f32; 3]| drop(ui.color_edit_button_rgb(v)),
+        from: |[r, g, b, _]| [r, g, b],
+        floats: |v| v.to_vec(),
+    });
+    agent_writes_what_egui_s_picker_holds(&FloatColour {
+        input: || egui_mcp_bridge::Input::color("Linear"),
+        egui_s: rgba,
+        from: |[r, g, b, a]| egui::Rgba::from_rgba_unmultiplied(r, g, b, a),
+        floats: |v| v.to_rgba_unmultiplied().to_vec(),
+    });
+}

@@ -41,6 +41,9 @@ pub(in crate::declare) struct Look {
     pub handle_shape: Option<egui::style::HandleShape>,
     /// A checkbox drawn mixed, neither on nor off (egui's `Checkbox::indeterminate`).
     pub indeterminate: bool,
+    /// How a colour picker treats alpha (egui's `color_picker::Alpha`; the bridge's own: only
+    /// blending, which agents' `#rrggbbaa` can say).
+    pub alpha: Option<PickerAlpha>,
     /// A text edit's options, egui's own.
     pub text: TextLook,
 }
@@ -93,6 +96,16 @@ fn font_key(font: &egui::FontSelection) -> (u8, Option<&egui::FontId>, Option<&e
     }
 }
 
+/// egui's `color_picker::Alpha`, which has no `Debug`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(in crate::declare) struct PickerAlpha(pub egui::color_picker::Alpha);
+
+impl std::fmt::Debug for PickerAlpha {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Alpha({})", self.0 as u8)
+    }
+}
+
 /// A slider's handle as it is hashed (egui's `HandleShape` is not).
 fn handle_key(shape: egui::style::HandleShape) -> Option<u32> {
     match shape {
@@ -111,8 +124,8 @@ impl PartialEq for Look {
             == (other.widget, &other.prefix, &other.suffix, other.logarithmic, &other.hint, &other.placeholder)
             && (self.width, self.speed) == (other.width, other.speed)
             && (self.clamping, self.smart_aim, self.vertical) == (other.clamping, other.smart_aim, other.vertical)
-            && (self.trailing_fill, self.handle_shape, self.indeterminate)
-                == (other.trailing_fill, other.handle_shape, other.indeterminate)
+            && (self.trailing_fill, self.handle_shape, self.indeterminate, self.alpha)
+                == (other.trailing_fill, other.handle_shape, other.indeterminate, other.alpha)
             && self.text == other.text
             && same_format
     }
@@ -126,6 +139,7 @@ impl Look {
         (self.width.map(f32::to_bits), self.speed.map(f64::to_bits), self.clamping, self.smart_aim, self.vertical)
             .hash(h);
         (self.trailing_fill, self.handle_shape.map(handle_key), self.indeterminate).hash(h);
+        self.alpha.map(|a| a.0 as u8).hash(h);
         let text = &self.text;
         (text.rows, text.lock_focus, text.color, text.font.as_ref().map(font_key)).hash(h);
     }
@@ -262,6 +276,33 @@ impl Input {
     pub fn indeterminate(mut self, mixed: bool) -> Self {
         if self.kind == Kind::Bool {
             self.look.indeterminate = mixed;
+        }
+        self
+    }
+
+    /// How the colour picker treats alpha (colour), as egui's `color_picker::Alpha`: `Opaque`
+    /// shows no alpha, `BlendOrAdditive` also offers additive colours (the bridge's own:
+    /// `OnlyBlend`). For an `egui::Color32` or an `egui::Rgba`. An additive colour is one the
+    /// person can pick and agents read as transparent (`#rrggbbaa` names none).
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut fill = egui::Color32::LIGHT_BLUE;
+    /// use egui::color_picker::Alpha;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("shape").title("Shape").ui(ui, |w, ui| {
+    ///     w.form(ui, "shape", |f| {
+    ///         f.edit("fill", &Input::color("Fill").alpha(Alpha::BlendOrAdditive), &mut fill);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn alpha(mut self, alpha: egui::color_picker::Alpha) -> Self {
+        if let Kind::Color { .. } = self.kind {
+            self.look.alpha = Some(PickerAlpha(alpha));
         }
         self
     }
