@@ -93,6 +93,18 @@ impl Editable for String {
             edit = edit.font(font.clone());
         }
         edit = edit.text_color_opt(text.color);
+        if let Some(align) = text.align {
+            edit = edit.align(align);
+        }
+        if let Some(color) = text.background {
+            edit = edit.background_color(color);
+        }
+        if let Some(margin) = text.margin {
+            edit = edit.margin(margin);
+        }
+        if let Some(clip) = text.clip {
+            edit = edit.clip_text(clip);
+        }
         let mut layouter = text
             .layouter
             .as_ref()
@@ -100,7 +112,10 @@ impl Editable for String {
         if let Some(layouter) = &mut layouter {
             edit = edit.layouter(layouter);
         }
-        let response = ui.add(edit);
+        let response = match text.size {
+            Some(size) => ui.add_sized(size, edit),
+            None => ui.add(edit),
+        };
         if lines == Lines::One && response.changed() && self.contains(['\n', '\r']) {
             // One line, as an agent's must be (egui inserts a text event holding a line break).
             self.retain(|c| c != '\n' && c != '\r');

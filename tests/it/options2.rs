@@ -135,6 +135,9 @@ fn painted_in(output: &egui::FullOutput, area: egui::Rect, origin: egui::Pos2) -
             egui::Shape::Circle(c) if inside.contains(c.center) => {
                 found.push(format!("circle {:?} {} {:?}", c.center - origin, c.radius, c.fill));
             }
+            egui::Shape::Text(t) if inside.contains(t.pos) => {
+                found.push(format!("text {:?} {:?}", t.pos - origin, t.galley.text()));
+            }
             egui::Shape::LineSegment { points, stroke } if inside.contains(points[0]) => {
                 found.push(format!("line {:?} {:?} {stroke:?}", points[0] - origin, points[1] - origin));
             }
@@ -359,4 +362,66 @@ fn a_colour_in_floats_takes_what_egui_s_picker_holds() {
         from: |[r, g, b, a]| egui::Rgba::from_rgba_unmultiplied(r, g, b, a),
         floats: |v| v.to_rgba_unmultiplied().to_vec(),
     });
+}
+
+/// The text edits of egui's demo whose options the bridge did not keep: the code editor's
+/// background, the text-edit demo's alignment, a margin, no clipping; the password box's size.
+fn note() -> egui_mcp_bridge::Input {
+    let input = egui_mcp_bridge::Input::text("Note").multiline().align(egui::Align2::CENTER_CENTER);
+    input.background_color(egui::Color32::DARK_BLUE).margin(8.0).clip_text(false)
+}
+
+/// Text edits keep egui's options: aligned, with a background and a margin, unclipped, and one
+/// sized as `add_sized` sizes it, each is as big as egui's own with them, its text painted at
+/// the same place in it on the same background; agents still read and set the text.
+#[test]
+fn a_text_edit_keeps_its_align_background_margin_and_size() {
+    fn bridged(ui: &mut egui::Ui, s: &mut (Bridge, String, String)) {
+        let bridge = s.0.clone();
+        egui::CentralPanel::default().show(ui, |ui| {
+            bridge.window("t").title("Texts").panel(ui, |w, ui| {
+                w.form(ui, "f", |f| {
+                    f.edit("note", &note(), &mut s.1);
+                    f.edit("password", &egui_mcp_bridge::Input::secret("Password").size([200.0, 40.0]), &mut s.2);
+                });
+            });
+        });
+    }
+    fn plain(ui: &mut egui::Ui, s: &mut (String, String)) {
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::Grid::new("f").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+                let l = ui.label("Note");
+                let edit = egui::TextEdit::multiline(&mut s.0).desired_rows(3).align(egui::Align2::CENTER_CENTER);
+                let edit = edit.background_color(egui::Color32::DARK_BLUE).margin(8.0).clip_text(false);
+                ui.add(edit.char_limit(1000)).labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Password");
+                ui.add_sized([200.0, 40.0], egui::TextEdit::singleline(&mut s.1).password(true)).labelled_by(l.id);
+                ui.end_row();
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let state = (bridge.clone(), "centred".to_owned(), "hunter2".to_owned());
+    let mut h = Harness::builder(&bridge).with_size([600.0, 400.0]).build_ui_state(bridged, state);
+    h.run_steps(2);
+    let mut p = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(600.0, 400.0))
+        .build_ui_state(plain, ("centred".to_owned(), "hunter2".to_owned()));
+    p.run_steps(2);
+    for label in ["Note", "Password"] {
+        let (ours, egui_s) = (h.get_by_label(label).rect(), p.get_by_label(label).rect());
+        assert_eq!(ours.size(), egui_s.size(), "{label}: as big as egui's own");
+        let (ours, egui_s) = (painted_in(h.output(), ours, ours.min), painted_in(p.output(), egui_s, egui_s.min));
+        assert!(ours.iter().any(|s| s.starts_with("text")), "{label}: {ours:?}");
+        assert_eq!(ours, egui_s, "{label}: painted as egui's own");
+    }
+    let note_at = h.get_by_label("Note").rect();
+    let painted = painted_in(h.output(), note_at, note_at.min);
+    assert!(painted.iter().any(|s| s.contains("#00_00_8B_FF")), "the background: {painted:?}");
+    let centred = painted.iter().find(|s| s.starts_with("text")).expect("the text");
+    assert!(!centred.starts_with("text [8.0"), "centred, not at the margin: {centred}");
+
+    h.call("t__edit_field", json!({"field": "note", "value": "set by the agent"})).expect("set");
+    assert_eq!(h.state().1, "set by the agent");
 }

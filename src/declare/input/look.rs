@@ -49,7 +49,7 @@ pub(in crate::declare) struct Look {
 }
 
 /// A text edit's options that are egui's own and change nothing agents read: rows, focus, font,
-/// colour and layouter.
+/// colour, layouter, alignment, background, margin, clipping and size.
 #[derive(Clone, Debug, Default)]
 pub(in crate::declare) struct TextLook {
     /// egui's `desired_rows` (the bridge's own: 3 for several lines, 4 for code).
@@ -59,6 +59,14 @@ pub(in crate::declare) struct TextLook {
     pub font: Option<egui::FontSelection>,
     pub color: Option<egui::Color32>,
     pub layouter: Option<Layouter>,
+    /// egui's `align`: where the text sits in the edit.
+    pub align: Option<egui::Align2>,
+    pub background: Option<egui::Color32>,
+    pub margin: Option<egui::Margin>,
+    /// egui's `clip_text`: a line longer than the edit is clipped (or the edit grows).
+    pub clip: Option<bool>,
+    /// The edit's size, as egui's `Ui::add_sized` gives it.
+    pub size: Option<egui::Vec2>,
 }
 
 /// How a text edit lays its text out (egui's `TextEdit::layouter`: syntax colouring).
@@ -82,6 +90,8 @@ impl PartialEq for TextLook {
             (a, b) => a.is_none() && b.is_none(),
         };
         (self.rows, self.lock_focus, self.color) == (other.rows, other.lock_focus, other.color)
+            && (self.align, self.background, self.margin, self.clip, self.size)
+                == (other.align, other.background, other.margin, other.clip, other.size)
             && self.font.as_ref().map(font_key) == other.font.as_ref().map(font_key)
             && same_layouter
     }
@@ -142,6 +152,8 @@ impl Look {
         self.alpha.map(|a| a.0 as u8).hash(h);
         let text = &self.text;
         (text.rows, text.lock_focus, text.color, text.font.as_ref().map(font_key)).hash(h);
+        (text.align, text.background, text.clip, text.size.map(|s| (s.x.to_bits(), s.y.to_bits()))).hash(h);
+        text.margin.map(|m| (m.left, m.right, m.top, m.bottom)).hash(h);
     }
 }
 
@@ -398,6 +410,86 @@ impl Input {
     pub fn text_color(mut self, color: egui::Color32) -> Self {
         if let Kind::Text { .. } = self.kind {
             self.look.text.color = Some(color);
+        }
+        self
+    }
+
+    /// Where the text sits in the text edit (text), as egui's `TextEdit::align` (its
+    /// `horizontal_align` and `vertical_align`).
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut note = String::new();
+    /// use egui::Align2;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("note").title("Note").ui(ui, |w, ui| {
+    ///     w.form(ui, "note", |f| {
+    ///         let input = Input::text("Note").multiline().align(Align2::CENTER_CENTER);
+    ///         f.edit("note", &input.background_color(egui::Color32::DARK_BLUE).margin(8.0), &mut note);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn align(mut self, align: egui::Align2) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.align = Some(align);
+        }
+        self
+    }
+
+    /// The text edit's background (text), as egui's `TextEdit::background_color` (see
+    /// [`align`](Self::align)).
+    #[must_use]
+    pub fn background_color(mut self, color: egui::Color32) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.background = Some(color);
+        }
+        self
+    }
+
+    /// The room around the text inside the edit (text), as egui's `TextEdit::margin` (see
+    /// [`align`](Self::align)).
+    #[must_use]
+    pub fn margin(mut self, margin: impl Into<egui::Margin>) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.margin = Some(margin.into());
+        }
+        self
+    }
+
+    /// Whether a line longer than the text edit is clipped or the edit grows to hold it (text),
+    /// as egui's `TextEdit::clip_text`.
+    #[must_use]
+    pub fn clip_text(mut self, clip: bool) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.clip = Some(clip);
+        }
+        self
+    }
+
+    /// The text edit's size (text), as egui's `ui.add_sized(size, text_edit)` gives it (a
+    /// password box as wide and tall as the room left, `ui.available_size()`).
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut password = String::new();
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("login").title("Log in").ui(ui, |w, ui| {
+    ///     w.form(ui, "login", |f| {
+    ///         f.edit("password", &Input::secret("Password").size([200.0, 30.0]), &mut password);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn size(mut self, size: impl Into<egui::Vec2>) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.size = Some(size.into());
         }
         self
     }
