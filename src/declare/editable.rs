@@ -388,6 +388,42 @@ impl Editable for [f32; 3] {
     }
 }
 
+/// An angle the app holds in radians, for an [`Input::angle`] field: the person sees and drags
+/// it in degrees (egui's `drag_angle`), and agents read and write those degrees. A borrow, so
+/// that the app's own `f32` is edited: `f.edit("angle", &Input::angle("Angle"), &mut
+/// Radians(&mut self.angle))`.
+#[derive(Debug)]
+pub struct Radians<'a>(pub &'a mut f32);
+
+impl sealed::Sealed for Radians<'_> {}
+
+impl Editable for Radians<'_> {
+    /// The degrees egui's `drag_angle` holds (its shortest decimal form).
+    fn to_value(&self) -> Value {
+        number_value(f64::from(self.0.to_degrees()), false, true)
+    }
+
+    /// As `drag_angle` takes degrees typed by the person: as an `f32`, into radians, and only
+    /// when they differ from the degrees it shows.
+    fn set(&mut self, checked: &Value) {
+        if let Some(n) = checked.as_f64() {
+            #[allow(clippy::cast_possible_truncation)] // what the degrees box holds
+            let degrees = n as f32;
+            if degrees != self.0.to_degrees() {
+                *self.0 = degrees.to_radians();
+            }
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.drag_angle(self.0)
+    }
+
+    fn fits(input: &Input) -> bool {
+        input.kind == Kind::Angle
+    }
+}
+
 /// A toggle switch: a checkbox drawn as a knob in a rounded track (as egui's demo draws one).
 fn switch(ui: &mut egui::Ui, on: &mut bool) -> egui::Response {
     let size = ui.spacing().interact_size.y * egui::vec2(2.0, 1.0);

@@ -69,6 +69,8 @@ pub(super) enum Kind {
     Bool,
     /// One of the options given with the field ([`crate::Form::choice`]).
     Choice,
+    /// An angle held in radians, shown to the person and agents in degrees (egui's `drag_angle`).
+    Angle,
     /// `floats`: held in floats (linear RGB(A), 0-1), which agents may also write as such.
     Color {
         floats: bool,
@@ -149,6 +151,30 @@ impl Input {
     /// the picker holds it (a float's last bits).
     pub fn color(label: impl Into<Cow<'static, str>>) -> Self {
         Self::new(label, Kind::Color { floats: false })
+    }
+
+    /// An angle, held in radians in an `f32` given as [`Radians`](crate::Radians), drawn as
+    /// egui's `drag_angle` draws it: in degrees. Agents read and write the degrees the person
+    /// sees (the rules say so), and an agent's value is held exactly as egui's `drag_angle`
+    /// holds the same number typed by the person.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut heading = std::f32::consts::FRAC_PI_2;
+    /// use egui_mcp_bridge::{Input, Radians};
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("compass").title("Compass").ui(ui, |w, ui| {
+    ///     w.form(ui, "compass", |f| {
+    ///         // The person drags "90°"; agents read 90 and write 45 for a quarter of that turn.
+    ///         f.edit("heading", &Input::angle("Heading"), &mut Radians(&mut heading));
+    ///     });
+    /// });
+    /// # });
+    /// assert_eq!(Input::angle("Heading").rules(), "degrees (held in radians)");
+    /// ```
+    pub fn angle(label: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(label, Kind::Angle)
     }
 
     /// At most `n` characters (text), as egui's `TextEdit::char_limit`.
@@ -409,6 +435,7 @@ impl Hash for Input {
             Kind::Bool => 2u8.hash(h),
             Kind::Choice => 3u8.hash(h),
             Kind::Color { floats } => (4u8, floats).hash(h),
+            Kind::Angle => 5u8.hash(h),
         }
         self.look.hash_into(h);
     }

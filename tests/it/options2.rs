@@ -425,3 +425,70 @@ fn a_text_edit_keeps_its_align_background_margin_and_size() {
     h.call("t__edit_field", json!({"field": "note", "value": "set by the agent"})).expect("set");
     assert_eq!(h.state().1, "set by the agent");
 }
+
+/// Types `text` into the only drag value in `h` (and presses Enter).
+fn type_into_drag_value<S>(h: &mut egui_kittest::Harness<'_, S>, text: &str) {
+    let spin = egui::accesskit::Role::SpinButton;
+    h.get_by_role(spin).click();
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run_steps(1);
+    h.get_by_role(spin).type_text(text);
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+}
+
+const DEGREES: [f64; 22] = [
+    0.0, 45.0, 90.0, 30.0, 1.0, 0.1, 57.29578, -45.0, 360.0, 720.5, 12.345_678, 0.001, 33.333_333, 179.99, -0.5, 1e6,
+    2.5, 89.9999, 271.3, 15.0, 60.0, 123.456,
+];
+
+/// An angle (egui's `drag_angle`, the demo's "An angle"): for each of many numbers of degrees,
+/// what the person's typing leaves in egui's own `drag_angle` (radians) is what an agent's
+/// edit with the same number leaves in the app, to the bit; agents read the degrees the widget
+/// holds, and the rules say degrees.
+#[test]
+fn an_angle_is_degrees_for_both_and_held_as_egui_s_drag_angle() {
+    let mut p = egui_kittest::Harness::builder().build_ui_state(|ui, r: &mut f32| drop(ui.drag_angle(r)), 0.0);
+    let app = |ui: &mut egui::Ui, s: &mut (Bridge, f32)| {
+        let bridge = s.0.clone();
+        bridge.window("a").title("Angle").ui(ui, |w, ui| {
+            w.form(ui, "f", |f| {
+                f.edit("angle", &egui_mcp_bridge::Input::angle("An angle"), &mut egui_mcp_bridge::Radians(&mut s.1));
+            });
+        });
+    };
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::builder(&bridge).with_size([400.0, 300.0]).build_ui_state(app, (bridge.clone(), 0.0));
+    h.run_steps(2);
+    let snapshot = h.snapshot();
+    let edit = snapshot.tools().iter().find(|t| t.name == "a__edit_field").expect("edit_field").description.clone();
+    assert!(edit.contains("angle (degrees (held in radians))"), "{edit}");
+    for d in DEGREES {
+        *p.state_mut() = 0.0;
+        p.run_steps(2);
+        type_into_drag_value(&mut p, &format!("{d}"));
+        let held = *p.state();
+        h.state_mut().1 = 0.0;
+        h.run_steps(2);
+        h.call("a__edit_field", json!({"field": "angle", "value": d})).expect("set");
+        h.run_steps(2);
+        assert_eq!(h.state().1.to_bits(), held.to_bits(), "{d}°: the agent's edit holds what the person's typing does");
+        let read =
+            serde_json::to_value(h.window("a").expect("declared")).expect("json")["blocks"][0]["items"][0]["value"]
+                .as_f64()
+                .expect("a number");
+        #[allow(clippy::cast_possible_truncation)]
+        let read = read as f32;
+        assert_eq!(read.to_bits(), held.to_degrees().to_bits(), "{d}°: agents read the degrees the widget holds");
+    }
+    // The person's typing into the bridge's own is the same.
+    h.state_mut().1 = 0.0;
+    h.run_steps(2);
+    type_into_drag_value(h.kittest(), "33.333333");
+    *p.state_mut() = 0.0;
+    p.run_steps(2);
+    type_into_drag_value(&mut p, "33.333333");
+    assert_eq!(h.state().1.to_bits(), p.state().to_bits());
+}

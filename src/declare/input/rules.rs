@@ -31,6 +31,18 @@ impl Input {
                 .ok_or_else(|| format!("{label} must be a number"))?;
                 self.check_number(n)
             }
+            Kind::Angle => {
+                let n = match value {
+                    Value::Number(n) => n.as_f64(),
+                    Value::String(s) => s.trim().trim_end_matches('°').trim().parse::<f64>().ok(),
+                    _ => None,
+                };
+                // Any number the person can type into the degrees box (an `f32`).
+                match n.filter(|n| n.is_finite() && n.abs() <= f64::from(f32::MAX)) {
+                    Some(n) => Ok(json!(n)),
+                    None => Err(format!("{label} must be a number of degrees")),
+                }
+            }
             Kind::Bool => match value {
                 Value::Bool(_) => Ok(value.clone()),
                 Value::String(s) if s == "true" || s == "false" => Ok(Value::Bool(s == "true")),
@@ -172,7 +184,7 @@ impl Input {
         match self.kind {
             Kind::Text { .. } | Kind::Choice | Kind::Color { .. } => "string",
             Kind::Number { decimals: Some(0), .. } => "integer",
-            Kind::Number { .. } => "number",
+            Kind::Number { .. } | Kind::Angle => "number",
             Kind::Bool => "boolean",
         }
     }
@@ -206,6 +218,7 @@ impl Input {
                     format!("{any} (slider {range}){step}{d}")
                 }
             }
+            Kind::Angle => "degrees (held in radians)".to_owned(),
             Kind::Bool if self.look.indeterminate => {
                 "true/false, now mixed (some, not all): shown as neither".to_owned()
             }
