@@ -424,6 +424,88 @@ impl Editable for Radians<'_> {
     }
 }
 
+/// A colour the app holds premultiplied, `[u8; 4]` (sRGBA) or `[f32; 4]` (linear), for an
+/// [`Input::color`] field: egui's `color_edit_button_srgba_premultiplied` or
+/// `color_edit_button_rgba_premultiplied` (whose picker also offers additive colours). Agents
+/// read and write it not premultiplied, as for any colour (`#rrggbbaa`; the floats too for
+/// `[f32; 4]`); an additive colour the person picks reads as transparent. A borrow, so that
+/// the app's own array is edited.
+///
+/// ```
+/// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+/// # let mut tint = [64_u8, 0, 0, 128];
+/// use egui_mcp_bridge::{Input, Premultiplied};
+///
+/// # egui::__run_test_ui(|ui| {
+/// bridge.window("paint").title("Paint").ui(ui, |w, ui| {
+///     w.form(ui, "paint", |f| {
+///         // Agents read #80000080: red at half alpha, not premultiplied.
+///         f.edit("tint", &Input::color("Tint"), &mut Premultiplied(&mut tint));
+///     });
+/// });
+/// # });
+/// ```
+#[derive(Debug)]
+pub struct Premultiplied<'a, T>(pub &'a mut T);
+
+impl sealed::Sealed for Premultiplied<'_, [u8; 4]> {}
+impl sealed::Sealed for Premultiplied<'_, [f32; 4]> {}
+
+/// As an `egui::Color32`, which is premultiplied sRGBA: the same picker, the same round trip.
+impl Editable for Premultiplied<'_, [u8; 4]> {
+    fn to_value(&self) -> Value {
+        let [r, g, b, a] = *self.0;
+        egui::Color32::from_rgba_premultiplied(r, g, b, a).to_value()
+    }
+
+    fn set(&mut self, checked: &Value) {
+        let mut c = egui::Color32::default();
+        c.set(checked);
+        *self.0 = c.to_array();
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_srgba_premultiplied(self.0)
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Color { .. })
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        egui::Color32::widget_holds(checked)
+    }
+}
+
+impl Editable for Premultiplied<'_, [f32; 4]> {
+    fn to_value(&self) -> Value {
+        let [r, g, b, a] = *self.0;
+        egui::Rgba::from_rgba_premultiplied(r, g, b, a).to_value()
+    }
+
+    fn set(&mut self, checked: &Value) {
+        let mut c = egui::Rgba::default();
+        c.set(checked);
+        *self.0 = c.to_array();
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_rgba_premultiplied(self.0)
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Color { .. })
+    }
+
+    fn narrow(input: &Input) -> Cow<'_, Input> {
+        input.for_float_color()
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        float_picker_holds(checked)
+    }
+}
+
 /// A toggle switch: a checkbox drawn as a knob in a rounded track (as egui's demo draws one).
 fn switch(ui: &mut egui::Ui, on: &mut bool) -> egui::Response {
     let size = ui.spacing().interact_size.y * egui::vec2(2.0, 1.0);

@@ -141,8 +141,9 @@ impl Input {
     }
 
     /// A colour, held in an `egui::Color32`, `[u8; 4]` (not premultiplied), `[u8; 3]`, or in
-    /// floats (linear): `egui::Rgba`, `[f32; 4]` (not premultiplied), `[f32; 3]`: a colour
-    /// button and picker, egui's for the type. Agents read and write it as `#rrggbb`, or
+    /// floats (linear): `egui::Rgba`, `[f32; 4]` (not premultiplied), `[f32; 3]`; a
+    /// premultiplied array as [`Premultiplied`](crate::Premultiplied): a colour button and
+    /// picker, egui's for the type. Agents read and write it as `#rrggbb`, or
     /// `#rrggbbaa` when not opaque (not premultiplied); a colour in floats they may also write
     /// as its floats, `"[r, g, b, a]"` from 0 to 1, since the person's picker holds far more
     /// values than `#rrggbbaa` names. What is written is what the picker holds once it has

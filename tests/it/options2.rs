@@ -300,22 +300,22 @@ struct FloatColour<T> {
     egui_s: fn(&mut egui::Ui, &mut T),
     from: fn([f32; 4]) -> T,
     floats: fn(&T) -> Vec<f32>,
+    /// The bridge's field for it.
+    edit: fn(&mut egui_mcp_bridge::Form<'_>, &egui_mcp_bridge::Input, &mut T),
 }
 
 /// A colour in floats: for each of many values, what egui's own picker holds once it has shown
 /// it is what the app holds after an agent writes the value as floats (to the bit, and unchanged
 /// while the bridge's picker shows it), and what egui's picker holds, written by an agent, is
 /// held as it is: every value the person's picker can hold is one an agent can write.
-fn agent_writes_what_egui_s_picker_holds<T: egui_mcp_bridge::blocks::Editable + Clone + Default + 'static>(
-    colour: &FloatColour<T>,
-) {
+fn agent_writes_what_egui_s_picker_holds<T: Clone + Default + 'static>(colour: &FloatColour<T>) {
     let egui_s = colour.egui_s;
     let mut p = egui_kittest::Harness::builder().build_ui_state(move |ui, v: &mut T| egui_s(ui, v), T::default());
-    let input = colour.input;
+    let (input, edit) = (colour.input, colour.edit);
     let app = move |ui: &mut egui::Ui, s: &mut (Bridge, T)| {
         let bridge = s.0.clone();
         bridge.window("c").title("Colour").ui(ui, |w, ui| {
-            w.form(ui, "f", |f| drop(f.edit("colour", &input(), &mut s.1)));
+            w.form(ui, "f", |f| edit(f, &input(), &mut s.1));
         });
     };
     let bridge = Bridge::builder().build();
@@ -349,19 +349,76 @@ fn a_colour_in_floats_takes_what_egui_s_picker_holds() {
         egui_s: |ui, v: &mut [f32; 4]| drop(ui.color_edit_button_rgba_unmultiplied(v)),
         from: |v| v,
         floats: |v| v.to_vec(),
+        edit: |f, input, v| drop(f.edit("colour", input, v)),
     });
     agent_writes_what_egui_s_picker_holds(&FloatColour {
         input: || egui_mcp_bridge::Input::color("Linear"),
         egui_s: |ui, v: &mut [f32; 3]| drop(ui.color_edit_button_rgb(v)),
         from: |[r, g, b, _]| [r, g, b],
         floats: |v| v.to_vec(),
+        edit: |f, input, v| drop(f.edit("colour", input, v)),
     });
     agent_writes_what_egui_s_picker_holds(&FloatColour {
         input: || egui_mcp_bridge::Input::color("Linear"),
         egui_s: rgba,
         from: |[r, g, b, a]| egui::Rgba::from_rgba_unmultiplied(r, g, b, a),
         floats: |v| v.to_rgba_unmultiplied().to_vec(),
+        edit: |f, input, v| drop(f.edit("colour", input, v)),
     });
+    // Premultiplied (egui's demo's "Linear RGBA with premultiplied alpha").
+    agent_writes_what_egui_s_picker_holds(&FloatColour {
+        input: || egui_mcp_bridge::Input::color("Linear"),
+        egui_s: |ui, v: &mut [f32; 4]| drop(ui.color_edit_button_rgba_premultiplied(v)),
+        from: |[r, g, b, a]| egui::Rgba::from_rgba_unmultiplied(r, g, b, a).to_array(),
+        floats: |[r, g, b, a]| egui::Rgba::from_rgba_premultiplied(*r, *g, *b, *a).to_rgba_unmultiplied().to_vec(),
+        edit: |f, input, v| drop(f.edit("colour", input, &mut egui_mcp_bridge::Premultiplied(v))),
+    });
+}
+
+/// A colour in premultiplied bytes (egui's demo's "sRGBA with premultiplied alpha"): for many
+/// colours written by an agent as `#rrggbbaa`, the edit is taken exactly when egui's own
+/// premultiplied picker, shown the colour, still holds it (as agents then read it), and the app
+/// then holds the picker's bytes exactly.
+#[test]
+fn a_premultiplied_colour_takes_what_egui_s_picker_holds() {
+    let mut p = egui_kittest::Harness::builder()
+        .build_ui_state(|ui, v: &mut [u8; 4]| drop(ui.color_edit_button_srgba_premultiplied(v)), [0; 4]);
+    let app = |ui: &mut egui::Ui, s: &mut (Bridge, [u8; 4])| {
+        let bridge = s.0.clone();
+        bridge.window("c").title("Colour").ui(ui, |w, ui| {
+            w.form(ui, "f", |f| {
+                f.edit(
+                    "colour",
+                    &egui_mcp_bridge::Input::color("Colour"),
+                    &mut egui_mcp_bridge::Premultiplied(&mut s.1),
+                );
+            });
+        });
+    };
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::builder(&bridge).build_ui_state(app, (bridge.clone(), [0; 4]));
+    h.run_steps(2);
+    let (mut taken, mut refused) = (0, 0);
+    for v in unit_floats(300, 7) {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let bytes = v.map(|f| (f * 255.0).round() as u8);
+        let hex = format!("#{:02x}{:02x}{:02x}{:02x}", bytes[0], bytes[1], bytes[2], bytes[3]);
+        *p.state_mut() = egui::Color32::from_rgba_unmultiplied(bytes[0], bytes[1], bytes[2], bytes[3]).to_array();
+        p.run_steps(1);
+        let held = *p.state();
+        let holds =
+            egui::Color32::from_rgba_premultiplied(held[0], held[1], held[2], held[3]).to_srgba_unmultiplied() == bytes;
+        let outcome = h.call("c__edit_field", json!({"field": "colour", "value": hex}));
+        h.run_steps(2);
+        assert_eq!(outcome.is_ok(), holds, "{hex}: taken exactly when egui's picker holds it ({held:?})");
+        if holds {
+            assert_eq!(h.state().1, held, "{hex}: the picker's bytes");
+            taken += 1;
+        } else {
+            refused += 1;
+        }
+    }
+    assert!(taken > 100 && refused > 0, "both kinds seen: {taken} taken, {refused} refused");
 }
 
 /// The text edits of egui's demo whose options the bridge did not keep: the code editor's
