@@ -34,8 +34,8 @@ pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
 pub use declare::{
-    Deferred, Describe, ForAgents, Form, Input, Press, Tree, TreeEvent, TreeState, WindowBuilder, WindowResponse,
-    WindowUi,
+    Deferred, Describe, ForAgents, Form, Input, Premultiplied, Press, Radians, Tree, TreeEvent, TreeState,
+    WindowBuilder, WindowResponse, WindowUi,
 };
 pub use hub::{ActionSpec, NoArgs, Outcome, ReadView};
 pub use protocol::error::{ErrorCode, FieldError, ToolError};

@@ -71,7 +71,42 @@ impl WindowBuilder {
         self
     }
 
-    /// Gives the window a close button (and lets its OS window be closed) and declares its
+    /// Every other option of egui's `Window` (`default_height`, `min_width`, per-axis
+    /// `resizable([true, false])`, `hscroll`, `constrain(false)`, `fixed_pos`, `title_bar`,
+    /// `frame`…): `options` gets the `egui::Window` as the bridge set it up and returns it as the
+    /// app wants it. It runs last, after the bridge's choices and the options above, so the app's
+    /// word is the last, and an option can undo what the bridge does: `fixed_pos`, `current_pos`
+    /// and `anchor` replace the bridge's placement (where it covers the least, a dialog over its
+    /// owner; `default_pos` does not, as the bridge sets where a window opens); `constrain(false)` and `constrain_to` let it leave
+    /// what the app's panels leave free; `frame` replaces the frame that shows the agent's mark;
+    /// `order` a dialog's place above its owner; `id` the egui id its place is kept in;
+    /// `title_bar(false)` its close button (the `close` action stays for agents); `enabled(false)`
+    /// disables it for the person only. Not run for an [`app_modal`](Self::app_modal) (an
+    /// `egui::Modal`) nor in an OS window of its own, where only [`resizable`](Self::resizable)
+    /// and [`fixed_size`](Self::fixed_size) apply.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge
+    ///     .window("about")
+    ///     .title("About")
+    ///     .default_width(320.0)
+    ///     .with_window(|w| w.default_height(480.0).resizable([true, false]).hscroll(true))
+    ///     .ui(ui, |w, ui| w.text_ui(ui, "about", "A demo"));
+    /// # });
+    /// ```
+    pub fn with_window(
+        mut self,
+        options: impl for<'a> Fn(egui::Window<'a>) -> egui::Window<'a> + Send + Sync + 'static,
+    ) -> Self {
+        self.look.window = Some(super::places::WindowOptions(std::sync::Arc::new(options)));
+        self
+    }
+
+    /// Gives the window a close button (and lets its OS window be closed; an
+    /// [`app_modal`](Self::app_modal) is closed by Escape or a click outside it, as egui's
+    /// `Modal`) and declares its
     /// `close` action ("Close"): the person's close and the agent's call come back as one
     /// [`Press`](crate::Press) in [`WindowResponse::close`], for the app to stop showing it (and
     /// answer "closed") or to ask first (and answer what it did).
@@ -296,6 +331,8 @@ impl WindowBuilder {
                     body(w, ui, &mut events.toggle)
                 });
                 events.rect = Some(modal.response.rect);
+                // Escape or a click outside, as egui's modal closes: the person's close press.
+                events.closed = c.closable && modal.should_close();
                 return Some(modal.inner);
             }
             let mut open = true;

@@ -6,10 +6,11 @@ use std::borrow::Cow;
 
 use serde_json::{Value, json};
 
-use super::input::{Input, Kind, Lines, TEXT_CHARS, Widget, color_text, parse_color};
+use super::input::{Input, Kind, Lines, TEXT_CHARS, Widget, color_text, parse_color, parse_floats};
 
 /// A value a [`Form::edit`](crate::Form::edit) field edits: text (`String`), a number (every
-/// Rust number type), a yes/no (`bool`) or a colour (`egui::Color32`).
+/// Rust number type), a yes/no (`bool`) or a colour (`egui::Color32`, `[u8; 4]`, `[u8; 3]`, and
+/// in linear floats `egui::Rgba`, `[f32; 4]`, `[f32; 3]`).
 pub trait Editable: sealed::Sealed {
     /// The value as agents read it.
     fn to_value(&self) -> Value;
@@ -49,6 +50,9 @@ impl sealed::Sealed for bool {}
 impl sealed::Sealed for egui::Color32 {}
 impl sealed::Sealed for [u8; 4] {}
 impl sealed::Sealed for [u8; 3] {}
+impl sealed::Sealed for egui::Rgba {}
+impl sealed::Sealed for [f32; 4] {}
+impl sealed::Sealed for [f32; 3] {}
 
 impl Editable for String {
     fn to_value(&self) -> Value {
@@ -89,6 +93,18 @@ impl Editable for String {
             edit = edit.font(font.clone());
         }
         edit = edit.text_color_opt(text.color);
+        if let Some(align) = text.align {
+            edit = edit.align(align);
+        }
+        if let Some(color) = text.background {
+            edit = edit.background_color(color);
+        }
+        if let Some(margin) = text.margin {
+            edit = edit.margin(margin);
+        }
+        if let Some(clip) = text.clip {
+            edit = edit.clip_text(clip);
+        }
         let mut layouter = text
             .layouter
             .as_ref()
@@ -96,7 +112,10 @@ impl Editable for String {
         if let Some(layouter) = &mut layouter {
             edit = edit.layouter(layouter);
         }
-        let response = ui.add(edit);
+        let response = match text.size {
+            Some(size) => ui.add_sized(size, edit),
+            None => ui.add(edit),
+        };
         if lines == Lines::One && response.changed() && self.contains(['\n', '\r']) {
             // One line, as an agent's must be (egui inserts a text event holding a line break).
             self.retain(|c| c != '\n' && c != '\r');
@@ -124,7 +143,7 @@ impl Editable for bool {
         match input.look.widget {
             Widget::Switch => switch(ui, self),
             Widget::Selectable => ui.toggle_value(self, input.label()),
-            _ => ui.checkbox(self, ""),
+            _ => ui.add(egui::Checkbox::new(self, "").indeterminate(input.look.indeterminate)),
         }
     }
 
@@ -143,7 +162,7 @@ impl Editable for bool {
                 .inner
             }
             Widget::Selectable => ui.toggle_value(self, input.label()),
-            _ => ui.checkbox(self, input.label()),
+            _ => ui.add(egui::Checkbox::new(self, input.label()).indeterminate(input.look.indeterminate)),
         })
     }
 }
@@ -159,12 +178,12 @@ impl Editable for egui::Color32 {
         }
     }
 
-    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
-        egui::widgets::color_picker::color_edit_button_srgba(ui, self, egui::widgets::color_picker::Alpha::OnlyBlend)
+    fn widget(&mut self, ui: &mut egui::Ui, input: &Input) -> egui::Response {
+        egui::widgets::color_picker::color_edit_button_srgba(ui, self, alpha(input))
     }
 
     fn fits(input: &Input) -> bool {
-        input.kind == Kind::Color
+        matches!(input.kind, Kind::Color { .. })
     }
 
     fn widget_holds(checked: &Value) -> Value {
@@ -193,7 +212,7 @@ impl Editable for [u8; 4] {
     }
 
     fn fits(input: &Input) -> bool {
-        input.kind == Kind::Color
+        matches!(input.kind, Kind::Color { .. })
     }
 
     fn widget_holds(checked: &Value) -> Value {
@@ -223,7 +242,7 @@ impl Editable for [u8; 3] {
     }
 
     fn fits(input: &Input) -> bool {
-        input.kind == Kind::Color
+        matches!(input.kind, Kind::Color { .. })
     }
 
     fn widget_holds(checked: &Value) -> Value {
@@ -231,6 +250,259 @@ impl Editable for [u8; 3] {
         c.set(checked);
         let held = egui::Color32::from(egui::ecolor::Hsva::from(egui::Color32::from_rgb(c[0], c[1], c[2])));
         [held.r(), held.g(), held.b()].to_value()
+    }
+}
+
+/// How the input's colour picker treats alpha (the bridge's own: only blending).
+fn alpha(input: &Input) -> egui::color_picker::Alpha {
+    input.look.alpha.map_or(egui::color_picker::Alpha::OnlyBlend, |a| a.0)
+}
+
+/// What egui's pickers of a colour in floats hold once they have shown `rgba`: its round trip
+/// through their own colour space (`color_edit_button_rgba`).
+fn picker_holds(rgba: egui::Rgba) -> egui::Rgba {
+    egui::Rgba::from(egui::ecolor::Hsva::from(rgba))
+}
+
+/// A checked colour (`#rrggbbaa`, or floats) as linear floats, not premultiplied.
+fn checked_floats(checked: &Value) -> Option<[f32; 4]> {
+    if let Some([r, g, b, a]) = checked.as_str().and_then(parse_color) {
+        return Some(egui::Rgba::from_srgba_unmultiplied(r, g, b, a).to_rgba_unmultiplied());
+    }
+    let f = parse_floats(checked)?;
+    #[allow(clippy::cast_possible_truncation)] // the picker's own precision
+    Some([f[0] as f32, f[1] as f32, f[2] as f32, f.get(3).map_or(1.0, |a| *a as f32)])
+}
+
+/// What a float picker holds of a checked colour: for `#rrggbbaa`, as agents then read it (a
+/// value the picker would change is refused, as for a byte colour: a nearly transparent one);
+/// floats are taken as they are, and the picker holds them as it holds the person's (its round
+/// trip on the next frame it shows them, to a float's last bits), so every value it holds is
+/// one an agent can write.
+fn float_picker_holds(checked: &Value) -> Value {
+    match checked_floats(checked) {
+        Some([r, g, b, a]) if checked.is_string() => {
+            let held = picker_holds(egui::Rgba::from_rgba_unmultiplied(r, g, b, a));
+            Value::String(color_text(held.to_srgba_unmultiplied()))
+        }
+        _ => checked.clone(),
+    }
+}
+
+/// A colour in linear floats, premultiplied inside (egui's `color_edit_button_rgba`, with the
+/// input's [`alpha`](Input::alpha)).
+impl Editable for egui::Rgba {
+    fn to_value(&self) -> Value {
+        Value::String(color_text(self.to_srgba_unmultiplied()))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some([r, g, b, a]) = checked_floats(checked) {
+            *self = Self::from_rgba_unmultiplied(r, g, b, a);
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, input: &Input) -> egui::Response {
+        egui::widgets::color_picker::color_edit_button_rgba(ui, self, alpha(input))
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Color { .. })
+    }
+
+    fn narrow(input: &Input) -> Cow<'_, Input> {
+        input.for_float_color()
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        float_picker_holds(checked)
+    }
+}
+
+/// A colour as four linear floats, not premultiplied (egui's
+/// `color_edit_button_rgba_unmultiplied`).
+impl Editable for [f32; 4] {
+    fn to_value(&self) -> Value {
+        let [r, g, b, a] = *self;
+        Value::String(color_text(egui::Rgba::from_rgba_unmultiplied(r, g, b, a).to_srgba_unmultiplied()))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some([r, g, b, a]) = checked_floats(checked) {
+            *self = [r, g, b, a];
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_rgba_unmultiplied(self)
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Color { .. })
+    }
+
+    fn narrow(input: &Input) -> Cow<'_, Input> {
+        input.for_float_color()
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        float_picker_holds(checked)
+    }
+}
+
+/// An opaque colour as three linear floats (egui's `color_edit_button_rgb`): an alpha other
+/// than 1 is refused.
+impl Editable for [f32; 3] {
+    fn to_value(&self) -> Value {
+        let [r, g, b] = *self;
+        Value::String(color_text(egui::Rgba::from_rgb(r, g, b).to_srgba_unmultiplied()))
+    }
+
+    fn set(&mut self, checked: &Value) {
+        if let Some([r, g, b, _]) = checked_floats(checked) {
+            *self = [r, g, b];
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_rgb(self)
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Color { .. })
+    }
+
+    fn narrow(input: &Input) -> Cow<'_, Input> {
+        input.for_float_color()
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        match checked_floats(checked) {
+            // An alpha: held opaque.
+            Some([r, g, b, a]) if a != 1.0 => match checked {
+                Value::String(_) => Value::String(color_text(egui::Rgba::from_rgb(r, g, b).to_srgba_unmultiplied())),
+                _ => json!([r, g, b, 1.0]),
+            },
+            _ => float_picker_holds(checked),
+        }
+    }
+}
+
+/// An angle the app holds in radians, for an [`Input::angle`] field: the person sees and drags
+/// it in degrees (egui's `drag_angle`), and agents read and write those degrees. A borrow, so
+/// that the app's own `f32` is edited: `f.edit("angle", &Input::angle("Angle"), &mut
+/// Radians(&mut self.angle))`.
+#[derive(Debug)]
+pub struct Radians<'a>(pub &'a mut f32);
+
+impl sealed::Sealed for Radians<'_> {}
+
+impl Editable for Radians<'_> {
+    /// The degrees egui's `drag_angle` holds (its shortest decimal form).
+    fn to_value(&self) -> Value {
+        number_value(f64::from(self.0.to_degrees()), false, true)
+    }
+
+    /// As `drag_angle` takes degrees typed by the person: as an `f32`, into radians, and only
+    /// when they differ from the degrees it shows.
+    fn set(&mut self, checked: &Value) {
+        if let Some(n) = checked.as_f64() {
+            #[allow(clippy::cast_possible_truncation)] // what the degrees box holds
+            let degrees = n as f32;
+            if degrees != self.0.to_degrees() {
+                *self.0 = degrees.to_radians();
+            }
+        }
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.drag_angle(self.0)
+    }
+
+    fn fits(input: &Input) -> bool {
+        input.kind == Kind::Angle
+    }
+}
+
+/// A colour the app holds premultiplied, `[u8; 4]` (sRGBA) or `[f32; 4]` (linear), for an
+/// [`Input::color`] field: egui's `color_edit_button_srgba_premultiplied` or
+/// `color_edit_button_rgba_premultiplied` (whose picker also offers additive colours). Agents
+/// read and write it not premultiplied, as for any colour (`#rrggbbaa`; the floats too for
+/// `[f32; 4]`); an additive colour the person picks reads as transparent. A borrow, so that
+/// the app's own array is edited.
+///
+/// ```
+/// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+/// # let mut tint = [64_u8, 0, 0, 128];
+/// use egui_mcp_bridge::{Input, Premultiplied};
+///
+/// # egui::__run_test_ui(|ui| {
+/// bridge.window("paint").title("Paint").ui(ui, |w, ui| {
+///     w.form(ui, "paint", |f| {
+///         // Agents read #80000080: red at half alpha, not premultiplied.
+///         f.edit("tint", &Input::color("Tint"), &mut Premultiplied(&mut tint));
+///     });
+/// });
+/// # });
+/// ```
+#[derive(Debug)]
+pub struct Premultiplied<'a, T>(pub &'a mut T);
+
+impl sealed::Sealed for Premultiplied<'_, [u8; 4]> {}
+impl sealed::Sealed for Premultiplied<'_, [f32; 4]> {}
+
+/// As an `egui::Color32`, which is premultiplied sRGBA: the same picker, the same round trip.
+impl Editable for Premultiplied<'_, [u8; 4]> {
+    fn to_value(&self) -> Value {
+        let [r, g, b, a] = *self.0;
+        egui::Color32::from_rgba_premultiplied(r, g, b, a).to_value()
+    }
+
+    fn set(&mut self, checked: &Value) {
+        let mut c = egui::Color32::default();
+        c.set(checked);
+        *self.0 = c.to_array();
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_srgba_premultiplied(self.0)
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Color { .. })
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        egui::Color32::widget_holds(checked)
+    }
+}
+
+impl Editable for Premultiplied<'_, [f32; 4]> {
+    fn to_value(&self) -> Value {
+        let [r, g, b, a] = *self.0;
+        egui::Rgba::from_rgba_premultiplied(r, g, b, a).to_value()
+    }
+
+    fn set(&mut self, checked: &Value) {
+        let mut c = egui::Rgba::default();
+        c.set(checked);
+        *self.0 = c.to_array();
+    }
+
+    fn widget(&mut self, ui: &mut egui::Ui, _input: &Input) -> egui::Response {
+        ui.color_edit_button_rgba_premultiplied(self.0)
+    }
+
+    fn fits(input: &Input) -> bool {
+        matches!(input.kind, Kind::Color { .. })
+    }
+
+    fn narrow(input: &Input) -> Cow<'_, Input> {
+        input.for_float_color()
+    }
+
+    fn widget_holds(checked: &Value) -> Value {
+        float_picker_holds(checked)
     }
 }
 
@@ -327,6 +599,12 @@ fn number_widget<N: egui::emath::Numeric>(ui: &mut egui::Ui, value: &mut N, inpu
         }
         if look.vertical {
             slider = slider.vertical();
+        }
+        if let Some(fill) = look.trailing_fill {
+            slider = slider.trailing_fill(fill);
+        }
+        if let Some(shape) = look.handle_shape {
+            slider = slider.handle_shape(shape);
         }
         if let Some(format) = look.formatter {
             slider = slider.custom_formatter(move |n, _| format(n));

@@ -69,7 +69,12 @@ pub(super) enum Kind {
     Bool,
     /// One of the options given with the field ([`crate::Form::choice`]).
     Choice,
-    Color,
+    /// An angle held in radians, shown to the person and agents in degrees (egui's `drag_angle`).
+    Angle,
+    /// `floats`: held in floats (linear RGB(A), 0-1), which agents may also write as such.
+    Color {
+        floats: bool,
+    },
 }
 
 /// How many lines a text holds, and how it is shown.
@@ -135,10 +140,42 @@ impl Input {
         Self::new(label, Kind::Choice)
     }
 
-    /// A colour, held in an `egui::Color32`: a colour button and picker. Agents read and write
-    /// it as `#rrggbb`, or `#rrggbbaa` when not opaque (not premultiplied).
+    /// A colour, held in an `egui::Color32`, `[u8; 4]` (not premultiplied), `[u8; 3]`, or in
+    /// floats (linear): `egui::Rgba`, `[f32; 4]` (not premultiplied), `[f32; 3]`; a
+    /// premultiplied array as [`Premultiplied`](crate::Premultiplied): a colour button and
+    /// picker, egui's for the type. Agents read and write it as `#rrggbb`, or
+    /// `#rrggbbaa` when not opaque (not premultiplied); a colour in floats they may also write
+    /// as its floats, `"[r, g, b, a]"` from 0 to 1, since the person's picker holds far more
+    /// values than `#rrggbbaa` names. What is written is what the picker holds once it has
+    /// shown it (egui's pickers go through their own colour space every frame): a byte colour
+    /// the picker would change is refused, naming what it would hold; a float colour is kept as
+    /// the picker holds it (a float's last bits).
     pub fn color(label: impl Into<Cow<'static, str>>) -> Self {
-        Self::new(label, Kind::Color)
+        Self::new(label, Kind::Color { floats: false })
+    }
+
+    /// An angle, held in radians in an `f32` given as [`Radians`](crate::Radians), drawn as
+    /// egui's `drag_angle` draws it: in degrees. Agents read and write the degrees the person
+    /// sees (the rules say so), and an agent's value is held exactly as egui's `drag_angle`
+    /// holds the same number typed by the person.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut heading = std::f32::consts::FRAC_PI_2;
+    /// use egui_mcp_bridge::{Input, Radians};
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("compass").title("Compass").ui(ui, |w, ui| {
+    ///     w.form(ui, "compass", |f| {
+    ///         // The person drags "90°"; agents read 90 and write 45 for a quarter of that turn.
+    ///         f.edit("heading", &Input::angle("Heading"), &mut Radians(&mut heading));
+    ///     });
+    /// });
+    /// # });
+    /// assert_eq!(Input::angle("Heading").rules(), "degrees (held in radians)");
+    /// ```
+    pub fn angle(label: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(label, Kind::Angle)
     }
 
     /// At most `n` characters (text), as egui's `TextEdit::char_limit`.
@@ -342,6 +379,16 @@ impl Input {
     }
 }
 
+impl Input {
+    /// The same input for a colour held in floats, which agents may also write as floats.
+    pub(super) fn for_float_color(&self) -> Cow<'_, Self> {
+        match self.kind {
+            Kind::Color { floats: false } => Cow::Owned(Self { kind: Kind::Color { floats: true }, ..self.clone() }),
+            _ => Cow::Borrowed(self),
+        }
+    }
+}
+
 /// `#rrggbb` or `#rrggbbaa` (any case), not premultiplied.
 pub(super) fn parse_color(text: &str) -> Option<[u8; 4]> {
     let hex = text.trim().strip_prefix('#')?;
@@ -351,6 +398,25 @@ pub(super) fn parse_color(text: &str) -> Option<[u8; 4]> {
     let byte = |k: usize| u8::from_str_radix(&hex[k..k + 2], 16).ok();
     let alpha = if hex.len() == 8 { byte(6)? } else { 255 };
     Some([byte(0)?, byte(2)?, byte(4)?, alpha])
+}
+
+/// A colour in floats as an agent writes it: `"[r, g, b, a]"` or `"[r, g, b]"` (brackets and
+/// commas optional), or a JSON array of them, each from 0 to 1.
+pub(super) fn parse_floats(value: &serde_json::Value) -> Option<Vec<f64>> {
+    let floats: Vec<f64> = match value {
+        serde_json::Value::Array(items) => items.iter().map(serde_json::Value::as_f64).collect::<Option<_>>()?,
+        serde_json::Value::String(text) => text
+            .trim()
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .split([',', ' '])
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse().ok())
+            .collect::<Option<_>>()?,
+        _ => return None,
+    };
+    let in_range = floats.iter().all(|f| (0.0..=1.0).contains(f));
+    ((floats.len() == 3 || floats.len() == 4) && in_range).then_some(floats)
 }
 
 /// A colour as agents read it: `#rrggbb` when opaque, else `#rrggbbaa`.
@@ -369,7 +435,8 @@ impl Hash for Input {
             }
             Kind::Bool => 2u8.hash(h),
             Kind::Choice => 3u8.hash(h),
-            Kind::Color => 4u8.hash(h),
+            Kind::Color { floats } => (4u8, floats).hash(h),
+            Kind::Angle => 5u8.hash(h),
         }
         self.look.hash_into(h);
     }

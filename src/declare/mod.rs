@@ -48,7 +48,7 @@ pub(crate) use activity::activity_ui;
 pub(crate) use approval::approval_prompt;
 pub use content::{Cell, Fields, Items, Row, Rows};
 pub use describe::{Describe, ForAgents};
-pub use editable::Editable;
+pub use editable::{Editable, Premultiplied, Radians};
 pub use form::{Form, FormResponse};
 pub use input::Input;
 pub use list::{DEFAULT_AGENT_ITEMS, ListOptions, MAX_AGENT_ITEMS};

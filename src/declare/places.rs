@@ -25,6 +25,21 @@ pub(crate) struct Look {
     pub default_width: Option<f32>,
     pub fixed_size: Option<Vec2>,
     pub anchor: Option<(egui::Align2, Vec2)>,
+    /// The app's own say on the `egui::Window`, last ([`WindowBuilder::with_window`](super::WindowBuilder::with_window)).
+    pub window: Option<WindowOptions>,
+}
+
+/// What the app does to the `egui::Window` before it is shown: any option egui has.
+#[derive(Clone)]
+pub(crate) struct WindowOptions(pub std::sync::Arc<WindowFn>);
+
+/// The app's options on an `egui::Window`, as [`WindowOptions`] holds them.
+pub(crate) type WindowFn = dyn for<'a> Fn(egui::Window<'a>) -> egui::Window<'a> + Send + Sync;
+
+impl std::fmt::Debug for WindowOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WindowOptions")
+    }
 }
 
 impl Look {
@@ -49,7 +64,10 @@ impl Look {
         if let Some((align, offset)) = self.anchor {
             window = window.anchor(align, offset);
         }
-        window
+        match &self.window {
+            Some(options) => (options.0)(window),
+            None => window,
+        }
     }
 }
 

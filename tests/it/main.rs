@@ -20,6 +20,9 @@
 //! - `options`: egui's own options on fields and forms (a text edit's, a slider's, the form's
 //!   grid) laid out as egui's own widgets with them; a slider's step and clamping take from an
 //!   agent what egui's own slider holds when the person types it.
+//! - `options2`: every `egui::Window` option (`with_window`), a modal closed as egui's closes
+//!   it, and the options of sliders, text edits, colours, tri-state checkboxes and angles, each
+//!   laid out as egui's own and taking from an agent what egui's own widget holds.
 //! - `long_lists`: a 100,000-line log for both audiences: the person's rows laid out only where
 //!   visible, the agent's bounded page within the state budget, the rest by a read-only tool.
 //! - `containers`: panels that are windows, menus and collapsing sections declared while closed.
@@ -64,6 +67,7 @@ mod long_lists;
 mod notifications;
 mod operate;
 mod options;
+mod options2;
 mod own_widget;
 mod read_view;
 mod readme;

@@ -1,6 +1,6 @@
 //! How the person's widget shows a field ([`Look`]): the bridge's own choices (a slider, a
 //! unit) and egui's own options on the widget, kept as the app gives them (a slider's
-//! orientation and clamping, a text edit's rows, font, colour and layouter). Only a slider's
+//! orientation, clamping, fill and handle, a text edit's rows, font, colour and layouter). Only a slider's
 //! clamping changes what agents may set, and it tells the rules so ([`Kind::Number`]'s
 //! `clamped`).
 
@@ -35,12 +35,21 @@ pub(in crate::declare) struct Look {
     pub smart_aim: Option<bool>,
     /// A vertical slider.
     pub vertical: bool,
+    /// A slider's rail filled up to its handle (egui's `trailing_fill`).
+    pub trailing_fill: Option<bool>,
+    /// A slider's handle (egui's `handle_shape`).
+    pub handle_shape: Option<egui::style::HandleShape>,
+    /// A checkbox drawn mixed, neither on nor off (egui's `Checkbox::indeterminate`).
+    pub indeterminate: bool,
+    /// How a colour picker treats alpha (egui's `color_picker::Alpha`; the bridge's own: only
+    /// blending, which agents' `#rrggbbaa` can say).
+    pub alpha: Option<PickerAlpha>,
     /// A text edit's options, egui's own.
     pub text: TextLook,
 }
 
 /// A text edit's options that are egui's own and change nothing agents read: rows, focus, font,
-/// colour and layouter.
+/// colour, layouter, alignment, background, margin, clipping and size.
 #[derive(Clone, Debug, Default)]
 pub(in crate::declare) struct TextLook {
     /// egui's `desired_rows` (the bridge's own: 3 for several lines, 4 for code).
@@ -50,6 +59,14 @@ pub(in crate::declare) struct TextLook {
     pub font: Option<egui::FontSelection>,
     pub color: Option<egui::Color32>,
     pub layouter: Option<Layouter>,
+    /// egui's `align`: where the text sits in the edit.
+    pub align: Option<egui::Align2>,
+    pub background: Option<egui::Color32>,
+    pub margin: Option<egui::Margin>,
+    /// egui's `clip_text`: a line longer than the edit is clipped (or the edit grows).
+    pub clip: Option<bool>,
+    /// The edit's size, as egui's `Ui::add_sized` gives it.
+    pub size: Option<egui::Vec2>,
 }
 
 /// How a text edit lays its text out (egui's `TextEdit::layouter`: syntax colouring).
@@ -73,6 +90,8 @@ impl PartialEq for TextLook {
             (a, b) => a.is_none() && b.is_none(),
         };
         (self.rows, self.lock_focus, self.color) == (other.rows, other.lock_focus, other.color)
+            && (self.align, self.background, self.margin, self.clip, self.size)
+                == (other.align, other.background, other.margin, other.clip, other.size)
             && self.font.as_ref().map(font_key) == other.font.as_ref().map(font_key)
             && same_layouter
     }
@@ -87,6 +106,24 @@ fn font_key(font: &egui::FontSelection) -> (u8, Option<&egui::FontId>, Option<&e
     }
 }
 
+/// egui's `color_picker::Alpha`, which has no `Debug`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(in crate::declare) struct PickerAlpha(pub egui::color_picker::Alpha);
+
+impl std::fmt::Debug for PickerAlpha {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Alpha({})", self.0 as u8)
+    }
+}
+
+/// A slider's handle as it is hashed (egui's `HandleShape` is not).
+fn handle_key(shape: egui::style::HandleShape) -> Option<u32> {
+    match shape {
+        egui::style::HandleShape::Circle => None,
+        egui::style::HandleShape::Rect { aspect_ratio } => Some(aspect_ratio.to_bits()),
+    }
+}
+
 impl PartialEq for Look {
     fn eq(&self, other: &Self) -> bool {
         let same_format = match (self.formatter, other.formatter) {
@@ -97,6 +134,8 @@ impl PartialEq for Look {
             == (other.widget, &other.prefix, &other.suffix, other.logarithmic, &other.hint, &other.placeholder)
             && (self.width, self.speed) == (other.width, other.speed)
             && (self.clamping, self.smart_aim, self.vertical) == (other.clamping, other.smart_aim, other.vertical)
+            && (self.trailing_fill, self.handle_shape, self.indeterminate, self.alpha)
+                == (other.trailing_fill, other.handle_shape, other.indeterminate, other.alpha)
             && self.text == other.text
             && same_format
     }
@@ -109,8 +148,12 @@ impl Look {
         (self.widget, &self.prefix, &self.suffix, self.logarithmic, &self.hint, &self.placeholder).hash(h);
         (self.width.map(f32::to_bits), self.speed.map(f64::to_bits), self.clamping, self.smart_aim, self.vertical)
             .hash(h);
+        (self.trailing_fill, self.handle_shape.map(handle_key), self.indeterminate).hash(h);
+        self.alpha.map(|a| a.0 as u8).hash(h);
         let text = &self.text;
         (text.rows, text.lock_focus, text.color, text.font.as_ref().map(font_key)).hash(h);
+        (text.align, text.background, text.clip, text.size.map(|s| (s.x.to_bits(), s.y.to_bits()))).hash(h);
+        text.margin.map(|m| (m.left, m.right, m.top, m.bottom)).hash(h);
     }
 }
 
@@ -191,6 +234,93 @@ impl Input {
             // A choice's radio buttons or selectable labels one under another.
             Kind::Choice => self.look.vertical = true,
             _ => {}
+        }
+        self
+    }
+
+    /// A slider's rail filled from its start up to the handle (number; implies
+    /// [`slider`](Self::slider)), as egui's `Slider::trailing_fill`: how much of the range is
+    /// used, at a glance. Agents read and set the number the same either way.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut volume = 0.7_f32;
+    /// use egui::style::HandleShape;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("mixer").title("Mixer").ui(ui, |w, ui| {
+    ///     w.form(ui, "mixer", |f| {
+    ///         let input = Input::number("Volume", 0.0..=1.0).trailing_fill(true);
+    ///         f.edit("volume", &input.handle_shape(HandleShape::Rect { aspect_ratio: 0.5 }), &mut volume);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn trailing_fill(mut self, fill: bool) -> Self {
+        if let Kind::Number { .. } = self.kind {
+            self.look.trailing_fill = Some(fill);
+            self.look.widget = Widget::Slider;
+        }
+        self
+    }
+
+    /// A slider's handle (number; implies [`slider`](Self::slider)), as egui's
+    /// `Slider::handle_shape`: a circle, or a rectangle of an aspect ratio (see
+    /// [`trailing_fill`](Self::trailing_fill)).
+    #[must_use]
+    pub fn handle_shape(mut self, shape: egui::style::HandleShape) -> Self {
+        if let Kind::Number { .. } = self.kind {
+            self.look.handle_shape = Some(shape);
+            self.look.widget = Widget::Slider;
+        }
+        self
+    }
+
+    /// A tri-state checkbox (yes/no), as egui's `Checkbox::indeterminate`: while `mixed` (a
+    /// "select all" over some of its items) it is drawn neither on nor off, and agents read the
+    /// `bool` the app holds with "now mixed" in the field's rules. Agents set it `true` or
+    /// `false`, as the person's click does.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// let items = [true, false, true];
+    /// let all = Input::checkbox("All").indeterminate(items.iter().any(|b| *b) && !items.iter().all(|b| *b));
+    /// assert_eq!(all.rules(), "true/false, now mixed (some, not all): shown as neither");
+    /// ```
+    #[must_use]
+    pub fn indeterminate(mut self, mixed: bool) -> Self {
+        if self.kind == Kind::Bool {
+            self.look.indeterminate = mixed;
+        }
+        self
+    }
+
+    /// How the colour picker treats alpha (colour), as egui's `color_picker::Alpha`: `Opaque`
+    /// shows no alpha, `BlendOrAdditive` also offers additive colours (the bridge's own:
+    /// `OnlyBlend`). For an `egui::Color32` or an `egui::Rgba`. An additive colour is one the
+    /// person can pick and agents read as transparent (`#rrggbbaa` names none).
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut fill = egui::Color32::LIGHT_BLUE;
+    /// use egui::color_picker::Alpha;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("shape").title("Shape").ui(ui, |w, ui| {
+    ///     w.form(ui, "shape", |f| {
+    ///         f.edit("fill", &Input::color("Fill").alpha(Alpha::BlendOrAdditive), &mut fill);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn alpha(mut self, alpha: egui::color_picker::Alpha) -> Self {
+        if let Kind::Color { .. } = self.kind {
+            self.look.alpha = Some(PickerAlpha(alpha));
         }
         self
     }
@@ -286,6 +416,86 @@ impl Input {
     pub fn text_color(mut self, color: egui::Color32) -> Self {
         if let Kind::Text { .. } = self.kind {
             self.look.text.color = Some(color);
+        }
+        self
+    }
+
+    /// Where the text sits in the text edit (text), as egui's `TextEdit::align` (its
+    /// `horizontal_align` and `vertical_align`).
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut note = String::new();
+    /// use egui::Align2;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("note").title("Note").ui(ui, |w, ui| {
+    ///     w.form(ui, "note", |f| {
+    ///         let input = Input::text("Note").multiline().align(Align2::CENTER_CENTER);
+    ///         f.edit("note", &input.background_color(egui::Color32::DARK_BLUE).margin(8.0), &mut note);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn align(mut self, align: egui::Align2) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.align = Some(align);
+        }
+        self
+    }
+
+    /// The text edit's background (text), as egui's `TextEdit::background_color` (see
+    /// [`align`](Self::align)).
+    #[must_use]
+    pub fn background_color(mut self, color: egui::Color32) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.background = Some(color);
+        }
+        self
+    }
+
+    /// The room around the text inside the edit (text), as egui's `TextEdit::margin` (see
+    /// [`align`](Self::align)).
+    #[must_use]
+    pub fn margin(mut self, margin: impl Into<egui::Margin>) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.margin = Some(margin.into());
+        }
+        self
+    }
+
+    /// Whether a line longer than the text edit is clipped or the edit grows to hold it (text),
+    /// as egui's `TextEdit::clip_text`.
+    #[must_use]
+    pub fn clip_text(mut self, clip: bool) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.clip = Some(clip);
+        }
+        self
+    }
+
+    /// The text edit's size (text), as egui's `ui.add_sized(size, text_edit)` gives it (a
+    /// password box as wide and tall as the room left, `ui.available_size()`).
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut password = String::new();
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("login").title("Log in").ui(ui, |w, ui| {
+    ///     w.form(ui, "login", |f| {
+    ///         f.edit("password", &Input::secret("Password").size([200.0, 30.0]), &mut password);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn size(mut self, size: impl Into<egui::Vec2>) -> Self {
+        if let Kind::Text { .. } = self.kind {
+            self.look.text.size = Some(size.into());
         }
         self
     }

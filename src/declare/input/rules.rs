@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Input, Kind, Lines, color_text, parse_color};
+use super::{Input, Kind, Lines, color_text, parse_color, parse_floats};
 
 impl Input {
     /// Checks a value an agent sent for this field by the field's rules: the value to set, or
@@ -31,16 +31,34 @@ impl Input {
                 .ok_or_else(|| format!("{label} must be a number"))?;
                 self.check_number(n)
             }
+            Kind::Angle => {
+                let n = match value {
+                    Value::Number(n) => n.as_f64(),
+                    Value::String(s) => s.trim().trim_end_matches('°').trim().parse::<f64>().ok(),
+                    _ => None,
+                };
+                // Any number the person can type into the degrees box (an `f32`).
+                match n.filter(|n| n.is_finite() && n.abs() <= f64::from(f32::MAX)) {
+                    Some(n) => Ok(json!(n)),
+                    None => Err(format!("{label} must be a number of degrees")),
+                }
+            }
             Kind::Bool => match value {
                 Value::Bool(_) => Ok(value.clone()),
                 Value::String(s) if s == "true" || s == "false" => Ok(Value::Bool(s == "true")),
                 _ => Err(format!("{label} must be true or false")),
             },
-            Kind::Color => {
-                let parsed = value.as_str().and_then(parse_color);
-                parsed
-                    .map(|c| Value::String(color_text(c)))
-                    .ok_or_else(|| format!("{label} must be a colour as #rrggbb or #rrggbbaa"))
+            Kind::Color { floats } => {
+                if let Some(c) = value.as_str().and_then(parse_color) {
+                    return Ok(Value::String(color_text(c)));
+                }
+                match parse_floats(value) {
+                    Some(f) if floats => Ok(json!(f)),
+                    _ if floats => {
+                        Err(format!("{label} must be a colour as #rrggbb, #rrggbbaa or [r, g, b, a] from 0 to 1"))
+                    }
+                    _ => Err(format!("{label} must be a colour as #rrggbb or #rrggbbaa")),
+                }
             }
         }
     }
@@ -164,9 +182,9 @@ impl Input {
     /// The JSON type of the field's values.
     pub(in crate::declare) fn json_type(&self) -> &'static str {
         match self.kind {
-            Kind::Text { .. } | Kind::Choice | Kind::Color => "string",
+            Kind::Text { .. } | Kind::Choice | Kind::Color { .. } => "string",
             Kind::Number { decimals: Some(0), .. } => "integer",
-            Kind::Number { .. } => "number",
+            Kind::Number { .. } | Kind::Angle => "number",
             Kind::Bool => "boolean",
         }
     }
@@ -200,9 +218,14 @@ impl Input {
                     format!("{any} (slider {range}){step}{d}")
                 }
             }
+            Kind::Angle => "degrees (held in radians)".to_owned(),
+            Kind::Bool if self.look.indeterminate => {
+                "true/false, now mixed (some, not all): shown as neither".to_owned()
+            }
             Kind::Bool => "true/false".to_owned(),
             Kind::Choice => "one of the options".to_owned(),
-            Kind::Color => "#rrggbb or #rrggbbaa".to_owned(),
+            Kind::Color { floats: false } => "#rrggbb or #rrggbbaa".to_owned(),
+            Kind::Color { floats: true } => "#rrggbb, #rrggbbaa or \"[r, g, b, a]\" linear 0-1".to_owned(),
         };
         match &self.look.hint {
             Some(hint) => format!("{rules}; {hint}"),
