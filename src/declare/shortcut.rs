@@ -11,6 +11,8 @@ use crate::hub::{ActionSpec, NoArgs};
 pub struct Shortcut<'w> {
     window: &'w mut WindowUi,
     shortcut: egui::KeyboardShortcut,
+    /// Whether the person's keys press it in this pass (see [`Shortcut::when`]).
+    active: bool,
 }
 
 impl std::fmt::Debug for Shortcut<'_> {
@@ -49,11 +51,37 @@ impl WindowUi {
     /// # });
     /// ```
     pub fn with_shortcut(&mut self, shortcut: egui::KeyboardShortcut) -> Shortcut<'_> {
-        Shortcut { window: self, shortcut }
+        Shortcut { window: self, shortcut, active: true }
     }
 }
 
 impl Shortcut<'_> {
+    /// Presses it for the person only while `active` (default: always): a key that works while
+    /// a field has focus, as egui apps write `response.has_focus() && consume_key(..)` (Enter
+    /// in a command line: `.when(line.lost_focus())`, since egui's single-line edit gives up
+    /// its focus on Enter). Agents are offered the action whatever the focus: they have none.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    ///
+    /// const ENTER: egui::KeyboardShortcut = egui::KeyboardShortcut::new(egui::Modifiers::NONE, egui::Key::Enter);
+    /// let bridge = Bridge::builder().build();
+    /// let mut command = String::new();
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("console").title("Console").ui(ui, |w, ui| {
+    ///     let line = ui.text_edit_singleline(&mut command);
+    ///     # w.describes(&line);
+    ///     if let Some(press) = w.with_shortcut(ENTER).when(line.lost_focus()).button_ui(ui, "send", ActionSpec::new("Send")).inner {
+    ///         press.ok("Sent");
+    ///     }
+    /// });
+    /// # });
+    /// ```
+    pub fn when(mut self, active: bool) -> Self {
+        self.active = active;
+        self
+    }
+
     /// The action's description with the shortcut in words ("Shortcut Ctrl+S").
     fn described(&self, ctx: &egui::Context, spec: ActionSpec) -> ActionSpec {
         let text = ctx.format_shortcut(&self.shortcut);
@@ -66,7 +94,7 @@ impl Shortcut<'_> {
 
     /// Whether the person pressed the shortcut, taking it from egui's input.
     fn pressed(&self, ctx: &egui::Context) -> bool {
-        ctx.input_mut(|i| i.consume_shortcut(&self.shortcut))
+        self.active && ctx.input_mut(|i| i.consume_shortcut(&self.shortcut))
     }
 
     /// [`WindowUi::button_ui`], pressed by the shortcut too.

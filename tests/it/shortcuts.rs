@@ -251,3 +251,40 @@ fn a_submenu_keeps_egui_s_submenu_button() {
     h.run();
     assert_eq!(h.state().1, 2, "the agent's call and the person's click");
 }
+
+/// A key that presses an action only while a field has focus (`Shortcut::when`), as the serial
+/// monitor's command line sends on Enter: Enter elsewhere presses nothing.
+#[test]
+fn a_shortcut_can_work_only_while_a_field_has_focus() {
+    const ENTER: egui::KeyboardShortcut = egui::KeyboardShortcut::new(egui::Modifiers::NONE, egui::Key::Enter);
+    fn app(ui: &mut egui::Ui, s: &mut (Option<Bridge>, String, Vec<String>)) {
+        let Some(bridge) = s.0.clone() else { return };
+        bridge.window("console").title("Console").ui(ui, |w, ui| {
+            let line = ui.add(egui::TextEdit::singleline(&mut s.1).hint_text("Command"));
+            w.describes(&line);
+            let send = w.with_shortcut(ENTER).when(line.lost_focus()).button_ui(ui, "send", ActionSpec::new("Send"));
+            if let Some(press) = send.inner {
+                s.2.push(std::mem::take(&mut s.1));
+                press.ok("Sent");
+            }
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, app, (Some(bridge.clone()), String::new(), Vec::new()));
+    h.run();
+    // Enter with no field focused: nothing.
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(h.state().2.is_empty(), "Enter outside the command line presses nothing");
+    // Typed in the field, Enter sends.
+    h.get_by_role(egui::accesskit::Role::TextInput).focus();
+    h.run();
+    h.get_by_role(egui::accesskit::Role::TextInput).type_text("reset");
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.run();
+    assert_eq!(h.state().2, ["reset"], "Enter in the command line sends it");
+    let send = h.snapshot().tools().iter().find(|t| t.name == "console__send").cloned().expect("offered to agents");
+    assert!(send.description.contains("Shortcut"), "{:?}", send.description);
+}
