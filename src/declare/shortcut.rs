@@ -10,14 +10,14 @@ use crate::hub::{ActionSpec, NoArgs};
 #[must_use = "add the action the shortcut presses: .button_ui, .add_button or .action"]
 pub struct Shortcut<'w> {
     window: &'w mut WindowUi,
-    shortcut: egui::KeyboardShortcut,
+    keys: egui::KeyboardShortcut,
     /// Whether the person's keys press it in this pass (see [`Shortcut::when`]).
     active: bool,
 }
 
 impl std::fmt::Debug for Shortcut<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Shortcut").field("shortcut", &self.shortcut).finish_non_exhaustive()
+        f.debug_struct("Shortcut").field("keys", &self.keys).finish_non_exhaustive()
     }
 }
 
@@ -51,7 +51,7 @@ impl WindowUi {
     /// # });
     /// ```
     pub fn with_shortcut(&mut self, shortcut: egui::KeyboardShortcut) -> Shortcut<'_> {
-        Shortcut { window: self, shortcut, active: true }
+        Shortcut { window: self, keys: shortcut, active: true }
     }
 }
 
@@ -84,7 +84,7 @@ impl Shortcut<'_> {
 
     /// The action's description with the shortcut in words ("Shortcut Ctrl+S").
     fn described(&self, ctx: &egui::Context, spec: ActionSpec) -> ActionSpec {
-        let text = ctx.format_shortcut(&self.shortcut);
+        let text = ctx.format_shortcut(&self.keys);
         let described = match &spec.description {
             Some(d) => format!("{d} (shortcut {text})"),
             None => format!("Shortcut {text}"),
@@ -94,7 +94,7 @@ impl Shortcut<'_> {
 
     /// Whether the person pressed the shortcut, taking it from egui's input.
     fn pressed(&self, ctx: &egui::Context) -> bool {
-        self.active && ctx.input_mut(|i| i.consume_shortcut(&self.shortcut))
+        self.active && ctx.input_mut(|i| i.consume_shortcut(&self.keys))
     }
 
     /// [`WindowUi::button_ui`], pressed by the shortcut too.
