@@ -26,7 +26,7 @@ fn the_census_script_passes_its_self_test() {
     assert!(stdout.contains("checks passed") && !stdout.contains("expected"), "{stdout}");
 }
 
-/// A slider with `trailing_fill` (not kept) is a "no" that names it; a slider with a suffix and
+/// A text edit with a `prefix` (not kept) is a "no" that names it; a slider with a suffix and
 /// a checkbox with a tooltip (kept) are "yes"; a slider with `step_by` is a "yes" on main and a
 /// "no" that names the options branch without it.
 #[test]
@@ -35,7 +35,7 @@ fn a_site_with_an_option_not_kept_is_a_no_naming_it() {
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let app = r#"
 fn ui(&mut self, ui: &mut egui::Ui) {
-    ui.add(egui::Slider::new(&mut self.a, 0.0..=1.0).trailing_fill(true));
+    ui.add(egui::TextEdit::multiline(&mut self.a).prefix("$"));
     ui.add(egui::Slider::new(&mut self.b, 0.0..=1.0).suffix(" dB"));
     ui.checkbox(&mut self.c, "On").on_hover_text("A tooltip");
     ui.add(egui::Slider::new(&mut self.d, 0.0..=1.0).step_by(0.5));
@@ -56,9 +56,9 @@ fn ui(&mut self, ui: &mut egui::Ui) {
             .find(|c| c.get(1).map(String::as_str) == Some(&format!("app.rs:{line}")))
             .unwrap_or_else(|| panic!("no site on line {line} in:\n{stdout}"))
     };
-    let trailing = site(3);
-    assert_eq!((trailing[2].as_str(), trailing[3].as_str()), ("slider", "no / no / no"));
-    assert!(trailing[7].contains("trailing_fill"), "the reason names the option: {trailing:?}");
+    let prefix = site(3);
+    assert_eq!((prefix[2].as_str(), prefix[3].as_str()), ("text_multi", "no / no / no"));
+    assert!(prefix[7].contains("prefix"), "the reason names the option: {prefix:?}");
     assert_eq!(site(4)[3], "yes / yes / yes", "a suffix is kept: {:?}", site(4));
     assert_eq!((site(5)[2].as_str(), site(5)[3].as_str()), ("checkbox", "yes / yes / yes"));
     let step = site(6);
