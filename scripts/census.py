@@ -1290,7 +1290,9 @@ def report(apps: list[App], markdown: bool, out=sys.stdout) -> None:
                 continue
             why = compact(rs)
             if markdown:
-                print(f"| {a.name} | `{s.where}` | {s.kind} | {why} |", file=out)
+                # The app's own repository before its path: a bare `src/…` would read as one of ours.
+                repo = {"serial": "serial-monitor-rust/", "template": "eframe_template/", "egui": "egui/"}.get(a.name, "")
+                print(f"| {a.name} | `{repo}{s.where}` | {s.kind} | {why} |", file=out)
             else:
                 print(f"  {a.name:>9} {s.where:<32} {s.kind:<14} {why}", file=out)
     print(file=out)
