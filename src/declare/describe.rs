@@ -63,6 +63,39 @@ pub trait Describe {
     fn show(self, ui: &mut egui::Ui, agent: &mut ForAgents<'_>) -> Self::Output;
 }
 
+/// A closure is a described widget, as a closure is an egui `Widget`: `w.add(ui, |ui, agents|
+/// …)` for a one-off that needs no type of its own.
+///
+/// ```
+/// use egui_mcp_bridge::{ActionSpec, Bridge, ForAgents};
+///
+/// let bridge = Bridge::builder().build();
+/// let mut lines = vec!["boot", "ready"];
+/// # egui::__run_test_ui(|ui| {
+/// bridge.window("log").title("Log").ui(ui, |w, ui| {
+///     let cleared = w.add(ui, |ui: &mut egui::Ui, agents: &mut ForAgents<'_>| {
+///         agents.text("last", lines.last().copied().unwrap_or_default());
+///         let person = ui.button("Clear").clicked().then_some(egui_mcp_bridge::NoArgs {});
+///         agents.press("clear", ActionSpec::new("Clear"), person)
+///     });
+///     if let Some(press) = cleared {
+///         lines.clear();
+///         press.ok("Cleared");
+///     }
+/// });
+/// # });
+/// ```
+impl<F, R> Describe for F
+where
+    F: FnOnce(&mut egui::Ui, &mut ForAgents<'_>) -> R,
+{
+    type Output = R;
+
+    fn show(self, ui: &mut egui::Ui, agent: &mut ForAgents<'_>) -> Self::Output {
+        self(ui, agent)
+    }
+}
+
 /// A widget's side for agents, handed to [`Describe::show`]: its blocks and actions, offered
 /// only while the app lets the widget be used.
 pub struct ForAgents<'w> {
