@@ -144,3 +144,45 @@ fn a_choice_keeps_egui_s_column_and_each_option_s_tooltip() {
     h.call("look__edit_field", json!({"field": "theme", "value": "Dark", "expectedVersion": version})).expect("set");
     assert_eq!(h.state().1, 2);
 }
+
+/// One field on its own (`WindowUi::edit`), where an app draws `ui.checkbox` in a row of
+/// buttons: laid out as egui's own checkbox, its response changed by the person's click and by
+/// an agent's edit alike.
+#[test]
+fn a_lone_field_is_drawn_as_egui_s_own_and_changed_by_either() {
+    fn bridged(ui: &mut egui::Ui, s: &mut (Option<Bridge>, bool, usize)) {
+        let Some(bridge) = s.0.clone() else { return };
+        bridge.window("viewer").title("Viewer").ui(ui, |w, ui| {
+            ui.horizontal(|ui| {
+                let _ = ui.label("Nav:");
+                if w.edit(ui, "filter", &Input::checkbox("Filter"), &mut s.1).changed() {
+                    s.2 += 1;
+                }
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, (Some(bridge.clone()), false, 0));
+    let mut p = egui_kittest::Harness::new_ui_state(
+        |ui, on: &mut bool| {
+            egui::Window::new("Viewer").show(ui.ctx(), |ui| {
+                ui.horizontal(|ui| {
+                    let _ = ui.label("Nav:");
+                    ui.checkbox(on, "Filter");
+                });
+            });
+        },
+        false,
+    );
+    h.run();
+    p.run();
+    let ours = h.get_by_label("Filter").rect().min - h.get_by_label("Nav:").rect().min;
+    let egui_s = p.get_by_label("Filter").rect().min - p.get_by_label("Nav:").rect().min;
+    assert_eq!(ours, egui_s, "beside the label as egui's own checkbox");
+    h.get_by_label("Filter").click();
+    h.run();
+    assert_eq!((h.state().1, h.state().2), (true, 1), "the person's click");
+    let version = h.window("viewer").expect("declared").version;
+    h.call("viewer__edit_field", json!({"field": "filter", "value": false, "expectedVersion": version})).expect("set");
+    assert_eq!((h.state().1, h.state().2), (false, 2), "the agent's edit changes the response too");
+}
