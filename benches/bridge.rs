@@ -94,29 +94,32 @@ fn per_frame(frames: u32, with_bridge: bool) -> Duration {
 /// should cost what 20 do.
 fn log_pass(frames: u32, lines: usize) -> Duration {
     let bridge = Bridge::builder().build();
-    let ctx = egui::Context::default();
-    ctx.add_plugin(bridge.plugin());
     let log: Vec<String> =
         (0..lines).map(|k| format!("[{:.1}] temperature=21.{} #{k}", k as f64 / 10.0, k % 10)).collect();
+    window_pass(&bridge, frames, |ui| {
+        bridge.window("log").title("Log").ui(ui, |w, ui| {
+            let options = ListOptions::new().newest_items(200).stick_to_bottom(true);
+            w.long_list_ui(ui, "lines", log.len(), |k| log[k].as_str(), options);
+        });
+    })
+}
+
+/// The mean time of one pass of `app` in a 1000 × 700 screen, with `bridge`'s plugin, after 20
+/// passes of warm-up.
+fn window_pass(bridge: &Bridge, frames: u32, mut app: impl FnMut(&mut egui::Ui)) -> Duration {
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
     let raw = || egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1000.0, 700.0))),
         ..Default::default()
     };
-    let run = |ctx: &egui::Context| {
-        ctx.run_ui(raw(), |ui| {
-            bridge.window("log").title("Log").ui(ui, |w, ui| {
-                let options = ListOptions::new().newest_items(200).stick_to_bottom(true);
-                w.long_list_ui(ui, "lines", log.len(), |k| log[k].as_str(), options);
-            });
-        })
-        .drop_without_applying_deltas();
-    };
+    let mut run = || ctx.run_ui(raw(), &mut app).drop_without_applying_deltas();
     for _ in 0..20 {
-        run(&ctx);
+        run();
     }
     let start = Instant::now();
     for _ in 0..frames {
-        run(&ctx);
+        run();
     }
     start.elapsed() / frames
 }
@@ -126,8 +129,6 @@ fn log_pass(frames: u32, lines: usize) -> Duration {
 /// over all of them every pass, so 10,010 rows cost more than 110 do, not 100 times more.
 fn tree_pass(frames: u32, folders: usize) -> Duration {
     let bridge = Bridge::builder().build();
-    let ctx = egui::Context::default();
-    ctx.add_plugin(bridge.plugin());
     let mut paths = Vec::new();
     for d in 0..folders {
         paths.push(format!("d{d}"));
@@ -141,27 +142,12 @@ fn tree_pass(frames: u32, folders: usize) -> Duration {
     let mut state = TreeState::new();
     state.set_open("d0", true);
     state.set_open("d0/s0", true);
-    let raw = || egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1000.0, 700.0))),
-        ..Default::default()
-    };
-    let mut run = |ctx: &egui::Context| {
-        ctx.run_ui(raw(), |ui| {
-            bridge.window("files").title("Files").ui(ui, |w, ui| {
-                let tree = Tree::new("tree", &paths, String::as_str, &mut state).checkboxes(|_| Some(false));
-                black_box(w.add(ui, tree).is_some());
-            });
-        })
-        .drop_without_applying_deltas();
-    };
-    for _ in 0..20 {
-        run(&ctx);
-    }
-    let start = Instant::now();
-    for _ in 0..frames {
-        run(&ctx);
-    }
-    start.elapsed() / frames
+    window_pass(&bridge, frames, |ui| {
+        bridge.window("files").title("Files").ui(ui, |w, ui| {
+            let tree = Tree::new("tree", &paths, String::as_str, &mut state).checkboxes(|_| Some(false));
+            black_box(w.add(ui, tree).is_some());
+        });
+    })
 }
 
 fn round_trip(calls: u32) -> Duration {
