@@ -133,6 +133,25 @@ impl ForAgents<'_> {
         }
     }
 
+    /// A row's action for both audiences, for a table the widget draws itself (an
+    /// `egui_extras` table, beside [`Paged::page_around`](super::Paged::page_around)): declares
+    /// `name {row}` (0-based over the `rows` rows; say so in `spec`) and returns an agent's call,
+    /// a row that is not there refused per field, else the person's click on a row (`person`).
+    pub fn row_press(
+        &mut self,
+        name: &str,
+        spec: ActionSpec,
+        rows: usize,
+        person: Option<usize>,
+    ) -> Option<Press<usize>> {
+        let call = if self.allowed { self.window.agents_row(name, spec, rows) } else { None };
+        match (call, person) {
+            (Some(call), _) => Some(call),
+            (None, Some(row)) if self.allowed || self.window.blocked => Some(Press::person(row)),
+            _ => None,
+        }
+    }
+
     /// An action for agents alone (the person's way to it is drawn by the widget some other
     /// way, or is none), offered while [`allowed`](Self::allowed).
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]

@@ -516,38 +516,6 @@ impl WindowUi {
         self.any_form(ui, id, Layout::Inline, add)
     }
 
-    /// One field on its own, where egui draws one widget (`ui.checkbox(&mut on, "Filter")`): a
-    /// form of that field alone, in the app's own layout ([`inline_form`](Self::inline_form)),
-    /// declared as the `fields` block `key`. Returns the widget's response.
-    ///
-    /// ```
-    /// use egui_mcp_bridge::{Bridge, Input};
-    ///
-    /// let bridge = Bridge::builder().build();
-    /// let mut filter = false;
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("viewer").title("Viewer").ui(ui, |w, ui| {
-    ///     ui.horizontal(|ui| {
-    ///         let _ = ui.button("⏪");
-    ///         if w.edit(ui, "filter", &Input::checkbox("Filter"), &mut filter).changed() {
-    ///             // apply the filter
-    ///         }
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    pub fn edit<V: Editable>(&mut self, ui: &mut egui::Ui, key: &str, input: &Input, value: &mut V) -> egui::Response {
-        let mut response = None;
-        let form = self.inline_form(ui, key, |f| response = Some(f.edit(key, input, value)));
-        // The form runs its fields once, so the field's response is there.
-        let mut response = response.unwrap_or_else(|| ui.allocate_response(egui::Vec2::ZERO, egui::Sense::hover()));
-        // An agent's edit changes it as the person's does.
-        if form.changed.iter().any(|k| k == key) {
-            response.mark_changed();
-        }
-        response
-    }
-
     fn any_form(
         &mut self,
         ui: &mut egui::Ui,

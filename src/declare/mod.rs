@@ -8,7 +8,7 @@
 //! One description for both audiences (egui knows only these): `both.rs` shows a window
 //! ([`WindowBuilder::ui`]) and `panel.rs` one drawn into a panel ([`WindowBuilder::panel`]);
 //! `places.rs` says where (kept, with what is made once, in the bridge's own `state.rs`);
-//! `widgets.rs`, `table.rs`, `list.rs`, `form.rs` and `choice.rs` draw and declare its contents;
+//! `widgets.rs`, `table.rs`, `list.rs`, `form.rs`, `choice.rs` and `lone.rs` (one field in the app's row) draw and declare its contents;
 //! `menus.rs` and `sections.rs` keep what menus, collapsed sections and hidden tabs fold away
 //! declared; `gate.rs` says whether the app allows a widget; `input.rs` holds a field's rules,
 //! `editable.rs` the values fields edit and `check.rs` how an agent's value for one is checked;
@@ -32,6 +32,7 @@ mod form;
 mod gate;
 mod input;
 mod list;
+mod lone;
 mod menus;
 mod panel;
 pub(crate) mod places;

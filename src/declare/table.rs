@@ -51,7 +51,7 @@ impl WindowUi {
 
     /// Declares a table's row action and takes an agent's call to it, refusing a row that is not
     /// there.
-    fn agents_row(&mut self, name: &str, spec: ActionSpec, rows: usize) -> Option<Press<usize>> {
+    pub(super) fn agents_row(&mut self, name: &str, spec: ActionSpec, rows: usize) -> Option<Press<usize>> {
         let call = self.action::<RowArgs>(name, spec)?;
         let row = call.args().row;
         if row >= rows {

@@ -1,6 +1,7 @@
 //! Declaring a window for this pass: `bridge.window(id).title(…).declare(|w| …)`.
 
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
+use std::ops::Range;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -363,6 +364,29 @@ impl<K> Paged<'_, K> {
 }
 
 impl Paged<'_, TableKind<'_>> {
+    /// Declares a page of a table the app draws itself (an `egui_extras` table, a log): at most
+    /// `n` of its `total` rows (never more than [`MAX_AGENT_ITEMS`](crate::limits::MAX_AGENT_ITEMS)),
+    /// those around `focus` (the row the person or an agent works on, with rows on both sides),
+    /// else the newest, with the page's offset and the total (§9). `rows` declares the rows of
+    /// the range it is given, in order; it runs in every pass, as [`rows`](Self::rows) does.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::Bridge;
+    ///
+    /// let log: Vec<String> = (0..10_000).map(|i| format!("line {i}")).collect();
+    /// let bridge = Bridge::builder().build();
+    /// bridge.window("log").title("Log").declare(|w| {
+    ///     // Rows 4,990 to 5,009 of 10,000, around the selected one.
+    ///     w.table("lines", &["Line"]).page_around(log.len(), 20, Some(5_000), |range, t| {
+    ///         log[range].iter().for_each(|line| t.row([line]));
+    ///     });
+    /// });
+    /// ```
+    pub fn page_around(self, total: usize, n: usize, focus: Option<usize>, rows: impl Fn(Range<usize>, &mut Rows<'_>)) {
+        let page = page_range(total, n.min(super::MAX_AGENT_ITEMS), focus);
+        self.slice(page.start as u64, total as u64).rows(|t| rows(page.clone(), t));
+    }
+
     /// Declares the table with these rows (tuples or arrays of cells, lined up with the columns).
     pub fn rows(self, rows: impl Fn(&mut Rows<'_>)) {
         let Self { ui, id, kind: TableKind { columns }, slice } = self;
@@ -407,5 +431,36 @@ impl Paged<'_, ListKind> {
                 total: slice.map(|s| s.1),
             }
         });
+    }
+}
+
+/// The `n` rows of `total` around `focus` (it sits in the middle where it can), else the last.
+fn page_range(total: usize, n: usize, focus: Option<usize>) -> Range<usize> {
+    let n = n.min(total);
+    let start = match focus.filter(|f| *f < total) {
+        Some(f) => f.saturating_sub(n / 2).min(total - n),
+        None => total - n,
+    };
+    start..start + n
+}
+
+#[cfg(test)]
+mod page_tests {
+    use super::page_range;
+
+    #[test]
+    fn a_page_holds_its_focus_with_rows_on_both_sides_and_stays_in_the_table() {
+        assert_eq!(page_range(10_000, 20, Some(5_000)), 4_990..5_010);
+        assert_eq!(page_range(10_000, 20, Some(3)), 0..20);
+        assert_eq!(page_range(10_000, 20, Some(9_999)), 9_980..10_000);
+        // No focus, or one that is not a row: the newest.
+        assert_eq!(page_range(10_000, 20, None), 9_980..10_000);
+        assert_eq!(page_range(10_000, 20, Some(10_000)), 9_980..10_000);
+        assert_eq!(page_range(5, 20, Some(2)), 0..5);
+        assert_eq!(page_range(0, 20, None), 0..0);
+        for focus in 0..50 {
+            let page = page_range(50, 7, Some(focus));
+            assert!(page.contains(&focus) && page.len() == 7, "{focus}: {page:?}");
+        }
     }
 }

@@ -23,6 +23,8 @@
 //! - `options2`: every `egui::Window` option (`with_window`), a modal closed as egui's closes
 //!   it, and the options of sliders, text edits, colours, tri-state checkboxes and angles, each
 //!   laid out as egui's own and taking from an agent what egui's own widget holds.
+//! - `app_table`: an app's own `egui_extras` table described once: a page around the selected
+//!   row and a row's action, for both audiences.
 //! - `long_lists`: a 100,000-line log for both audiences: the person's rows laid out only where
 //!   visible, the agent's bounded page within the state budget, the rest by a read-only tool.
 //! - `containers`: panels that are windows, menus and collapsing sections declared while closed.
@@ -44,6 +46,7 @@
 
 mod common;
 
+mod app_table;
 mod approvals;
 mod both;
 mod bridge_tools;

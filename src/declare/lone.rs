@@ -1,0 +1,82 @@
+//! One field on its own, where egui draws one widget in the app's row
+//! (`ui.checkbox(&mut on, "Filter")`, a `ComboBox` beside a label): a form of that field alone,
+//! in the app's own layout, whose response tells the app of the person's change and the agent's
+//! alike.
+
+use super::{Editable, Form, Input, WindowUi};
+
+impl WindowUi {
+    /// One field on its own, where egui draws one widget (`ui.checkbox(&mut on, "Filter")`): a
+    /// form of that field alone, in the app's own layout ([`inline_form`](Self::inline_form)),
+    /// declared as the `fields` block `key`. Returns the widget's response, changed by the
+    /// person's edit and the agent's alike.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{Bridge, Input};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut filter = false;
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("viewer").title("Viewer").ui(ui, |w, ui| {
+    ///     ui.horizontal(|ui| {
+    ///         let _ = ui.button("⏪");
+    ///         if w.edit(ui, "filter", &Input::checkbox("Filter"), &mut filter).changed() {
+    ///             // apply the filter
+    ///         }
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    pub fn edit<V: Editable>(&mut self, ui: &mut egui::Ui, key: &str, input: &Input, value: &mut V) -> egui::Response {
+        self.lone(ui, key, |f| f.edit(key, input, value))
+    }
+
+    /// One choice on its own (a `ComboBox` or radio buttons in the app's row): a form of that
+    /// choice alone, as [`edit`](Self::edit) is of one field; `options` as
+    /// [`Form::choice`] takes them. Returns the widget's response, changed by the person's
+    /// pick and the agent's alike.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{Bridge, Input};
+    ///
+    /// #[derive(Clone, Copy, PartialEq)]
+    /// enum Unit { Bytes, Kb }
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut unit = Unit::Bytes;
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("viewer").title("Viewer").ui(ui, |w, ui| {
+    ///     let units = [(Unit::Bytes, "Bytes"), (Unit::Kb, "KB")];
+    ///     w.choice(ui, "unit", &Input::choice("Row size unit"), &mut unit, &units);
+    /// });
+    /// # });
+    /// ```
+    pub fn choice<T: PartialEq + Clone, S: AsRef<str>>(
+        &mut self,
+        ui: &mut egui::Ui,
+        key: &str,
+        input: &Input,
+        value: &mut T,
+        options: &[(T, S)],
+    ) -> egui::Response {
+        self.lone(ui, key, |f| f.choice(key, input, value, options))
+    }
+
+    /// A form of the one field `key` that `add` draws; its response marked changed when an
+    /// agent's edit changed it.
+    fn lone(
+        &mut self,
+        ui: &mut egui::Ui,
+        key: &str,
+        add: impl FnOnce(&mut Form<'_>) -> egui::Response,
+    ) -> egui::Response {
+        let mut response = None;
+        let form = self.inline_form(ui, key, |f| response = Some(add(f)));
+        // The form runs its fields once, so the field's response is there.
+        let mut response = response.unwrap_or_else(|| ui.allocate_response(egui::Vec2::ZERO, egui::Sense::hover()));
+        if form.changed.iter().any(|k| k == key) {
+            response.mark_changed();
+        }
+        response
+    }
+}
