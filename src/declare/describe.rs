@@ -63,8 +63,9 @@ pub trait Describe {
     fn show(self, ui: &mut egui::Ui, agent: &mut ForAgents<'_>) -> Self::Output;
 }
 
-/// A closure is a described widget, as a closure is an egui `Widget`: `w.add(ui, |ui, agents|
-/// …)` for a one-off that needs no type of its own.
+/// A closure is a described widget, as a closure is an egui `Widget`, for a one-off that needs
+/// no type of its own. Given to `add`, its arguments need their types written (below);
+/// [`WindowUi::add_ui`] takes one without.
 ///
 /// ```
 /// use egui_mcp_bridge::{ActionSpec, Bridge, ForAgents};
@@ -219,5 +220,36 @@ impl WindowUi {
             widget.show(ui, &mut ForAgents { window: self, allowed })
         })
         .inner
+    }
+
+    /// [`add`](Self::add) for a closure that draws for the person and declares for agents, as
+    /// egui's `add_enabled_ui` takes one: Rust infers the closure's argument types here, which
+    /// it cannot for a closure given to `add` (`|ui: &mut egui::Ui, agents: &mut ForAgents<'_>|`).
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut lines = vec!["boot", "ready"];
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("log").title("Log").ui(ui, |w, ui| {
+    ///     let cleared = w.add_ui(ui, |ui, agents| {
+    ///         agents.text("last", lines.last().copied().unwrap_or_default());
+    ///         let person = ui.button("Clear").clicked().then_some(NoArgs {});
+    ///         agents.press("clear", ActionSpec::new("Clear"), person)
+    ///     });
+    ///     if let Some(press) = cleared {
+    ///         lines.clear();
+    ///         press.ok("Cleared");
+    ///     }
+    /// });
+    /// # });
+    /// ```
+    pub fn add_ui<R>(
+        &mut self,
+        ui: &mut egui::Ui,
+        add_contents: impl FnOnce(&mut egui::Ui, &mut ForAgents<'_>) -> R,
+    ) -> R {
+        self.add(ui, add_contents)
     }
 }

@@ -56,6 +56,9 @@ pub(super) enum Layout {
     Inline,
     /// The widget alone, named by a row's label the app drew ([`Form::labelled`]).
     Beside(egui::Id),
+    /// The widget alone, as egui draws one without a label (a checkbox's text in it): a lone
+    /// field ([`WindowUi::edit`]), whose label, if any, the app draws.
+    Alone,
 }
 
 impl Form<'_> {
@@ -72,6 +75,17 @@ impl Form<'_> {
                     .inner
             }
             Layout::Beside(row_label) => add(self.ui).labelled_by(row_label),
+            Layout::Alone => {
+                let response = add(self.ui);
+                // Named, for a screen reader, by the input's label it does not draw.
+                let ctx = self.ui.ctx();
+                ctx.accesskit_node_builder(response.id, |node| {
+                    if node.label().is_none() {
+                        node.set_label(label);
+                    }
+                });
+                response
+            }
             Layout::Grid => {
                 let l = self.ui.label(label);
                 let response = add(self.ui).labelled_by(l.id);
@@ -516,7 +530,7 @@ impl WindowUi {
         self.any_form(ui, id, Layout::Inline, add)
     }
 
-    fn any_form(
+    pub(super) fn any_form(
         &mut self,
         ui: &mut egui::Ui,
         id: &str,

@@ -1,15 +1,18 @@
 //! One field on its own, where egui draws one widget in the app's row
-//! (`ui.checkbox(&mut on, "Filter")`, a `ComboBox` beside a label): a form of that field alone,
-//! in the app's own layout, whose response tells the app of the person's change and the agent's
-//! alike.
+//! (`ui.checkbox(&mut on, "Filter")`, a text edit after the app's own label): a form of that
+//! field alone, drawn as egui draws the widget (no label but a checkbox's text), whose response
+//! tells the app of the person's change and the agent's alike.
 
+use super::form::Layout;
 use super::{Editable, Form, Input, WindowUi};
 
 impl WindowUi {
-    /// One field on its own, where egui draws one widget (`ui.checkbox(&mut on, "Filter")`): a
-    /// form of that field alone, in the app's own layout ([`inline_form`](Self::inline_form)),
-    /// declared as the `fields` block `key`. Returns the widget's response, changed by the
-    /// person's edit and the agent's alike.
+    /// One field on its own, where egui draws one widget (`ui.checkbox(&mut on, "Filter")`,
+    /// `ui.text_edit_singleline(&mut key)` after the app's own `ui.label("Search:")`): drawn
+    /// as egui draws that widget, with no label of its own but a checkbox's text (the input's
+    /// label names it for agents), and declared as a form of that field alone, the `fields`
+    /// block `key`. Returns the widget's response, changed by the person's edit and the
+    /// agent's alike.
     ///
     /// ```
     /// use egui_mcp_bridge::{Bridge, Input};
@@ -31,9 +34,9 @@ impl WindowUi {
         self.lone(ui, key, |f| f.edit(key, input, value))
     }
 
-    /// One choice on its own (a `ComboBox` or radio buttons in the app's row): a form of that
-    /// choice alone, as [`edit`](Self::edit) is of one field; `options` as
-    /// [`Form::choice`] takes them. Returns the widget's response, changed by the person's
+    /// One choice on its own (a `ComboBox` or radio buttons in the app's row), drawn and
+    /// declared as [`edit`](Self::edit) draws and declares one field: no label of its own (draw
+    /// the app's beside it); `options` as [`Form::choice`] takes them. Returns the widget's response, changed by the person's
     /// pick and the agent's alike.
     ///
     /// ```
@@ -71,7 +74,7 @@ impl WindowUi {
         add: impl FnOnce(&mut Form<'_>) -> egui::Response,
     ) -> egui::Response {
         let mut response = None;
-        let form = self.inline_form(ui, key, |f| response = Some(add(f)));
+        let form = self.any_form(ui, key, Layout::Alone, |f| response = Some(add(f)));
         // The form runs its fields once, so the field's response is there.
         let mut response = response.unwrap_or_else(|| ui.allocate_response(egui::Vec2::ZERO, egui::Sense::hover()));
         if form.changed.iter().any(|k| k == key) {

@@ -95,22 +95,30 @@ impl WindowUi {
         super::both::described_widget(self, response.id);
     }
 
-    /// A paragraph for both: drawn as a label, declared as a `text` block.
-    pub fn text_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str) {
-        ui.label(text);
+    /// A paragraph for both: drawn as a label, declared as a `text` block. Returns the label's
+    /// response, as egui's `ui.label` does (for a tooltip: `.on_hover_text(…)`).
+    pub fn text_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str) -> egui::Response {
         self.text(id, text);
+        ui.label(text)
     }
 
     /// A status line for both: drawn in the severity's colour, declared as a `notice` block.
-    pub fn notice_ui(&mut self, ui: &mut egui::Ui, id: &str, severity: crate::protocol::windows::Severity, text: &str) {
+    /// Returns the label's response, as egui's `ui.colored_label` does.
+    pub fn notice_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        severity: crate::protocol::windows::Severity,
+        text: &str,
+    ) -> egui::Response {
         let color = match severity {
             crate::protocol::windows::Severity::Info => ui.visuals().text_color(),
             crate::protocol::windows::Severity::Warn => ui.visuals().warn_fg_color,
             crate::protocol::windows::Severity::Error => ui.visuals().error_fg_color,
             crate::protocol::windows::Severity::Success => SUCCESS_GREEN,
         };
-        ui.colored_label(color, text);
         self.notice(id, severity, text);
+        ui.colored_label(color, text)
     }
 
     /// A button that is also the action `name`: the person's click and an agent's call come

@@ -186,3 +186,61 @@ fn a_lone_field_is_drawn_as_egui_s_own_and_changed_by_either() {
     h.call("viewer__edit_field", json!({"field": "filter", "value": false, "expectedVersion": version})).expect("set");
     assert_eq!((h.state().1, h.state().2), (false, 2), "the agent's edit changes the response too");
 }
+
+/// A lone text edit after the app's own label and a lone combo box (`WindowUi::edit`,
+/// `WindowUi::choice`) are drawn as egui draws `ui.text_edit_singleline` and a `ComboBox`:
+/// without a label of their own (the input's label names them for agents only), so the row is
+/// laid out as the app's own.
+#[test]
+fn a_lone_text_edit_and_choice_add_no_label_of_their_own() {
+    type State = (Option<Bridge>, String, u8);
+    const UNITS: [(u8, &str); 2] = [(0, "Bytes"), (1, "KB")];
+    fn bridged(ui: &mut egui::Ui, s: &mut State) {
+        let Some(bridge) = s.0.clone() else { return };
+        bridge.window("viewer").title("Viewer").ui(ui, |w, ui| {
+            ui.horizontal(|ui| {
+                let _ = ui.label("Search:");
+                let _ = w.edit(ui, "key", &Input::text("Search key"), &mut s.1);
+                let _ = w.choice(ui, "unit", &Input::choice("Unit"), &mut s.2, &UNITS);
+                let _ = ui.label("End");
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, (Some(bridge.clone()), "error".into(), 0));
+    // egui's own unlabelled text edit and combo box have no accessible name: kittest's check
+    // is off for them (ours are named by their inputs' labels, and pass it).
+    let mut p = egui_kittest::Harness::builder().with_accessibility_check(false).build_ui_state(
+        |ui, s: &mut (String, u8)| {
+            egui::Window::new("Viewer").show(ui.ctx(), |ui| {
+                ui.horizontal(|ui| {
+                    let _ = ui.label("Search:");
+                    ui.text_edit_singleline(&mut s.0);
+                    egui::ComboBox::from_id_salt("unit").selected_text(UNITS[usize::from(s.1)].1).show_ui(ui, |ui| {
+                        for (v, text) in UNITS {
+                            ui.selectable_value(&mut s.1, v, text);
+                        }
+                    });
+                    let _ = ui.label("End");
+                });
+            });
+        },
+        ("error".to_owned(), 0),
+    );
+    h.run();
+    p.run();
+    // Named by their inputs' labels for a screen reader, which no label on screen shows.
+    use egui_kittest::kittest::NodeT as _;
+    assert_eq!(h.get_by_label("Search key").accesskit_node().role(), egui::accesskit::Role::TextInput);
+    assert_eq!(h.get_by_label("Unit").accesskit_node().role(), egui::accesskit::Role::ComboBox);
+    let ours = h.get_by_label("End").rect().min - h.get_by_label("Search:").rect().min;
+    let egui_s = p.get_by_label("End").rect().min - p.get_by_label("Search:").rect().min;
+    assert_eq!(ours, egui_s, "the row laid out as egui's own");
+    // Agents read and write both by their inputs' labels.
+    let version = h.window("viewer").expect("declared").version;
+    let set = json!({"fields": {"key": "timeout", "unit": "KB"}, "expectedVersion": version});
+    h.call("viewer__edit_field", set).expect("set");
+    assert_eq!((h.state().1.as_str(), h.state().2), ("timeout", 1));
+    let state = h.snapshot().json().to_owned();
+    assert!(state.contains(r#""label":"Search key","value":"timeout""#), "{state}");
+}
