@@ -102,16 +102,6 @@ fn a_person_and_an_agent_read_a_100000_line_log_alike_and_see_a_new_line_at_the_
 /// The person's rows are the declared list: nothing of them is listed as left out or read a
 /// second time in an `undescribed-…` block.
 #[test]
-fn a_long_list_is_described_once_not_read_again_as_undescribed() {
-    let mut h = log_harness(100_000, live_log);
-    h.run();
-    assert_eq!(h.undescribed(), []);
-    let window = h.window("log").expect("declared");
-    let ids: Vec<Option<&str>> = window.blocks.iter().map(Block::id).collect();
-    assert_eq!(ids, [Some("lines")], "the shown lines are not read a second time");
-}
-
-#[test]
 fn the_agents_page_is_bounded_whatever_the_app_asks() {
     let h = log_harness(100_000, || ListOptions::new().newest_items(usize::MAX));
     let (items, offset, total) = agents_page(&h);
