@@ -11,7 +11,6 @@ mod reuse;
 pub(crate) use read_view::{ReadBlocks, ReadOnlyWindow};
 
 use memory::Memory;
-use reuse::Spare;
 
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -65,11 +64,12 @@ struct PassDecls {
 }
 
 impl PassDecls {
-    fn new(key: PassKey, began: u64, windows: usize) -> Self {
+    /// `windows`: an empty list, with room for as many windows as the viewport declared last.
+    fn new(key: PassKey, began: u64, windows: Vec<WindowDecl>) -> Self {
         Self {
             key,
             began,
-            windows: Vec::with_capacity(windows),
+            windows,
             app_actions: Vec::new(),
             described: Vec::new(),
             widgets: Vec::new(),
@@ -130,8 +130,10 @@ pub(crate) struct FrameState {
     live: Vec<PassKey>,
     /// Where the app's actions were declared last (each window's is in its memory).
     app_pass: Option<PassKey>,
-    /// Vectors of replaced declarations, for the next ones ([`Self::recycle`]).
-    spare: Vec<Spare>,
+    /// Replaced declarations, emptied, for the next ones ([`Self::recycle`]).
+    spare: Vec<WindowDecl>,
+    /// The emptied list of a pass's windows that a later pass replaced, for the next pass.
+    spare_list: Vec<WindowDecl>,
     /// The union being published (moved out of `committed` and back).
     declared: Vec<WindowDecl>,
     app_actions: Vec<ActionDecl>,
@@ -173,6 +175,7 @@ impl Default for FrameState {
             live: Vec::new(),
             app_pass: None,
             spare: Vec::new(),
+            spare_list: Vec::new(),
             declared: Vec::new(),
             app_actions: Vec::new(),
             calls: CallSlot::default(),
@@ -230,7 +233,9 @@ impl FrameState {
         self.person_pass |= person_input;
         // Room for as many windows as this viewport declared last time.
         let room = self.committed.iter().find(|c| c.key == key).map_or(0, |c| c.windows.len());
-        self.passes.push(PassDecls::new(key, self.epoch, room));
+        let mut windows = std::mem::take(&mut self.spare_list);
+        windows.reserve(room);
+        self.passes.push(PassDecls::new(key, self.epoch, windows));
         // Deferred calls past their budget end now; a pass is asked for when the next one is due.
         let budget = hub.config().call_timeout;
         let (due, ended) = self.calls.deferred.prune(budget);

@@ -1,53 +1,50 @@
 //! Declarations reuse what the last pass's left: a window's declaration takes its last block
-//! hashes from the window's memory (for the two-mode block builders), and the emptied vectors
-//! of declarations a pass replaced, so that a pass allocates and frees little.
+//! hashes from the window's memory (for the two-mode block builders), and is made in a
+//! declaration a pass replaced, emptied, with its strings and vectors: a pass in which nothing
+//! changed allocates nothing per window.
 
 use super::{FrameState, PassDecls};
-use crate::hub::decl::{ActionDecl, WindowDecl};
-use crate::protocol::Block;
-
-/// The emptied vectors of a declaration its viewport replaced, for the next one to fill.
-#[derive(Debug)]
-pub(super) struct Spare {
-    pub blocks: Vec<Option<Block>>,
-    pub block_hashes: Vec<u64>,
-    pub actions: Vec<ActionDecl>,
-}
+use crate::hub::decl::WindowDecl;
 
 impl FrameState {
+    /// A declaration of the window `app_id`, titled with its id: an emptied one of a replaced
+    /// declaration when there is one, so that its strings and vectors are not allocated again.
+    pub fn window_decl(&mut self, app_id: &str) -> WindowDecl {
+        let mut decl = self.spare.pop().unwrap_or_else(|| WindowDecl::new(String::new()));
+        decl.app_id.push_str(app_id);
+        decl.title.push_str(app_id);
+        decl
+    }
+
     /// What declaring a window needs of its memory, in one lookup: last pass's block hashes
     /// (into `decl.block_hashes`), for the two-mode block builders; returns whether it is
-    /// blocked ([`Self::is_blocked`]). The declaration also gets emptied vectors of a replaced
-    /// one to fill, when there are any.
+    /// blocked ([`Self::is_blocked`]).
     ///
     /// The hashes are taken, not copied: the declaration brings its own back at the publish. A
     /// second declaration before that (a pass egui discards, a window declared twice) finds
     /// none and builds its blocks, which costs time and changes nothing.
     pub fn window_start(&mut self, decl: &mut WindowDecl) -> bool {
-        if let Some(spare) = self.spare.pop() {
-            (decl.blocks, decl.block_hashes, decl.actions) = (spare.blocks, spare.block_hashes, spare.actions);
-        }
         let Some(m) = self.memory.get_mut(decl.app_id.as_str()) else { return false };
         decl.kept.clone_from(&m.kept);
         if !m.block_hashes.is_empty() {
-            // The spare's (empty) vector goes back to the memory; the publish fills it again.
+            // The declaration's (empty) vector goes back to the memory; the publish fills it again.
             std::mem::swap(&mut decl.block_hashes, &mut m.block_hashes);
         }
         m.blocked
     }
 
-    /// Keeps the vectors of declarations a pass replaced, emptied, for the next pass to fill
-    /// (see [`Self::window_start`]): a pass then allocates and frees less. At most one per open
-    /// window is kept.
-    pub(super) fn recycle(&mut self, old: PassDecls) {
-        for mut d in old.windows {
-            if self.spare.len() >= self.memory.len() {
-                break;
-            }
-            d.blocks.clear();
-            d.block_hashes.clear();
-            d.actions.clear();
-            self.spare.push(Spare { blocks: d.blocks, block_hashes: d.block_hashes, actions: d.actions });
+    /// Keeps the declarations a pass replaced, emptied, for the next pass to fill (see
+    /// [`Self::window_decl`]), and their list for the next pass's: a pass then allocates and
+    /// frees less. At most one declaration per open window is kept.
+    pub(super) fn recycle(&mut self, mut old: PassDecls) {
+        let room = self.memory.len().saturating_sub(self.spare.len());
+        for mut d in old.windows.drain(..).take(room) {
+            d.empty();
+            self.spare.push(d);
+        }
+        // The emptied list too, unless most windows closed (it would hold room for nothing).
+        if old.windows.capacity() <= 2 * self.memory.len().max(16) {
+            self.spare_list = old.windows;
         }
     }
 }
@@ -56,12 +53,13 @@ impl FrameState {
 mod tests {
     use super::*;
     use crate::hub::{Hub, HubConfig};
+    use crate::protocol::Block;
 
     /// One pass of viewport 1 that declares windows `ids`, each with one text block.
     fn pass(frame: &mut FrameState, hub: &Hub, ids: impl IntoIterator<Item = usize>) {
         frame.begin_pass(hub, 1, false);
         for k in ids {
-            let mut decl = WindowDecl::new(format!("w{k}"));
+            let mut decl = frame.window_decl(&format!("w{k}"));
             frame.window_start(&mut decl);
             // As `WindowUi` does: last pass's hash replaced by this one.
             decl.block_hashes = vec![k as u64];
@@ -92,9 +90,10 @@ mod tests {
         let mut frame = FrameState::default();
         pass(&mut frame, &hub, 0..2);
         pass(&mut frame, &hub, 0..2);
-        let mut decl = WindowDecl::new("w1".to_owned());
+        let mut decl = frame.window_decl("w1");
         frame.window_start(&mut decl);
         assert_eq!(decl.block_hashes, vec![1], "its hashes, not a spare's leftovers");
         assert!(decl.blocks.is_empty() && decl.actions.is_empty(), "spares come emptied");
+        assert_eq!((decl.app_id.as_str(), decl.title.as_str(), decl.summary.as_str()), ("w1", "w1", ""));
     }
 }
