@@ -154,6 +154,10 @@ pub(crate) struct FrameState {
     /// button) is drawn and declared then, not at the next unrelated event.
     person_pass: bool,
     last: Arc<Snapshot>,
+    /// The JSON of `last.operable`, for the next publish's state while the ids are the same.
+    operable_json: String,
+    /// The emptied JSON of a replaced snapshot, for the next one's ([`Self::reuse_json`]).
+    json_buffer: String,
     header_hash: u64,
     tools_hash: u64,
     /// Per viewport, the widgets the read view last found drawn but not described.
@@ -186,6 +190,8 @@ impl Default for FrameState {
             reblocked: false,
             person_pass: false,
             last: Arc::new(Snapshot::empty()),
+            operable_json: String::from("[]"),
+            json_buffer: String::new(),
             header_hash: 0,
             tools_hash: 0,
             undescribed: HashMap::new(),
@@ -320,10 +326,11 @@ impl FrameState {
     /// window blocked or unblocked (its declarations were made as it was before), or a change
     /// of the person's (what the app changed after drawing a widget is declared in the next).
     fn publish_and_ask(&mut self, hub: &Hub, key: PassKey, mut wanted: PassEnd) -> PassEnd {
-        let before = Arc::clone(&self.last);
+        // A pointer, not a clone: the replaced snapshot is then no one's, and its JSON's room reused.
+        let before = Arc::as_ptr(&self.last);
         self.publish(hub);
         wanted.again = !hub.call_receiver().is_empty();
-        let person_changed = std::mem::take(&mut self.person_pass) && !Arc::ptr_eq(&before, &self.last);
+        let person_changed = std::mem::take(&mut self.person_pass) && !std::ptr::eq(before, Arc::as_ptr(&self.last));
         if std::mem::take(&mut self.reblocked) || person_changed {
             wanted.again = true;
             wanted.repaint.extend(self.live.iter().copied().filter(|k| *k != key));
