@@ -51,23 +51,50 @@ impl FrameState {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
     use crate::hub::{Hub, HubConfig};
     use crate::protocol::Block;
 
     /// One pass of viewport 1 that declares windows `ids`, each with one text block.
     fn pass(frame: &mut FrameState, hub: &Hub, ids: impl IntoIterator<Item = usize>) {
+        pass_edited(frame, hub, ids, 0);
+    }
+
+    /// [`pass`], with window 0's text at its `edits`-th version.
+    fn pass_edited(frame: &mut FrameState, hub: &Hub, ids: impl IntoIterator<Item = usize>, edits: u64) {
         frame.begin_pass(hub, 1, false);
         for k in ids {
             let mut decl = frame.window_decl(&format!("w{k}"));
             frame.window_start(&mut decl);
+            let content = k as u64 + if k == 0 { 1_000 * edits } else { 0 };
             // As `WindowUi` does: last pass's hash replaced by this one.
-            decl.block_hashes = vec![k as u64];
-            decl.blocks.push(Some(Block::Text { id: None, text: format!("{k}") }));
-            decl.content_hash = k as u64;
+            decl.block_hashes = vec![content];
+            decl.blocks.push(Some(Block::Text { id: None, text: format!("{content}") }));
+            decl.content_hash = content;
             frame.declare_window(decl);
         }
         frame.end_pass(hub, 1, Some(&[1]));
+    }
+
+    #[test]
+    fn a_publish_after_one_window_changed_shares_the_ids_and_reuses_the_states_room() {
+        let hub = Hub::new(HubConfig::default());
+        let mut frame = FrameState::default();
+        pass(&mut frame, &hub, 0..3);
+        let before = Arc::clone(&frame.last);
+        pass_edited(&mut frame, &hub, 0..3, 1);
+        assert!(!Arc::ptr_eq(&before, &frame.last), "window 0 changed: a new state");
+        assert!(Arc::ptr_eq(&before.operable, &frame.last.operable), "the same operable ids, not new strings");
+        drop(before);
+        // The state replaced now is no one's: its JSON's room is kept for the next.
+        pass_edited(&mut frame, &hub, 0..3, 2);
+        assert!(frame.json_buffer.is_empty() && frame.json_buffer.capacity() >= frame.last.json.len());
+        pass_edited(&mut frame, &hub, 0..3, 3);
+        let state: serde_json::Value = serde_json::from_str(&frame.last.json).expect("the state is JSON");
+        assert_eq!(state["operableWindowIds"].as_array().map(Vec::len), Some(3), "{state}");
+        assert_eq!(state["windows"][0]["blocks"][0]["text"], "3000", "{state}");
     }
 
     #[test]
