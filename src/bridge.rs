@@ -80,8 +80,8 @@ impl Bridge {
     /// bridge maps it to a name-safe external id that is never reused. Finish with
     /// [`WindowBuilder::ui`] (shows and declares it) or [`WindowBuilder::declare`] (declares
     /// only).
-    pub fn window(&self, app_id: impl Into<String>) -> WindowBuilder {
-        WindowBuilder::new(Arc::clone(&self.core), Arc::clone(&self.state), app_id.into())
+    pub fn window(&self, app_id: impl AsRef<str>) -> WindowBuilder {
+        WindowBuilder::new(Arc::clone(&self.core), Arc::clone(&self.state), app_id.as_ref())
     }
 
     /// Shows every window drawn with [`WindowBuilder::ui`], dialogs included, in an OS window

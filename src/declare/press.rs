@@ -17,34 +17,38 @@ pub(crate) fn app_action<A>(core: &Arc<UiCore>, name: &str, spec: ActionSpec) ->
 where
     A: DeserializeOwned + schemars::JsonSchema + 'static,
 {
-    let (decl, call) = declare_action::<A>(core, None, name, spec)?;
+    let (decl, call) = declare_action::<A>(core, None, name.to_owned(), spec)?;
     core.frame.lock().declare_app_action(decl);
     call
 }
 
 /// Declares an action (of a window, or of the app when `app_id` is `None`) and claims the
-/// admitted call if it is for this action. `None` when the name is not name-safe.
+/// admitted call if it is for this action. `None` when the name is not name-safe. The name
+/// comes owned, so that a window can give it in a string it reuses from pass to pass.
 pub(super) fn declare_action<A>(
     core: &Arc<UiCore>,
     app_id: Option<&str>,
-    name: &str,
+    name: String,
     spec: ActionSpec,
 ) -> Option<(ActionDecl, Option<Press<A>>)>
 where
     A: DeserializeOwned + schemars::JsonSchema + 'static,
 {
-    if !is_name_safe(name) {
-        tracing::warn!(action = name, "action names may hold only [A-Za-z0-9_-] (no `__`); ignored");
+    if !is_name_safe(&name) {
+        tracing::warn!(action = name.as_str(), "action names may hold only [A-Za-z0-9_-] (no `__`); ignored");
         return None;
     }
-    if app_id.is_none() && is_reserved_app_action(name) {
-        tracing::warn!(action = name, "app__{name} is one of the bridge's own tools; the app action is ignored");
+    if app_id.is_none() && is_reserved_app_action(&name) {
+        tracing::warn!(
+            action = name.as_str(),
+            "app__{name} is one of the bridge's own tools; the app action is ignored"
+        );
         return None;
     }
     let with_version = app_id.is_some() && !spec.hints.read_only;
     let schema = core.hub.input_schema::<A>(with_version);
-    let call = claim_call::<A>(core, app_id, name, &spec.title);
-    Some((ActionDecl { name: name.to_owned(), schema, spec }, call))
+    let call = claim_call::<A>(core, app_id, &name, &spec.title);
+    Some((ActionDecl { name, spec, schema }, call))
 }
 
 /// The call the UI thread admitted for this action in this pass, if any, with its arguments

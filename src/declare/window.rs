@@ -36,19 +36,24 @@ impl std::fmt::Debug for WindowBuilder {
 }
 
 impl WindowBuilder {
-    pub(crate) fn new(core: Arc<UiCore>, state: Arc<DeclareState>, app_id: String) -> Self {
-        Self { core, state, decl: WindowDecl::new(app_id), look: super::places::Look::default() }
+    pub(crate) fn new(core: Arc<UiCore>, state: Arc<DeclareState>, app_id: &str) -> Self {
+        // In the strings of a declaration a pass replaced: none allocated while ids, titles and
+        // summaries stay the length they were.
+        let decl = core.frame.lock().window_decl(app_id);
+        Self { core, state, decl, look: super::places::Look::default() }
     }
 
     /// The title a person reads (default: the app id).
-    pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.decl.title = title.into();
+    pub fn title(mut self, title: impl AsRef<str>) -> Self {
+        self.decl.title.clear();
+        self.decl.title.push_str(title.as_ref());
         self
     }
 
     /// One sentence on what the window shows now.
-    pub fn summary(mut self, summary: impl Into<String>) -> Self {
-        self.decl.summary = summary.into();
+    pub fn summary(mut self, summary: impl AsRef<str>) -> Self {
+        self.decl.summary.clear();
+        self.decl.summary.push_str(summary.as_ref());
         self
     }
 
@@ -315,7 +320,8 @@ impl WindowUi {
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,
     {
-        let (decl, call) = declare_action::<A>(&self.core, Some(&self.decl.app_id), name, spec)?;
+        let buffer = self.decl.action_name(name);
+        let (decl, call) = declare_action::<A>(&self.core, Some(&self.decl.app_id), buffer, spec)?;
         self.decl.actions.push(decl);
         call
     }

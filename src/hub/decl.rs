@@ -58,6 +58,9 @@ pub(crate) struct WindowDecl {
     pub read_only: bool,
     /// Not described by the app: read from what it draws (the read view).
     pub undescribed: bool,
+    /// Emptied strings of the actions of a declaration this one replaced, for its actions'
+    /// names ([`Self::action_name`]): a pass that declares what the last one did allocates none.
+    pub names: Vec<String>,
 }
 
 /// Something the declaration layer keeps per window between passes (see [`WindowDecl::kept`]).
@@ -79,7 +82,33 @@ impl WindowDecl {
             kept: None,
             read_only: false,
             undescribed: false,
+            names: Vec::new(),
         }
+    }
+
+    /// Empties the declaration for another window to fill, keeping its buffers: its strings and
+    /// vectors keep their room, its actions' names go to [`Self::names`].
+    pub fn empty(&mut self) {
+        self.app_id.clear();
+        self.title.clear();
+        self.modal = false;
+        self.owner = None;
+        self.summary.clear();
+        self.content_hash = 0;
+        self.blocks.clear();
+        self.block_hashes.clear();
+        self.names.extend(self.actions.drain(..).map(|a| a.name));
+        self.kept = None;
+        self.read_only = false;
+        self.undescribed = false;
+    }
+
+    /// `name` in a string of [`Self::names`] when there is one, so that it is not allocated again.
+    pub fn action_name(&mut self, name: &str) -> String {
+        let mut s = self.names.pop().unwrap_or_default();
+        s.clear();
+        s.push_str(name);
+        s
     }
 }
 

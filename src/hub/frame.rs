@@ -11,7 +11,6 @@ mod reuse;
 pub(crate) use read_view::{ReadBlocks, ReadOnlyWindow};
 
 use memory::Memory;
-use reuse::Spare;
 
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -65,11 +64,12 @@ struct PassDecls {
 }
 
 impl PassDecls {
-    fn new(key: PassKey, began: u64, windows: usize) -> Self {
+    /// `windows`: an empty list, with room for as many windows as the viewport declared last.
+    fn new(key: PassKey, began: u64, windows: Vec<WindowDecl>) -> Self {
         Self {
             key,
             began,
-            windows: Vec::with_capacity(windows),
+            windows,
             app_actions: Vec::new(),
             described: Vec::new(),
             widgets: Vec::new(),
@@ -130,8 +130,10 @@ pub(crate) struct FrameState {
     live: Vec<PassKey>,
     /// Where the app's actions were declared last (each window's is in its memory).
     app_pass: Option<PassKey>,
-    /// Vectors of replaced declarations, for the next ones ([`Self::recycle`]).
-    spare: Vec<Spare>,
+    /// Replaced declarations, emptied, for the next ones ([`Self::recycle`]).
+    spare: Vec<WindowDecl>,
+    /// The emptied list of a pass's windows that a later pass replaced, for the next pass.
+    spare_list: Vec<WindowDecl>,
     /// The union being published (moved out of `committed` and back).
     declared: Vec<WindowDecl>,
     app_actions: Vec<ActionDecl>,
@@ -152,6 +154,10 @@ pub(crate) struct FrameState {
     /// button) is drawn and declared then, not at the next unrelated event.
     person_pass: bool,
     last: Arc<Snapshot>,
+    /// The JSON of `last.operable`, for the next publish's state while the ids are the same.
+    operable_json: String,
+    /// The emptied JSON of a replaced snapshot, for the next one's ([`Self::reuse_json`]).
+    json_buffer: String,
     header_hash: u64,
     tools_hash: u64,
     /// Per viewport, the widgets the read view last found drawn but not described.
@@ -173,6 +179,7 @@ impl Default for FrameState {
             live: Vec::new(),
             app_pass: None,
             spare: Vec::new(),
+            spare_list: Vec::new(),
             declared: Vec::new(),
             app_actions: Vec::new(),
             calls: CallSlot::default(),
@@ -183,6 +190,8 @@ impl Default for FrameState {
             reblocked: false,
             person_pass: false,
             last: Arc::new(Snapshot::empty()),
+            operable_json: String::from("[]"),
+            json_buffer: String::new(),
             header_hash: 0,
             tools_hash: 0,
             undescribed: HashMap::new(),
@@ -230,7 +239,9 @@ impl FrameState {
         self.person_pass |= person_input;
         // Room for as many windows as this viewport declared last time.
         let room = self.committed.iter().find(|c| c.key == key).map_or(0, |c| c.windows.len());
-        self.passes.push(PassDecls::new(key, self.epoch, room));
+        let mut windows = std::mem::take(&mut self.spare_list);
+        windows.reserve(room);
+        self.passes.push(PassDecls::new(key, self.epoch, windows));
         // Deferred calls past their budget end now; a pass is asked for when the next one is due.
         let budget = hub.config().call_timeout;
         let (due, ended) = self.calls.deferred.prune(budget);
@@ -315,10 +326,11 @@ impl FrameState {
     /// window blocked or unblocked (its declarations were made as it was before), or a change
     /// of the person's (what the app changed after drawing a widget is declared in the next).
     fn publish_and_ask(&mut self, hub: &Hub, key: PassKey, mut wanted: PassEnd) -> PassEnd {
-        let before = Arc::clone(&self.last);
+        // A pointer, not a clone: the replaced snapshot is then no one's, and its JSON's room reused.
+        let before = Arc::as_ptr(&self.last);
         self.publish(hub);
         wanted.again = !hub.call_receiver().is_empty();
-        let person_changed = std::mem::take(&mut self.person_pass) && !Arc::ptr_eq(&before, &self.last);
+        let person_changed = std::mem::take(&mut self.person_pass) && !std::ptr::eq(before, Arc::as_ptr(&self.last));
         if std::mem::take(&mut self.reblocked) || person_changed {
             wanted.again = true;
             wanted.repaint.extend(self.live.iter().copied().filter(|k| *k != key));

@@ -34,8 +34,8 @@ pub struct ToolSpec {
 /// changes one window of many serialises that one.
 #[derive(Debug)]
 pub struct Snapshot {
-    /// `operableWindowIds`.
-    pub(crate) operable: Vec<String>,
+    /// `operableWindowIds`: shared with the snapshot before while it is the same.
+    pub(crate) operable: Arc<[String]>,
     /// `windows`, in their published order.
     pub(crate) windows: Vec<Arc<Window>>,
     /// An `Arc<String>`, not an `Arc<str>`: made from a `String` without copying it.
@@ -67,7 +67,7 @@ pub(crate) struct SnapshotParts {
 /// A [`Snapshot`] made of windows already serialised: the UI thread's publish.
 #[derive(Debug)]
 pub(crate) struct Assembled {
-    pub operable: Vec<String>,
+    pub operable: Arc<[String]>,
     pub windows: Vec<Arc<Window>>,
     /// Exactly `serde_json::to_string` of the state these windows make ([`StateJson`]).
     pub json: Arc<String>,
@@ -97,11 +97,13 @@ pub(crate) struct StateJson {
 }
 
 impl StateJson {
-    /// Starts the document with its `operableWindowIds`; `capacity` is a guess of its length.
-    pub fn new(operable: &[String], capacity: usize) -> Self {
-        let mut out = String::with_capacity(capacity);
+    /// Starts the document with its `operableWindowIds`, given as their JSON (kept from one
+    /// publish to the next while they are the same); `capacity` is a guess of its length.
+    /// `out`: an empty string whose room is reused.
+    pub fn new(mut out: String, operable_json: &str, capacity: usize) -> Self {
+        out.reserve(capacity);
         out.push_str("{\"operableWindowIds\":");
-        out.push_str(&serde_json::to_string(operable).unwrap_or_else(|_| String::from("[]")));
+        out.push_str(operable_json);
         out.push_str(",\"windows\":[");
         Self { out, windows: 0 }
     }
@@ -141,7 +143,7 @@ impl Snapshot {
         let json = serde_json::to_string(&state).unwrap_or_else(|_| String::from("{}"));
         let WindowsState { operable_window_ids, windows } = state;
         Self::assemble(Assembled {
-            operable: operable_window_ids,
+            operable: operable_window_ids.into(),
             windows: windows.into_iter().map(Arc::new).collect(),
             json: Arc::new(json),
             tools: tools.into(),
@@ -175,7 +177,7 @@ impl Snapshot {
     /// Made on first use: the bridge itself reads the shared windows and the JSON.
     pub fn state(&self) -> &WindowsState {
         self.state.get_or_init(|| WindowsState {
-            operable_window_ids: self.operable.clone(),
+            operable_window_ids: self.operable.to_vec(),
             windows: self.windows.iter().map(|w| Window::clone(w)).collect(),
         })
     }

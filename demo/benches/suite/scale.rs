@@ -1,7 +1,7 @@
 //! How the bridge scales with the number of windows, next to the demo's own pass with as
 //! many windows, and what publishing and reading the state costs at those sizes.
 //!
-//! For 10, 100 and 1,000 windows of 10 blocks each (4 fields blocks of 5 items, 3 texts,
+//! For 10, 100, 1,000 and 10,000 windows of 10 blocks each (4 fields blocks of 5 items, 3 texts,
 //! 2 notices, a 5-row table), per frame: the egui pass that draws them (an `egui::Window` of
 //! 10 labelled rows each), and the bridge's own cost (its declarations and hooks, over an
 //! empty pass) when nothing changed, and when one window changed (which publishes: a new
@@ -13,6 +13,17 @@
 //! table and its actions; the read view's cost is that pass less the same pass with it off.
 //! `resources/read` is timed over HTTP on a keep-alive connection, against a headless UI
 //! thread serving the same windows.
+//!
+//! At 10,000 the demo's pass is about a second, so its figures are the median of fewer frames
+//! ([`frames_at`]) and a frame applying a call is the mean of fewer calls: the demo still draws
+//! all 10,000 editors. The growth exponents (10→100, 100→1,000, 1,000→10,000 and 100→10,000)
+//! are printed under the table, so that a cost that grows faster than the windows shows in one
+//! run.
+//!
+//! The look pass ([`look_passes`]): the demo's passes, run back to back for a while as a
+//! continuously repainting app's, with an agent reading the state every 100 ms, so that the read
+//! view builds egui's accessibility tree at its pace (one pass a second). Every pass is timed;
+//! the ones that built the tree (the output carries it) are the look passes.
 
 use std::hint::black_box;
 use std::net::SocketAddr;
@@ -26,8 +37,8 @@ use parking_lot::Mutex;
 use serde_json::json;
 
 use crate::http_client::{request, session};
-use crate::ms;
 use crate::ui_thread;
+use crate::{ms, percentile};
 
 struct App {
     windows: usize,
@@ -130,7 +141,7 @@ fn frame_time(windows: usize, with_bridge: bool, with_ui: bool, change: bool) ->
         ctx.add_plugin(Stamp::<true>(Arc::clone(&hook)));
     }
     let mut app = App { windows, edits: 0, change };
-    let frames = (2_000 / windows).clamp(30, 200);
+    let frames = frames_at(windows).max(30);
     let run = |ctx: &egui::Context, app: &mut App| {
         ctx.run_ui(egui::RawInput::default(), |ui| {
             if with_ui {
@@ -160,6 +171,12 @@ fn frame_time(windows: usize, with_bridge: bool, with_ui: bool, change: bool) ->
         assert_eq!(publishes.len(), times.len(), "one end of pass timed per frame");
     }
     FrameTimes { frame: median(times), publish: median(publishes), state_bytes }
+}
+
+/// How many frames to take the median of at `n` windows: about 2,000 windows' worth, at least
+/// 30, and 10 at 10,000 (where the demo's pass is about a second).
+fn frames_at(n: usize) -> usize {
+    if n >= 10_000 { 10 } else { (2_000 / n).clamp(30, 200) }
 }
 
 /// The median of frame times: one frame the allocator or the machine slowed does not move it.
@@ -196,7 +213,7 @@ fn demo_pass(editors: usize, read_view: bool) -> (Duration, Duration) {
     for _ in 0..5 {
         frame(&mut app);
     }
-    let frames = (2_000 / editors).clamp(30, 200) as u32;
+    let frames = frames_at(editors) as u32;
     let quiet = median(
         (0..frames)
             .map(|_| {
@@ -207,7 +224,7 @@ fn demo_pass(editors: usize, read_view: bool) -> (Duration, Duration) {
             .collect(),
     );
     let tool = format!("{first}__edit_field");
-    let calls = frames.min(50);
+    let calls = frames.min(50) / if editors >= 10_000 { 2 } else { 1 };
     let start = Instant::now();
     let mut frames = 0u32;
     for k in 0..calls {
@@ -251,19 +268,64 @@ fn read_time(windows: usize) -> (Duration, usize) {
     (t, bytes)
 }
 
-/// Growth exponent k of t ∝ n^k between two sizes a factor 10 apart.
-fn exponent(a: Duration, b: Duration) -> f64 {
-    (b.as_secs_f64() / a.as_secs_f64()).log10()
+/// Growth exponent k of t ∝ n^k between sizes `na` and `nb`.
+fn exponent((na, a): (usize, Duration), (nb, b): (usize, Duration)) -> f64 {
+    (b.as_secs_f64() / a.as_secs_f64()).ln() / (nb as f64 / na as f64).ln()
 }
 
+/// The demo's passes with `editors` Order Editors open, run back to back for `run_for` (as an
+/// app that repaints continuously), with an agent reading the state every 100 ms: every pass's
+/// time, and the look passes' (those that built egui's accessibility tree for the read view),
+/// each sorted.
+fn look_passes(editors: usize, run_for: Duration) -> (Vec<Duration>, Vec<Duration>) {
+    let bridge = Bridge::builder().app_name("order-demo").build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let mut app = OrderApp::new(bridge.clone());
+    for _ in 0..editors {
+        let _ = app.new_order();
+    }
+    let reader = Agent::new(&bridge);
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
+        ..Default::default()
+    };
+    for _ in 0..3 {
+        ctx.run_ui(input(), |ui| app.ui(ui)).drop_without_applying_deltas();
+    }
+    let (mut all, mut looks) = (Vec::new(), Vec::new());
+    let mut read: Option<Instant> = None;
+    let start = Instant::now();
+    while start.elapsed() < run_for || looks.len() < 2 {
+        if read.is_none_or(|t| t.elapsed() >= Duration::from_millis(100)) {
+            black_box(reader.snapshot());
+            read = Some(Instant::now());
+        }
+        let pass = Instant::now();
+        let output = ctx.run_ui(input(), |ui| app.ui(ui));
+        let took = pass.elapsed();
+        if output.platform_output.accesskit_update.is_some() {
+            looks.push(took);
+        }
+        all.push(took);
+        output.drop_without_applying_deltas();
+    }
+    all.sort_unstable();
+    looks.sort_unstable();
+    (all, looks)
+}
+
+/// The sizes, in windows (and the demo's editors).
+const SIZES: [usize; 4] = [10, 100, 1_000, 10_000];
+
 pub fn run() {
-    println!("## Scale: per frame, at 10, 100 and 1,000 windows\n");
+    println!("## Scale: per frame, at 10, 100, 1,000 and 10,000 windows\n");
     println!(
         "| windows | demo's pass (that many editors) | bridge, nothing changed (× 10 blocks) | bridge, one window changed | read view, an agent about (demo's pass, on − off) | demo frame applying a call | publish + serialise | `resources/read` (HTTP) | state JSON |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let mut rows = Vec::new();
-    for windows in [10, 100, 1_000] {
+    for windows in SIZES {
         let (demo_quiet, demo_call) = demo_pass(windows, true);
         let (demo_blind, _) = demo_pass(windows, false);
         let read_view = demo_quiet.saturating_sub(demo_blind);
@@ -274,10 +336,10 @@ pub fn run() {
         let quiet = same.saturating_sub(empty);
         let busy = changed.frame.saturating_sub(empty);
         let (publish, size) = (changed.publish, changed.state_bytes);
-        let share = |d: Duration| 100.0 * d.as_secs_f64() / demo_quiet.as_secs_f64();
+        let share = |d: Duration| 100.0 * d.as_secs_f64() / demo_blind.as_secs_f64();
         println!(
             "| {windows} | {} | {} ({:.1}% of it) | {} ({:.1}%) | {} ({:.1}%) | {} | {} | {} | {} KB |",
-            ms(demo_quiet),
+            ms(demo_blind),
             ms(quiet),
             share(quiet),
             ms(busy),
@@ -289,16 +351,48 @@ pub fn run() {
             ms(read),
             size / 1024
         );
-        rows.push([demo_quiet, quiet, busy, publish, read]);
+        rows.push([demo_blind, quiet, busy, publish, read]);
     }
-    let growth =
-        |i: usize| format!("{:.2} / {:.2}", exponent(rows[0][i], rows[1][i]), exponent(rows[1][i], rows[2][i]));
-    println!(
-        "\ngrowth exponent k (t ∝ n^k; 1.00 is linear), 10→100 / 100→1,000 windows: demo's pass {}, bridge nothing changed {}, one changed {}, publish + serialise {}, `resources/read` {}\n",
-        growth(0),
-        growth(1),
-        growth(2),
-        growth(3),
-        growth(4)
-    );
+    let growth = |i: usize| {
+        let at = |k: usize| (SIZES[k], rows[k][i]);
+        format!(
+            "{:.2} / {:.2} / {:.2} (100→10,000: {:.2})",
+            exponent(at(0), at(1)),
+            exponent(at(1), at(2)),
+            exponent(at(2), at(3)),
+            exponent(at(1), at(3))
+        )
+    };
+    println!("\ngrowth exponent k (t ∝ n^k; 1.00 is linear), 10→100 / 100→1,000 / 1,000→10,000 windows:\n");
+    for (i, what) in [
+        "demo's pass",
+        "bridge, nothing changed",
+        "bridge, one window changed",
+        "publish + serialise",
+        "`resources/read`",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        println!("- {what}: {}", growth(i));
+    }
+    println!("\n## The look pass: the demo's passes back to back, an agent reading every 100 ms\n");
+    println!("| editors | passes (looks) | p50 pass | p99 pass | worst pass | look pass p50 | worst / p50 |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    for editors in SIZES {
+        let run_for = Duration::from_secs(if editors >= 10_000 { 15 } else { 6 });
+        let (all, looks) = look_passes(editors, run_for);
+        let (p50, worst) = (percentile(&all, 50), all.last().copied().unwrap_or_default());
+        println!(
+            "| {editors} | {} ({}) | {} | {} | {} | {} | {:.2} |",
+            all.len(),
+            looks.len(),
+            ms(p50),
+            ms(percentile(&all, 99)),
+            ms(worst),
+            ms(percentile(&looks, 50)),
+            worst.as_secs_f64() / p50.as_secs_f64()
+        );
+    }
+    println!();
 }

@@ -24,20 +24,36 @@ impl FrameState {
         self.app_pass = None;
         let (taken, opened) = self.take_declarations();
         let snapshot = self.build_snapshot(opened);
-        let mut windows = self.declared.drain(..);
-        let mut actions = self.app_actions.drain(..);
-        for (c, taken) in self.committed.iter_mut().zip(taken) {
-            c.windows.extend(windows.by_ref().take(taken.windows));
-            c.windows.extend(taken.repeated);
-            c.app_actions.extend(actions.by_ref().take(taken.app_actions));
+        {
+            let mut windows = self.declared.drain(..);
+            let mut actions = self.app_actions.drain(..);
+            for (c, taken) in self.committed.iter_mut().zip(taken) {
+                c.windows.extend(windows.by_ref().take(taken.windows));
+                c.windows.extend(taken.repeated);
+                c.app_actions.extend(actions.by_ref().take(taken.app_actions));
+            }
         }
         if !Arc::ptr_eq(&snapshot, &self.last) {
             self.last = Arc::clone(&snapshot);
-            hub.publish(snapshot);
+            let replaced = hub.publish(snapshot);
+            self.reuse_json(replaced);
         }
         // Spares beyond the open windows would be held for nothing.
         self.spare.truncate(self.memory.len());
         self.calls.finish(&self.last);
+    }
+
+    /// Keeps the JSON of a snapshot no one holds any more, emptied, for the next state's: a state
+    /// of many windows then needs no fresh memory (and its page faults) in each publish.
+    fn reuse_json(&mut self, replaced: Arc<Snapshot>) {
+        if let Some(snapshot) = Arc::into_inner(replaced)
+            && let Some(mut json) = Arc::into_inner(snapshot.json)
+            // Not the room of a state much larger than this one (most windows closed).
+            && json.capacity() <= 2 * self.last.json.len() + 4096
+        {
+            json.clear();
+            self.json_buffer = json;
+        }
     }
 
     /// Moves the declarations out of each viewport's into the union to publish (they are moved
@@ -108,11 +124,9 @@ impl FrameState {
         self.header_hash = header_hash;
         self.tools_hash = tools_hash;
         let (operable, windows, json) = if windows_changed {
-            let operable: Vec<String> = (0..handles.len())
-                .filter(|&i| blockers[i].is_none() && !self.declared[i].read_only)
-                .map(|i| handles[i].to_string())
-                .collect();
-            let json = StateJson::new(&operable, self.last.json.len() + 256);
+            let operable = operable(&self.declared, (&handles, &blockers), &self.last, &mut self.operable_json);
+            let buffer = std::mem::take(&mut self.json_buffer);
+            let json = StateJson::new(buffer, &self.operable_json, self.last.json.len() + 256);
             let (windows, json, reblocked) = published(&self.declared, &mut self.memory, &headers, &blockers, json);
             self.reblocked |= reblocked;
             (operable, windows, Arc::new(json.finish()))
@@ -263,6 +277,24 @@ fn published(
         }
     }
     (windows, json, reblocked)
+}
+
+/// The operable windows' ids: the last snapshot's when they are the same (a publish after one
+/// window changed then makes no string per window); when they are not, their JSON is written
+/// to `json` for the state.
+fn operable(
+    declared: &[WindowDecl],
+    (handles, blockers): (&[Arc<str>], &[Option<usize>]),
+    last: &Snapshot,
+    json: &mut String,
+) -> Arc<[String]> {
+    let ids = (0..handles.len()).filter(|&i| blockers[i].is_none() && !declared[i].read_only).map(|i| &*handles[i]);
+    if ids.clone().eq(last.operable.iter().map(String::as_str)) {
+        return Arc::clone(&last.operable);
+    }
+    let operable: Arc<[String]> = ids.map(str::to_owned).collect();
+    *json = serde_json::to_string(&*operable).unwrap_or_else(|_| String::from("[]"));
+    operable
 }
 
 /// A misspelt or closed owner is loud, once per window: the window is published without it (a
