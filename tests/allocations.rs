@@ -84,3 +84,71 @@ fn a_quiet_pass_allocates_nothing_per_window() {
         (many as f64 - few as f64) / 990.0
     );
 }
+
+/// The allocations of a pass that draws `n` windows (each a label and a button), with the
+/// bridge's `ui` or with egui's own `Window` drawing the same (the bridge's header included),
+/// after the passes that open and place them.
+fn drawn_pass_allocations(n: usize, bridged: bool) -> u64 {
+    let bridge = Bridge::builder().build();
+    let ctx = egui::Context::default();
+    ctx.add_plugin(bridge.plugin());
+    let windows = Windows::new(n);
+    let pass = || {
+        let output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            for (id, title) in windows.ids.iter().zip(&windows.titles) {
+                if bridged {
+                    bridge.window(id).title(title).ui(ui, |w, ui| {
+                        ui.label("Some text");
+                        if let Some(press) = w.button_ui(ui, "touch", ActionSpec::new("Touch")).inner {
+                            press.ok("touched");
+                        }
+                    });
+                } else {
+                    // What the bridge draws of its own too: the header's "Own window" button,
+                    // and the contents in a scope it disables while the window is blocked.
+                    // And the options the bridge gives its windows: a frame, a default size, kept
+                    // in the free area, placed.
+                    let window = egui::Window::new(title.as_str()).id(egui::Id::unique(id));
+                    let window = window.frame(egui::Frame::window(ui.style())).default_size([420.0, 360.0]);
+                    let window = window.constrain_to(ui.available_rect_before_wrap()).default_pos([8.0, 8.0]);
+                    window.show(ui.ctx(), |ui| {
+                        ui.horizontal(|ui| {
+                            ui.set_min_height(ui.spacing().interact_size.y);
+                            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                                let _ = ui
+                                    .small_button("Own window")
+                                    .on_hover_text("Show this window in its own OS window, or back");
+                            });
+                        });
+                        ui.add_enabled_ui(true, |ui| {
+                            ui.label("Some text");
+                            let _ = ui.button("Touch");
+                        });
+                    });
+                }
+            }
+        });
+        output.drop_without_applying_deltas();
+    };
+    for _ in 0..5 {
+        pass();
+    }
+    (0..5).map(|_| allocation_counter::measure(pass).count_total).min().unwrap_or_default()
+}
+
+/// A window drawn with `ui` (what apps do) costs, per pass, about what egui's own window costs
+/// drawing the same: the bridge's bookkeeping adds a few allocations, bounded here.
+#[test]
+fn a_quiet_pass_of_drawn_windows_allocates_about_what_egui_does() {
+    let per_window = |bridged| {
+        let (few, many) = (drawn_pass_allocations(10, bridged), drawn_pass_allocations(100, bridged));
+        (many as f64 - few as f64) / 90.0
+    };
+    let (egui_s, ours) = (per_window(false), per_window(true));
+    eprintln!("allocations per drawn window and pass: egui's own {egui_s:.2}, with the bridge {ours:.2}");
+    // 4 more than egui's own window drawing the same when written (7 before: the window's id
+    // copied into the places' table and its title into the chrome, in every pass). Of those
+    // left, one is the window's id, kept for its place after egui has shown it; the others were
+    // not found (heaptrack shows them in egui's own window code, with the bridge's options).
+    assert!(ours <= egui_s + 4.05, "the bridge adds {:.2} allocations per window and pass", ours - egui_s);
+}

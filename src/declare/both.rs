@@ -235,7 +235,6 @@ impl WindowBuilder {
         let size = self.look.size.unwrap_or(if dialog { egui::vec2(300.0, 120.0) } else { egui::vec2(420.0, 360.0) });
         let placed = self.state.places.lock().place(ctx, area, &self.decl.app_id, (size, owner), dialog && !blocked);
         Chrome {
-            title: self.decl.title.clone(),
             placed,
             size,
             dialog,
@@ -259,7 +258,7 @@ impl WindowBuilder {
     ) -> WindowResponse<Option<R>> {
         let vp = self.state.places.lock().viewport_id(&self.decl.app_id);
         let mut builder = egui::ViewportBuilder::default()
-            .with_title(c.title.as_str())
+            .with_title(self.decl.title.as_str())
             .with_inner_size(c.size)
             .with_resizable(self.look.resizable.unwrap_or(!c.dialog) && self.look.fixed_size.is_none());
         if let Some(size) = self.look.fixed_size {
@@ -327,7 +326,7 @@ impl WindowBuilder {
                 let modal = egui::Modal::new(c.placed.egui_id).show(ctx, |ui| {
                     described(w, ui);
                     ui.set_width(c.size.x);
-                    ui.heading(c.title.as_str());
+                    ui.heading(w.decl.title.as_str());
                     body(w, ui, &mut events.toggle)
                 });
                 events.rect = Some(modal.response.rect);
@@ -337,7 +336,8 @@ impl WindowBuilder {
             }
             let mut open = true;
             let frame = c.marked(egui::Frame::window(&ctx.global_style()));
-            let mut window = egui::Window::new(c.title.as_str()).id(c.placed.egui_id).frame(frame).default_size(c.size);
+            let mut window =
+                egui::Window::new(w.decl.title.as_str()).id(c.placed.egui_id).frame(frame).default_size(c.size);
             if let Some(area) = c.area {
                 window = window.constrain_to(area);
             }
@@ -370,7 +370,6 @@ impl WindowBuilder {
 
 /// How a window is shown in this pass: where, how big, what kind, how marked.
 struct Chrome {
-    title: String,
     placed: Placed,
     size: egui::Vec2,
     dialog: bool,

@@ -182,14 +182,16 @@ impl Places {
     }
 
     fn seen(&mut self, app_id: &str) -> &mut Seen {
-        let (free, next, pass) = (&mut self.free, &mut self.next, self.pass);
-        self.seen.entry(app_id.to_owned()).or_insert_with(|| {
-            let slot = free.pop().unwrap_or_else(|| {
-                *next += 1;
-                *next
+        // The id is copied once, when the window is first seen: not in every pass.
+        if !self.seen.contains_key(app_id) {
+            let slot = self.free.pop().unwrap_or_else(|| {
+                self.next += 1;
+                self.next
             });
-            Seen { slot, pass, rect: None, popped: false, native: false, top: false }
-        })
+            let seen = Seen { slot, pass: self.pass, rect: None, popped: false, native: false, top: false };
+            self.seen.insert(app_id.to_owned(), seen);
+        }
+        self.seen.get_mut(app_id).expect("inserted above")
     }
 
     /// The app ids of the windows shown in the last pass.
