@@ -81,7 +81,8 @@ impl WindowBuilder {
     /// what the app's panels leave free; `frame` replaces the frame that shows the agent's mark;
     /// `order` a dialog's place above its owner; `id` the egui id its place is kept in;
     /// `title_bar(false)` its close button (the `close` action stays for agents); `enabled(false)`
-    /// disables it for the person only. Not run for an [`app_modal`](Self::app_modal) (an
+    /// disables it for both (egui runs its contents in a disabled `ui`, so agents are offered
+    /// none of its widgets). Not run for an [`app_modal`](Self::app_modal) (an
     /// `egui::Modal`) nor in an OS window of its own, where only [`resizable`](Self::resizable)
     /// and [`fixed_size`](Self::fixed_size) apply.
     ///

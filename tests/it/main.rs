@@ -20,7 +20,7 @@
 //! - `options`: egui's own options on fields and forms (a text edit's, a slider's, the form's
 //!   grid) laid out as egui's own widgets with them; a slider's step and clamping take from an
 //!   agent what egui's own slider holds when the person types it.
-//! - `options2`: every `egui::Window` option (`with_window`), a modal closed as egui's closes
+//! - `options2`: every `egui::Window` option (`with_window`; `enabled(false)` for agents too), a modal closed as egui's closes
 //!   it, and the options of sliders, text edits, colours, tri-state checkboxes and angles, each
 //!   laid out as egui's own and taking from an agent what egui's own widget holds.
 //! - `app_table`: an app's own `egui_extras` table described once: a page around the selected

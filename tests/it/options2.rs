@@ -549,3 +549,39 @@ fn an_angle_is_degrees_for_both_and_held_as_egui_s_drag_angle() {
     type_into_drag_value(&mut p, "33.333333");
     assert_eq!(h.state().1.to_bits(), p.state().to_bits());
 }
+
+/// A window the app disables with egui's own `enabled(false)` (through `with_window`) is
+/// disabled for agents too: its contents run in egui's disabled `ui`, so its buttons and
+/// fields are read but not offered, and a call is refused as for any widget the app disabled.
+#[test]
+fn a_window_disabled_with_egui_s_enabled_false_is_disabled_for_agents_too() {
+    fn app(ui: &mut egui::Ui, s: &mut (Bridge, bool, String, usize)) {
+        let (bridge, enabled) = (s.0.clone(), s.1);
+        bridge.window("w").title("Demo").with_window(move |w| w.enabled(enabled)).ui(ui, |w, ui| {
+            w.form(ui, "f", |f| {
+                f.edit("name", &egui_mcp_bridge::Input::text("Name"), &mut s.2);
+            });
+            if let Some(press) = w.button_ui(ui, "go", egui_mcp_bridge::ActionSpec::new("Go")).inner {
+                s.3 += 1;
+                press.ok("Gone");
+            }
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, app, (bridge.clone(), false, "Ada".to_owned(), 0));
+    h.run();
+    let tools = h.tool_names();
+    assert!(!tools.iter().any(|t| t == "w__go" || t == "w__edit_field"), "{tools:?}");
+    let state = h.snapshot().json().to_owned();
+    assert!(state.contains(r#""label":"Name","value":"Ada""#), "still read: {state}");
+    // The person cannot press it either.
+    h.get_by_label("Go").click();
+    h.run();
+    assert_eq!(h.state().3, 0);
+    // Enabled again, both can.
+    h.state_mut().1 = true;
+    h.run();
+    let version = h.window("w").expect("declared").version;
+    h.call("w__go", json!({"expectedVersion": version})).expect("offered again");
+    assert_eq!(h.state().3, 1);
+}
