@@ -80,8 +80,9 @@ impl Editing {
     }
 }
 
-/// The editable fields' rules of a window's last declaration, kept with it between passes.
-struct Rules(Vec<Editing>);
+/// The editable fields' rules of a window's last declaration, kept with it between passes, and
+/// their hash: a pass that declares the same rules keeps the last pass's.
+struct Rules(Vec<Editing>, u64);
 
 /// Several fields set by one call, checked against the rules: each written where its field is
 /// drawn.
@@ -218,9 +219,19 @@ impl WindowUi {
             (Arc::clone(schema), description.clone())
         };
         let spec = ActionSpec::new("Edit field").idempotent().description(description);
-        self.decl.actions.push(ActionDecl { name: EDIT_ACTION.to_owned(), schema, spec });
-        // The rules, for a call setting several fields in the next pass.
-        self.decl.kept = Some(Arc::new(Rules(edits.fields)));
+        let name = self.decl.action_name(EDIT_ACTION);
+        self.decl.actions.push(ActionDecl { name, spec, schema });
+        // The rules, for a call setting several fields in the next pass: the last pass's while
+        // they are the same (with what the schema does not say: a derived field's value, how
+        // each widget holds a value).
+        for f in &edits.fields {
+            (f.note.as_ref().map(|n| n.1.to_bits()), f.holds).hash(&mut h);
+        }
+        let hash = h.finish();
+        let same = self.decl.kept.as_ref().and_then(|k| k.downcast_ref::<Rules>()).is_some_and(|r| r.1 == hash);
+        if !same {
+            self.decl.kept = Some(Arc::new(Rules(edits.fields, hash)));
+        }
     }
 }
 

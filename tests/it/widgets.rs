@@ -365,3 +365,21 @@ fn a_rich_text_link_is_read_by_its_words() {
     let state = serde_json::to_value(h.window("w").expect("declared")).expect("json");
     assert_eq!(state["blocks"][0]["text"], "The manual: https://example.org/manual", "{state}");
 }
+
+/// Several fields in one call are checked by the rules of the window's last declaration, which
+/// the bridge keeps while they are the same: a derived total that changed since is checked at
+/// its new value, not the one it had when the rules were first made.
+#[test]
+fn several_fields_are_checked_against_a_derived_value_as_it_is_now() {
+    let mut h = shop(false);
+    // Quiet passes: the rules are the same, and kept.
+    h.run_steps(3);
+    h.call("shop__edit_field", json!({"field": "qty", "value": 4})).expect("accepted");
+    h.run_steps(3);
+    assert_eq!(field(&h, "Total"), 10.0);
+    // The total as it is now is confirmed with another field; the old total is refused.
+    let stale = h.call("shop__edit_field", json!({"fields": {"total": 5.0, "name": "Bo"}}));
+    assert!(stale.is_err(), "{stale:?}");
+    h.call("shop__edit_field", json!({"fields": {"total": 10.0, "name": "Bo"}})).expect("the total as it is");
+    assert_eq!(h.state().name, "Bo");
+}
