@@ -12,6 +12,7 @@ use std::ops::RangeInclusive;
 
 mod look;
 mod rules;
+mod text_look;
 
 pub(super) use look::Look;
 use rules::num;

@@ -1,15 +1,15 @@
 //! How the person's widget shows a field ([`Look`]): the bridge's own choices (a slider, a
 //! unit) and egui's own options on the widget, kept as the app gives them (a slider's
-//! orientation, clamping, fill and handle, a text edit's rows, font, colour and layouter). Only a slider's
+//! orientation, clamping, fill and handle; a text edit's, in `text_look.rs`). Only a slider's
 //! clamping changes what agents may set, and it tells the rules so ([`Kind::Number`]'s
 //! `clamped`).
 
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 
 use egui::SliderClamping;
 
+use super::text_look::TextLook;
 use super::{Input, Kind, Widget};
 
 /// A value's display for the person; the unit words also go into the rules agents read.
@@ -46,64 +46,6 @@ pub(in crate::declare) struct Look {
     pub alpha: Option<PickerAlpha>,
     /// A text edit's options, egui's own.
     pub text: TextLook,
-}
-
-/// A text edit's options that are egui's own and change nothing agents read: rows, focus, font,
-/// colour, layouter, alignment, background, margin, clipping and size.
-#[derive(Clone, Debug, Default)]
-pub(in crate::declare) struct TextLook {
-    /// egui's `desired_rows` (the bridge's own: 3 for several lines, 4 for code).
-    pub rows: Option<usize>,
-    /// egui's `lock_focus`: the tab key indents instead of moving on.
-    pub lock_focus: Option<bool>,
-    pub font: Option<egui::FontSelection>,
-    pub color: Option<egui::Color32>,
-    pub layouter: Option<Layouter>,
-    /// egui's `align`: where the text sits in the edit.
-    pub align: Option<egui::Align2>,
-    pub background: Option<egui::Color32>,
-    pub margin: Option<egui::Margin>,
-    /// egui's `clip_text`: a line longer than the edit is clipped (or the edit grows).
-    pub clip: Option<bool>,
-    /// The edit's size, as egui's `Ui::add_sized` gives it.
-    pub size: Option<egui::Vec2>,
-}
-
-/// How a text edit lays its text out (egui's `TextEdit::layouter`: syntax colouring).
-#[derive(Clone)]
-pub(in crate::declare) struct Layouter(pub Arc<LayouterFn>);
-
-/// A text edit's layouter, as egui calls it: the `ui`, the text and the width to wrap at.
-pub(in crate::declare) type LayouterFn =
-    dyn Fn(&egui::Ui, &dyn egui::TextBuffer, f32) -> Arc<egui::Galley> + Send + Sync;
-
-impl std::fmt::Debug for Layouter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Layouter")
-    }
-}
-
-impl PartialEq for TextLook {
-    fn eq(&self, other: &Self) -> bool {
-        let same_layouter = match (&self.layouter, &other.layouter) {
-            (Some(a), Some(b)) => Arc::ptr_eq(&a.0, &b.0),
-            (a, b) => a.is_none() && b.is_none(),
-        };
-        (self.rows, self.lock_focus, self.color) == (other.rows, other.lock_focus, other.color)
-            && (self.align, self.background, self.margin, self.clip, self.size)
-                == (other.align, other.background, other.margin, other.clip, other.size)
-            && self.font.as_ref().map(font_key) == other.font.as_ref().map(font_key)
-            && same_layouter
-    }
-}
-
-/// A font selection as it is compared and hashed (egui's `FontSelection` is neither).
-fn font_key(font: &egui::FontSelection) -> (u8, Option<&egui::FontId>, Option<&egui::TextStyle>) {
-    match font {
-        egui::FontSelection::Default => (0, None, None),
-        egui::FontSelection::FontId(id) => (1, Some(id), None),
-        egui::FontSelection::Style(style) => (2, None, Some(style)),
-    }
 }
 
 /// egui's `color_picker::Alpha`, which has no `Debug`.
@@ -150,10 +92,7 @@ impl Look {
             .hash(h);
         (self.trailing_fill, self.handle_shape.map(handle_key), self.indeterminate).hash(h);
         self.alpha.map(|a| a.0 as u8).hash(h);
-        let text = &self.text;
-        (text.rows, text.lock_focus, text.color, text.font.as_ref().map(font_key)).hash(h);
-        (text.align, text.background, text.clip, text.size.map(|s| (s.x.to_bits(), s.y.to_bits()))).hash(h);
-        text.margin.map(|m| (m.left, m.right, m.top, m.bottom)).hash(h);
+        self.text.hash_into(h);
     }
 }
 
@@ -321,222 +260,6 @@ impl Input {
     pub fn alpha(mut self, alpha: egui::color_picker::Alpha) -> Self {
         if let Kind::Color { .. } = self.kind {
             self.look.alpha = Some(PickerAlpha(alpha));
-        }
-        self
-    }
-
-    /// How many rows a text edit shows (text), as egui's `TextEdit::desired_rows` (the
-    /// bridge's own: 3 for [`multiline`](Self::multiline), 4 for [`code`](Self::code)).
-    ///
-    /// ```
-    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
-    /// # let mut notes = String::new();
-    /// use egui_mcp_bridge::Input;
-    ///
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("notes").title("Notes").ui(ui, |w, ui| {
-    ///     w.form(ui, "notes", |f| {
-    ///         f.edit("notes", &Input::text("Notes").multiline().desired_rows(8), &mut notes);
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn desired_rows(mut self, rows: usize) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            self.look.text.rows = Some(rows);
-        }
-        self
-    }
-
-    /// Whether the tab key indents instead of moving to the next widget (text), as egui's
-    /// `TextEdit::lock_focus` ([`code`](Self::code) has it on). The text agents may set is the
-    /// same either way.
-    ///
-    /// ```
-    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
-    /// # let mut script = String::new();
-    /// use egui_mcp_bridge::Input;
-    ///
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("script").title("Script").ui(ui, |w, ui| {
-    ///     w.form(ui, "script", |f| {
-    ///         f.edit("script", &Input::text("Script").multiline().lock_focus(true), &mut script);
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn lock_focus(mut self, tab_will_indent: bool) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            self.look.text.lock_focus = Some(tab_will_indent);
-        }
-        self
-    }
-
-    /// The text edit's font (text), as egui's `TextEdit::font`: a `TextStyle` or a `FontId`.
-    ///
-    /// ```
-    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
-    /// # let mut title = String::new();
-    /// use egui_mcp_bridge::Input;
-    ///
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("doc").title("Document").ui(ui, |w, ui| {
-    ///     w.form(ui, "doc", |f| {
-    ///         f.edit("title", &Input::text("Title").font(egui::TextStyle::Heading), &mut title);
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn font(mut self, font: impl Into<egui::FontSelection>) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            self.look.text.font = Some(font.into());
-        }
-        self
-    }
-
-    /// The text edit's text colour (text), as egui's `TextEdit::text_color`.
-    ///
-    /// ```
-    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
-    /// # let mut error = String::new();
-    /// use egui_mcp_bridge::Input;
-    ///
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("log").title("Log").ui(ui, |w, ui| {
-    ///     w.form(ui, "log", |f| {
-    ///         f.edit("error", &Input::text("Error").text_color(egui::Color32::RED), &mut error);
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn text_color(mut self, color: egui::Color32) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            self.look.text.color = Some(color);
-        }
-        self
-    }
-
-    /// Where the text sits in the text edit (text), as egui's `TextEdit::align` (its
-    /// `horizontal_align` and `vertical_align`).
-    ///
-    /// ```
-    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
-    /// # let mut note = String::new();
-    /// use egui::Align2;
-    /// use egui_mcp_bridge::Input;
-    ///
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("note").title("Note").ui(ui, |w, ui| {
-    ///     w.form(ui, "note", |f| {
-    ///         let input = Input::text("Note").multiline().align(Align2::CENTER_CENTER);
-    ///         f.edit("note", &input.background_color(egui::Color32::DARK_BLUE).margin(8.0), &mut note);
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn align(mut self, align: egui::Align2) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            self.look.text.align = Some(align);
-        }
-        self
-    }
-
-    /// The text edit's background (text), as egui's `TextEdit::background_color` (see
-    /// [`align`](Self::align)).
-    #[must_use]
-    pub fn background_color(mut self, color: egui::Color32) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            self.look.text.background = Some(color);
-        }
-        self
-    }
-
-    /// The room around the text inside the edit (text), as egui's `TextEdit::margin` (see
-    /// [`align`](Self::align)).
-    #[must_use]
-    pub fn margin(mut self, margin: impl Into<egui::Margin>) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            self.look.text.margin = Some(margin.into());
-        }
-        self
-    }
-
-    /// Whether a line longer than the text edit is clipped or the edit grows to hold it (text),
-    /// as egui's `TextEdit::clip_text`.
-    #[must_use]
-    pub fn clip_text(mut self, clip: bool) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            self.look.text.clip = Some(clip);
-        }
-        self
-    }
-
-    /// The text edit's size (text), as egui's `ui.add_sized(size, text_edit)` gives it (a
-    /// password box as wide and tall as the room left, `ui.available_size()`).
-    ///
-    /// ```
-    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
-    /// # let mut password = String::new();
-    /// use egui_mcp_bridge::Input;
-    ///
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("login").title("Log in").ui(ui, |w, ui| {
-    ///     w.form(ui, "login", |f| {
-    ///         f.edit("password", &Input::secret("Password").size([200.0, 30.0]), &mut password);
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn size(mut self, size: impl Into<egui::Vec2>) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            self.look.text.size = Some(size.into());
-        }
-        self
-    }
-
-    /// How the text edit lays its text out (text), as egui's `TextEdit::layouter`: a code
-    /// editor's syntax colouring. Called with the `ui`, the text and the width to wrap at, as
-    /// egui calls it, at least once a pass: keep what it works out in egui's memory if it is
-    /// slow. Agents read and set the text itself.
-    ///
-    /// ```
-    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
-    /// # let mut code = String::from("let x = 1;");
-    /// use egui_mcp_bridge::Input;
-    ///
-    /// // Keywords in orange, the rest as the style says.
-    /// let highlight = |ui: &egui::Ui, text: &dyn egui::TextBuffer, wrap_width: f32| {
-    ///     let mut job = egui::text::LayoutJob::default();
-    ///     let font = egui::TextStyle::Monospace.resolve(ui.style());
-    ///     for word in text.as_str().split_inclusive(' ') {
-    ///         let keyword = word.trim() == "let";
-    ///         let color = if keyword { egui::Color32::ORANGE } else { ui.visuals().text_color() };
-    ///         job.append(word, 0.0, egui::TextFormat::simple(font.clone(), color));
-    ///     }
-    ///     job.wrap.max_width = wrap_width;
-    ///     ui.fonts_mut(|f| f.layout_job(job))
-    /// };
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("editor").title("Editor").ui(ui, |w, ui| {
-    ///     w.form(ui, "source", |f| {
-    ///         f.edit("code", &Input::text("Code").code().layouter(highlight), &mut code);
-    ///     });
-    /// });
-    /// # });
-    /// ```
-    #[must_use]
-    pub fn layouter(
-        mut self,
-        layouter: impl Fn(&egui::Ui, &dyn egui::TextBuffer, f32) -> Arc<egui::Galley> + Send + Sync + 'static,
-    ) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            self.look.text.layouter = Some(Layouter(Arc::new(layouter)));
         }
         self
     }
