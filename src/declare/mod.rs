@@ -12,7 +12,8 @@
 //! `menus.rs` and `sections.rs` keep what menus, collapsed sections and hidden tabs fold away
 //! declared; `gate.rs` says whether the app allows a widget; `input.rs` holds a field's rules,
 //! `editable.rs` the values fields edit and `check.rs` how an agent's value for one is checked;
-//! `edit_action.rs` derives the `edit_field` action from the editable fields. The person's view
+//! `edit_action.rs` derives the `edit_field` action from the editable fields; `paged.rs` is the
+//! builder of table and list blocks (a page of a longer one, the page around a row). The person's view
 //! of the bridge itself is here too: `approval.rs` asks the person to approve an agent's call,
 //! `activity.rs` shows what agents did. `describe.rs` is the extension point, [`Describe`]: a
 //! widget of the app's own or a widget crate's, described once and added with
@@ -34,6 +35,7 @@ mod input;
 mod list;
 mod lone;
 mod menus;
+mod paged;
 mod panel;
 pub(crate) mod places;
 mod press;
@@ -55,6 +57,7 @@ pub use input::Input;
 pub use list::{DEFAULT_AGENT_ITEMS, ListOptions, MAX_AGENT_ITEMS};
 pub use menus::Menu;
 pub(crate) use menus::app_menu_ui;
+pub use paged::{ListKind, Paged, TableKind};
 pub(crate) use press::app_action;
 pub use press::{Deferred, Press};
 pub use shortcut::Shortcut;
@@ -62,7 +65,7 @@ pub(crate) use state::DeclareState;
 pub use table::TableOptions;
 pub use tree::{DEFAULT_TREE_AGENT_ROWS, Tree, TreeEvent, TreeState};
 pub(crate) use widgets::SUCCESS_GREEN;
-pub use window::{ListKind, Paged, TableKind, WindowBuilder, WindowResponse, WindowUi};
+pub use window::{WindowBuilder, WindowResponse, WindowUi};
 
 macro_rules! debug_opaque {
     ($($t:ident),*) => {$(
