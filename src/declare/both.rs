@@ -247,6 +247,21 @@ impl WindowBuilder {
         }
     }
 
+    /// The OS window's title, size and place, as the window asks for them.
+    fn viewport_builder(&self, c: &Chrome) -> egui::ViewportBuilder {
+        let mut builder = egui::ViewportBuilder::default()
+            .with_title(self.decl.title.as_str())
+            .with_inner_size(c.size)
+            .with_resizable(self.look.resizable.unwrap_or(!c.dialog) && self.look.fixed_size.is_none());
+        if let Some(size) = self.look.fixed_size {
+            builder = builder.with_inner_size(size);
+        }
+        if c.placed.first {
+            builder = builder.with_position(c.placed.pos);
+        }
+        builder
+    }
+
     /// Shows the window in an OS window of its own, declared inside its viewport's pass: that is
     /// where calls to it are applied.
     fn in_viewport<R>(
@@ -258,16 +273,7 @@ impl WindowBuilder {
         body: &mut impl FnMut(&mut WindowUi, &mut egui::Ui, &mut bool) -> R,
     ) -> WindowResponse<Option<R>> {
         let vp = self.state.places.lock().viewport_id(&self.decl.app_id);
-        let mut builder = egui::ViewportBuilder::default()
-            .with_title(self.decl.title.as_str())
-            .with_inner_size(c.size)
-            .with_resizable(self.look.resizable.unwrap_or(!c.dialog) && self.look.fixed_size.is_none());
-        if let Some(size) = self.look.fixed_size {
-            builder = builder.with_inner_size(size);
-        }
-        if c.placed.first {
-            builder = builder.with_position(c.placed.pos);
-        }
+        let builder = self.viewport_builder(c);
         if c.placed.became_top {
             ctx.send_viewport_cmd_to(vp, egui::ViewportCommand::Focus);
         }
@@ -291,14 +297,7 @@ impl WindowBuilder {
                 (r, ui.min_rect().size())
             };
             let (r, used) = egui::CentralPanel::default().frame(frame).show(ui, show).inner;
-            // An OS window grows to hold its contents (a dialog's size is fixed for the person);
-            // it never shrinks by itself.
-            let needed = used + margin;
-            if let Some(has) = ui.input(|i| i.viewport().inner_rect).map(|r| r.size())
-                && (needed.x > has.x + 1.0 || needed.y > has.y + 1.0)
-            {
-                ui.ctx().send_viewport_cmd(egui::ViewportCommand::InnerSize(needed.max(has)));
-            }
+            grow_to_hold(ui, used + margin);
             last = Some(r);
         });
         ctx.options_mut(|o| o.max_passes = passes);
@@ -390,6 +389,16 @@ impl Chrome {
             Some(s) => frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s))),
             None => frame,
         }
+    }
+}
+
+/// An OS window grows to hold its contents, `needed` with its margin (a dialog's size is fixed
+/// for the person); it never shrinks by itself.
+fn grow_to_hold(ui: &egui::Ui, needed: egui::Vec2) {
+    if let Some(has) = ui.input(|i| i.viewport().inner_rect).map(|r| r.size())
+        && (needed.x > has.x + 1.0 || needed.y > has.y + 1.0)
+    {
+        ui.ctx().send_viewport_cmd(egui::ViewportCommand::InnerSize(needed.max(has)));
     }
 }
 
