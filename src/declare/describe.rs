@@ -127,11 +127,8 @@ impl ForAgents<'_> {
     where
         A: serde::de::DeserializeOwned + schemars::JsonSchema + 'static,
     {
-        match (self.action::<A>(name, spec), person) {
-            (Some(call), _) => Some(call),
-            (None, Some(args)) if self.allowed || self.window.blocked => Some(Press::person(args)),
-            _ => None,
-        }
+        let call = self.action::<A>(name, spec);
+        self.either(call, person)
     }
 
     /// A row's action for both audiences, for a table the widget draws itself (an
@@ -146,9 +143,16 @@ impl ForAgents<'_> {
         person: Option<usize>,
     ) -> Option<Press<usize>> {
         let call = if self.allowed { self.window.agents_row(name, spec, rows) } else { None };
+        self.either(call, person)
+    }
+
+    /// The agent's call, else the person's gesture while the widget may be used (or only the
+    /// bridge's blocking stops it): the agent's when both came in one pass (the window changed
+    /// under the person's).
+    fn either<A>(&self, call: Option<Press<A>>, person: Option<A>) -> Option<Press<A>> {
         match (call, person) {
             (Some(call), _) => Some(call),
-            (None, Some(row)) if self.allowed || self.window.blocked => Some(Press::person(row)),
+            (None, Some(args)) if self.allowed || self.window.blocked => Some(Press::person(args)),
             _ => None,
         }
     }

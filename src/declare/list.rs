@@ -5,6 +5,7 @@
 
 use super::check::display;
 use super::content::Cell;
+use super::paged::Page;
 use super::{Press, WindowUi};
 use crate::hub::ActionSpec;
 use crate::protocol::ToolResult;
@@ -96,7 +97,8 @@ impl WindowUi {
                 answer_page(press, total, &item);
             }
         }
-        let (first, shown) = page.range(total);
+        let page = page.range(total);
+        let (first, shown) = (page.start, page.len());
         let list = self.list(id);
         let list = if ordered { list.ordered() } else { list };
         let list = if shown == total { list } else { list.slice(first as u64, total as u64) };
@@ -158,28 +160,6 @@ struct PageArgs {
     offset: u64,
     #[schemars(range(min = 1, max = MAX_AGENT_ITEMS))]
     limit: Option<usize>,
-}
-
-/// Which items of a long list agents read in the state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Page {
-    /// The first n.
-    First(usize),
-    /// The last n: a log's newest.
-    Newest(usize),
-}
-
-impl Page {
-    /// The first item agents read and how many, out of `total`.
-    fn range(self, total: usize) -> (usize, usize) {
-        match self {
-            Self::First(n) => (0, n.min(MAX_AGENT_ITEMS).min(total)),
-            Self::Newest(n) => {
-                let n = n.min(MAX_AGENT_ITEMS).min(total);
-                (total - n, n)
-            }
-        }
-    }
 }
 
 /// How a [`WindowUi::long_list_ui`] shows its items, built as egui's widgets are:
@@ -259,21 +239,5 @@ impl<'a> ListOptions<'a> {
     pub fn page_action(mut self, name: &'a str, spec: ActionSpec) -> Self {
         self.page_action = Some((name, spec));
         self
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_page_is_bounded_and_within_the_list() {
-        assert_eq!(Page::First(20).range(5), (0, 5));
-        assert_eq!(Page::First(20).range(100), (0, 20));
-        assert_eq!(Page::Newest(20).range(5), (0, 5));
-        assert_eq!(Page::Newest(20).range(100), (80, 20));
-        assert_eq!(Page::First(usize::MAX).range(100_000), (0, MAX_AGENT_ITEMS));
-        assert_eq!(Page::Newest(usize::MAX).range(100_000), (100_000 - MAX_AGENT_ITEMS, MAX_AGENT_ITEMS));
-        assert_eq!(Page::Newest(0).range(0), (0, 0));
     }
 }

@@ -79,7 +79,7 @@ impl Paged<'_, TableKind<'_>> {
     /// });
     /// ```
     pub fn page_around(self, total: usize, n: usize, focus: Option<usize>, rows: impl Fn(Range<usize>, &mut Rows<'_>)) {
-        let page = page_range(total, n.min(super::MAX_AGENT_ITEMS), focus);
+        let page = Page::Around(n, focus).range(total);
         self.slice(page.start as u64, total as u64).rows(|t| rows(page.clone(), t));
     }
 
@@ -130,32 +130,61 @@ impl Paged<'_, ListKind> {
     }
 }
 
-/// The `n` rows of `total` around `focus` (it sits in the middle where it can), else the last.
-fn page_range(total: usize, n: usize, focus: Option<usize>) -> Range<usize> {
-    let n = n.min(total);
-    let start = match focus.filter(|f| *f < total) {
-        Some(f) => f.saturating_sub(n / 2).min(total - n),
-        None => total - n,
-    };
-    start..start + n
+/// Which rows or items of a longer block agents read in the state: never more than
+/// [`MAX_AGENT_ITEMS`](crate::limits::MAX_AGENT_ITEMS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Page {
+    /// The first n.
+    First(usize),
+    /// The last n: a log's newest.
+    Newest(usize),
+    /// n around a row (it sits in the middle where it can), else the newest.
+    Around(usize, Option<usize>),
+}
+
+impl Page {
+    /// The rows or items agents read, out of `total`.
+    pub(super) fn range(self, total: usize) -> Range<usize> {
+        let (Self::First(n) | Self::Newest(n) | Self::Around(n, _)) = self;
+        let n = n.min(super::MAX_AGENT_ITEMS).min(total);
+        let start = match self {
+            Self::First(_) => 0,
+            Self::Around(_, Some(focus)) if focus < total => focus.saturating_sub(n / 2).min(total - n),
+            Self::Newest(_) | Self::Around(..) => total - n,
+        };
+        start..start + n
+    }
 }
 
 #[cfg(test)]
 mod page_tests {
-    use super::page_range;
+    use super::Page;
+    use crate::declare::MAX_AGENT_ITEMS;
+
+    #[test]
+    fn a_page_is_bounded_and_within_the_block() {
+        assert_eq!(Page::First(20).range(5), 0..5);
+        assert_eq!(Page::First(20).range(100), 0..20);
+        assert_eq!(Page::Newest(20).range(5), 0..5);
+        assert_eq!(Page::Newest(20).range(100), 80..100);
+        assert_eq!(Page::First(usize::MAX).range(100_000), 0..MAX_AGENT_ITEMS);
+        assert_eq!(Page::Newest(usize::MAX).range(100_000), 100_000 - MAX_AGENT_ITEMS..100_000);
+        assert_eq!(Page::Newest(0).range(0), 0..0);
+    }
 
     #[test]
     fn a_page_holds_its_focus_with_rows_on_both_sides_and_stays_in_the_table() {
-        assert_eq!(page_range(10_000, 20, Some(5_000)), 4_990..5_010);
-        assert_eq!(page_range(10_000, 20, Some(3)), 0..20);
-        assert_eq!(page_range(10_000, 20, Some(9_999)), 9_980..10_000);
+        assert_eq!(Page::Around(20, Some(5_000)).range(10_000), 4_990..5_010);
+        assert_eq!(Page::Around(20, Some(3)).range(10_000), 0..20);
+        assert_eq!(Page::Around(20, Some(9_999)).range(10_000), 9_980..10_000);
         // No focus, or one that is not a row: the newest.
-        assert_eq!(page_range(10_000, 20, None), 9_980..10_000);
-        assert_eq!(page_range(10_000, 20, Some(10_000)), 9_980..10_000);
-        assert_eq!(page_range(5, 20, Some(2)), 0..5);
-        assert_eq!(page_range(0, 20, None), 0..0);
+        assert_eq!(Page::Around(20, None).range(10_000), 9_980..10_000);
+        assert_eq!(Page::Around(20, Some(10_000)).range(10_000), 9_980..10_000);
+        assert_eq!(Page::Around(20, Some(2)).range(5), 0..5);
+        assert_eq!(Page::Around(20, None).range(0), 0..0);
+        assert_eq!(Page::Around(usize::MAX, Some(50_000)).range(100_000).len(), MAX_AGENT_ITEMS);
         for focus in 0..50 {
-            let page = page_range(50, 7, Some(focus));
+            let page = Page::Around(7, Some(focus)).range(50);
             assert!(page.contains(&focus) && page.len() == 7, "{focus}: {page:?}");
         }
     }
