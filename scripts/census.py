@@ -565,20 +565,25 @@ def find_fns(fs: FileScan) -> None:
         if k < len(code) and code[k] == "{":
             fs.fns.append((m.group(1), m.start(), k, match_close(code, k)))
         else:
-            semi = k
-            depth = 0
-            while semi < len(code):
-                c = code[semi]
-                if c in "([{":
-                    depth += 1
-                elif c in ")]}":
-                    depth -= 1
-                    if depth < 0:
-                        break
-                elif c == ";" and depth == 0:
-                    break
-                semi += 1
-            fs.fns.append((m.group(1), m.start(), k, semi))
+            fs.fns.append((m.group(1), m.start(), k, scan_to_end(code, k, at_semicolon=True)))
+
+
+def scan_to_end(code: str, i: int, at_semicolon: bool = False) -> int:
+    """From `i`, where the enclosing bracket closes (or, with `at_semicolon`, where the
+    statement ends first)."""
+    depth = 0
+    while i < len(code):
+        c = code[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth < 0:
+                break
+        elif at_semicolon and c == ";" and depth == 0:
+            break
+        i += 1
+    return i
 
 
 def var_before(code: str, start: int) -> str:
@@ -646,17 +651,7 @@ def link_variable(fs: FileScan, s: Site) -> None:
         return
     code = fs.code
     # The enclosing block ends where depth goes below the statement's.
-    i, depth = s.end, 0
-    while i < len(code):
-        c = code[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth < 0:
-                break
-        i += 1
-    block_end = i
+    block_end = scan_to_end(code, s.end)
     for m in re.finditer(r"(?<![\w.])" + re.escape(name) + r"\b", code[s.end:block_end]):
         p = s.end + m.start()
         q = p + len(name)
