@@ -15,15 +15,14 @@ use crate::hub::{ActionSpec, NoArgs, UiCore};
 fn once_per_pass<R>(
     ui: &mut egui::Ui,
     title: impl Into<egui::WidgetText>,
-    mut run: impl FnMut(&mut egui::Ui, Option<&str>) -> R,
+    mut run: impl FnMut(&mut egui::Ui, Option<egui::Id>) -> R,
 ) -> egui::InnerResponse<R> {
-    let title: egui::WidgetText = title.into();
-    let salt = title.text().to_owned();
     let mut out = None;
     let response = ui.menu_button(title, |ui| out = Some(run(ui, None))).response;
     let out = match out {
         Some(out) => out,
-        None => run(ui, Some(&salt)),
+        // Closed: run in a hidden `ui` of its own, named after the menu's button.
+        None => run(ui, Some(response.id)),
     };
     egui::InnerResponse::new(out, response)
 }
@@ -116,8 +115,8 @@ impl WindowUi {
         });
         if let Some(add) = add.take() {
             // Closed: the items are declared; shortcuts still press them for the person.
-            let salt = format!("{:?}", response.id);
-            self.hidden_run(ui, &salt, |w, hidden| {
+            let salt = response.id;
+            self.hidden_run(ui, salt, |w, hidden| {
                 out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }));
             });
         }
@@ -154,7 +153,7 @@ impl WindowUi {
         popup: egui::Popup<'_>,
         add_items: impl FnOnce(&mut Menu<'_>) -> R,
     ) -> R {
-        let salt = format!("{:?}", popup.get_id());
+        let salt = popup.get_id();
         let mut add = Some(add_items);
         let mut out = None;
         let me = &mut *self;
@@ -165,7 +164,7 @@ impl WindowUi {
         });
         if let Some(add) = add.take() {
             // Closed: the items are declared; shortcuts still press them for the person.
-            self.hidden_run(ui, &salt, |w, hidden| {
+            self.hidden_run(ui, salt, |w, hidden| {
                 out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }));
             });
         }
@@ -184,7 +183,7 @@ impl WindowUi {
             }
         });
         if let Some(add) = add.take() {
-            let salt = format!("{:?}", response.id);
+            let salt = response.id;
             let mut ui = egui::Ui::new(
                 response.ctx.clone(),
                 egui::Id::unique(("egui_mcp_bridge::context", &salt)),
@@ -422,14 +421,14 @@ impl Menu<'_> {
         };
         if let Some(add) = add.take() {
             // Closed: the items are declared; shortcuts still press them for the person.
-            let salt = format!("{:?}", response.id);
+            let salt = response.id;
             match &mut self.owner {
-                Owner::Window(w) => w.hidden_run(self.ui, &salt, |w, hidden| {
+                Owner::Window(w) => w.hidden_run(self.ui, salt, |w, hidden| {
                     out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled }));
                 }),
                 Owner::App(core, hidden) => {
                     let allowed = hidden.unwrap_or_else(|| super::gate::Gate::default().allows(self.ui));
-                    let ui = &mut hidden_child(self.ui, &salt);
+                    let ui = &mut hidden_child(self.ui, salt);
                     out = Some(add(&mut Menu { owner: Owner::App(core, Some(allowed)), ui, enabled }));
                 }
             }

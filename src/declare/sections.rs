@@ -230,7 +230,12 @@ impl WindowUi {
     /// Runs `add` in a `ui` the person does not see (collapsed, or a closed menu): no space taken,
     /// nothing painted, nothing for accessibility; declarations count as usual, and what the
     /// enclosing `ui` disables stays disabled.
-    pub(super) fn hidden_run(&mut self, ui: &mut egui::Ui, salt: &str, add: impl FnOnce(&mut WindowUi, &mut egui::Ui)) {
+    pub(super) fn hidden_run(
+        &mut self,
+        ui: &mut egui::Ui,
+        salt: impl std::hash::Hash + std::fmt::Debug,
+        add: impl FnOnce(&mut WindowUi, &mut egui::Ui),
+    ) {
         let outer = self.hidden;
         if outer.is_none() {
             self.hidden = Some(self.gate().allows(ui));
@@ -242,7 +247,7 @@ impl WindowUi {
 
 /// A `ui` the person does not see, where `ui` is: no space taken in it, nothing painted,
 /// nothing for accessibility (and disabled by egui: see `Gate`).
-pub(super) fn hidden_child(ui: &mut egui::Ui, salt: &str) -> egui::Ui {
+pub(super) fn hidden_child(ui: &mut egui::Ui, salt: impl std::hash::Hash + std::fmt::Debug) -> egui::Ui {
     let builder = egui::UiBuilder::new().id_salt(("egui_mcp_bridge::hidden", salt)).max_rect(ui.max_rect()).invisible();
     ui.new_child(builder)
 }
