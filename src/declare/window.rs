@@ -1,6 +1,6 @@
 //! Declaring a window for this pass: `bridge.window(id).title(…).declare(|w| …)`.
 
-use std::hash::{DefaultHasher, Hash as _, Hasher as _};
+use std::hash::{Hash as _, Hasher as _};
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -108,7 +108,7 @@ impl WindowBuilder {
             core,
             state,
             decl,
-            blocks_hasher: DefaultHasher::new(),
+            blocks_hasher: content_hasher(),
             blocked,
             hidden: None,
             sections: super::sections::Sections::default(),
@@ -168,7 +168,7 @@ pub struct WindowUi {
     pub(super) state: Arc<DeclareState>,
     /// Its `block_hashes` start as last pass's, each overwritten as its block is declared.
     pub(super) decl: WindowDecl,
-    blocks_hasher: DefaultHasher,
+    blocks_hasher: ContentHasher,
     pub(super) blocked: bool,
     /// Inside a closed menu drawn hidden: whether the menu's `ui` allowed use.
     pub(super) hidden: Option<bool>,
@@ -225,10 +225,6 @@ impl WindowUi {
     pub(super) fn block_with_hash(&mut self, hash: u64, build: impl FnOnce() -> Block) {
         hash.hash(&mut self.blocks_hasher);
         let k = self.decl.blocks.len();
-        if k == 0 {
-            // As many blocks as last pass, most likely: one allocation at most, not a doubling run.
-            self.decl.blocks.reserve(self.decl.block_hashes.len());
-        }
         // Last pass's hash at this position, replaced by this one.
         let same = if let Some(last) = self.decl.block_hashes.get_mut(k) {
             std::mem::replace(last, hash) == hash

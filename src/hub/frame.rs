@@ -155,9 +155,9 @@ pub(crate) struct FrameState {
     person_pass: bool,
     last: Arc<Snapshot>,
     /// The JSON of `last.operable`, for the next publish's state while the ids are the same.
-    operable_json: String,
-    /// The emptied JSON of a replaced snapshot, for the next one's ([`Self::reuse_json`]).
-    json_buffer: String,
+    operable_json: Arc<str>,
+    /// The hash of `last.operable` (the ids are compared by it, not string by string).
+    operable_hash: u64,
     header_hash: u64,
     tools_hash: u64,
     /// Per viewport, the widgets the read view last found drawn but not described.
@@ -190,8 +190,8 @@ impl Default for FrameState {
             reblocked: false,
             person_pass: false,
             last: Arc::new(Snapshot::empty()),
-            operable_json: String::from("[]"),
-            json_buffer: String::new(),
+            operable_json: Arc::from("[]"),
+            operable_hash: 0,
             header_hash: 0,
             tools_hash: 0,
             undescribed: HashMap::new(),
@@ -326,7 +326,6 @@ impl FrameState {
     /// window blocked or unblocked (its declarations were made as it was before), or a change
     /// of the person's (what the app changed after drawing a widget is declared in the next).
     fn publish_and_ask(&mut self, hub: &Hub, key: PassKey, mut wanted: PassEnd) -> PassEnd {
-        // A pointer, not a clone: the replaced snapshot is then no one's, and its JSON's room reused.
         let before = Arc::as_ptr(&self.last);
         self.publish(hub);
         wanted.again = !hub.call_receiver().is_empty();

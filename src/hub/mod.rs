@@ -269,8 +269,8 @@ impl Hub {
     }
 
     /// Publishes a new snapshot. Called by the UI thread after a frame, never blocks.
-    pub fn publish(&self, snapshot: Arc<Snapshot>) -> Arc<Snapshot> {
-        self.snapshot.send_replace(snapshot)
+    pub fn publish(&self, snapshot: Arc<Snapshot>) {
+        self.snapshot.send_replace(snapshot);
     }
 
     /// Installs the function that wakes the UI thread.

@@ -30,16 +30,17 @@ pub struct ToolSpec {
 /// what `app://windows` and `tools/list` show. Only the UI thread makes them, after a pass.
 ///
 /// Its windows are shared with the snapshots before and after it while they do not change, and
-/// its JSON is spliced from each window's JSON, made once per window version: a pass that
-/// changes one window of many serialises that one.
+/// its JSON is joined from each window's JSON, made once per window version: a pass that
+/// changes one window of many serialises that one. The joining is left to the first reader
+/// (a server thread), so that the UI thread's publish does not copy every window's JSON.
 #[derive(Debug)]
 pub struct Snapshot {
     /// `operableWindowIds`: shared with the snapshot before while it is the same.
     pub(crate) operable: Arc<[String]>,
     /// `windows`, in their published order.
     pub(crate) windows: Vec<Arc<Window>>,
-    /// An `Arc<String>`, not an `Arc<str>`: made from a `String` without copying it.
-    pub(crate) json: Arc<String>,
+    /// Shared with the snapshot before while the windows are the same.
+    pub(crate) json: Arc<StateJson>,
     pub(crate) tools: Arc<[ToolSpec]>,
     /// For each of `windows`: the index of the window that blocks it, if any.
     pub(crate) blockers: Vec<Option<usize>>,
@@ -69,8 +70,8 @@ pub(crate) struct SnapshotParts {
 pub(crate) struct Assembled {
     pub operable: Arc<[String]>,
     pub windows: Vec<Arc<Window>>,
-    /// Exactly `serde_json::to_string` of the state these windows make ([`StateJson`]).
-    pub json: Arc<String>,
+    /// The state these windows make, as JSON ([`StateJson`]).
+    pub json: Arc<StateJson>,
     pub tools: Arc<[ToolSpec]>,
     pub blockers: Vec<Option<usize>>,
     pub app_blocker: Option<usize>,
@@ -87,40 +88,60 @@ struct StateView<'a> {
     windows: Vec<&'a Window>,
 }
 
-/// Writes the state's JSON from each window's own JSON: byte for byte what
-/// `serde_json::to_string(&WindowsState)` gives (compact, fields in declaration order), so a
-/// window's JSON can be made once per version and reused by every snapshot until it changes.
-#[derive(Debug)]
+/// The state's JSON, made of each window's own JSON and joined on first read: byte for byte
+/// what `serde_json::to_string(&WindowsState)` gives (compact, fields in declaration order), so
+/// a window's JSON can be made once per version and shared by every snapshot until it changes.
+#[derive(Debug, Default)]
 pub(crate) struct StateJson {
-    out: String,
-    windows: usize,
+    /// `operableWindowIds`, as JSON.
+    operable: Arc<str>,
+    /// Each window's JSON, in order.
+    windows: Vec<Arc<str>>,
+    joined: OnceLock<String>,
 }
 
 impl StateJson {
-    /// Starts the document with its `operableWindowIds`, given as their JSON (kept from one
-    /// publish to the next while they are the same); `capacity` is a guess of its length.
-    /// `out`: an empty string whose room is reused.
-    pub fn new(mut out: String, operable_json: &str, capacity: usize) -> Self {
-        out.reserve(capacity);
-        out.push_str("{\"operableWindowIds\":");
-        out.push_str(operable_json);
-        out.push_str(",\"windows\":[");
-        Self { out, windows: 0 }
+    /// A document of the operable ids `operable` (their JSON, kept from one publish to the next
+    /// while they are the same) and room for `windows` windows.
+    pub fn new(operable: Arc<str>, windows: usize) -> Self {
+        Self { operable, windows: Vec::with_capacity(windows), joined: OnceLock::new() }
     }
 
-    /// Appends one window's JSON (`serde_json::to_string(&Window)`).
-    pub fn push(&mut self, window_json: &str) {
-        if self.windows > 0 {
-            self.out.push(',');
-        }
-        self.out.push_str(window_json);
-        self.windows += 1;
+    /// A document already whole.
+    fn whole(json: String) -> Self {
+        Self { joined: OnceLock::from(json), ..Self::default() }
     }
 
-    /// The whole document.
-    pub fn finish(mut self) -> String {
-        self.out.push_str("]}");
-        self.out
+    /// Adds one window's JSON (`serde_json::to_string(&Window)`), shared.
+    pub fn push(&mut self, window_json: &Arc<str>) {
+        self.windows.push(Arc::clone(window_json));
+    }
+
+    /// The whole document, joined on the first call.
+    pub fn get(&self) -> &str {
+        self.joined.get_or_init(|| {
+            const OPEN: &str = "{\"operableWindowIds\":";
+            const WINDOWS: &str = ",\"windows\":[";
+            let len = self.windows.iter().map(|w| w.len() + 1).sum::<usize>();
+            let mut out = String::with_capacity(OPEN.len() + self.operable.len() + WINDOWS.len() + len + 2);
+            out.push_str(OPEN);
+            out.push_str(&self.operable);
+            out.push_str(WINDOWS);
+            for (k, w) in self.windows.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
+                }
+                out.push_str(w);
+            }
+            out.push_str("]}");
+            out
+        })
+    }
+
+    /// Window `k`'s JSON as it is shared.
+    #[cfg(test)]
+    pub fn window(&self, k: usize) -> Option<&Arc<str>> {
+        self.windows.get(k)
     }
 }
 
@@ -145,7 +166,7 @@ impl Snapshot {
         Self::assemble(Assembled {
             operable: operable_window_ids.into(),
             windows: windows.into_iter().map(Arc::new).collect(),
-            json: Arc::new(json),
+            json: Arc::new(StateJson::whole(json)),
             tools: tools.into(),
             blockers,
             app_blocker,
@@ -184,7 +205,7 @@ impl Snapshot {
 
     /// The state as compact JSON: exactly what `resources/read` serves.
     pub fn json(&self) -> &str {
-        &self.json
+        self.json.get()
     }
 
     /// The tools agents can call now: those of operable windows and, unless an app-level modal

@@ -160,7 +160,7 @@ impl ServerHandler for BridgeHandler {
         self.shared.hub.agent_active();
         self.shared.hub.first_frame().await;
         self.shared.hub.look_for_read().await;
-        let json = self.shared.hub.snapshot().json.to_string();
+        let json = self.shared.hub.snapshot().json().to_owned();
         Ok(ReadResourceResult::new(vec![ResourceContents::text(json, WINDOWS_URI).with_mime_type("application/json")])
             .into())
     }

@@ -24,54 +24,44 @@ impl FrameState {
         self.app_pass = None;
         let (taken, opened) = self.take_declarations();
         let snapshot = self.build_snapshot(opened);
-        {
-            let mut windows = self.declared.drain(..);
-            let mut actions = self.app_actions.drain(..);
-            for (c, taken) in self.committed.iter_mut().zip(taken) {
-                c.windows.extend(windows.by_ref().take(taken.windows));
-                c.windows.extend(taken.repeated);
-                c.app_actions.extend(actions.by_ref().take(taken.app_actions));
-            }
-        }
+        self.give_back(taken);
         if !Arc::ptr_eq(&snapshot, &self.last) {
             self.last = Arc::clone(&snapshot);
-            let replaced = hub.publish(snapshot);
-            self.reuse_json(replaced);
+            hub.publish(snapshot);
         }
         // Spares beyond the open windows would be held for nothing.
         self.spare.truncate(self.memory.len());
         self.calls.finish(&self.last);
     }
 
-    /// Keeps the JSON of a snapshot no one holds any more, emptied, for the next state's: a state
-    /// of many windows then needs no fresh memory (and its page faults) in each publish.
-    fn reuse_json(&mut self, replaced: Arc<Snapshot>) {
-        if let Some(snapshot) = Arc::into_inner(replaced)
-            && let Some(mut json) = Arc::into_inner(snapshot.json)
-            // Not the room of a state much larger than this one (most windows closed).
-            && json.capacity() <= 2 * self.last.json.len() + 4096
-        {
-            json.clear();
-            self.json_buffer = json;
-        }
-    }
-
     /// Moves the declarations out of each viewport's into the union to publish (they are moved
-    /// back after): the first declaration of an id wins. Each window's memory is marked as seen
-    /// by this publish: a second declaration of the id finds the mark, and windows left
-    /// unmarked are the ones that closed. True with the rest when a window opened.
+    /// back after, [`Self::give_back`]): the first declaration of an id wins. Each window's
+    /// memory is marked as seen by this publish: a second declaration of the id finds the mark,
+    /// and windows left unmarked are the ones that closed. True with the rest when a window
+    /// opened.
+    ///
+    /// The first viewport's list becomes the union's whole (swapped, not moved one by one): with
+    /// one viewport, the usual case, no declaration moves.
     fn take_declarations(&mut self) -> (Vec<Taken>, bool) {
         let now = self.publishes;
         let mut taken = Vec::with_capacity(self.committed.len());
         let mut opened = false;
         for c in &mut self.committed {
-            let mut took = Taken { windows: 0, repeated: Vec::new(), app_actions: c.app_actions.len() };
-            // Drained, not taken: the vectors keep their room for the next pass.
-            for d in c.windows.drain(..) {
-                match self.memory.get_mut(d.app_id.as_str()) {
+            let start = self.declared.len();
+            let swapped = start == 0;
+            if swapped {
+                std::mem::swap(&mut self.declared, &mut c.windows);
+            } else {
+                // Appended, not taken: the vectors keep their room for the next pass.
+                self.declared.append(&mut c.windows);
+            }
+            let mut took = Taken { windows: 0, swapped, repeated: Vec::new(), app_actions: c.app_actions.len() };
+            let mut i = start;
+            while let Some(d) = self.declared.get_mut(i) {
+                match self.memory.at(d.slot, d.app_id.as_str()) {
                     Some(m) if m.seen == now => {
                         tracing::warn!(id = %d.app_id, "window declared twice in one frame; the second is ignored");
-                        took.repeated.push(d);
+                        took.repeated.push(self.declared.remove(i));
                         continue;
                     }
                     Some(m) => {
@@ -82,13 +72,13 @@ impl FrameState {
                         }
                     }
                     None => {
-                        self.memory.insert(d.app_id.clone(), WindowMemory::new(&d, c.key, now));
+                        d.slot = Some(self.memory.insert(d.app_id.clone(), WindowMemory::new(d, c.key, now)));
                         opened = true;
                     }
                 }
-                self.declared.push(d);
-                took.windows += 1;
+                i += 1;
             }
+            took.windows = self.declared.len() - start;
             if !c.app_actions.is_empty() && self.app_pass.is_none() {
                 self.app_pass = Some(c.key);
             }
@@ -96,6 +86,24 @@ impl FrameState {
             taken.push(took);
         }
         (taken, opened)
+    }
+
+    /// Gives each viewport back what [`Self::take_declarations`] took, the last first (each
+    /// one's windows are then the union's tail, and the first's its whole list).
+    fn give_back(&mut self, taken: Vec<Taken>) {
+        let mut actions_end = self.app_actions.len();
+        for (c, taken) in self.committed.iter_mut().zip(taken).rev() {
+            if taken.swapped {
+                std::mem::swap(&mut self.declared, &mut c.windows);
+            } else {
+                let at = self.declared.len() - taken.windows;
+                c.windows.extend(self.declared.drain(at..));
+            }
+            c.windows.extend(taken.repeated);
+            let at = actions_end - taken.app_actions;
+            c.app_actions.extend(self.app_actions.drain(at..actions_end));
+            actions_end = at;
+        }
     }
 
     /// Turns this frame's declarations into a snapshot; returns the last one when nothing an
@@ -111,8 +119,9 @@ impl FrameState {
         }
         let (handles, versions) = self.remember(&topology);
         let headers = headers(&self.declared, &handles, &versions, &topology);
+        let header_hashes: Vec<u64> = headers.iter().map(WindowHeader::hash_alone).collect();
         let mut header = content_hasher();
-        (&headers, &blockers).hash(&mut header);
+        (&header_hashes, &blockers).hash(&mut header);
         let header_hash = header.finish();
         // §6: a change of the operable set is a tool-list change even when no tool comes or goes.
         let tools_hash = self.hash_tools(&handles, &blockers, app_top);
@@ -124,12 +133,17 @@ impl FrameState {
         self.header_hash = header_hash;
         self.tools_hash = tools_hash;
         let (operable, windows, json) = if windows_changed {
-            let operable = operable(&self.declared, (&handles, &blockers), &self.last, &mut self.operable_json);
-            let buffer = std::mem::take(&mut self.json_buffer);
-            let json = StateJson::new(buffer, &self.operable_json, self.last.json.len() + 256);
-            let (windows, json, reblocked) = published(&self.declared, &mut self.memory, &headers, &blockers, json);
+            let operable = operable(
+                &self.declared,
+                (&handles, &blockers),
+                &self.last,
+                (&mut self.operable_json, &mut self.operable_hash),
+            );
+            let json = StateJson::new(Arc::clone(&self.operable_json), self.declared.len());
+            let (windows, json, reblocked) =
+                published(&self.declared, &mut self.memory, (&headers, &header_hashes), &blockers, json);
             self.reblocked |= reblocked;
-            (operable, windows, Arc::new(json.finish()))
+            (operable, windows, Arc::new(json))
         } else {
             (self.last.operable.clone(), self.last.windows.clone(), Arc::clone(&self.last.json))
         };
@@ -152,16 +166,20 @@ impl FrameState {
     fn forget_closed(&mut self) {
         if self.memory.len() > self.declared.len() {
             let now = self.publishes;
-            self.memory.retain(|_, m| m.seen == now);
-            let memory = &self.memory;
+            self.memory.retain(|m| m.seen == now);
+            let memory = &mut self.memory;
             self.registry.retire_unless(|id| memory.contains_key(id));
+            // The places after a forgotten window's moved.
+            for d in &mut self.declared {
+                d.slot = memory.find(&d.app_id).map(|(slot, _)| slot);
+            }
         }
     }
 
     /// Each window that opened gets its handle.
     fn assign_handles(&mut self) {
         for d in &self.declared {
-            if let Some(m) = self.memory.get_mut(d.app_id.as_str())
+            if let Some(m) = self.memory.at(d.slot, d.app_id.as_str())
                 && m.handle.is_none()
             {
                 m.handle = Some(Arc::from(self.registry.assign(&d.app_id)));
@@ -176,7 +194,7 @@ impl FrameState {
         let mut handles = Vec::with_capacity(self.declared.len());
         let mut versions = Vec::with_capacity(self.declared.len());
         for (i, d) in self.declared.iter_mut().enumerate() {
-            let Some(mem) = self.memory.get_mut(d.app_id.as_str()) else {
+            let Some(mem) = self.memory.at(d.slot, d.app_id.as_str()) else {
                 // Unreachable: publish gave every declared window its memory.
                 handles.push(Arc::from(""));
                 versions.push(0);
@@ -235,6 +253,8 @@ impl FrameState {
 struct Taken {
     /// Windows moved into the union, in order.
     windows: usize,
+    /// The union was empty, and the viewport's list became it.
+    swapped: bool,
     /// Windows it declared again, whose first declaration (by another pass) won.
     repeated: Vec<WindowDecl>,
     /// App actions moved into the union.
@@ -248,19 +268,19 @@ struct Taken {
 fn published(
     declared: &[WindowDecl],
     memory: &mut Memory,
-    headers: &[WindowHeader<'_>],
+    (headers, header_hashes): (&[WindowHeader<'_>], &[u64]),
     blockers: &[Option<usize>],
     mut json: StateJson,
 ) -> (Vec<Arc<Window>>, StateJson, bool) {
     let mut windows = Vec::with_capacity(headers.len());
     let mut reblocked = false;
     for (i, d) in declared.iter().enumerate() {
-        let Some(mem) = memory.get_mut(d.app_id.as_str()) else { continue };
+        let Some(mem) = memory.at(d.slot, d.app_id.as_str()) else { continue };
         let blocked = blockers[i].is_some();
         reblocked |= mem.blocked != blocked;
         mem.blocked = blocked;
-        let current =
-            mem.changed_blocks.is_none() && mem.published.as_ref().is_some_and(|p| headers[i].describes(&p.window));
+        let header = header_hashes[i];
+        let current = mem.changed_blocks.is_none() && mem.published.as_ref().is_some_and(|p| p.header == header);
         if !current {
             let blocks = mem
                 .changed_blocks
@@ -269,7 +289,7 @@ fn published(
                 .unwrap_or_default();
             let window = headers[i].to_window(&d.summary, blocks);
             let window_json = serde_json::to_string(&window).unwrap_or_else(|_| String::from("{}"));
-            mem.published = Some(Published { window: Arc::new(window), json: window_json.into() });
+            mem.published = Some(Published { window: Arc::new(window), header, json: window_json.into() });
         }
         if let Some(p) = &mem.published {
             windows.push(Arc::clone(&p.window));
@@ -281,19 +301,29 @@ fn published(
 
 /// The operable windows' ids: the last snapshot's when they are the same (a publish after one
 /// window changed then makes no string per window); when they are not, their JSON is written
-/// to `json` for the state.
+/// to `json` for the state, and their hash to `hash`. Compared by hash: the last snapshot's
+/// strings are not read again.
 fn operable(
     declared: &[WindowDecl],
     (handles, blockers): (&[Arc<str>], &[Option<usize>]),
     last: &Snapshot,
-    json: &mut String,
+    (json, hash): (&mut Arc<str>, &mut u64),
 ) -> Arc<[String]> {
     let ids = (0..handles.len()).filter(|&i| blockers[i].is_none() && !declared[i].read_only).map(|i| &*handles[i]);
-    if ids.clone().eq(last.operable.iter().map(String::as_str)) {
+    let mut h = content_hasher();
+    let mut count = 0usize;
+    for id in ids.clone() {
+        id.hash(&mut h);
+        count += 1;
+    }
+    count.hash(&mut h);
+    let ids_hash = h.finish();
+    if ids_hash == *hash && count == last.operable.len() {
         return Arc::clone(&last.operable);
     }
     let operable: Arc<[String]> = ids.map(str::to_owned).collect();
-    *json = serde_json::to_string(&*operable).unwrap_or_else(|_| String::from("[]"));
+    *json = serde_json::to_string(&*operable).map_or_else(|_| Arc::from("[]"), Arc::from);
+    *hash = ids_hash;
     operable
 }
 
@@ -328,11 +358,7 @@ fn changed_blocks(d: &mut WindowDecl, mem: &WindowMemory) -> Vec<Block> {
         (None, Some(p)) => &p.window.blocks,
         (None, None) => &[],
     };
-    d.blocks
-        .drain(..)
-        .enumerate()
-        .map(|(k, b)| b.or_else(|| old.get(k).cloned()).unwrap_or(Block::Text { id: None, text: String::new() }))
-        .collect()
+    d.blocks.take_over(old)
 }
 
 /// A tool entry. Its title is the action's title alone (§5.2's human-readable title): the

@@ -1,9 +1,10 @@
 //! What the bridge remembers of each open window between passes.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::hub::decl::{Kept, WindowDecl};
+use indexmap::IndexMap;
+
+use crate::hub::decl::{Kept, Slot, WindowDecl};
 use crate::hub::phase::PassKey;
 use crate::protocol::{Block, Window};
 
@@ -37,7 +38,9 @@ pub(super) struct WindowMemory {
 #[derive(Debug)]
 pub(super) struct Published {
     pub(super) window: Arc<Window>,
-    pub(super) json: Box<str>,
+    /// Its header's hash ([`crate::hub::decl::WindowHeader::hash_alone`]).
+    pub(super) header: u64,
+    pub(super) json: Arc<str>,
 }
 
 impl WindowMemory {
@@ -60,6 +63,69 @@ impl WindowMemory {
     }
 }
 
-/// The open windows' memory, by app id. Looked up a few times per window per pass, so hashed
-/// with foldhash rather than std's `SipHash` (app ids come from the app, not from agents).
-pub(super) type Memory = HashMap<String, WindowMemory, foldhash::fast::RandomState>;
+/// The open windows' memory, by app id, in the order they opened (hashed with foldhash rather
+/// than std's `SipHash`: app ids come from the app, not from agents).
+///
+/// A pass declares the windows in much the same order every time, so each is found by id once
+/// (when its declaration starts, [`Memory::find`]) and then by its [`Slot`]: the publish walks
+/// the memory in order instead of hashing every id three more times and jumping about, which
+/// grew faster than the windows (cache misses) at thousands of them.
+#[derive(Debug, Default)]
+pub(crate) struct Memory {
+    windows: IndexMap<String, WindowMemory, foldhash::fast::RandomState>,
+    /// Bumped whenever windows are forgotten (the places after theirs move): a [`Slot`] taken
+    /// before is then worth nothing, and the window is found by id.
+    layout: u64,
+}
+
+impl Memory {
+    pub(super) fn len(&self) -> usize {
+        self.windows.len()
+    }
+
+    #[cfg(test)]
+    pub(super) fn is_empty(&self) -> bool {
+        self.windows.is_empty()
+    }
+
+    pub(super) fn contains_key(&self, app_id: &str) -> bool {
+        self.windows.contains_key(app_id)
+    }
+
+    pub(super) fn get(&self, app_id: &str) -> Option<&WindowMemory> {
+        self.windows.get(app_id)
+    }
+
+    /// The window's memory by id, and its slot for the lookups after.
+    pub(super) fn find(&mut self, app_id: &str) -> Option<(Slot, &mut WindowMemory)> {
+        let layout = self.layout;
+        self.windows.get_full_mut(app_id).map(|(index, _, m)| (Slot { index, layout }, m))
+    }
+
+    /// The window's memory, at `slot` when it is still good, else by id.
+    pub(super) fn at(&mut self, slot: Option<Slot>, app_id: &str) -> Option<&mut WindowMemory> {
+        match slot {
+            Some(s) if s.layout == self.layout => {
+                let (id, m) = self.windows.get_index_mut(s.index)?;
+                debug_assert_eq!(id.as_str(), app_id, "a slot of the same layout holds the same window");
+                Some(m)
+            }
+            _ => self.windows.get_mut(app_id),
+        }
+    }
+
+    /// Remembers a window that opened: last in the order, so no slot moves.
+    pub(super) fn insert(&mut self, app_id: String, memory: WindowMemory) -> Slot {
+        let (index, _) = self.windows.insert_full(app_id, memory);
+        Slot { index, layout: self.layout }
+    }
+
+    /// Forgets the windows `keep` says no to, keeping the others' order.
+    pub(super) fn retain(&mut self, mut keep: impl FnMut(&WindowMemory) -> bool) {
+        let before = self.windows.len();
+        self.windows.retain(|_, m| keep(m));
+        if self.windows.len() != before {
+            self.layout += 1;
+        }
+    }
+}
