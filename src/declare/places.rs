@@ -246,18 +246,17 @@ impl Places {
             (Some(owner), None) => owner.center() - size / 2.0,
             (_, Some(rect)) => rect.min,
             (None, None) => {
-                let open: Vec<Rect> = self
+                let open = self
                     .seen
                     .iter()
                     .filter(|(id, s)| id.as_str() != app_id && s.native == native)
-                    .filter_map(|(_, s)| s.rect)
-                    .collect();
+                    .filter_map(|(_, s)| s.rect);
                 // The monitor the main window is on, as the platform tells it (a common size when
                 // it does not).
                 let monitor = ctx.input(|i| i.viewport().monitor_size).unwrap_or(egui::vec2(1600.0, 900.0));
                 let screen = Rect::from_min_size(Pos2::ZERO, monitor);
                 let area = if native { screen } else { area.unwrap_or_else(|| ctx.content_rect()) };
-                free_spot(area, &open, size)
+                new_spot(area, open, size, self.seen.len())
             }
         };
         let origin = self.native_origin(ctx);
@@ -302,6 +301,26 @@ impl Places {
 
 /// Of the places on a 40-point grid over `area`, the first that overlaps `open` least (a place
 /// where the window does not fit counts as covering everything).
+/// Beyond this many windows open, a new window cascades from the top left (each one a step
+/// further than the one before) instead of going where it covers the least of them: that
+/// search checks every spot of a 40-point grid against every open window, so opening 10,000
+/// windows took minutes, and with that many open every spot covers some.
+const SEARCH_AMONG: usize = 64;
+
+/// Where a new window of `size` goes in `area`, `open` being the windows already there and
+/// `count` how many windows the bridge has placed so far (which step of the cascade).
+fn new_spot(area: Rect, open: impl Iterator<Item = Rect> + Clone, size: Vec2, count: usize) -> Pos2 {
+    if open.clone().nth(SEARCH_AMONG).is_some() {
+        let step = 24.0;
+        let room = ((area.width() - size.x).min(area.height() - size.y) - 8.0).max(0.0);
+        let fit = (room / step) as usize + 1;
+        let k = (count % fit) as f32;
+        area.min + egui::vec2(8.0, 8.0) + egui::vec2(k * step, k * step)
+    } else {
+        free_spot(area, &open.collect::<Vec<_>>(), size)
+    }
+}
+
 fn free_spot(area: Rect, open: &[Rect], size: Vec2) -> Pos2 {
     let overlap = |min: Pos2| {
         let r = Rect::from_min_size(min, size);
@@ -327,4 +346,27 @@ fn free_spot(area: Rect, open: &[Rect], size: Vec2) -> Pos2 {
         }
     }
     best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_window_goes_where_it_covers_least_and_among_many_cascades() {
+        let area = Rect::from_min_size(Pos2::ZERO, egui::vec2(1000.0, 800.0));
+        let size = egui::vec2(300.0, 200.0);
+        // One window at the top left: the next goes beside it, covering none of it.
+        let first = Rect::from_min_size(egui::pos2(8.0, 8.0), size);
+        let spot = new_spot(area, [first].into_iter(), size, 1);
+        assert!(!Rect::from_min_size(spot, size).intersects(first), "{spot:?} covers {first:?}");
+        // Past SEARCH_AMONG open windows (every spot covered), each new one a step further.
+        let many = vec![Rect::from_min_size(Pos2::ZERO, area.size()); SEARCH_AMONG + 1];
+        let (a, b) = (new_spot(area, many.iter().copied(), size, 100), new_spot(area, many.iter().copied(), size, 101));
+        assert_eq!(b - a, egui::vec2(24.0, 24.0));
+        for k in 0..1_000 {
+            let spot = Rect::from_min_size(new_spot(area, many.iter().copied(), size, k), size);
+            assert!(area.contains_rect(spot), "{spot:?} outside {area:?} at {k}");
+        }
+    }
 }

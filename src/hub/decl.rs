@@ -116,12 +116,29 @@ impl WindowDecl {
         self.slot = None;
     }
 
+    /// A hash of all of the declaration that reaches the published state beside its blocks
+    /// (which `content_hash` stands for): its header's parts and its actions. Equal in two
+    /// passes, with the window at the same place, they publish the same window.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = content_hasher();
+        (&self.title, self.modal, &self.owner, self.read_only, self.undescribed, self.content_hash).hash(&mut h);
+        hash_actions(&self.actions, &mut h);
+        h.finish()
+    }
+
     /// `name` in a string of [`Self::names`] when there is one, so that it is not allocated again.
     pub fn action_name(&mut self, name: &str) -> String {
         let mut s = self.names.pop().unwrap_or_default();
         s.clear();
         s.push_str(name);
         s
+    }
+}
+
+/// Hashes what of `actions` reaches the tool list: names, specs and (the very) schemas.
+pub(crate) fn hash_actions(actions: &[ActionDecl], h: &mut ContentHasher) {
+    for a in actions {
+        (&a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(h);
     }
 }
 

@@ -158,6 +158,8 @@ pub(crate) struct FrameState {
     operable_json: Arc<str>,
     /// The hash of `last.operable` (the ids are compared by it, not string by string).
     operable_hash: u64,
+    /// The hash of the app's actions as last published ([`crate::hub::decl::hash_actions`]).
+    app_actions_hash: u64,
     header_hash: u64,
     tools_hash: u64,
     /// Per viewport, the widgets the read view last found drawn but not described.
@@ -192,6 +194,7 @@ impl Default for FrameState {
             last: Arc::new(Snapshot::empty()),
             operable_json: Arc::from("[]"),
             operable_hash: 0,
+            app_actions_hash: 0,
             header_hash: 0,
             tools_hash: 0,
             undescribed: HashMap::new(),

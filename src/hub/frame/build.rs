@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::FrameState;
 use super::memory::{Memory, Published, WindowMemory};
 use crate::hub::Hub;
-use crate::hub::decl::{ActionDecl, WindowDecl, WindowHeader, content_hasher};
+use crate::hub::decl::{ActionDecl, WindowDecl, WindowHeader, content_hasher, hash_actions};
 use crate::hub::snapshot::{Assembled, StateJson};
 use crate::hub::{Snapshot, ToolSpec, clipped};
 use crate::protocol::{Block, Window, operability::Topology, tool_name};
@@ -22,8 +22,11 @@ impl FrameState {
     pub(super) fn publish(&mut self, hub: &Hub) {
         self.publishes += 1;
         self.app_pass = None;
-        let (taken, opened) = self.take_declarations();
-        let snapshot = self.build_snapshot(opened);
+        let (taken, opened, same) = self.take_declarations();
+        // Every window declared as last time, at its place, none opened or closed: nothing an
+        // agent could see changed, and nothing is built (the usual pass, at any number of windows).
+        let quiet = same && !opened && self.memory.len() == self.declared.len() && self.last.windows_revision > 0;
+        let snapshot = if quiet { Arc::clone(&self.last) } else { self.build_snapshot(opened) };
         self.give_back(taken);
         if !Arc::ptr_eq(&snapshot, &self.last) {
             self.last = Arc::clone(&snapshot);
@@ -37,15 +40,18 @@ impl FrameState {
     /// Moves the declarations out of each viewport's into the union to publish (they are moved
     /// back after, [`Self::give_back`]): the first declaration of an id wins. Each window's
     /// memory is marked as seen by this publish: a second declaration of the id finds the mark,
-    /// and windows left unmarked are the ones that closed. True with the rest when a window
-    /// opened.
+    /// and windows left unmarked are the ones that closed. With the rest: whether a window
+    /// opened, and whether every window and the app's actions were declared as in the last
+    /// publish, each window at its place. A declaration's block hashes go back to its window's
+    /// memory (for the next pass's declaration).
     ///
     /// The first viewport's list becomes the union's whole (swapped, not moved one by one): with
     /// one viewport, the usual case, no declaration moves.
-    fn take_declarations(&mut self) -> (Vec<Taken>, bool) {
+    fn take_declarations(&mut self) -> (Vec<Taken>, bool, bool) {
         let now = self.publishes;
         let mut taken = Vec::with_capacity(self.committed.len());
         let mut opened = false;
+        let mut same = true;
         for c in &mut self.committed {
             let start = self.declared.len();
             let swapped = start == 0;
@@ -70,9 +76,20 @@ impl FrameState {
                         if d.kept.is_some() {
                             m.kept.clone_from(&d.kept);
                         }
+                        let declared = (d.fingerprint(), i);
+                        same &= m.declared == declared;
+                        m.declared = declared;
+                        // A declaration kept from an earlier publish (its viewport ran no pass
+                        // since) brought them back then.
+                        if m.block_hashes.is_empty() {
+                            m.block_hashes = std::mem::take(&mut d.block_hashes);
+                        }
                     }
                     None => {
-                        d.slot = Some(self.memory.insert(d.app_id.clone(), WindowMemory::new(d, c.key, now)));
+                        let mut m = WindowMemory::new(d, c.key, now);
+                        m.declared.1 = i;
+                        m.block_hashes = std::mem::take(&mut d.block_hashes);
+                        d.slot = Some(self.memory.insert(d.app_id.clone(), m));
                         opened = true;
                     }
                 }
@@ -85,7 +102,11 @@ impl FrameState {
             self.app_actions.append(&mut c.app_actions);
             taken.push(took);
         }
-        (taken, opened)
+        let mut h = content_hasher();
+        hash_actions(&self.app_actions, &mut h);
+        let app_actions = h.finish();
+        same &= std::mem::replace(&mut self.app_actions_hash, app_actions) == app_actions;
+        (taken, opened, same)
     }
 
     /// Gives each viewport back what [`Self::take_declarations`] took, the last first (each
@@ -203,11 +224,6 @@ impl FrameState {
             if topology.owner(i).is_none() {
                 warn_missing_owner(d, mem);
             }
-            // The hashes come back with each new declaration (it took them). A declaration kept
-            // from an earlier publish (its viewport ran no pass since) brought them back then.
-            if mem.block_hashes.is_empty() {
-                mem.block_hashes = std::mem::take(&mut d.block_hashes);
-            }
             if mem.content_hash != d.content_hash {
                 mem.version += 1;
                 mem.content_hash = d.content_hash;
@@ -236,14 +252,11 @@ impl FrameState {
         let mut tools_hasher = content_hasher();
         for (i, d) in self.declared.iter().enumerate().filter(|(i, d)| blockers[*i].is_none() && !d.read_only) {
             handles[i].hash(&mut tools_hasher);
-            for a in &d.actions {
-                (&handles[i], &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
-            }
+            hash_actions(&d.actions, &mut tools_hasher);
         }
         if app_top.is_none() {
-            for a in &self.app_actions {
-                ("app", &a.name, &a.spec, Arc::as_ptr(&a.schema)).hash(&mut tools_hasher);
-            }
+            "app".hash(&mut tools_hasher);
+            hash_actions(&self.app_actions, &mut tools_hasher);
         }
         tools_hasher.finish()
     }

@@ -32,6 +32,9 @@ pub(super) struct WindowMemory {
     pub(super) owner_warned: bool,
     /// What its last declaration kept for the next ([`WindowDecl::kept`]).
     pub(super) kept: Option<Kept>,
+    /// Its last declaration's [`WindowDecl::fingerprint`] and its place in the list published
+    /// with it: when neither changed for any window, the publish has nothing to build.
+    pub(super) declared: (u64, usize),
 }
 
 /// A window as published, with its JSON (`serde_json::to_string` of it).
@@ -59,6 +62,7 @@ impl WindowMemory {
             seen,
             owner_warned: false,
             kept: decl.kept.clone(),
+            declared: (decl.fingerprint(), usize::MAX),
         }
     }
 }

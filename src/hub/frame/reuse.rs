@@ -76,6 +76,17 @@ mod tests {
 
     /// [`pass`], with window 0's text at its `edits`-th version.
     fn pass_edited(frame: &mut FrameState, hub: &Hub, ids: impl IntoIterator<Item = usize>, edits: u64) {
+        pass_with(frame, hub, ids, edits, |_, _| {});
+    }
+
+    /// [`pass_edited`], each declaration then changed by `change` (given the window's number).
+    fn pass_with(
+        frame: &mut FrameState,
+        hub: &Hub,
+        ids: impl IntoIterator<Item = usize>,
+        edits: u64,
+        change: impl Fn(usize, &mut WindowDecl),
+    ) {
         frame.begin_pass(hub, 1, false);
         for k in ids {
             let mut decl = frame.window_decl(&format!("w{k}"));
@@ -85,6 +96,7 @@ mod tests {
             decl.block_hashes = vec![content];
             decl.blocks.push(Some(Block::Text { id: None, text: format!("{content}") }));
             decl.content_hash = content;
+            change(k, &mut decl);
             frame.declare_window(decl);
         }
         frame.end_pass(hub, 1, Some(&[1]));
@@ -161,5 +173,63 @@ mod tests {
         pass_edited(&mut frame, &hub, [0, 2, 4, 7], 1);
         pass_edited(&mut frame, &hub, [0, 2, 4, 7], 1);
         assert_eq!(version(&frame, "w7"), Some(1));
+    }
+
+    #[test]
+    fn a_publish_builds_nothing_only_while_every_window_is_declared_as_before() {
+        use crate::hub::ActionSpec;
+        let hub = Hub::new(HubConfig::default());
+        let mut frame = FrameState::default();
+        pass(&mut frame, &hub, 0..3);
+        let quiet = Arc::clone(&frame.last);
+        pass(&mut frame, &hub, 0..3);
+        assert!(Arc::ptr_eq(&quiet, &frame.last), "nothing changed: the same state");
+        let titles = |s: &Snapshot| s.windows.iter().map(|w| w.title.clone()).collect::<Vec<_>>();
+        // Each of these is seen, though no window's content changed.
+        pass_with(&mut frame, &hub, 0..3, 0, |k, d| {
+            if k == 1 {
+                d.title = "Renamed".into();
+            }
+        });
+        assert_eq!(titles(&frame.last), ["w0", "Renamed", "w2"]);
+        pass(&mut frame, &hub, [2, 0, 1]);
+        assert_eq!(titles(&frame.last), ["w2", "w0", "w1"], "the order as declared");
+        let schema = Arc::new(serde_json::Map::new());
+        let touch = |_: usize, d: &mut WindowDecl| {
+            let spec = ActionSpec::new("Touch");
+            d.actions.push(crate::hub::decl::ActionDecl { name: "touch".into(), spec, schema: Arc::clone(&schema) });
+        };
+        pass_with(&mut frame, &hub, [2, 0, 1], 0, touch);
+        assert_eq!(frame.last.tools.len(), 3, "each window's new action is a tool");
+        let before = Arc::clone(&frame.last);
+        pass_with(&mut frame, &hub, [2, 0, 1], 0, touch);
+        assert!(Arc::ptr_eq(&before, &frame.last), "declared as before: the same state");
+        let quit = || crate::hub::decl::ActionDecl {
+            name: "quit".into(),
+            spec: ActionSpec::new("Quit"),
+            schema: Arc::clone(&schema),
+        };
+        frame.begin_pass(&hub, 1, false);
+        for k in [2, 0, 1] {
+            let mut decl = frame.window_decl(&format!("w{k}"));
+            frame.window_start(&mut decl);
+            decl.blocks.push(None);
+            decl.content_hash = k as u64;
+            touch(k, &mut decl);
+            frame.declare_window(decl);
+        }
+        frame.declare_app_action(quit());
+        frame.end_pass(&hub, 1, Some(&[1]));
+        assert_eq!(frame.last.tools.len(), 4, "the windows as before, and the app's new action");
+        pass_with(&mut frame, &hub, [2, 0, 1], 0, |k, d| {
+            touch(k, d);
+            d.modal = k == 1;
+        });
+        assert_eq!(frame.last.tools.len(), 1, "a window-less modal blocks the others: only its tool");
+        frame.begin_pass(&hub, 1, false);
+        frame.declare_app_action(quit());
+        frame.end_pass(&hub, 1, Some(&[1]));
+        assert!(frame.last.windows.is_empty(), "every window closed");
+        assert_eq!(frame.last.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["app__quit"]);
     }
 }
