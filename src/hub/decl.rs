@@ -64,6 +64,8 @@ pub(crate) struct WindowDecl {
     /// Where its window's memory is, found when the declaration started: the publish then
     /// looks it up by place, not by id.
     pub slot: Option<Slot>,
+    /// Its actions' hash, as [`Self::fingerprint`] last found it.
+    pub actions_hash: u64,
 }
 
 /// Where a window's memory was when its declaration started (the frame's `Memory::find`): good
@@ -95,6 +97,7 @@ impl WindowDecl {
             undescribed: false,
             names: Vec::new(),
             slot: None,
+            actions_hash: 0,
         }
     }
 
@@ -114,15 +117,20 @@ impl WindowDecl {
         self.read_only = false;
         self.undescribed = false;
         self.slot = None;
+        self.actions_hash = 0;
     }
 
     /// A hash of all of the declaration that reaches the published state beside its blocks
     /// (which `content_hash` stands for): its header's parts and its actions. Equal in two
-    /// passes, with the window at the same place, they publish the same window.
-    pub fn fingerprint(&self) -> u64 {
+    /// passes, with the window at the same place, they publish the same window. Its actions'
+    /// hash is kept in [`Self::actions_hash`], for the tool list's.
+    pub fn fingerprint(&mut self) -> u64 {
+        let mut actions = content_hasher();
+        hash_actions(&self.actions, &mut actions);
+        self.actions_hash = actions.finish();
         let mut h = content_hasher();
-        (&self.title, self.modal, &self.owner, self.read_only, self.undescribed, self.content_hash).hash(&mut h);
-        hash_actions(&self.actions, &mut h);
+        let header = (&self.title, self.modal, &self.owner, self.read_only, self.undescribed);
+        (header, self.content_hash, self.actions_hash).hash(&mut h);
         h.finish()
     }
 

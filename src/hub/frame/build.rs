@@ -86,8 +86,9 @@ impl FrameState {
                         }
                     }
                     None => {
+                        let fingerprint = d.fingerprint();
                         let mut m = WindowMemory::new(d, c.key, now);
-                        m.declared.1 = i;
+                        m.declared = (fingerprint, i);
                         m.block_hashes = std::mem::take(&mut d.block_hashes);
                         d.slot = Some(self.memory.insert(d.app_id.clone(), m));
                         opened = true;
@@ -251,8 +252,8 @@ impl FrameState {
     fn hash_tools(&self, handles: &[Arc<str>], blockers: &[Option<usize>], app_top: Option<usize>) -> u64 {
         let mut tools_hasher = content_hasher();
         for (i, d) in self.declared.iter().enumerate().filter(|(i, d)| blockers[*i].is_none() && !d.read_only) {
-            handles[i].hash(&mut tools_hasher);
-            hash_actions(&d.actions, &mut tools_hasher);
+            // The actions' own hash, found when they were taken for this publish.
+            (&handles[i], d.actions_hash).hash(&mut tools_hasher);
         }
         if app_top.is_none() {
             "app".hash(&mut tools_hasher);

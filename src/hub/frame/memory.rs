@@ -62,7 +62,7 @@ impl WindowMemory {
             seen,
             owner_warned: false,
             kept: decl.kept.clone(),
-            declared: (decl.fingerprint(), usize::MAX),
+            declared: (0, usize::MAX),
         }
     }
 }
