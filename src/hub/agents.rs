@@ -8,7 +8,8 @@ use super::Hub;
 
 /// How often the read view looks at egui's accessibility tree at most: building the tree costs
 /// egui about half a pass, so it is built in one pass a second (and only while an agent is
-/// about), not in each. What the read view saw is declared again in the passes between; a pass
+/// about), not in each; less often where a look pass takes over a tenth of a second (thousands
+/// of windows: the plugin's `pace_after`). What the read view saw is declared again in the passes between; a pass
 /// between asks egui for the pass of the next look, so what it drew is seen within the pace
 /// (the plugin's `ReadPace`).
 pub const READ_VIEW_EVERY: Duration = Duration::from_secs(1);
@@ -44,12 +45,13 @@ impl From<bool> for ReadView {
     }
 }
 
-/// The read view's published looks: how many, and when the last was (milliseconds since the
-/// hub was made).
+/// The read view's published looks: how many, when the last was (milliseconds since the hub
+/// was made), and the pace the read view keeps since it (milliseconds; 0: [`READ_VIEW_EVERY`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Looks {
     count: u64,
     at: u64,
+    pace: u64,
 }
 
 impl Hub {
@@ -68,12 +70,15 @@ impl Hub {
         }
     }
 
-    /// The UI thread published a look of the read view (after the pass that took it).
-    pub fn looked(&self) {
+    /// The UI thread published a look of the read view (after the pass that took it), and
+    /// keeps `pace` between looks from now on.
+    pub fn looked(&self, pace: Duration) {
         let at = self.millis();
+        let pace = u64::try_from(pace.as_millis()).unwrap_or(u64::MAX);
         self.looks.send_modify(|l| {
             l.count += 1;
             l.at = at;
+            l.pace = pace;
         });
     }
 
@@ -98,7 +103,7 @@ impl Hub {
                     "the read view has not looked yet (no pass ran); answering with what was published"
                 );
             }
-        } else if self.millis().saturating_sub(last.at) >= READ_VIEW_EVERY.as_millis() as u64 {
+        } else if self.millis().saturating_sub(last.at) >= last.pace.max(READ_VIEW_EVERY.as_millis() as u64) {
             self.wake();
         }
     }

@@ -23,7 +23,7 @@ async fn the_first_read_waits_for_the_first_look_and_later_ones_do_not() {
     assert_eq!(wakes.load(Ordering::Relaxed), 1, "the arrival wakes the UI");
     let mut read = Box::pin(hub.look_for_read());
     assert!(poll_once(&mut read).await.is_pending(), "no look yet: the read waits");
-    hub.looked();
+    hub.looked(READ_VIEW_EVERY);
     assert!(poll_once(&mut read).await.is_ready(), "the look ends the wait");
 
     let before = wakes.load(Ordering::Relaxed);

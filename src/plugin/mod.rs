@@ -224,7 +224,7 @@ impl egui::Plugin for BridgePlugin {
         self.op_pass_ended(viewport);
         let wanted = self.core.frame.lock().end_pass(&self.core.hub, key(viewport), live.as_deref());
         if looked {
-            self.core.hub.looked();
+            self.core.hub.looked(self.read.pace());
         }
         if let Some(after) = wanted.after
             && let Some(vp) = output.viewport_output.get_mut(&viewport)

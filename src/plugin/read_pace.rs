@@ -1,7 +1,8 @@
 //! When and how the read view looks at egui's accessibility tree: building the tree costs egui
 //! about half a pass, so it is built at a pace (while an agent is about, at most once a
 //! second, and in every pass of a generic call), and what a look saw is declared again in the
-//! passes between.
+//! passes between. Where a look pass takes long (thousands of windows), the pace slows with
+//! it ([`pace_after`]), so that looks take about a tenth of the person's time at most.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -11,11 +12,31 @@ use super::{BridgePlugin, observe, operate};
 use crate::hub::READ_VIEW_EVERY;
 use crate::hub::phase::PassKey;
 
+/// A paced look's pass may take this share of the time between looks: a look pass costs about
+/// twice a pass, so looks then slow the person's passes by about a tenth at most.
+const LOOK_SHARE: u32 = 10;
+
+/// The slowest pace, however long a look takes: what the read view shows is at most this old
+/// (plus a pass) while an agent is about.
+const SLOWEST_PACE: Duration = Duration::from_secs(30);
+
+/// The time between paced looks after a look pass that took `look`: [`READ_VIEW_EVERY`] while
+/// a look is short (any app of a few hundred windows), else [`LOOK_SHARE`] times the look, up to
+/// [`SLOWEST_PACE`]. At 10,000 windows, where a pass takes seconds, every pass was a look.
+fn pace_after(look: Duration) -> Duration {
+    look.saturating_mul(LOOK_SHARE).clamp(READ_VIEW_EVERY, SLOWEST_PACE)
+}
+
 /// When the read view last looked, and whether egui's tree is ours to turn on and off.
 #[derive(Default)]
 pub(super) struct ReadPace {
     /// The last pass that built the tree for the read view.
     last: Option<std::time::Instant>,
+    /// When the frame under way began, if it builds the tree: its look's time sets the pace.
+    began: Option<std::time::Instant>,
+    /// The time between paced looks now ([`pace_after`] of the last look; none yet: the
+    /// shortest).
+    pace: Option<Duration>,
     /// This frame's passes build the tree for the read view.
     building: bool,
     /// The tree is on because the bridge turned it on (and so may turn it off).
@@ -35,6 +56,13 @@ pub(super) struct ReadPace {
     pub(super) fresh: HashSet<PassKey>,
 }
 
+impl ReadPace {
+    /// The time between paced looks now.
+    pub(super) fn pace(&self) -> Duration {
+        self.pace.unwrap_or(READ_VIEW_EVERY)
+    }
+}
+
 impl BridgePlugin {
     /// At the start of a frame: whether its passes build egui's accessibility tree for the read
     /// view (an agent is about and the last look is a pace old), and the tree turned on or off
@@ -46,8 +74,10 @@ impl BridgePlugin {
         }
         let wanted = every_pass || self.core.hub.agent_about();
         // While an agent's generic call is under way, every pass is looked at.
-        let due = every_pass || self.op.is_some() || self.read.last.is_none_or(|t| t.elapsed() >= READ_VIEW_EVERY);
+        let pace = self.read.pace();
+        let due = every_pass || self.op.is_some() || self.read.last.is_none_or(|t| t.elapsed() >= pace);
         self.read.building = (wanted && due) || self.op.is_some();
+        self.read.began = self.read.building.then(std::time::Instant::now);
         self.read.behind = wanted && !self.read.building;
         self.core.frame.lock().set_looking(self.read.building);
         if self.read.building && !self.read.ours && !self.read.external {
@@ -102,7 +132,11 @@ impl BridgePlugin {
             self.read.seen.insert(key, seen);
             self.read.fresh.insert(key);
             if self.viewports.is_empty() {
-                self.read.last = Some(std::time::Instant::now());
+                let now = std::time::Instant::now();
+                self.read.last = Some(now);
+                if let Some(began) = self.read.began.take() {
+                    self.read.pace = Some(pace_after(now.duration_since(began)));
+                }
                 looked_outermost = true;
             }
         } else {
@@ -122,7 +156,7 @@ impl BridgePlugin {
             && let Some(vp) = output.viewport_output.get_mut(&viewport)
         {
             let waited = self.read.last.map_or(Duration::ZERO, |t| t.elapsed());
-            let due_in = READ_VIEW_EVERY.saturating_sub(waited);
+            let due_in = self.read.pace().saturating_sub(waited);
             vp.repaint_delay = vp.repaint_delay.min(due_in);
             ctx.request_repaint_after_for(due_in, viewport);
         }
@@ -151,4 +185,17 @@ pub(super) fn text_of(seen: &observe::Seen, app_id: &str) -> Vec<String> {
         })
     });
     text.map(|t| t.lines().map(str::to_owned).collect()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pace_is_a_second_until_a_look_takes_over_a_tenth_of_it_then_slows_to_at_most_30_s() {
+        assert_eq!(pace_after(Duration::from_millis(3)), READ_VIEW_EVERY, "10 editors");
+        assert_eq!(pace_after(Duration::from_millis(100)), READ_VIEW_EVERY);
+        assert_eq!(pace_after(Duration::from_millis(360)), Duration::from_millis(3_600), "1,000 editors");
+        assert_eq!(pace_after(Duration::from_secs(8)), SLOWEST_PACE, "10,000 editors");
+    }
 }
