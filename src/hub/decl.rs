@@ -120,17 +120,17 @@ impl WindowDecl {
         self.actions_hash = 0;
     }
 
-    /// A hash of all of the declaration that reaches the published state beside its blocks
-    /// (which `content_hash` stands for): its header's parts and its actions. Equal in two
-    /// passes, with the window at the same place, they publish the same window. Its actions'
-    /// hash is kept in [`Self::actions_hash`], for the tool list's.
+    /// A hash of all of the declaration that reaches the published state beside its summary and
+    /// blocks (which `content_hash` stands for): its header's parts and its actions. Equal in
+    /// two passes, with the window at the same place, they publish the same window but for its
+    /// content. Its actions' hash is kept in [`Self::actions_hash`], for the tool list's.
     pub fn fingerprint(&mut self) -> u64 {
         let mut actions = content_hasher();
         hash_actions(&self.actions, &mut actions);
         self.actions_hash = actions.finish();
         let mut h = content_hasher();
         let header = (&self.title, self.modal, &self.owner, self.read_only, self.undescribed);
-        (header, self.content_hash, self.actions_hash).hash(&mut h);
+        (header, self.actions_hash).hash(&mut h);
         h.finish()
     }
 

@@ -160,6 +160,8 @@ pub(crate) struct FrameState {
     operable_hash: u64,
     /// The hash of the app's actions as last published ([`crate::hub::decl::hash_actions`]).
     app_actions_hash: u64,
+    /// The places of the windows whose content changed since the last publish (this publish's).
+    content_changed: Vec<usize>,
     header_hash: u64,
     tools_hash: u64,
     /// Per viewport, the widgets the read view last found drawn but not described.
@@ -195,6 +197,7 @@ impl Default for FrameState {
             operable_json: Arc::from("[]"),
             operable_hash: 0,
             app_actions_hash: 0,
+            content_changed: Vec::new(),
             header_hash: 0,
             tools_hash: 0,
             undescribed: HashMap::new(),

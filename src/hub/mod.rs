@@ -46,6 +46,7 @@ mod agents;
 mod approvals;
 mod args;
 mod call;
+mod chunked;
 pub(crate) mod decl;
 pub(crate) mod frame;
 mod limits;

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::action::Hints;
 use super::call::{CallTarget, PendingCall};
+use super::chunked::Chunked;
 use crate::protocol::{ToolError, Window, WindowsState};
 
 /// One entry of `tools/list`.
@@ -37,13 +38,13 @@ pub struct ToolSpec {
 pub struct Snapshot {
     /// `operableWindowIds`: shared with the snapshot before while it is the same.
     pub(crate) operable: Arc<[String]>,
-    /// `windows`, in their published order.
-    pub(crate) windows: Vec<Arc<Window>>,
+    /// `windows`, in their published order, in chunks shared with the snapshot before.
+    pub(crate) windows: Chunked<Arc<Window>>,
     /// Shared with the snapshot before while the windows are the same.
     pub(crate) json: Arc<StateJson>,
     pub(crate) tools: Arc<[ToolSpec]>,
     /// For each of `windows`: the index of the window that blocks it, if any.
-    pub(crate) blockers: Vec<Option<usize>>,
+    pub(crate) blockers: Arc<[Option<usize>]>,
     /// The window on top of the app-level modals, if one is open.
     pub(crate) app_blocker: Option<usize>,
     pub(crate) windows_revision: u64,
@@ -69,11 +70,11 @@ pub(crate) struct SnapshotParts {
 #[derive(Debug)]
 pub(crate) struct Assembled {
     pub operable: Arc<[String]>,
-    pub windows: Vec<Arc<Window>>,
+    pub windows: Chunked<Arc<Window>>,
     /// The state these windows make, as JSON ([`StateJson`]).
     pub json: Arc<StateJson>,
     pub tools: Arc<[ToolSpec]>,
-    pub blockers: Vec<Option<usize>>,
+    pub blockers: Arc<[Option<usize>]>,
     pub app_blocker: Option<usize>,
     pub windows_revision: u64,
     pub tools_revision: u64,
@@ -95,26 +96,31 @@ struct StateView<'a> {
 pub(crate) struct StateJson {
     /// `operableWindowIds`, as JSON.
     operable: Arc<str>,
-    /// Each window's JSON, in order.
-    windows: Vec<Arc<str>>,
+    /// Each window's JSON, in order, in chunks shared with the state before.
+    windows: Chunked<Arc<str>>,
     joined: OnceLock<String>,
 }
 
 impl StateJson {
     /// A document of the operable ids `operable` (their JSON, kept from one publish to the next
-    /// while they are the same) and room for `windows` windows.
-    pub fn new(operable: Arc<str>, windows: usize) -> Self {
-        Self { operable, windows: Vec::with_capacity(windows), joined: OnceLock::new() }
+    /// while they are the same) and each window's JSON (`serde_json::to_string(&Window)`).
+    pub fn new(operable: Arc<str>, windows: Vec<Arc<str>>) -> Self {
+        Self { operable, windows: Chunked::new(windows), joined: OnceLock::new() }
+    }
+
+    /// This document with the JSON of the windows at the places in `changes` replaced (in
+    /// increasing order of place).
+    pub fn with_replaced(&self, changes: impl IntoIterator<Item = (usize, Arc<str>)>) -> Self {
+        Self {
+            operable: Arc::clone(&self.operable),
+            windows: self.windows.with_replaced(changes),
+            joined: OnceLock::new(),
+        }
     }
 
     /// A document already whole.
     fn whole(json: String) -> Self {
         Self { joined: OnceLock::from(json), ..Self::default() }
-    }
-
-    /// Adds one window's JSON (`serde_json::to_string(&Window)`), shared.
-    pub fn push(&mut self, window_json: &Arc<str>) {
-        self.windows.push(Arc::clone(window_json));
     }
 
     /// The whole document, joined on the first call.
@@ -165,10 +171,10 @@ impl Snapshot {
         let WindowsState { operable_window_ids, windows } = state;
         Self::assemble(Assembled {
             operable: operable_window_ids.into(),
-            windows: windows.into_iter().map(Arc::new).collect(),
+            windows: Chunked::new(windows.into_iter().map(Arc::new).collect()),
             json: Arc::new(StateJson::whole(json)),
             tools: tools.into(),
-            blockers,
+            blockers: blockers.into(),
             app_blocker,
             windows_revision,
             tools_revision,

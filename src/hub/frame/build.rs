@@ -2,9 +2,12 @@
 //! the hashes that skip building when nothing an agent could see has changed, and the publish
 //! that hands the snapshot over and answers the call under way.
 //!
-//! A snapshot shares every unchanged window with the one before, and its JSON is spliced from
-//! each window's JSON, made once per change of the window: a publish after one window changed
-//! serialises that window, not the whole state.
+//! A snapshot shares every unchanged window with the one before, and its JSON is made of each
+//! window's JSON, made once per change of the window: a publish after one window changed
+//! serialises that window, not the whole state. When only windows' content changed (the
+//! usual change: a value typed, a row added), the publish does nothing for the other windows
+//! ([`FrameState::content_only`]): the lists are shared in chunks, and the header hash is a sum
+//! that two terms update.
 
 use std::hash::{Hash as _, Hasher as _};
 use std::sync::Arc;
@@ -12,6 +15,7 @@ use std::sync::Arc;
 use super::FrameState;
 use super::memory::{Memory, Published, WindowMemory};
 use crate::hub::Hub;
+use crate::hub::chunked::Chunked;
 use crate::hub::decl::{ActionDecl, WindowDecl, WindowHeader, content_hasher, hash_actions};
 use crate::hub::snapshot::{Assembled, StateJson};
 use crate::hub::{Snapshot, ToolSpec, clipped};
@@ -24,9 +28,14 @@ impl FrameState {
         self.app_pass = None;
         let (taken, opened, same) = self.take_declarations();
         // Every window declared as last time, at its place, none opened or closed: nothing an
-        // agent could see changed, and nothing is built (the usual pass, at any number of windows).
-        let quiet = same && !opened && self.memory.len() == self.declared.len() && self.last.windows_revision > 0;
-        let snapshot = if quiet { Arc::clone(&self.last) } else { self.build_snapshot(opened) };
+        // agent could see changed but the content of those in `content_changed`, if any (the
+        // usual pass, at any number of windows).
+        let settled = same && !opened && self.memory.len() == self.declared.len() && self.last.windows_revision > 0;
+        let snapshot = match (settled, self.content_changed.is_empty()) {
+            (true, true) => Arc::clone(&self.last),
+            (true, false) => self.content_only(),
+            (false, _) => self.build_snapshot(opened),
+        };
         self.give_back(taken);
         if !Arc::ptr_eq(&snapshot, &self.last) {
             self.last = Arc::clone(&snapshot);
@@ -42,7 +51,8 @@ impl FrameState {
     /// memory is marked as seen by this publish: a second declaration of the id finds the mark,
     /// and windows left unmarked are the ones that closed. With the rest: whether a window
     /// opened, and whether every window and the app's actions were declared as in the last
-    /// publish, each window at its place. A declaration's block hashes go back to its window's
+    /// publish but for its content, each window at its place; the places of those whose content
+    /// changed are in `content_changed`. A declaration's block hashes go back to its window's
     /// memory (for the next pass's declaration).
     ///
     /// The first viewport's list becomes the union's whole (swapped, not moved one by one): with
@@ -52,6 +62,7 @@ impl FrameState {
         let mut taken = Vec::with_capacity(self.committed.len());
         let mut opened = false;
         let mut same = true;
+        self.content_changed.clear();
         for c in &mut self.committed {
             let start = self.declared.len();
             let swapped = start == 0;
@@ -79,6 +90,9 @@ impl FrameState {
                         let declared = (d.fingerprint(), i);
                         same &= m.declared == declared;
                         m.declared = declared;
+                        if m.content_hash != d.content_hash {
+                            self.content_changed.push(i);
+                        }
                         // A declaration kept from an earlier publish (its viewport ran no pass
                         // since) brought them back then.
                         if m.block_hashes.is_empty() {
@@ -142,9 +156,8 @@ impl FrameState {
         let (handles, versions) = self.remember(&topology);
         let headers = headers(&self.declared, &handles, &versions, &topology);
         let header_hashes: Vec<u64> = headers.iter().map(WindowHeader::hash_alone).collect();
-        let mut header = content_hasher();
-        (&header_hashes, &blockers).hash(&mut header);
-        let header_hash = header.finish();
+        let header_hash = (header_hashes.iter().zip(&blockers).enumerate())
+            .fold(0u64, |sum, (i, (h, b))| sum.wrapping_add(header_term(i, *h, *b)));
         // §6: a change of the operable set is a tool-list change even when no tool comes or goes.
         let tools_hash = self.hash_tools(&handles, &blockers, app_top);
         let windows_changed = header_hash != self.header_hash || self.last.windows_revision == 0;
@@ -161,11 +174,11 @@ impl FrameState {
                 &self.last,
                 (&mut self.operable_json, &mut self.operable_hash),
             );
-            let json = StateJson::new(Arc::clone(&self.operable_json), self.declared.len());
-            let (windows, json, reblocked) =
-                published(&self.declared, &mut self.memory, (&headers, &header_hashes), &blockers, json);
+            let (windows, pieces, reblocked) =
+                published(&self.declared, &mut self.memory, (&headers, &header_hashes), &blockers);
             self.reblocked |= reblocked;
-            (operable, windows, Arc::new(json))
+            let json = StateJson::new(Arc::clone(&self.operable_json), pieces);
+            (operable, Chunked::new(windows), Arc::new(json))
         } else {
             (self.last.operable.clone(), self.last.windows.clone(), Arc::clone(&self.last.json))
         };
@@ -176,10 +189,59 @@ impl FrameState {
             windows,
             json,
             tools,
-            blockers,
+            blockers: blockers.into(),
             app_blocker: app_top,
             windows_revision: self.last.windows_revision + u64::from(windows_changed),
             tools_revision: self.last.tools_revision + u64::from(tools_changed),
+        }))
+    }
+
+    /// Publishes again the windows in `content_changed`, whose content alone changed since the
+    /// last publish (their places, headers and actions, the other windows and the app's actions
+    /// are as they were): each at its next version, serialised, in the last snapshot's lists
+    /// (which share every chunk that holds none of them), with the last blocking and tools.
+    fn content_only(&mut self) -> Arc<Snapshot> {
+        let last = Arc::clone(&self.last);
+        let mut windows = Vec::with_capacity(self.content_changed.len());
+        let mut pieces = Vec::with_capacity(self.content_changed.len());
+        for &i in &self.content_changed {
+            let (Some(d), Some(old)) = (self.declared.get_mut(i), last.windows.get(i)) else { continue };
+            let Some(mem) = self.memory.at(d.slot, d.app_id.as_str()) else { continue };
+            let Some(before) = mem.published.as_ref().map(|p| p.header) else { continue };
+            mem.version += 1;
+            mem.content_hash = d.content_hash;
+            let blocks = changed_blocks(d, mem);
+            // The title, owner and the rest are as published (the window's fingerprint says so).
+            let header = WindowHeader {
+                id: &old.id,
+                title: &d.title,
+                modal: d.modal,
+                owner_id: old.owner_id.as_deref(),
+                version: mem.version,
+                read_only: d.read_only,
+                undescribed: d.undescribed,
+            };
+            let hash = header.hash_alone();
+            let blocker = last.blockers.get(i).copied().flatten();
+            self.header_hash = self
+                .header_hash
+                .wrapping_sub(header_term(i, before, blocker))
+                .wrapping_add(header_term(i, hash, blocker));
+            let window = Arc::new(header.to_window(&d.summary, blocks));
+            let json: Arc<str> = serde_json::to_string(&*window).map_or_else(|_| Arc::from("{}"), Arc::from);
+            mem.published = Some(Published { window: Arc::clone(&window), header: hash, json: Arc::clone(&json) });
+            windows.push((i, window));
+            pieces.push((i, json));
+        }
+        Arc::new(Snapshot::assemble(Assembled {
+            operable: Arc::clone(&last.operable),
+            windows: last.windows.with_replaced(windows),
+            json: Arc::new(last.json.with_replaced(pieces)),
+            tools: Arc::clone(&last.tools),
+            blockers: Arc::clone(&last.blockers),
+            app_blocker: last.app_blocker,
+            windows_revision: last.windows_revision + 1,
+            tools_revision: last.tools_revision,
         }))
     }
 
@@ -284,9 +346,9 @@ fn published(
     memory: &mut Memory,
     (headers, header_hashes): (&[WindowHeader<'_>], &[u64]),
     blockers: &[Option<usize>],
-    mut json: StateJson,
-) -> (Vec<Arc<Window>>, StateJson, bool) {
+) -> (Vec<Arc<Window>>, Vec<Arc<str>>, bool) {
     let mut windows = Vec::with_capacity(headers.len());
+    let mut json = Vec::with_capacity(headers.len());
     let mut reblocked = false;
     for (i, d) in declared.iter().enumerate() {
         let Some(mem) = memory.at(d.slot, d.app_id.as_str()) else { continue };
@@ -307,7 +369,7 @@ fn published(
         }
         if let Some(p) = &mem.published {
             windows.push(Arc::clone(&p.window));
-            json.push(&p.json);
+            json.push(Arc::clone(&p.json));
         }
     }
     (windows, json, reblocked)
@@ -373,6 +435,14 @@ fn changed_blocks(d: &mut WindowDecl, mem: &WindowMemory) -> Vec<Block> {
         (None, None) => &[],
     };
     d.blocks.take_over(old)
+}
+
+/// Window `i`'s term of the state's header hash (a sum of terms, so that a publish that changes
+/// a few windows updates it by theirs): its header's hash and its blocker.
+fn header_term(i: usize, header: u64, blocker: Option<usize>) -> u64 {
+    let mut h = content_hasher();
+    (i, header, blocker).hash(&mut h);
+    h.finish()
 }
 
 /// A tool entry. Its title is the action's title alone (§5.2's human-readable title): the

@@ -232,4 +232,43 @@ mod tests {
         assert!(frame.last.windows.is_empty(), "every window closed");
         assert_eq!(frame.last.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["app__quit"]);
     }
+
+    #[test]
+    fn a_publish_after_content_alone_changed_shares_the_rest_and_keeps_the_header_hash_exact() {
+        use crate::hub::ActionSpec;
+        let hub = Hub::new(HubConfig::default());
+        let mut frame = FrameState::default();
+        pass(&mut frame, &hub, 0..200);
+        pass(&mut frame, &hub, 0..200);
+        let before = Arc::clone(&frame.last);
+        pass_edited(&mut frame, &hub, 0..200, 1);
+        let after = Arc::clone(&frame.last);
+        assert_eq!(after.windows_revision, before.windows_revision + 1);
+        assert_eq!(after.tools_revision, before.tools_revision);
+        assert_eq!((after.windows[0].version, after.windows[1].version), (2, 1), "window 0 at its next version");
+        assert!(after.windows.shares_chunk(&before.windows, 1), "windows 64–127 are shared, not copied");
+        assert!(!after.windows.shares_chunk(&before.windows, 0), "window 0's chunk is new");
+        let state: serde_json::Value = serde_json::from_str(after.json()).expect("the state is JSON");
+        assert_eq!(state["windows"][0]["blocks"][0]["text"], "1000", "{}", &state["windows"][0]);
+        assert_eq!(after.json(), serde_json::to_string(after.state()).expect("a state"), "its JSON is its windows'");
+        // A publish that builds everything again (the app's actions changed) finds the windows'
+        // header hash as the content-only publish left it: their revision does not move.
+        frame.begin_pass(&hub, 1, false);
+        for k in 0..200 {
+            let mut decl = frame.window_decl(&format!("w{k}"));
+            frame.window_start(&mut decl);
+            decl.blocks.extend(std::iter::repeat_n(None, 1));
+            decl.content_hash = if k == 0 { 1_000 } else { k as u64 };
+            frame.declare_window(decl);
+        }
+        let schema = Arc::new(serde_json::Map::new());
+        frame.declare_app_action(crate::hub::decl::ActionDecl {
+            name: "quit".into(),
+            spec: ActionSpec::new("Quit"),
+            schema,
+        });
+        frame.end_pass(&hub, 1, Some(&[1]));
+        assert_eq!(frame.last.tools_revision, after.tools_revision + 1, "the app's new action");
+        assert_eq!(frame.last.windows_revision, after.windows_revision, "no window changed");
+    }
 }
