@@ -4,7 +4,8 @@
 //! # Model
 //!
 //! - The UI thread (the egui plugin) is the only writer. After each frame it publishes an
-//!   immutable [`Snapshot`] (with its JSON serialised once) through [`Hub::publish`], which
+//!   immutable [`Snapshot`] (each window's JSON serialised once per version; the whole is
+//!   joined on a reader's thread when first read) through [`Hub::publish`], which
 //!   also wakes every watcher: that is how the server learns it must notify its clients.
 //! - Server tasks read the latest snapshot ([`Hub::snapshot`]) and submit calls
 //!   ([`Hub::call`]). A call goes onto a channel, the UI thread is woken, and the call's future

@@ -14,7 +14,7 @@
 //! `resources/read` is timed over HTTP on a keep-alive connection, against a headless UI
 //! thread serving the same windows.
 //!
-//! At 10,000 the demo's pass is about a second, so its figures are the median of fewer frames
+//! At 10,000 the demo's pass takes seconds, so its figures are the median of fewer frames
 //! ([`frames_at`]) and a frame applying a call is the mean of fewer calls: the demo still draws
 //! all 10,000 editors. The growth exponents (10→100, 100→1,000, 1,000→10,000 and 100→10,000)
 //! are printed under the table, so that a cost that grows faster than the windows shows in one
@@ -22,8 +22,9 @@
 //!
 //! The look pass ([`look_passes`]): the demo's passes, run back to back for a while as a
 //! continuously repainting app's, with an agent reading the state every 100 ms, so that the read
-//! view builds egui's accessibility tree at its pace (one pass a second). Every pass is timed;
-//! the ones that built the tree (the output carries it) are the look passes.
+//! view builds egui's accessibility tree at its pace (one pass a second, less often where a look
+//! pass is long). Every pass is timed; the ones that built the tree (the output carries it) are
+//! the look passes.
 
 use std::hint::black_box;
 use std::net::SocketAddr;
