@@ -64,7 +64,12 @@ pub(crate) struct WindowDecl {
     /// Where its window's memory is, found when the declaration started: the publish then
     /// looks it up by place, not by id.
     pub slot: Option<Slot>,
-    /// Its actions' hash, as [`Self::fingerprint`] last found it.
+    /// A hash of all of the declaration that reaches the published state beside its summary and
+    /// blocks (which `content_hash` stands for): its header's parts and its actions. Equal in
+    /// two passes, with the window at the same place, they publish the same window but for its
+    /// content ([`Self::find_fingerprint`], when the declaration is handed in).
+    pub fingerprint: u64,
+    /// Its actions' hash, for the tool list's ([`Self::find_fingerprint`]).
     pub actions_hash: u64,
 }
 
@@ -97,6 +102,7 @@ impl WindowDecl {
             undescribed: false,
             names: Vec::new(),
             slot: None,
+            fingerprint: 0,
             actions_hash: 0,
         }
     }
@@ -117,21 +123,21 @@ impl WindowDecl {
         self.read_only = false;
         self.undescribed = false;
         self.slot = None;
+        self.fingerprint = 0;
         self.actions_hash = 0;
     }
 
-    /// A hash of all of the declaration that reaches the published state beside its summary and
-    /// blocks (which `content_hash` stands for): its header's parts and its actions. Equal in
-    /// two passes, with the window at the same place, they publish the same window but for its
-    /// content. Its actions' hash is kept in [`Self::actions_hash`], for the tool list's.
-    pub fn fingerprint(&mut self) -> u64 {
+    /// Finds [`Self::fingerprint`] and [`Self::actions_hash`]: once the declaration is made,
+    /// while what they hash is still in the cache (a publish reading each window's title and
+    /// actions again was cache misses at thousands of windows).
+    pub fn find_fingerprint(&mut self) {
         let mut actions = content_hasher();
         hash_actions(&self.actions, &mut actions);
         self.actions_hash = actions.finish();
         let mut h = content_hasher();
         let header = (&self.title, self.modal, &self.owner, self.read_only, self.undescribed);
         (header, self.actions_hash).hash(&mut h);
-        h.finish()
+        self.fingerprint = h.finish();
     }
 
     /// `name` in a string of [`Self::names`] when there is one, so that it is not allocated again.

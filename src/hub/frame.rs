@@ -208,8 +208,9 @@ impl Default for FrameState {
 
 impl FrameState {
     /// A window declared in the pass under way. Outside any pass it counts for nothing.
-    pub fn declare_window(&mut self, decl: WindowDecl) {
+    pub fn declare_window(&mut self, mut decl: WindowDecl) {
         if let Some(p) = self.passes.last_mut() {
+            decl.find_fingerprint();
             p.windows.push(decl);
         } else {
             self.outside_pass(&decl.app_id);

@@ -87,7 +87,7 @@ impl FrameState {
                         if d.kept.is_some() {
                             m.kept.clone_from(&d.kept);
                         }
-                        let declared = (d.fingerprint(), i);
+                        let declared = (d.fingerprint, i);
                         same &= m.declared == declared;
                         m.declared = declared;
                         if m.content_hash != d.content_hash {
@@ -100,9 +100,8 @@ impl FrameState {
                         }
                     }
                     None => {
-                        let fingerprint = d.fingerprint();
                         let mut m = WindowMemory::new(d, c.key, now);
-                        m.declared = (fingerprint, i);
+                        m.declared = (d.fingerprint, i);
                         m.block_hashes = std::mem::take(&mut d.block_hashes);
                         d.slot = Some(self.memory.insert(d.app_id.clone(), m));
                         opened = true;
