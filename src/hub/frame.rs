@@ -7,6 +7,7 @@ mod mark;
 mod memory;
 mod read_view;
 mod reuse;
+mod union;
 
 pub(crate) use read_view::{ReadBlocks, ReadOnlyWindow};
 

@@ -106,39 +106,13 @@ impl BridgePlugin {
         output: &mut egui::FullOutput,
         modal: Option<u64>,
     ) -> bool {
-        let mut looked_outermost = false;
         let tree = output.platform_output.accesskit_update.as_ref();
         if tree.is_some() && !self.read.ours {
             self.read.external = true;
         }
+        let mut looked_outermost = false;
         if let Some(tree) = tree.filter(|_| self.read.building) {
-            let operate = self.core.hub.config().read_view == crate::hub::ReadView::Operate;
-            let hub = Arc::clone(&self.core.hub);
-            let tools = move |targets: &[observe::Target]| operate::tools(targets, &hub);
-            let options = observe::LookOptions { modal, tools: operate.then_some(&tools as observe::ToolsOf<'_>) };
-            let last = self.read.seen.remove(&key);
-            let mut seen = observe::read_undescribed(&self.core, key, tree, &options);
-            if let Some(last) = last {
-                seen.keep_unseen(last, self.core.frame.lock().window_uis(key));
-            }
-            if let Some(op) = self.op.as_mut().filter(|op| op.key == key)
-                && let Some(outcome) =
-                    op.looked(seen.targets.get(op.app_id()).map(|t| (t.as_slice(), text_of(&seen, op.app_id()))), tree)
-            {
-                let call = Arc::clone(&op.call);
-                self.op = None;
-                self.core.frame.lock().answer_deferred(&call, outcome);
-            }
-            self.read.seen.insert(key, seen);
-            self.read.fresh.insert(key);
-            if self.viewports.is_empty() {
-                let now = std::time::Instant::now();
-                self.read.last = Some(now);
-                if let Some(began) = self.read.began.take() {
-                    self.read.pace = Some(pace_after(now.duration_since(began)));
-                }
-                looked_outermost = true;
-            }
+            looked_outermost = self.look(key, tree, modal);
         } else {
             self.read.fresh.remove(&key);
         }
@@ -161,6 +135,40 @@ impl BridgePlugin {
             ctx.request_repaint_after_for(due_in, viewport);
         }
         looked_outermost
+    }
+
+    /// A look at the tree of a pass of viewport `key`: what it shows and the app did not
+    /// describe, kept for the passes until the next look; the generic call under way, if any,
+    /// checked against it. True when this is an outermost pass (its end publishes the look).
+    fn look(&mut self, key: PassKey, tree: &egui::accesskit::TreeUpdate, modal: Option<u64>) -> bool {
+        let operate = self.core.hub.config().read_view == crate::hub::ReadView::Operate;
+        let hub = Arc::clone(&self.core.hub);
+        let tools = move |targets: &[observe::Target]| operate::tools(targets, &hub);
+        let options = observe::LookOptions { modal, tools: operate.then_some(&tools as observe::ToolsOf<'_>) };
+        let last = self.read.seen.remove(&key);
+        let mut seen = observe::read_undescribed(&self.core, key, tree, &options);
+        if let Some(last) = last {
+            seen.keep_unseen(last, self.core.frame.lock().window_uis(key));
+        }
+        if let Some(op) = self.op.as_mut().filter(|op| op.key == key)
+            && let Some(outcome) =
+                op.looked(seen.targets.get(op.app_id()).map(|t| (t.as_slice(), text_of(&seen, op.app_id()))), tree)
+        {
+            let call = Arc::clone(&op.call);
+            self.op = None;
+            self.core.frame.lock().answer_deferred(&call, outcome);
+        }
+        self.read.seen.insert(key, seen);
+        self.read.fresh.insert(key);
+        if !self.viewports.is_empty() {
+            return false;
+        }
+        let now = std::time::Instant::now();
+        self.read.last = Some(now);
+        if let Some(began) = self.read.began.take() {
+            self.read.pace = Some(pace_after(now.duration_since(began)));
+        }
+        true
     }
 
     /// This pass is looked at, whatever the pace (set at its start, before the app draws).

@@ -66,6 +66,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use crate::hub::decl::ActionDecl;
     use crate::hub::{Hub, HubConfig, Snapshot};
     use crate::protocol::Block;
 
@@ -87,7 +88,20 @@ mod tests {
         edits: u64,
         change: impl Fn(usize, &mut WindowDecl),
     ) {
+        pass_and_app(frame, hub, (ids, edits, change), &[]);
+    }
+
+    /// [`pass_with`], with the app's actions `app` declared too.
+    fn pass_and_app(
+        frame: &mut FrameState,
+        hub: &Hub,
+        (ids, edits, change): (impl IntoIterator<Item = usize>, u64, impl Fn(usize, &mut WindowDecl)),
+        app: &[ActionDecl],
+    ) {
         frame.begin_pass(hub, 1, false);
+        for a in app {
+            frame.declare_app_action(a.clone());
+        }
         for k in ids {
             let mut decl = frame.window_decl(&format!("w{k}"));
             frame.window_start(&mut decl);
@@ -197,38 +211,22 @@ mod tests {
         let schema = Arc::new(serde_json::Map::new());
         let touch = |_: usize, d: &mut WindowDecl| {
             let spec = ActionSpec::new("Touch");
-            d.actions.push(crate::hub::decl::ActionDecl { name: "touch".into(), spec, schema: Arc::clone(&schema) });
+            d.actions.push(ActionDecl { name: "touch".into(), spec, schema: Arc::clone(&schema) });
         };
         pass_with(&mut frame, &hub, [2, 0, 1], 0, touch);
         assert_eq!(frame.last.tools.len(), 3, "each window's new action is a tool");
         let before = Arc::clone(&frame.last);
         pass_with(&mut frame, &hub, [2, 0, 1], 0, touch);
         assert!(Arc::ptr_eq(&before, &frame.last), "declared as before: the same state");
-        let quit = || crate::hub::decl::ActionDecl {
-            name: "quit".into(),
-            spec: ActionSpec::new("Quit"),
-            schema: Arc::clone(&schema),
-        };
-        frame.begin_pass(&hub, 1, false);
-        for k in [2, 0, 1] {
-            let mut decl = frame.window_decl(&format!("w{k}"));
-            frame.window_start(&mut decl);
-            decl.blocks.push(None);
-            decl.content_hash = k as u64;
-            touch(k, &mut decl);
-            frame.declare_window(decl);
-        }
-        frame.declare_app_action(quit());
-        frame.end_pass(&hub, 1, Some(&[1]));
+        let quit = || ActionDecl { name: "quit".into(), spec: ActionSpec::new("Quit"), schema: Arc::clone(&schema) };
+        pass_and_app(&mut frame, &hub, ([2, 0, 1], 0, touch), &[quit()]);
         assert_eq!(frame.last.tools.len(), 4, "the windows as before, and the app's new action");
         pass_with(&mut frame, &hub, [2, 0, 1], 0, |k, d| {
             touch(k, d);
             d.modal = k == 1;
         });
         assert_eq!(frame.last.tools.len(), 1, "a window-less modal blocks the others: only its tool");
-        frame.begin_pass(&hub, 1, false);
-        frame.declare_app_action(quit());
-        frame.end_pass(&hub, 1, Some(&[1]));
+        pass_and_app(&mut frame, &hub, ([], 0, |_, _: &mut WindowDecl| {}), &[quit()]);
         assert!(frame.last.windows.is_empty(), "every window closed");
         assert_eq!(frame.last.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["app__quit"]);
     }
@@ -253,21 +251,8 @@ mod tests {
         assert_eq!(after.json(), serde_json::to_string(after.state()).expect("a state"), "its JSON is its windows'");
         // A publish that builds everything again (the app's actions changed) finds the windows'
         // header hash as the content-only publish left it: their revision does not move.
-        frame.begin_pass(&hub, 1, false);
-        for k in 0..200 {
-            let mut decl = frame.window_decl(&format!("w{k}"));
-            frame.window_start(&mut decl);
-            decl.blocks.extend(std::iter::repeat_n(None, 1));
-            decl.content_hash = if k == 0 { 1_000 } else { k as u64 };
-            frame.declare_window(decl);
-        }
-        let schema = Arc::new(serde_json::Map::new());
-        frame.declare_app_action(crate::hub::decl::ActionDecl {
-            name: "quit".into(),
-            spec: ActionSpec::new("Quit"),
-            schema,
-        });
-        frame.end_pass(&hub, 1, Some(&[1]));
+        let quit = ActionDecl { name: "quit".into(), spec: ActionSpec::new("Quit"), schema: Arc::default() };
+        pass_and_app(&mut frame, &hub, (0..200, 1, |_, _: &mut WindowDecl| {}), &[quit]);
         assert_eq!(frame.last.tools_revision, after.tools_revision + 1, "the app's new action");
         assert_eq!(frame.last.windows_revision, after.windows_revision, "no window changed");
     }
