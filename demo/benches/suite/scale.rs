@@ -20,6 +20,12 @@
 //! are printed under the table, so that a cost that grows faster than the windows shows in one
 //! run.
 //!
+//! Each measurement (one size's demo pass, bridge frames, reads or look passes) runs in a fresh
+//! process of its own ([`in_own_process`]), as each section of the suite does: in one process,
+//! the bridge's pass at 10,000 windows measured about 1.6 times slower after the demo had drawn
+//! 10,000 editors twice than before (the same work, in memory the allocator had scattered), so
+//! a figure depended on which ran before it.
+//!
 //! The look pass ([`look_passes`]): the demo's passes, run back to back for a while as a
 //! continuously repainting app's, with an agent reading the state every 100 ms, so that the read
 //! view builds egui's accessibility tree at its pace (one pass a second, less often where a look
@@ -129,7 +135,12 @@ struct FrameTimes {
     state_bytes: usize,
 }
 
-/// The median time of one frame after warm-up (at least 30 frames), and of the bridge's
+/// Frames of [`frame_time`] are timed for at least this long (and at least 30 of them): at 10
+/// and 100 windows the bridge's frame takes microseconds, and 30 of them were a few
+/// milliseconds of a busy 2-core machine, whose noise moved the growth exponents by ±0.05.
+const TIME_FRAMES_FOR: Duration = Duration::from_secs(1);
+
+/// The median time of one frame after warm-up (frames for [`TIME_FRAMES_FOR`]), and of the bridge's
 /// publish in it, timed on its own rather than as the difference of two frames' medians (which
 /// the frames' variance made 0 at 1,000 windows).
 fn frame_time(windows: usize, with_bridge: bool, with_ui: bool, change: bool) -> FrameTimes {
@@ -142,7 +153,6 @@ fn frame_time(windows: usize, with_bridge: bool, with_ui: bool, change: bool) ->
         ctx.add_plugin(Stamp::<true>(Arc::clone(&hook)));
     }
     let mut app = App { windows, edits: 0, change };
-    let frames = frames_at(windows).max(30);
     let run = |ctx: &egui::Context, app: &mut App| {
         ctx.run_ui(egui::RawInput::default(), |ui| {
             if with_ui {
@@ -158,13 +168,13 @@ fn frame_time(windows: usize, with_bridge: bool, with_ui: bool, change: bool) ->
         run(&ctx, &mut app);
     }
     hook.lock().took.clear();
-    let times: Vec<Duration> = (0..frames)
-        .map(|_| {
-            let start = Instant::now();
-            run(&ctx, &mut app);
-            start.elapsed()
-        })
-        .collect();
+    let mut times: Vec<Duration> = Vec::new();
+    let timing = Instant::now();
+    while times.len() < 30 || (timing.elapsed() < TIME_FRAMES_FOR && times.len() < 200_000) {
+        let start = Instant::now();
+        run(&ctx, &mut app);
+        times.push(start.elapsed());
+    }
     let state_bytes = bridge.snapshot().json().len();
     black_box(&app.edits);
     let publishes = std::mem::take(&mut hook.lock().took);
@@ -319,7 +329,61 @@ fn look_passes(editors: usize, run_for: Duration) -> (Vec<Duration>, Vec<Duratio
 /// The sizes, in windows (and the demo's editors).
 const SIZES: [usize; 4] = [10, 100, 1_000, 10_000];
 
+/// Set in the environment of the child process that takes one measurement: what to measure
+/// ([`measure`]).
+const MEASURE: &str = "EGUI_MCP_BRIDGE_SCALE_MEASURE";
+
+/// Takes the measurement `what` (`demo N on|off`, `frame N bridge|none change|same`, `read N`,
+/// `look N`) and returns its figures: durations in seconds, sizes in bytes.
+fn measure(what: &str) -> Vec<f64> {
+    let parts: Vec<&str> = what.split(' ').collect();
+    let n: usize = parts[1].parse().unwrap();
+    let secs = |d: Duration| d.as_secs_f64();
+    match parts[0] {
+        "demo" => {
+            let (quiet, call) = demo_pass(n, parts[2] == "on");
+            vec![secs(quiet), secs(call)]
+        }
+        "frame" => {
+            let bridge = parts[2] == "bridge";
+            let t = frame_time(n, bridge, false, parts[3] == "change");
+            vec![secs(t.frame), secs(t.publish), t.state_bytes as f64]
+        }
+        "read" => {
+            let (t, bytes) = read_time(n);
+            vec![secs(t), bytes as f64]
+        }
+        "look" => {
+            let run_for = Duration::from_secs(if n >= 10_000 { 15 } else { 6 });
+            let (all, looks) = look_passes(n, run_for);
+            // The passes, then the looks, after their counts.
+            let mut out = vec![all.len() as f64, looks.len() as f64];
+            out.extend(all.iter().chain(&looks).map(|d| secs(*d)));
+            out
+        }
+        other => panic!("no measurement {other}"),
+    }
+}
+
+/// [`measure`] run in a fresh process of its own (this bench, with [`MEASURE`] set), so that
+/// no measurement runs in memory an earlier one left scattered.
+fn in_own_process(what: &str) -> Vec<f64> {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .env(crate::SECTION, "scale")
+        .env(MEASURE, what)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "the measurement {what} failed: {:?}", out.status);
+    let line = String::from_utf8(out.stdout).unwrap();
+    serde_json::from_str(line.trim()).unwrap()
+}
+
 pub fn run() {
+    if let Ok(what) = std::env::var(MEASURE) {
+        println!("{}", serde_json::to_string(&measure(&what)).unwrap());
+        return;
+    }
     println!("## Scale: per frame, at 10, 100, 1,000 and 10,000 windows\n");
     println!(
         "| windows | demo's pass (that many editors) | bridge, nothing changed (× 10 blocks) | bridge, one window changed | read view, an agent about (demo's pass, on − off) | demo frame applying a call | publish + serialise | `resources/read` (HTTP) | state JSON |"
@@ -327,16 +391,18 @@ pub fn run() {
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let mut rows = Vec::new();
     for windows in SIZES {
-        let (demo_quiet, demo_call) = demo_pass(windows, true);
-        let (demo_blind, _) = demo_pass(windows, false);
+        let secs = Duration::from_secs_f64;
+        let demo = in_own_process(&format!("demo {windows} on"));
+        let (demo_quiet, demo_call) = (secs(demo[0]), secs(demo[1]));
+        let demo_blind = secs(in_own_process(&format!("demo {windows} off"))[0]);
         let read_view = demo_quiet.saturating_sub(demo_blind);
-        let empty = frame_time(windows, false, false, false).frame;
-        let same = frame_time(windows, true, false, false).frame;
-        let changed = frame_time(windows, true, false, true);
-        let (read, _) = read_time(windows);
+        let empty = secs(in_own_process(&format!("frame {windows} none same"))[0]);
+        let same = secs(in_own_process(&format!("frame {windows} bridge same"))[0]);
+        let changed = in_own_process(&format!("frame {windows} bridge change"));
+        let read = secs(in_own_process(&format!("read {windows}"))[0]);
         let quiet = same.saturating_sub(empty);
-        let busy = changed.frame.saturating_sub(empty);
-        let (publish, size) = (changed.publish, changed.state_bytes);
+        let busy = secs(changed[0]).saturating_sub(empty);
+        let (publish, size) = (secs(changed[1]), changed[2] as usize);
         let share = |d: Duration| 100.0 * d.as_secs_f64() / demo_blind.as_secs_f64();
         println!(
             "| {windows} | {} | {} ({:.1}% of it) | {} ({:.1}%) | {} ({:.1}%) | {} | {} | {} | {} KB |",
@@ -381,8 +447,13 @@ pub fn run() {
     println!("| editors | passes (looks) | p50 pass | p99 pass | worst pass | look pass p50 | worst / p50 |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     for editors in SIZES {
-        let run_for = Duration::from_secs(if editors >= 10_000 { 15 } else { 6 });
-        let (all, looks) = look_passes(editors, run_for);
+        let figures = in_own_process(&format!("look {editors}"));
+        let (passes, rest) = figures.split_at(2);
+        let (all, looks) = rest.split_at(passes[0] as usize);
+        let (all, looks): (Vec<Duration>, Vec<Duration>) = (
+            all.iter().copied().map(Duration::from_secs_f64).collect(),
+            looks.iter().copied().map(Duration::from_secs_f64).collect(),
+        );
         let (p50, worst) = (percentile(&all, 50), all.last().copied().unwrap_or_default());
         println!(
             "| {editors} | {} ({}) | {} | {} | {} | {} | {:.2} |",
