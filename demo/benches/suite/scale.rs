@@ -2,9 +2,8 @@
 //! many windows, and what publishing and reading the state costs at those sizes.
 //!
 //! For 10, 100, 1,000 and 10,000 windows of 10 blocks each (4 fields blocks of 5 items, 3 texts,
-//! 2 notices, a 5-row table), per frame: the egui pass that draws them (an `egui::Window` of
-//! 10 labelled rows each), and the bridge's own cost (its declarations and hooks, over an
-//! empty pass) when nothing changed, and when one window changed (which publishes: a new
+//! 2 notices, a 5-row table), per frame: the bridge's own cost (its declarations and hooks, over
+//! an empty pass) when nothing changed, and when one window changed (which publishes: a new
 //! snapshot built and serialised once), plus the size of the published state. The bridge's
 //! cost is measured without the drawing, so that the drawing's variance does not hide it.
 //!
@@ -24,7 +23,10 @@
 //! process of its own ([`in_own_process`]), as each section of the suite does: in one process,
 //! the bridge's pass at 10,000 windows measured about 1.6 times slower after the demo had drawn
 //! 10,000 editors twice than before (the same work, in memory the allocator had scattered), so
-//! a figure depended on which ran before it.
+//! a figure depended on which ran before it; the line under the exponents gives that figure
+//! (the bridge's frame after [`churn`]) beside the fresh process's. The bridge's frames are
+//! timed in rounds ([`bridge_frames`]), each size once a round, for the same reason across
+//! time.
 //!
 //! The look pass ([`look_passes`]): the demo's passes, run back to back for a while as a
 //! continuously repainting app's, with an agent reading the state every 100 ms, so that the read
@@ -88,17 +90,6 @@ fn declare(bridge: &Bridge, app: &mut App) {
     }
 }
 
-/// What a person sees of the same windows: the egui pass the bridge rides on.
-fn draw(ctx: &egui::Context, app: &App) {
-    for k in 0..app.windows {
-        egui::Window::new(format!("Window {k}")).id(egui::Id::unique(("w", k))).show(ctx, |ui| {
-            for row in 0..10 {
-                ui.label(format!("Row {row}: Ada Lovelace, 1 Main Street, $100.00"));
-            }
-        });
-    }
-}
-
 /// Times the bridge's end of a pass, where it publishes (and serialises what changed): egui
 /// runs its plugins' output hooks in the order they were added, so a stamp added before the
 /// bridge's plugin and one added after hold that hook between them. (Two types: egui keeps one
@@ -143,7 +134,7 @@ const TIME_FRAMES_FOR: Duration = Duration::from_secs(1);
 /// The median time of one frame after warm-up (frames for [`TIME_FRAMES_FOR`]), and of the bridge's
 /// publish in it, timed on its own rather than as the difference of two frames' medians (which
 /// the frames' variance made 0 at 1,000 windows).
-fn frame_time(windows: usize, with_bridge: bool, with_ui: bool, change: bool) -> FrameTimes {
+fn frame_time(windows: usize, with_bridge: bool, change: bool) -> FrameTimes {
     let bridge = Bridge::builder().build();
     let ctx = egui::Context::default();
     let hook = Arc::new(Mutex::new(HookTimes::default()));
@@ -154,10 +145,7 @@ fn frame_time(windows: usize, with_bridge: bool, with_ui: bool, change: bool) ->
     }
     let mut app = App { windows, edits: 0, change };
     let run = |ctx: &egui::Context, app: &mut App| {
-        ctx.run_ui(egui::RawInput::default(), |ui| {
-            if with_ui {
-                draw(ui.ctx(), app);
-            }
+        ctx.run_ui(egui::RawInput::default(), |_ui| {
             if with_bridge {
                 declare(&bridge, app);
             }
@@ -334,7 +322,7 @@ const SIZES: [usize; 4] = [10, 100, 1_000, 10_000];
 const MEASURE: &str = "EGUI_MCP_BRIDGE_SCALE_MEASURE";
 
 /// Takes the measurement `what` (`demo N on|off`, `frame N bridge|none change|same`, `read N`,
-/// `look N`) and returns its figures: durations in seconds, sizes in bytes.
+/// `look N`, or `churned N`: the bridge's frame with nothing changed after [`churn`]) and returns its figures: durations in seconds, sizes in bytes.
 fn measure(what: &str) -> Vec<f64> {
     let parts: Vec<&str> = what.split(' ').collect();
     let n: usize = parts[1].parse().unwrap();
@@ -346,8 +334,12 @@ fn measure(what: &str) -> Vec<f64> {
         }
         "frame" => {
             let bridge = parts[2] == "bridge";
-            let t = frame_time(n, bridge, false, parts[3] == "change");
+            let t = frame_time(n, bridge, parts[3] == "change");
             vec![secs(t.frame), secs(t.publish), t.state_bytes as f64]
+        }
+        "churned" => {
+            churn(n);
+            vec![secs(frame_time(n, true, false).frame)]
         }
         "read" => {
             let (t, bytes) = read_time(n);
@@ -365,6 +357,30 @@ fn measure(what: &str) -> Vec<f64> {
     }
 }
 
+/// What the demo leaves in a process's memory after drawing `editors` Order Editors twice (as
+/// [`demo_pass`] does, its read view on and then off): the app, its bridge and egui's context,
+/// each run for a few passes and dropped.
+fn churn(editors: usize) {
+    for read_view in [true, false] {
+        let bridge = Bridge::builder().app_name("order-demo").read_view(read_view).build();
+        let ctx = egui::Context::default();
+        ctx.add_plugin(bridge.plugin());
+        let mut app = OrderApp::new(bridge.clone());
+        for _ in 0..editors {
+            let _ = app.new_order();
+        }
+        let reader = Agent::new(&bridge);
+        for _ in 0..5 {
+            black_box(reader.snapshot());
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
+                ..Default::default()
+            };
+            ctx.run_ui(input, |ui| app.ui(ui)).drop_without_applying_deltas();
+        }
+    }
+}
+
 /// [`measure`] run in a fresh process of its own (this bench, with [`MEASURE`] set), so that
 /// no measurement runs in memory an earlier one left scattered.
 fn in_own_process(what: &str) -> Vec<f64> {
@@ -379,6 +395,35 @@ fn in_own_process(what: &str) -> Vec<f64> {
     serde_json::from_str(line.trim()).unwrap()
 }
 
+/// Rounds of [`bridge_frames`].
+const ROUNDS: usize = 3;
+
+/// The bridge's frames at each size: an empty frame, the bridge's share of a frame with nothing
+/// changed and with one window changed, its publish, and the state's size in bytes (as a
+/// duration of that many nanoseconds). Each is the median of [`ROUNDS`] rounds that each time
+/// every size in turn: a machine slower for a while (on this 2-core one, the same program's
+/// frame at 10,000 windows took from 1.05 to 2.35 µs a window within one hour) then weighs on
+/// every size alike, not on the sizes timed in that while, which moved the growth exponents.
+fn bridge_frames() -> Vec<[Duration; 5]> {
+    let secs = Duration::from_secs_f64;
+    let mut rounds: Vec<Vec<[Duration; 5]>> = vec![Vec::new(); SIZES.len()];
+    for _ in 0..ROUNDS {
+        for (k, windows) in SIZES.into_iter().enumerate() {
+            let empty = secs(in_own_process(&format!("frame {windows} none same"))[0]);
+            let same = secs(in_own_process(&format!("frame {windows} bridge same"))[0]);
+            let changed = in_own_process(&format!("frame {windows} bridge change"));
+            rounds[k].push([
+                empty,
+                same.saturating_sub(empty),
+                secs(changed[0]).saturating_sub(empty),
+                secs(changed[1]),
+                Duration::from_nanos(changed[2] as u64),
+            ]);
+        }
+    }
+    rounds.into_iter().map(|r| std::array::from_fn(|i| median(r.iter().map(|f| f[i]).collect()))).collect()
+}
+
 pub fn run() {
     if let Ok(what) = std::env::var(MEASURE) {
         println!("{}", serde_json::to_string(&measure(&what)).unwrap());
@@ -389,20 +434,16 @@ pub fn run() {
         "| windows | demo's pass (that many editors) | bridge, nothing changed (× 10 blocks) | bridge, one window changed | read view, an agent about (demo's pass, on − off) | demo frame applying a call | publish + serialise | `resources/read` (HTTP) | state JSON |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    let bridge = bridge_frames();
     let mut rows = Vec::new();
-    for windows in SIZES {
+    for (windows, [empty, quiet, busy, publish, bytes]) in SIZES.into_iter().zip(bridge) {
         let secs = Duration::from_secs_f64;
         let demo = in_own_process(&format!("demo {windows} on"));
         let (demo_quiet, demo_call) = (secs(demo[0]), secs(demo[1]));
         let demo_blind = secs(in_own_process(&format!("demo {windows} off"))[0]);
         let read_view = demo_quiet.saturating_sub(demo_blind);
-        let empty = secs(in_own_process(&format!("frame {windows} none same"))[0]);
-        let same = secs(in_own_process(&format!("frame {windows} bridge same"))[0]);
-        let changed = in_own_process(&format!("frame {windows} bridge change"));
         let read = secs(in_own_process(&format!("read {windows}"))[0]);
-        let quiet = same.saturating_sub(empty);
-        let busy = secs(changed[0]).saturating_sub(empty);
-        let (publish, size) = (secs(changed[1]), changed[2] as usize);
+        let size = bytes.as_nanos() as usize;
         let share = |d: Duration| 100.0 * d.as_secs_f64() / demo_blind.as_secs_f64();
         println!(
             "| {windows} | {} | {} ({:.1}% of it) | {} ({:.1}%) | {} ({:.1}%) | {} | {} | {} | {} KB |",
@@ -418,7 +459,7 @@ pub fn run() {
             ms(read),
             size / 1024
         );
-        rows.push([demo_blind, quiet, busy, publish, read]);
+        rows.push([demo_blind, quiet, busy, publish, read, empty]);
     }
     let growth = |i: usize| {
         let at = |k: usize| (SIZES[k], rows[k][i]);
@@ -443,6 +484,17 @@ pub fn run() {
     {
         println!("- {what}: {}", growth(i));
     }
+    // The same bridge frame at the largest size, in a process whose memory the demo's runs
+    // scattered (as the measurements above were before each had a process of its own).
+    let largest = SIZES[SIZES.len() - 1];
+    let [_, fresh, .., empty] = rows[SIZES.len() - 1];
+    let churned = Duration::from_secs_f64(in_own_process(&format!("churned {largest}"))[0]).saturating_sub(empty);
+    println!(
+        "\nthe bridge, nothing changed, at {largest} windows after the demo drew {largest} editors twice in the same process: {} ({:.2}× the fresh process's {})",
+        ms(churned),
+        churned.as_secs_f64() / fresh.as_secs_f64(),
+        ms(fresh)
+    );
     println!("\n## The look pass: the demo's passes back to back, an agent reading every 100 ms\n");
     println!("| editors | passes (looks) | p50 pass | p99 pass | worst pass | look pass p50 | worst / p50 |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
