@@ -402,7 +402,7 @@ const ROUNDS: usize = 3;
 /// changed and with one window changed, its publish, and the state's size in bytes (as a
 /// duration of that many nanoseconds). Each is the median of [`ROUNDS`] rounds that each time
 /// every size in turn: a machine slower for a while (on this 2-core one, the same program's
-/// frame at 10,000 windows took from 1.05 to 2.35 µs a window within one hour) then weighs on
+/// frame at 10,000 windows took from 1.0 to 2.2 µs a window within one hour) then weighs on
 /// every size alike, not on the sizes timed in that while, which moved the growth exponents.
 fn bridge_frames() -> Vec<[Duration; 5]> {
     let secs = Duration::from_secs_f64;
