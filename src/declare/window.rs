@@ -23,7 +23,7 @@ pub struct WindowBuilder {
     pub(super) core: Arc<UiCore>,
     /// The bridge's own state beside its core: window places, what is made once.
     pub(super) state: Arc<DeclareState>,
-    pub(super) decl: WindowDecl,
+    pub(super) decl: Box<WindowDecl>,
     /// How [`ui`](Self::ui) shows it to the person.
     pub(super) look: super::places::Look,
 }
@@ -167,7 +167,7 @@ pub struct WindowUi {
     /// The bridge's own state beside its core (what is made once: the edit action's schema).
     pub(super) state: Arc<DeclareState>,
     /// Its `block_hashes` start as last pass's, each overwritten as its block is declared.
-    pub(super) decl: WindowDecl,
+    pub(super) decl: Box<WindowDecl>,
     blocks_hasher: ContentHasher,
     pub(super) blocked: bool,
     /// Inside a closed menu drawn hidden: whether the menu's `ui` allowed use.

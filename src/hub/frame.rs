@@ -1,5 +1,11 @@
 //! The UI thread's bookkeeping between passes: window versions and external ids, the call
 //! slot, and how a pass's declarations become the next published [`Snapshot`].
+//!
+//! Declarations are boxed, in every list that holds them: one is handed from the spares to the
+//! app's [`crate::WindowBuilder`] and back into a pass's list at each window of each pass, and
+//! moved by value it was some 300 bytes copied three or four times a window, and the lists
+//! three vectors of 3 MB at 10,000 windows that each pass read or wrote through.
+#![allow(clippy::vec_box, reason = "declarations are boxed so that a pass moves pointers, not 300-byte values")]
 
 mod build;
 mod calls;
@@ -51,7 +57,7 @@ struct PassDecls {
     key: PassKey,
     /// The pass counter when it began (to tell declarations made after a call from before).
     began: u64,
-    windows: Vec<WindowDecl>,
+    windows: Vec<Box<WindowDecl>>,
     app_actions: Vec<ActionDecl>,
     /// The egui ids (as `u64`) of what the app described in this pass: its windows' areas and
     /// panels' `Ui`s, the bridge's own widgets. The read view leaves out what holds them.
@@ -66,7 +72,7 @@ struct PassDecls {
 
 impl PassDecls {
     /// `windows`: an empty list, with room for as many windows as the viewport declared last.
-    fn new(key: PassKey, began: u64, windows: Vec<WindowDecl>) -> Self {
+    fn new(key: PassKey, began: u64, windows: Vec<Box<WindowDecl>>) -> Self {
         Self {
             key,
             began,
@@ -132,11 +138,11 @@ pub(crate) struct FrameState {
     /// Where the app's actions were declared last (each window's is in its memory).
     app_pass: Option<PassKey>,
     /// Replaced declarations, emptied, for the next ones ([`Self::recycle`]).
-    spare: Vec<WindowDecl>,
+    spare: Vec<Box<WindowDecl>>,
     /// The emptied list of a pass's windows that a later pass replaced, for the next pass.
-    spare_list: Vec<WindowDecl>,
+    spare_list: Vec<Box<WindowDecl>>,
     /// The union being published (moved out of `committed` and back).
-    declared: Vec<WindowDecl>,
+    declared: Vec<Box<WindowDecl>>,
     app_actions: Vec<ActionDecl>,
     calls: CallSlot,
     settling: Option<Settling>,
@@ -209,7 +215,7 @@ impl Default for FrameState {
 
 impl FrameState {
     /// A window declared in the pass under way. Outside any pass it counts for nothing.
-    pub fn declare_window(&mut self, mut decl: WindowDecl) {
+    pub fn declare_window(&mut self, mut decl: Box<WindowDecl>) {
         if let Some(p) = self.passes.last_mut() {
             decl.find_fingerprint();
             p.windows.push(decl);

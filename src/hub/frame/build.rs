@@ -234,7 +234,7 @@ impl FrameState {
 /// window's memory learns whether a dialog blocks it; true with the rest when that changed for
 /// any of them.
 fn published(
-    declared: &[WindowDecl],
+    declared: &[Box<WindowDecl>],
     memory: &mut Memory,
     (headers, header_hashes): (&[WindowHeader<'_>], &[u64]),
     blockers: &[Option<usize>],
@@ -272,7 +272,7 @@ fn published(
 /// to `json` for the state, and their hash to `hash`. Compared by hash: the last snapshot's
 /// strings are not read again.
 fn operable(
-    declared: &[WindowDecl],
+    declared: &[Box<WindowDecl>],
     (handles, blockers): (&[Arc<str>], &[Option<usize>]),
     last: &Snapshot,
     (json, hash): (&mut Arc<str>, &mut u64),
@@ -353,7 +353,7 @@ fn tool_spec(handle: &str, a: &ActionDecl) -> ToolSpec {
 
 /// Each declared window's published header: its handle, version and owner's handle.
 fn headers<'a>(
-    declared: &'a [WindowDecl],
+    declared: &'a [Box<WindowDecl>],
     handles: &'a [Arc<str>],
     versions: &[u64],
     topology: &Topology,

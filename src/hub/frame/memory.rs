@@ -106,6 +106,24 @@ impl Memory {
         self.windows.get_full_mut(app_id).map(|(index, _, m)| (Slot { index, layout }, m))
     }
 
+    /// Whether `slot` is still good: no window was forgotten since it was taken.
+    pub(super) fn holds(&self, slot: Slot) -> bool {
+        slot.layout == self.layout
+    }
+
+    /// [`Self::find`], at `slot` when it is still good: the declaration that brings it was
+    /// this window's (the id hashed, the key read, only when it was not).
+    pub(super) fn locate(&mut self, slot: Option<Slot>, app_id: &str) -> Option<(Slot, &mut WindowMemory)> {
+        match slot {
+            Some(s) if s.layout == self.layout => {
+                let (id, m) = self.windows.get_index_mut(s.index)?;
+                debug_assert_eq!(id.as_str(), app_id, "a slot of the same layout holds the same window");
+                Some((s, m))
+            }
+            _ => self.find(app_id),
+        }
+    }
+
     /// The window's memory, at `slot` when it is still good, else by id.
     pub(super) fn at(&mut self, slot: Option<Slot>, app_id: &str) -> Option<&mut WindowMemory> {
         match slot {

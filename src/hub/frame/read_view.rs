@@ -122,7 +122,7 @@ impl FrameState {
     /// A window the app has not described, read from what it draws: declared like the app's,
     /// with no actions, published read-only.
     pub fn declare_read_only(&mut self, window: &ReadOnlyWindow) {
-        let mut decl = WindowDecl::new(window.app_id.clone());
+        let mut decl = Box::new(WindowDecl::new(window.app_id.clone()));
         decl.title.clone_from(&window.title);
         decl.undescribed = true;
         decl.modal = window.modal;

@@ -14,11 +14,15 @@ use crate::hub::decl::WindowDecl;
 impl FrameState {
     /// A declaration of the window `app_id`, titled with its id: an emptied one of a replaced
     /// declaration when there is one, so that its strings and vectors are not allocated again.
-    pub fn window_decl(&mut self, app_id: &str) -> WindowDecl {
-        let mut decl = self.spare.pop().unwrap_or_else(|| WindowDecl::new(String::new()));
+    pub fn window_decl(&mut self, app_id: &str) -> Box<WindowDecl> {
+        let mut decl = self.spare.pop().unwrap_or_else(|| Box::new(WindowDecl::new(String::new())));
+        // The spares come in the order their pass declared them: usually this window's own
+        // declaration of two passes ago, whose place in the memory is still good.
+        let slot = decl.slot.filter(|s| self.memory.holds(*s) && decl.app_id == app_id);
         decl.empty();
         decl.app_id.push_str(app_id);
         decl.title.push_str(app_id);
+        decl.slot = slot;
         decl
     }
 
@@ -30,7 +34,7 @@ impl FrameState {
     /// second declaration before that (a pass egui discards, a window declared twice) finds
     /// none and builds its blocks, which costs time and changes nothing.
     pub fn window_start(&mut self, decl: &mut WindowDecl) -> bool {
-        let Some((slot, m)) = self.memory.find(decl.app_id.as_str()) else { return false };
+        let Some((slot, m)) = self.memory.locate(decl.slot, decl.app_id.as_str()) else { return false };
         decl.slot = Some(slot);
         decl.kept.clone_from(&m.kept);
         if !m.block_hashes.is_empty() {
@@ -48,6 +52,8 @@ impl FrameState {
             // The whole list becomes the spares (nothing is moved), the spares' emptied list
             // the next pass's.
             std::mem::swap(&mut self.spare, &mut old.windows);
+            // Taken from the end: in the order they were declared (see `window_decl`).
+            self.spare.reverse();
         } else {
             let room = self.memory.len().saturating_sub(self.spare.len());
             self.spare.extend(old.windows.drain(..).take(room));
@@ -161,6 +167,25 @@ mod tests {
         assert_eq!(decl.block_hashes, vec![1], "its hashes, not a spare's leftovers");
         assert!(decl.blocks.is_empty() && decl.actions.is_empty() && decl.slot.is_some(), "spares come emptied");
         assert_eq!((decl.app_id.as_str(), decl.title.as_str(), decl.summary.as_str()), ("w1", "w1", ""));
+    }
+
+    #[test]
+    fn a_window_gets_its_own_declaration_of_two_passes_ago_with_its_place() {
+        let hub = Hub::new(HubConfig::default());
+        let mut frame = FrameState::default();
+        for _ in 0..3 {
+            pass(&mut frame, &hub, 0..3);
+        }
+        frame.begin_pass(&hub, 1, false);
+        let own = frame.window_decl("w0");
+        assert_eq!(own.slot.map(|s| s.index), Some(0), "w0's own declaration: its place kept, not looked up");
+        let other = frame.window_decl("w7");
+        assert_eq!(other.slot, None, "w1's declaration given to w7: no place, so w7 is looked up by id");
+        let mut w1 = frame.window_decl("w1");
+        assert_eq!(w1.slot, None, "w2's declaration: no place");
+        frame.window_start(&mut w1);
+        assert_eq!(w1.slot.map(|s| s.index), Some(1), "found by id");
+        assert_eq!(w1.block_hashes, vec![1], "w1's hashes");
     }
 
     #[test]

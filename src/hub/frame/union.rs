@@ -93,7 +93,7 @@ pub(super) struct Taken {
     /// The union was empty, and the viewport's list became it.
     swapped: bool,
     /// Windows it declared again, whose first declaration (by another pass) won.
-    repeated: Vec<WindowDecl>,
+    repeated: Vec<Box<WindowDecl>>,
     /// App actions moved into the union.
     app_actions: usize,
 }
@@ -134,7 +134,12 @@ fn mark(memory: &mut Memory, d: &mut WindowDecl, (i, key, now): (usize, PassKey,
         None => {
             let mut m = WindowMemory::new(d, key, now);
             m.declared = (d.fingerprint, i);
-            m.block_hashes = std::mem::take(&mut d.block_hashes);
+            // Copied into a vector of its own, not taken: the declaration's grew while its blocks
+            // were built, among their allocations, so that at thousands of windows each
+            // window's hashes were on a page of their own; made here, the windows' hashes and
+            // keys lie together, in the order the windows opened, which is the order a pass
+            // reads them in.
+            m.block_hashes.clone_from(&d.block_hashes);
             d.slot = Some(memory.insert(d.app_id.clone(), m));
             Marked::Opened
         }
