@@ -71,6 +71,9 @@ pub(crate) struct WindowDecl {
     pub fingerprint: u64,
     /// Its actions' hash, for the tool list's ([`Self::find_fingerprint`]).
     pub actions_hash: u64,
+    /// Made in its window's first pass, among the allocations of the window's first blocks
+    /// (see `FrameState::recycle`, which makes such a declaration again before it is reused).
+    pub first: bool,
 }
 
 /// Where a window's memory was when its declaration started (the frame's `Memory::find`): good
@@ -104,6 +107,7 @@ impl WindowDecl {
             slot: None,
             fingerprint: 0,
             actions_hash: 0,
+            first: false,
         }
     }
 
@@ -125,6 +129,7 @@ impl WindowDecl {
         self.slot = None;
         self.fingerprint = 0;
         self.actions_hash = 0;
+        self.first = false;
     }
 
     /// Finds [`Self::fingerprint`] and [`Self::actions_hash`]: once the declaration is made,

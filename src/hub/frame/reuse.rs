@@ -34,7 +34,10 @@ impl FrameState {
     /// second declaration before that (a pass egui discards, a window declared twice) finds
     /// none and builds its blocks, which costs time and changes nothing.
     pub fn window_start(&mut self, decl: &mut WindowDecl) -> bool {
-        let Some((slot, m)) = self.memory.locate(decl.slot, decl.app_id.as_str()) else { return false };
+        let Some((slot, m)) = self.memory.locate(decl.slot, decl.app_id.as_str()) else {
+            decl.first = true;
+            return false;
+        };
         decl.slot = Some(slot);
         decl.kept.clone_from(&m.kept);
         if !m.block_hashes.is_empty() {
@@ -54,6 +57,16 @@ impl FrameState {
             std::mem::swap(&mut self.spare, &mut old.windows);
             // Taken from the end: in the order they were declared (see `window_decl`).
             self.spare.reverse();
+            // Declarations made in their windows' first pass were made among the allocations of
+            // those windows' blocks: at thousands of windows, a page or more apart, against a
+            // few hundred bytes for those made after, so that every other pass (the two lists
+            // of declarations take turns) was slower. Made again here, one after the other,
+            // once; the old ones are freed after, so that the new are not made in their places.
+            if self.spare.iter().any(|d| d.first) {
+                let again: Vec<Box<WindowDecl>> =
+                    self.spare.iter().map(|d| Box::new(WindowDecl { first: false, ..(**d).clone() })).collect();
+                self.spare = again;
+            }
         } else {
             let room = self.memory.len().saturating_sub(self.spare.len());
             self.spare.extend(old.windows.drain(..).take(room));
@@ -186,6 +199,25 @@ mod tests {
         frame.window_start(&mut w1);
         assert_eq!(w1.slot.map(|s| s.index), Some(1), "found by id");
         assert_eq!(w1.block_hashes, vec![1], "w1's hashes");
+    }
+
+    #[test]
+    fn a_declaration_made_in_its_windows_first_pass_is_made_again_before_it_is_reused() {
+        let hub = Hub::new(HubConfig::default());
+        let mut frame = FrameState::default();
+        pass(&mut frame, &hub, 0..2);
+        let first: Vec<*const WindowDecl> = frame.committed[0].windows.iter().map(|d| &raw const **d).collect();
+        assert!(frame.committed[0].windows.iter().all(|d| d.first), "made in their windows' first pass");
+        pass(&mut frame, &hub, 0..2);
+        assert!(frame.committed[0].windows.iter().all(|d| !d.first), "the second pass's are not");
+        assert_eq!(frame.spare.len(), 2);
+        for d in &frame.spare {
+            assert!(!first.contains(&&raw const **d), "the first pass's declarations were made again");
+            assert!(!d.first);
+        }
+        pass(&mut frame, &hub, 0..2);
+        let state: serde_json::Value = serde_json::from_str(frame.last.json()).expect("the state is JSON");
+        assert_eq!(state["windows"][1]["blocks"][0]["text"], "1", "{state}");
     }
 
     #[test]
