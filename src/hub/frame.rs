@@ -68,6 +68,9 @@ struct PassDecls {
     /// The egui ids of the `Ui`s that hold the contents of declared windows, with their app
     /// ids: what the app drew there but did not describe is added to the window it is in.
     window_uis: Vec<(u64, String)>,
+    /// How many of `windows` were made in their window's first pass ([`WindowDecl::first`]),
+    /// counted as they are declared, so that recycling the list need not look at each.
+    firsts: usize,
 }
 
 impl PassDecls {
@@ -81,6 +84,7 @@ impl PassDecls {
             described: Vec::new(),
             widgets: Vec::new(),
             window_uis: Vec::new(),
+            firsts: 0,
         }
     }
 }
@@ -218,6 +222,7 @@ impl FrameState {
     pub fn declare_window(&mut self, mut decl: Box<WindowDecl>) {
         if let Some(p) = self.passes.last_mut() {
             decl.find_fingerprint();
+            p.firsts += usize::from(decl.first);
             p.windows.push(decl);
         } else {
             self.outside_pass(&decl.app_id);

@@ -62,7 +62,7 @@ impl FrameState {
             // few hundred bytes for those made after, so that every other pass (the two lists
             // of declarations take turns) was slower. Made again here, one after the other,
             // once; the old ones are freed after, so that the new are not made in their places.
-            if self.spare.iter().any(|d| d.first) {
+            if old.firsts > 0 {
                 let again: Vec<Box<WindowDecl>> =
                     self.spare.iter().map(|d| Box::new(WindowDecl { first: false, ..(**d).clone() })).collect();
                 self.spare = again;
