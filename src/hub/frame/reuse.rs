@@ -62,10 +62,16 @@ impl FrameState {
             // few hundred bytes for those made after, so that every other pass (the two lists
             // of declarations take turns) was slower. Made again here, one after the other,
             // once; the old ones are freed after, so that the new are not made in their places.
+            // Only those: a pass after one in which windows opened reads each declaration once.
             if old.firsts > 0 {
-                let again: Vec<Box<WindowDecl>> =
-                    self.spare.iter().map(|d| Box::new(WindowDecl { first: false, ..(**d).clone() })).collect();
-                self.spare = again;
+                let mut replaced = Vec::with_capacity(old.firsts);
+                for d in &mut self.spare {
+                    if d.first {
+                        let again = Box::new(WindowDecl { first: false, ..(**d).clone() });
+                        replaced.push(std::mem::replace(d, again));
+                    }
+                }
+                drop(replaced);
             }
         } else {
             let room = self.memory.len().saturating_sub(self.spare.len());
@@ -218,6 +224,13 @@ mod tests {
         pass(&mut frame, &hub, 0..2);
         let state: serde_json::Value = serde_json::from_str(frame.last.json()).expect("the state is JSON");
         assert_eq!(state["windows"][1]["blocks"][0]["text"], "1", "{state}");
+        // A window opening beside them: its declaration alone is made again.
+        pass(&mut frame, &hub, 0..3);
+        let before: Vec<*const WindowDecl> = frame.committed[0].windows.iter().map(|d| &raw const **d).collect();
+        pass(&mut frame, &hub, 0..3);
+        let spares: Vec<*const WindowDecl> = frame.spare.iter().rev().map(|d| &raw const **d).collect();
+        assert_eq!(spares[..2], before[..2], "the open windows' declarations are kept as they are");
+        assert_ne!(spares[2], before[2], "the new window's is made again");
     }
 
     #[test]
