@@ -126,14 +126,7 @@ impl Memory {
 
     /// The window's memory, at `slot` when it is still good, else by id.
     pub(super) fn at(&mut self, slot: Option<Slot>, app_id: &str) -> Option<&mut WindowMemory> {
-        match slot {
-            Some(s) if s.layout == self.layout => {
-                let (id, m) = self.windows.get_index_mut(s.index)?;
-                debug_assert_eq!(id.as_str(), app_id, "a slot of the same layout holds the same window");
-                Some(m)
-            }
-            _ => self.windows.get_mut(app_id),
-        }
+        self.locate(slot, app_id).map(|(_, m)| m)
     }
 
     /// Remembers a window that opened: last in the order, so no slot moves.
