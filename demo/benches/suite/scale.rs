@@ -184,30 +184,50 @@ fn median(mut times: Vec<Duration>) -> Duration {
     times.get(times.len() / 2).copied().unwrap_or_default()
 }
 
+/// The demo with `editors` Order Editors open, its bridge and its egui context.
+struct Demo {
+    bridge: Bridge,
+    ctx: egui::Context,
+    app: OrderApp,
+    /// The first editor's window id.
+    first: String,
+}
+
+impl Demo {
+    fn new(editors: usize, read_view: bool) -> Self {
+        let bridge = Bridge::builder().app_name("order-demo").read_view(read_view).build();
+        let ctx = egui::Context::default();
+        ctx.add_plugin(bridge.plugin());
+        let mut app = OrderApp::new(bridge.clone());
+        let first = app.new_order();
+        for _ in 1..editors {
+            let _ = app.new_order();
+        }
+        Self { bridge, ctx, app, first }
+    }
+}
+
+/// A frame's input: a 1280×800 screen.
+fn screen() -> egui::RawInput {
+    egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
+        ..Default::default()
+    }
+}
+
 /// The demo's own pass with `editors` Order Editors open (and Orders and the activity panel):
 /// a frame with nothing changed, and a frame that applies an agent's `edit_field` to one editor
 /// (its two passes and the publish). `read_view`: the bridge's read view of what the app did
 /// not describe, with an agent about (reading the state before each frame), so that egui's
 /// accessibility tree is built at the read view's pace (a look a second).
 fn demo_pass(editors: usize, read_view: bool) -> (Duration, Duration) {
-    let bridge = Bridge::builder().app_name("order-demo").read_view(read_view).build();
-    let ctx = egui::Context::default();
-    ctx.add_plugin(bridge.plugin());
-    let mut app = OrderApp::new(bridge.clone());
-    let first = app.new_order();
-    for _ in 1..editors {
-        let _ = app.new_order();
-    }
+    let Demo { bridge, ctx, mut app, first } = Demo::new(editors, read_view);
     let reader = Agent::new(&bridge);
     let frame = |app: &mut OrderApp| {
         if read_view {
             black_box(reader.snapshot());
         }
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
-            ..Default::default()
-        };
-        ctx.run_ui(input, |ui| app.ui(ui)).drop_without_applying_deltas();
+        ctx.run_ui(screen(), |ui| app.ui(ui)).drop_without_applying_deltas();
     };
     for _ in 0..5 {
         frame(&mut app);
@@ -277,18 +297,9 @@ fn exponent((na, a): (usize, Duration), (nb, b): (usize, Duration)) -> f64 {
 /// time, and the look passes' (those that built egui's accessibility tree for the read view),
 /// each sorted.
 fn look_passes(editors: usize, run_for: Duration) -> (Vec<Duration>, Vec<Duration>) {
-    let bridge = Bridge::builder().app_name("order-demo").build();
-    let ctx = egui::Context::default();
-    ctx.add_plugin(bridge.plugin());
-    let mut app = OrderApp::new(bridge.clone());
-    for _ in 0..editors {
-        let _ = app.new_order();
-    }
+    let Demo { bridge, ctx, mut app, .. } = Demo::new(editors, true);
     let reader = Agent::new(&bridge);
-    let input = || egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
-        ..Default::default()
-    };
+    let input = screen;
     for _ in 0..3 {
         ctx.run_ui(input(), |ui| app.ui(ui)).drop_without_applying_deltas();
     }
@@ -362,21 +373,11 @@ fn measure(what: &str) -> Vec<f64> {
 /// each run for a few passes and dropped.
 fn churn(editors: usize) {
     for read_view in [true, false] {
-        let bridge = Bridge::builder().app_name("order-demo").read_view(read_view).build();
-        let ctx = egui::Context::default();
-        ctx.add_plugin(bridge.plugin());
-        let mut app = OrderApp::new(bridge.clone());
-        for _ in 0..editors {
-            let _ = app.new_order();
-        }
+        let Demo { bridge, ctx, mut app, .. } = Demo::new(editors, read_view);
         let reader = Agent::new(&bridge);
         for _ in 0..5 {
             black_box(reader.snapshot());
-            let input = egui::RawInput {
-                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
-                ..Default::default()
-            };
-            ctx.run_ui(input, |ui| app.ui(ui)).drop_without_applying_deltas();
+            ctx.run_ui(screen(), |ui| app.ui(ui)).drop_without_applying_deltas();
         }
     }
 }

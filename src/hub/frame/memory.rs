@@ -115,7 +115,7 @@ impl Memory {
     /// this window's (the id hashed, the key read, only when it was not).
     pub(super) fn locate(&mut self, slot: Option<Slot>, app_id: &str) -> Option<(Slot, &mut WindowMemory)> {
         match slot {
-            Some(s) if s.layout == self.layout => {
+            Some(s) if self.holds(s) => {
                 let (id, m) = self.windows.get_index_mut(s.index)?;
                 debug_assert_eq!(id.as_str(), app_id, "a slot of the same layout holds the same window");
                 Some((s, m))
