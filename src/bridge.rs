@@ -11,7 +11,7 @@ pub use builder::BridgeBuilder;
 use crate::declare::{DeclareState, Press, WindowBuilder};
 use crate::hub::{ActionSpec, ActivityRecord, AgentAction, Footprint, NoArgs, Snapshot, UiCore};
 use crate::plugin::{BridgePlugin, CallsWhileHidden};
-use crate::server::{ClientPolicy, LocalOptions, McpServer, ServeHandle};
+use crate::server::{ClientPolicy, LocalOptions, McpServer, ServeHandle, StdioStart};
 #[cfg(feature = "http")]
 use crate::server::{HttpHandle, HttpOptions};
 
@@ -25,6 +25,8 @@ use crate::server::{HttpHandle, HttpOptions};
 /// thread, inside the app's ui code. The server runs on tokio worker threads and never touches
 /// app state: agent calls reach the app only where it declares their action, in a pass of the
 /// UI thread, and are answered after that pass's state is published.
+///
+#[doc = include_str!("docs/how_it_works.md")]
 #[derive(Clone)]
 pub struct Bridge {
     core: Arc<UiCore>,
@@ -330,6 +332,77 @@ impl Bridge {
         let handle = self.server()?.serve_stdio();
         self.open_local_endpoint();
         Ok(handle)
+    }
+
+    /// Serves stdio the way agent programs expect, decided from the command line: only when
+    /// started with `--stdio` (as a client starts an MCP server), and then by the copy of the
+    /// app this user already has open, if any. Call it first in `main`, before anything writes
+    /// to stdout. Started by a person (no `--stdio`), a second time too, it does nothing and the
+    /// app opens its window.
+    ///
+    /// - No `--stdio`: opens the app's local endpoint (unless turned off), so that a client
+    ///   started later with `--stdio` reaches this window, and answers [`StdioStart::NotAsked`].
+    /// - `--stdio`, and a copy of the app (the same [`app_name`](BridgeBuilder::app_name)) runs
+    ///   for this user with its local endpoint open: this process relays its stdin and stdout
+    ///   to it until the client or the copy ends, and answers [`StdioStart::Relayed`]: return
+    ///   from `main` without a window. The agent drives the window the person has open.
+    /// - `--stdio` and none runs (or the local endpoint is off): serves stdio here, as
+    ///   [`serve_stdio`](Self::serve_stdio), and answers [`StdioStart::Serving`]: open the
+    ///   window as usual, and keep the value while the app runs.
+    ///
+    /// `EGUI_MCP_BRIDGE_INSTANCE=<pid>` picks the copy to attach to
+    /// ([`serve::Attach::instance`](crate::serve::Attach::instance)).
+    ///
+    /// ```no_run
+    /// let bridge = egui_mcp_bridge::Bridge::builder().app_name("my-app").build();
+    /// let stdio = bridge.serve_stdio_from_args()?;
+    /// if stdio.relayed() {
+    ///     return Ok(()); // the copy already open served the client: no second window
+    /// }
+    /// // …add the plugin and run the app, keeping `stdio` alive.
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When the named instance (`EGUI_MCP_BRIDGE_INSTANCE`) does not run or is not a process
+    /// id (a copy is not started in its place), or the server's runtime cannot start. Other
+    /// failures to look for a running copy (its folder not private) are logged, and this
+    /// process serves the client itself.
+    pub fn serve_stdio_from_args(&self) -> std::io::Result<StdioStart> {
+        self.serve_stdio_if(std::env::args_os().skip(1).any(|a| a == "--stdio"))
+    }
+
+    /// [`serve_stdio_from_args`](Self::serve_stdio_from_args) for an app whose own
+    /// command-line parser decides whether a client asked for stdio.
+    ///
+    /// # Errors
+    ///
+    /// As [`serve_stdio_from_args`](Self::serve_stdio_from_args).
+    pub fn serve_stdio_if(&self, asked: bool) -> std::io::Result<StdioStart> {
+        if !asked {
+            // The person's copy: a client's `--stdio` attaches to it.
+            self.open_local_endpoint();
+            return Ok(StdioStart::NotAsked);
+        }
+        if self.local.on {
+            let mut attach = crate::server::Attach::new(self.core.hub.config().app_name.clone());
+            if let Some(folder) = &self.local.folder {
+                attach = attach.folder(folder.clone());
+            }
+            match attach.stdio() {
+                Ok(crate::server::Attached::Relayed(instance)) => return Ok(StdioStart::Relayed(instance)),
+                Ok(crate::server::Attached::NoInstance) => {}
+                // A named instance that does not run: fail rather than start a copy.
+                Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::InvalidInput) => {
+                    return Err(e);
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not look for a running copy of the app; serving this client here");
+                }
+            }
+        }
+        self.serve_stdio().map(StdioStart::Serving)
     }
 
     /// Serves MCP on the app's per-user local endpoint (see

@@ -64,8 +64,14 @@ pub mod state {
 
 /// Serving MCP: the handles that keep a transport running, how clients are met, and (feature
 /// `http`) the streamable-HTTP options.
+///
+#[doc = include_str!("docs/serving.md")]
+///
+#[doc = include_str!("docs/what_clients_get.md")]
 pub mod serve {
-    pub use crate::server::{Attach, Attached, ClientProfile, Compat, Instance, ResultView, ServeHandle, attach_stdio};
+    pub use crate::server::{
+        Attach, Attached, ClientProfile, Compat, Instance, ResultView, ServeHandle, StdioStart, attach_stdio,
+    };
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub use crate::server::{Held, HttpHandle, HttpOptions, rotate_token, user_token_path};

@@ -1,10 +1,10 @@
-//! The README's logging lines in an app that already installed a `log` logger, as many eframe
-//! apps do (`env_logger`, or their own): they must not panic. With tracing-subscriber's default
-//! features they did ("failed to set global default subscriber: SetLoggerError"): its
-//! `tracing-log` feature makes `init()` install a `log` logger too. The README's dependency line
+//! The documented logging lines (`src/docs/serving.md`, the serving guide on `serve`) in an
+//! app that already installed a `log` logger, as many eframe apps do (`env_logger`, or their
+//! own): they must not panic. With tracing-subscriber's default features they did ("failed to set global default subscriber: SetLoggerError"): its
+//! `tracing-log` feature makes `init()` install a `log` logger too. The guide's dependency line
 //! leaves that feature out. A test binary of its own, as both loggers are process-global.
 //!
-//! `tests/it/readme.rs` checks that the README holds these lines and that dependency line.
+//! `tests/it/readme.rs` checks that the guide holds these lines and that dependency line.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -54,6 +54,8 @@ use crate::protocol::windows::Severity;
 /// });
 /// # });
 /// ```
+///
+#[doc = include_str!("../docs/describe.md")]
 pub trait Describe {
     /// What the app gets back: a press, egui's response, both, or nothing.
     type Output;

@@ -38,6 +38,8 @@ pub(super) const TEXT_CHARS: usize = 1000;
 /// assert_eq!(volume.rules(), "0-11 dB");
 /// assert!(Input::checkbox("Timestamps").check(&json!(true)).is_ok());
 /// ```
+///
+#[doc = include_str!("../docs/inputs.md")]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Input {
     label: Cow<'static, str>,

@@ -114,6 +114,8 @@ pub(crate) fn claim_call<A: DeserializeOwned>(
 ///     }
 /// });
 /// ```
+///
+#[doc = include_str!("../docs/press.md")]
 #[must_use = "an agent may wait for this press: answer it (ok, reply, fail, handle or defer; a person's press needs none)"]
 pub struct Press<A = NoArgs> {
     args: A,

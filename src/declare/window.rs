@@ -17,6 +17,8 @@ use crate::protocol::{Block, Severity};
 /// it to the person and declare it at once with [`ui`](Self::ui), or only declare it with
 /// [`declare`](Self::declare) (drawing nothing: for windows the app draws elsewhere). Nothing is
 /// declared until one of them runs.
+///
+#[doc = include_str!("../docs/windows.md")]
 #[must_use = "declare the window's contents with .declare(|w| …); without it the window is not declared"]
 #[derive(Clone)]
 pub struct WindowBuilder {
@@ -162,6 +164,8 @@ pub struct WindowResponse<R> {
 /// Block closures ([`fields`](Self::fields), [`table`](Self::table), [`list`](Self::list)) are
 /// `Fn`: they run once to hash what the block shows, and a second time only when that changed,
 /// to build it. They describe what is shown and change nothing.
+///
+#[doc = include_str!("../docs/widgets.md")]
 pub struct WindowUi {
     pub(super) core: Arc<UiCore>,
     /// The bridge's own state beside its core (what is made once: the edit action's schema).

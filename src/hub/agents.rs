@@ -26,6 +26,8 @@ pub const FIRST_LOOK_WAIT: Duration = Duration::from_secs(1);
 
 /// What the bridge does with what the app draws but has not described (the read view):
 /// [`BridgeBuilder::read_view`](crate::BridgeBuilder::read_view).
+///
+#[doc = include_str!("../docs/read_view.md")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ReadView {
     /// Agents read it and operate it through generic tools (`{id}__edit_field`,

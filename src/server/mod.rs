@@ -41,6 +41,7 @@ mod serving;
 #[cfg(feature = "http")]
 mod sessions;
 mod stdio;
+mod stdio_start;
 #[cfg(feature = "http")]
 mod token;
 mod tool_entry;
@@ -59,6 +60,7 @@ pub use local::{Attach, Attached, Instance, MAX_LOCAL_CONNECTIONS, attach_stdio}
 pub(crate) use profile::ClientPolicy;
 pub use profile::{ALWAYS_LOAD_TOOLS, ClientProfile, Compat, ResultView};
 pub use serving::ServeHandle;
+pub use stdio_start::StdioStart;
 #[cfg(feature = "http")]
 pub use token::{rotate_token, user_token_path};
 

@@ -17,7 +17,7 @@
 //! The server picks one per connection from `clientInfo.name` (case-insensitive), sent at
 //! `initialize` or, on the 2026-07-28 lifecycle, in each request's `_meta`. Unknown clients get
 //! [`ClientProfile::BASELINE`]. The table records what each client program was seen to do
-//! (2026-12-01, versions in the README's Clients table); override a row with
+//! (2026-12-01, versions in docs/clients.md); override a row with
 //! [`crate::BridgeBuilder::client_profile`].
 
 /// Which part of a tool result a client shows its model. Every result carries

@@ -1,4 +1,4 @@
-//! An app that embeds the bridge with its own `tracing` subscriber, set up as the README says
+//! An app that embeds the bridge with its own `tracing` subscriber, set up as the serving guide says
 //! (`EnvFilter` from `RUST_LOG`, a formatting layer, and `egui_mcp_bridge::log_filter` as a
 //! global filter): the secrets an agent sends, directly, through a dispatcher and as a wrong
 //! PIN, over the stdio transport and over HTTP, reach no log line at any filter.
@@ -73,7 +73,7 @@ fn capture() -> &'static Capture {
         let (filter, handle) = reload::Layer::new(EnvFilter::new("off"));
         let (leaks, lines, guard_on) = (Arc::default(), Arc::new(AtomicUsize::new(0)), Arc::new(AtomicBool::new(true)));
         let (w_leaks, w_lines, on) = (Arc::clone(&leaks), Arc::clone(&lines), Arc::clone(&guard_on));
-        // As the README says: the app's filter, its formatting layer, and `log_filter` global.
+        // As the serving guide says: the app's filter, its formatting layer, and `log_filter` global.
         tracing_subscriber::registry()
             .with(filter)
             .with(

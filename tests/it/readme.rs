@@ -130,13 +130,16 @@ fn the_readme_check_sees_a_missing_crate() {
     assert_eq!(deps, [("egui_mcp_bridge".to_owned(), None), ("eframe".to_owned(), Some("0.37".to_owned()))]);
 }
 
-/// The Markdown files a reader of the repository reads: the README and `docs/`.
+/// The Markdown files a reader of the repository reads: the README, CONTRIBUTING, `docs/` and
+/// the guides rustdoc includes (`src/docs/`).
 fn documents() -> Vec<PathBuf> {
-    let mut files = vec![root().join("README.md"), root().join("SECURITY.md"), root().join("PERFORMANCE.md")];
-    for entry in std::fs::read_dir(root().join("docs")).expect("docs/") {
-        let path = entry.expect("an entry").path();
-        if path.extension().is_some_and(|e| e == "md") {
-            files.push(path);
+    let mut files = ["README.md", "CONTRIBUTING.md", "SECURITY.md", "PERFORMANCE.md"].map(|f| root().join(f)).to_vec();
+    for folder in ["docs", "src/docs"] {
+        for entry in std::fs::read_dir(root().join(folder)).expect("a folder of documents") {
+            let path = entry.expect("an entry").path();
+            if path.extension().is_some_and(|e| e == "md") {
+                files.push(path);
+            }
         }
     }
     files
@@ -147,7 +150,8 @@ fn relative_links(md: &str) -> Vec<String> {
     md.match_indices("](")
         .filter_map(|(i, _)| md[i + 2..].split(')').next())
         .map(|t| t.split('#').next().unwrap_or_default().trim().to_owned())
-        .filter(|t| !t.is_empty() && !t.contains("://") && !t.starts_with("mailto:"))
+        // Not URLs, and not rustdoc's intra-doc links (`crate::Input`).
+        .filter(|t| !t.is_empty() && !t.contains("://") && !t.starts_with("mailto:") && !t.contains("::"))
         .collect()
 }
 
@@ -208,20 +212,21 @@ fn the_readme_first_example_is_hello_bridge() {
     assert_eq!(block, program, "README's first example and demo/examples/hello_bridge.rs differ");
 }
 
-/// The README's logging lines are the ones `tests/readme_logging.rs` runs after an app's own
-/// `log` logger, and its dependency line leaves out tracing-subscriber's `tracing-log` feature
-/// (which made `init()` panic in such an app).
+/// The logging lines the serving guide (`src/docs/serving.md`, on `serve`) shows are the ones
+/// `tests/readme_logging.rs` runs after an app's own `log` logger, and its dependency line
+/// leaves out tracing-subscriber's `tracing-log` feature (which made `init()` panic in such an
+/// app).
 #[test]
-fn the_readme_logging_lines_are_the_tested_ones() {
+fn the_documented_logging_lines_are_the_tested_ones() {
     let test = read(&root().join("tests/readme_logging.rs"));
     let begin = test.find("// README:begin").expect("begin marker");
     let end = test.find("// README:end").expect("end marker");
-    let readme = read(&root().join("README.md"));
+    let readme = read(&root().join("src/docs/serving.md"));
     let flat = |s: &str| s.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
     let lines = flat(&test[begin..end].replace("// README:begin", ""));
-    assert!(flat(&readme).contains(&lines), "the README holds the tested logging lines:\n{lines}");
+    assert!(flat(&readme).contains(&lines), "the serving guide holds the tested logging lines:\n{lines}");
     let dependency =
-        readme.lines().find(|l| l.starts_with("tracing-subscriber")).expect("the README's dependency line");
+        readme.lines().find(|l| l.starts_with("tracing-subscriber")).expect("the serving guide's dependency line");
     assert!(dependency.contains("default-features = false"), "{dependency}");
     assert!(!dependency.contains("tracing-log"), "{dependency}");
 }

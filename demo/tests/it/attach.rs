@@ -168,35 +168,53 @@ fn hello_bridge() -> std::path::PathBuf {
     path
 }
 
-/// The same for an app built with the library by adding the README's lines: `hello_bridge`
-/// (the README's first example) open in a window; the same program started again as a client
-/// starts it drives that one, and quitting leaves it open.
-#[test]
-fn an_app_with_the_readme_lines_attaches_the_same_way() {
-    let x = Xvfb::start();
-    let folder = endpoint_folder();
-    let program = hello_bridge();
-    let mut open = Command::new(&program)
+/// Starts `hello_bridge` as a person does (no arguments) on `x`, serving its local endpoint in
+/// `folder`, and waits until its socket is there.
+fn open_hello_bridge(x: &Xvfb, folder: &std::path::Path) -> Child {
+    let open = Command::new(hello_bridge())
         .env("DISPLAY", &x.display)
-        .env("EGUI_MCP_BRIDGE_DIR", &folder)
+        .env("EGUI_MCP_BRIDGE_DIR", folder)
         .env("XDG_RUNTIME_DIR", std::env::temp_dir())
-        .stdin(Stdio::piped()) // its own stdio client, which stays
+        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("start hello_bridge");
     let socket = folder.join(format!("counter.{}.sock", open.id()));
     let started = std::time::Instant::now();
-    while !socket.exists() || windows_named(&x, "counter") == 0 {
-        assert!(started.elapsed() < WAIT, "hello_bridge serves its endpoint and shows its window");
+    while !socket.exists() {
+        assert!(started.elapsed() < WAIT, "hello_bridge, started by a person, serves its local endpoint");
         std::thread::sleep(Duration::from_millis(100));
     }
-    let mut agent = LineClient::start_as(stdio_program(&program, &[], &folder), "counter");
+    open
+}
+
+/// Waits until `x` shows `n` windows named `name`.
+fn wait_for_windows(x: &Xvfb, name: &str, n: usize) {
+    let started = std::time::Instant::now();
+    while windows_named(x, name) != n {
+        assert!(started.elapsed() < WAIT, "{n} windows named {name:?} (now {})", windows_named(x, name));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The same for an app built with the library by adding the README's lines: `hello_bridge`
+/// (the README's first example) opened by a person in a window; the same program started as a
+/// client starts it (`--stdio`) drives that one, and quitting leaves it open.
+#[test]
+fn an_app_with_the_readme_lines_attaches_the_same_way() {
+    let x = Xvfb::start();
+    let folder = endpoint_folder();
+    let program = hello_bridge();
+    let mut open = open_hello_bridge(&x, &folder);
+    wait_for_windows(&x, "counter", 1);
+    let mut agent = LineClient::start_as(stdio_program(&program, &["--stdio"], &folder), "counter");
     let state = agent.state();
     let version = state["windows"][0]["version"].as_u64().expect("a version");
     agent.call("counter__add", &json!({"amount": 2, "expectedVersion": version}));
-    let mut another = LineClient::start_as(stdio_program(&program, &[], &folder), "counter");
-    assert!(another.state()["windows"][0]["summary"].as_str().unwrap_or_default().contains("The count is 2"));
+    let mut another = LineClient::start_as(stdio_program(&program, &["--stdio"], &folder), "counter");
+    let summary = another.state()["windows"][0]["summary"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(summary, "2 apples", "the second client sees the first one's call");
     let said = agent.quit();
     assert!(said.contains(&format!("pid {}", open.id())), "{said}");
     another.quit();
@@ -204,6 +222,42 @@ fn an_app_with_the_readme_lines_attaches_the_same_way() {
     assert!(open.try_wait().is_ok_and(|s| s.is_none()), "quitting left the counter open");
     let _ = open.kill();
     let _ = open.wait();
+}
+
+/// Issue 45: the README's first example started twice by a person (no arguments: a launcher,
+/// a terminal) opens two windows, each the person's; started with `--stdio` while they run,
+/// it attaches to the newest and opens none.
+#[test]
+fn the_readme_example_started_twice_shows_two_windows_and_stdio_attaches_without_one() {
+    let x = Xvfb::start();
+    let folder = endpoint_folder();
+    let mut first = open_hello_bridge(&x, &folder);
+    wait_for_windows(&x, "counter", 1);
+    let mut second = open_hello_bridge(&x, &folder);
+    wait_for_windows(&x, "counter", 2);
+    assert!(first.try_wait().is_ok_and(|s| s.is_none()), "the first one still runs");
+
+    // Given the display, as a client on the person's desktop would: were it to start a copy
+    // of its own, a third window would show.
+    let client = Command::new(hello_bridge())
+        .arg("--stdio")
+        .env("DISPLAY", &x.display)
+        .env("EGUI_MCP_BRIDGE_DIR", &folder)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hello_bridge --stdio");
+    let mut agent = LineClient::start_as(client, "counter");
+    assert!(agent.window_ids().contains(&"counter".to_owned()));
+    assert_eq!(windows_named(&x, "counter"), 2, "the --stdio start opened no window");
+    let said = agent.quit();
+    assert!(said.contains(&format!("pid {}", second.id())), "it attached to the newest: {said}");
+    for open in [&mut first, &mut second] {
+        assert!(open.try_wait().is_ok_and(|s| s.is_none()), "both windows stay");
+        let _ = open.kill();
+        let _ = open.wait();
+    }
 }
 
 /// An instance running headless; two `--stdio` processes started as a client would: both see

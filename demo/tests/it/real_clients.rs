@@ -7,7 +7,7 @@
 //! confirm, authorize) within 8 model turns and one read of the state, and lock → unlock within
 //! 3, none of them a turn spent on the client's own tool search (Claude Code's `ToolSearch`).
 //! A second scripted model batches: it sends every call that can go in one turn (at most one
-//! write per window, as the README advises), working on two orders at once; it must finish in 6
+//! write per window, as the clients guide advises), working on two orders at once; it must finish in 6
 //! turns without a single `stale_state`. Each run prints its model turns, reads, errors, the
 //! bytes its model saw per turn and how many of them were the bridge's (its tool definitions,
 //! instructions and results, `real_clients/model/ours.py`). A client that cannot be installed

@@ -11,7 +11,7 @@ Settings, each because a user needs it to connect or because this machine has no
 - ``--mcp-config FILE --strict-mcp-config``: the demo as MCP server ``order-demo``, and no other
   server from any user or project setting.
 - ``--dangerously-skip-permissions`` (with ``IS_SANDBOX=1``, which it requires when run as root):
-  ``-p`` has no one to approve tool calls; this is the approval mode our README documents.
+  ``-p`` has no one to approve tool calls; this is the approval mode docs/clients.md documents.
 - ``HOME`` / ``CLAUDE_CONFIG_DIR`` in the run's work dir: never the real user's settings.
 - ``DISABLE_TELEMETRY``, ``DISABLE_AUTOUPDATER``, ``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC``:
   no traffic but the model's (nothing else is reachable here, and nothing may wait on it).

@@ -6,7 +6,7 @@ speaks Chat Completions by default (``COPILOT_PROVIDER_WIRE_API=completions``). 
 registered in the user config (``$COPILOT_HOME/mcp-config.json``), here a private one inside the
 run's work dir. ``--allow-all-tools`` is required in prompt mode (else every tool is refused).
 ``--allow-all-mcp-server-instructions`` makes Copilot put the server's instructions into its
-system prompt (it drops them for servers not on its allowlist); our README recommends it.
+system prompt (it drops them for servers not on its allowlist); docs/clients.md recommends it.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ trust a folder without the interactive prompt. Trust matters: in an untrusted fo
 refuses to run headless, and it gives MCP servers' instructions to its model only in a trusted
 one. The settings a user must have to reach a Gemini API endpoint at all are the API-key auth
 type (else exit 41), ``GEMINI_API_KEY`` and ``GOOGLE_GEMINI_BASE_URL``; ``--approval-mode
-yolo`` is the approval mode our README documents for unattended runs. Usage statistics,
+yolo`` is the approval mode docs/clients.md documents for unattended runs. Usage statistics,
 telemetry and update checks are off so that nothing leaves 127.0.0.1. The rest is default.
 """
 
