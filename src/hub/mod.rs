@@ -39,6 +39,26 @@
 //! 6. `server/connections.rs`: the calling connection's notifications are written, then
 //!    `server/handler.rs` writes the result (`server/result.rs`, `call_result`).
 //!
+//! # The life of one form field, file by file
+//!
+//! 1. `declare/form.rs` (`WindowUi::form` → `Form::edit`): the app's field in a pass, its
+//!    rules an `Input` (`declare/input.rs`, `input/rules.rs`) and its value any type that is
+//!    `Editable` (`declare/editable.rs`). The window's first form claims an agent's
+//!    `edit_field` call, once a pass (`declare/edit_action.rs`, `claim_edit`; several fields
+//!    are checked there together, by the rules kept from the last declaration).
+//! 2. Still in `Form::edit`, before the person's widget is drawn: the agent's value for this
+//!    field, if any, is checked as the widget would hold it (`declare/check.rs`) and written into
+//!    the app's value (`Editable::set`); then the widget is drawn (`declare/form/layout.rs`).
+//! 3. `Form::declare_editable`: the field's item (label, value as agents read it, `key`,
+//!    `disabled`, masked when secret) goes into the window's declaration (`hub/decl.rs`,
+//!    `DeclaredBlocks`), and its key and rules into the window's list of editable fields.
+//! 4. `declare/edit_action.rs` (`finish_edits`, at the window's end): the `edit_field` action
+//!    is declared from that list (its schema and description made once per set of fields), and
+//!    a call that named no field is refused, naming the keys.
+//! 5. `hub/frame.rs` (`build.rs`): the window's blocks become a `protocol::windows::Window`,
+//!    its version moves if what it shows changed, and its JSON is made once per version
+//!    (`hub/snapshot.rs`, `hub/chunked.rs`): what `app://windows` serves.
+//!
 //! This module knows neither egui nor rmcp.
 
 mod action;

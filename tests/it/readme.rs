@@ -230,3 +230,20 @@ fn the_documented_logging_lines_are_the_tested_ones() {
     assert!(dependency.contains("default-features = false"), "{dependency}");
     assert!(!dependency.contains("tracing-log"), "{dependency}");
 }
+
+/// Issue 45: the README is a ten-minute read: at most 250 lines, a client connected to the
+/// reader's own app (Claude Code's command) within its first 120, and the first example short.
+#[test]
+fn the_readme_is_a_ten_minute_read() {
+    let readme = read(&root().join("README.md"));
+    let lines: Vec<&str> = readme.lines().collect();
+    assert!(lines.len() <= 250, "the README has {} lines; the reference goes to rustdoc (src/docs/)", lines.len());
+    let connect = lines.iter().position(|l| l.contains("claude mcp add my-app")).expect("how to connect Claude Code");
+    assert!(connect < 120, "connecting a client to your app comes at line {}", connect + 1);
+    let (_, first) = code_blocks(&readme)
+        .into_iter()
+        .find(|(info, body)| info.starts_with("rust") && body.contains("struct Counter"))
+        .expect("the first example");
+    let first_lines = first.lines().count();
+    assert!(first_lines <= 45, "the first example has {first_lines} lines");
+}
