@@ -56,6 +56,7 @@ mod conformance;
 mod containers;
 mod deferred;
 mod form_grid;
+mod generic_round5;
 mod harness;
 mod hidden_window;
 mod http;

@@ -172,8 +172,9 @@ impl Deferrals {
         }
     }
 
-    /// Start of a pass: ends the kept calls past their deadline with `action_timeout`, and forgets
-    /// those that ended meanwhile (the server's wait ran out). Returns when the next one is due,
+    /// Start of a pass: ends the kept calls past their deadline with `action_timeout` (unless
+    /// their effect is under way: then only their answer ends them), and forgets those that
+    /// ended meanwhile (the server's wait ran out). Returns when the next one is due,
     /// to wake for it, and the calls that ended (their marks).
     pub fn prune(&mut self, budget: Duration) -> (Option<Duration>, Vec<Arc<PendingCall>>) {
         let now = Instant::now();
@@ -197,7 +198,9 @@ impl Deferrals {
     /// How long until the next waiting call's budget runs out (a little past it, so that the
     /// pass then finds it passed).
     pub fn due(&self) -> Option<Duration> {
-        let next = self.kept.iter().filter(|k| k.stage == Stage::Waiting).map(|k| k.call.deadline).min()?;
+        // One whose effect is under way is not ended by its budget: nothing to wake for.
+        let waiting = self.kept.iter().filter(|k| k.stage == Stage::Waiting && k.call.may_expire());
+        let next = waiting.map(|k| k.call.deadline).min()?;
         Some(next.saturating_duration_since(Instant::now()) + Duration::from_millis(1))
     }
 
@@ -207,7 +210,10 @@ impl Deferrals {
             match k.outcome {
                 Some(outcome) => k.call.resolve(outcome),
                 None => {
-                    k.call.expire(super::shutting_down());
+                    if !k.call.expire(super::shutting_down()) && k.call.take_back() {
+                        // Its effect was under way: not `action_timeout`, which says it was not.
+                        k.call.resolve(Err(dropped(&k.call.tool_name())));
+                    }
                 }
             }
         }
