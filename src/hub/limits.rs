@@ -58,28 +58,47 @@ pub fn check_arguments(
     args: &Map<String, Value>,
     max_string: usize,
 ) -> Result<(), ToolError> {
+    if let Some(max) = schema.get("maxProperties").and_then(Value::as_u64)
+        && args.len() as u64 > max
+    {
+        return Err(ToolError::invalid_field("arguments", format!("at most {max} parameters")));
+    }
     let properties = schema.get("properties").and_then(Value::as_object);
-    let broken: Vec<FieldError> = args
-        .iter()
-        .filter_map(|(name, value)| {
-            check_one(name, value, properties.and_then(|p| p.get(name)), max_string)
-                .map(|e| FieldError::new(clipped(name), e))
-        })
-        .collect();
-    match broken.as_slice() {
+    let mut broken = args.iter().filter_map(|(name, value)| {
+        check_one(name, value, properties.and_then(|p| p.get(name)), max_string)
+            .map(|e| FieldError::new(clipped(name), e))
+    });
+    let mut named: Vec<FieldError> = broken.by_ref().take(MAX_NAMED_ERRORS).collect();
+    let more = broken.count();
+    match named.as_slice() {
         [] => Ok(()),
         [one] => Err(ToolError::invalid_field(one.field.clone(), one.error.clone())),
         many => {
             let names: Vec<&str> = many.iter().map(|f| f.field.as_str()).collect();
-            Err(ToolError::validation(format!("Rejected: {} are invalid", names.join(", ")), broken))
+            let mut message = format!("Rejected: {} are invalid", names.join(", "));
+            if more > 0 {
+                message.push_str(&format!(", and {more} more"));
+                named.push(FieldError::new("arguments", format!("{more} more invalid parameters not named here")));
+            }
+            Err(ToolError::validation(message, named))
         }
     }
 }
+
+/// How many invalid parameters (or fields) one error names; the rest are counted, so that an
+/// answer stays short whatever the request.
+pub const MAX_NAMED_ERRORS: usize = 10;
 
 /// What one argument breaks, if anything.
 fn check_one(name: &str, value: &Value, prop: Option<&Value>, max_string: usize) -> Option<String> {
     if name.chars().count() > CLIPPED_CHARS {
         return Some("is not a parameter of this tool (names are short)".to_owned());
+    }
+    if let (Value::Object(entries), Some(max)) =
+        (value, prop.and_then(|p| p.get("maxProperties")).and_then(Value::as_u64))
+        && entries.len() as u64 > max
+    {
+        return Some(format!("must hold at most {max} entries"));
     }
     let max_len = prop.and_then(|p| p.get("maxLength")).and_then(Value::as_u64).map_or(max_string, |m| m as usize);
     match value {

@@ -35,6 +35,7 @@ mod operate;
 mod read_pace;
 
 pub use hidden::{CallsWhileHidden, STALLED_AFTER};
+pub use operate::MAX_EDIT_FIELDS;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -29,16 +29,22 @@ use crate::hub::decl::ActionDecl;
 use crate::hub::phase::PassKey;
 use crate::hub::{ActionSpec, Hub, Outcome, PendingCall, clipped};
 use crate::protocol::{ErrorCode, FieldError, ToolError};
-use check::{Set, check, disabled, find, parse};
+use check::{Miss, Set, check, disabled, find, parse};
 
 /// The generic tool that sets fields.
 pub(crate) const EDIT_FIELD: &str = "edit_field";
 /// The generic tool that presses a control.
 pub(crate) const PRESS: &str = "press";
 
+/// The most fields one `edit_field` call of a window the app has not described may name: as
+/// many as such a window's fields block lists. A call naming more is refused with
+/// `validation_failed` before the UI sees it, so that its check never holds up a pass.
+pub const MAX_EDIT_FIELDS: usize = super::observe::MAX_ITEMS;
+
 /// The arguments of `edit_field`: one field, or several at once.
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(extend("maxProperties" = 4))]
 struct EditArgs {
     /// The field's key, as its item in the window's fields block carries it (or its label).
     #[serde(default)]
@@ -49,12 +55,14 @@ struct EditArgs {
     value: Option<Value>,
     /// Several fields at once, key to value: all set, or none when one is invalid.
     #[serde(default)]
+    #[schemars(extend("maxProperties" = MAX_EDIT_FIELDS))]
     fields: Option<Map<String, Value>>,
 }
 
 /// The arguments of `press`.
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(extend("maxProperties" = 2))]
 struct PressArgs {
     /// The control's key, as its item in the window's controls list carries it (or its label).
     control: String,
@@ -177,10 +185,14 @@ pub(crate) fn plan(
         PRESS => {
             let args: PressArgs = parse(&call.args)?;
             let t = find(targets, &args.control, true).map_err(|miss| {
-                ToolError::validation(
-                    format!("{title} has no control \"{}\"", clipped(&args.control)),
-                    vec![FieldError::new("control", miss.why(targets, true))],
-                )
+                let message = match miss {
+                    Miss::Ambiguous(_) => format!(
+                        "\"{}\" names more than one control in {title}: give the key of the one meant; nothing was pressed",
+                        clipped(&args.control)
+                    ),
+                    _ => format!("{title} has no control \"{}\"", clipped(&args.control)),
+                };
+                ToolError::validation(message, vec![FieldError::new("control", miss.why(targets, true))])
             })?;
             if t.disabled {
                 return Err(disabled(title, &[t]));
@@ -212,23 +224,47 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
             ));
         }
     }
+    if asked.len() > MAX_EDIT_FIELDS {
+        // (Refused before the UI sees it when the tool is listed; this is the UI's own bound.)
+        return Err(ToolError::invalid_field("fields", format!("must hold at most {MAX_EDIT_FIELDS} entries")));
+    }
+    // The first errors are named and the rest counted, so that the answer stays short.
     let mut errors = Vec::new();
+    let mut unnamed = 0_usize;
+    let mut unknown = false;
+    let mut error = |e: FieldError| {
+        if errors.len() < crate::hub::MAX_NAMED_ERRORS {
+            errors.push(e);
+        } else {
+            unnamed += 1;
+        }
+    };
     let mut off = Vec::new();
     let mut direct = Vec::new();
     for (name, value) in asked {
         let t = match find(targets, &name, false) {
             Ok(t) => t,
+            Err(Miss::Unknown) => {
+                // The window's fields are listed once, with the first unknown name.
+                let why =
+                    if unknown { "not a field of this window".to_owned() } else { Miss::Unknown.why(targets, false) };
+                unknown = true;
+                error(FieldError::new(clipped(&name), why));
+                continue;
+            }
             Err(miss) => {
-                errors.push(FieldError::new(clipped(&name), miss.why(targets, false)));
+                error(FieldError::new(clipped(&name), miss.why(targets, false)));
                 continue;
             }
         };
         if t.disabled {
-            off.push(t);
+            if !off.iter().any(|o: &&Target| o.node == t.node) {
+                off.push(t);
+            }
             continue;
         }
         match check(t, &value) {
-            Err(why) => errors.push(FieldError::new(t.key.clone(), why)),
+            Err(why) => error(FieldError::new(t.key.clone(), why)),
             Ok(Set::Nothing) => {}
             Ok(Set::Request(r)) => direct.push(r),
             Ok(Set::Pick(option)) => {
@@ -247,7 +283,12 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
         return Err(disabled(title, &off));
     }
     if !errors.is_empty() {
-        return Err(ToolError::validation(format!("Nothing was set in {title}: fix the fields named"), errors));
+        let mut message = format!("Nothing was set in {title}: fix the fields named");
+        if unnamed > 0 {
+            message.push_str(&format!(" (and {unnamed} more not named here)"));
+            errors.push(FieldError::new("fields", format!("{unnamed} more invalid or unknown fields not named here")));
+        }
+        return Err(ToolError::validation(message, errors));
     }
     // The combo boxes first (each takes two passes: open, pick), so that an option that is not
     // there stops the call before anything else is set.

@@ -126,3 +126,139 @@ async fn over_the_server_a_generic_press_applied_as_its_budget_runs_out_is_answe
     }
     assert_eq!(presses, 1);
 }
+
+/// A window with a text field the person cannot type in (`interactive(false)`), one they can,
+/// two buttons that share a label, and a window whose only text field is read only.
+#[derive(Default)]
+struct Record {
+    shown: String,
+    name: String,
+    deleted: [u32; 2],
+    note: String,
+}
+
+fn record(ui: &mut egui::Ui, s: &mut Record) {
+    egui::Window::new("Record").show(ui.ctx(), |ui| {
+        ui.horizontal(|ui| {
+            ui.label("Read only");
+            ui.add(egui::TextEdit::singleline(&mut s.shown).interactive(false));
+        });
+        ui.horizontal(|ui| {
+            ui.label("Name");
+            ui.text_edit_singleline(&mut s.name);
+        });
+        for d in &mut s.deleted {
+            if ui.button("Delete").clicked() {
+                *d += 1;
+            }
+        }
+    });
+    egui::Window::new("Note").default_pos([400.0, 20.0]).show(ui.ctx(), |ui| {
+        ui.horizontal(|ui| {
+            ui.label("Note");
+            ui.add(egui::TextEdit::multiline(&mut s.note).interactive(false));
+        });
+        ui.label("Shown only");
+    });
+}
+
+fn record_harness() -> Harness<'static, Record> {
+    let bridge = Bridge::builder().build();
+    let state = Record { shown: "Fixed".into(), note: "Kept".into(), ..Record::default() };
+    let mut h = Harness::builder(&bridge)
+        .with_size([800.0, 500.0])
+        .with_accessibility_check(false)
+        .build_ui_state(record, state);
+    h.run();
+    h
+}
+
+fn field_keys(w: &egui_mcp_bridge::protocol::Window) -> Vec<(String, Option<String>)> {
+    w.blocks
+        .iter()
+        .filter_map(|b| match b {
+            egui_mcp_bridge::protocol::Block::Fields { items, .. } => {
+                Some(items.iter().map(|i| (i.label.clone(), i.key.clone())))
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// Issue 46, item 2: a `TextEdit` with `interactive(false)` was offered as a field, and
+/// `edit_field` on it answered success while nothing was set. The person cannot type there, so
+/// the agent cannot either, and is told so.
+#[test]
+fn a_text_edit_the_person_cannot_type_in_is_read_not_offered() {
+    let mut h = record_harness();
+    let w = by_title(&h, "Record");
+    assert_eq!(
+        field_keys(&w),
+        [("Read only".to_owned(), None), ("Name".to_owned(), Some("name".to_owned()))],
+        "read, without a key"
+    );
+    assert!(!h.tool_names().iter().any(|t| t.starts_with("ui-note__")), "nothing to set or press in Note");
+    let e = h
+        .call("ui-record__edit_field", json!({"field": "Read only", "value": "Changed", "expectedVersion": w.version}))
+        .expect_err("refused");
+    assert_eq!(e.code, ErrorCode::ValidationFailed, "{e:?}");
+    assert!(format!("{e:?}").contains("only read"), "{e:?}");
+    assert_eq!(h.kittest().state().shown, "Fixed");
+    let w = by_title(&h, "Record");
+    h.call("ui-record__edit_field", json!({"field": "name", "value": "Ada", "expectedVersion": w.version}))
+        .expect("the field the person can type in is set");
+    assert_eq!(h.kittest().state().name, "Ada");
+}
+
+/// Issue 46, item 3: pressing by a label two controls share pressed the first silently. It is
+/// refused, naming both keys; pressing by key still works.
+#[test]
+fn a_label_two_controls_share_is_refused_naming_both_keys() {
+    let mut h = record_harness();
+    let v = by_title(&h, "Record").version;
+    let e = h.call("ui-record__press", json!({"control": "Delete", "expectedVersion": v})).expect_err("ambiguous");
+    assert_eq!(e.code, ErrorCode::ValidationFailed, "{e:?}");
+    let said = format!("{} {:?}", e.message, e.fields);
+    assert!(said.contains("\"delete\"") || said.contains("delete,"), "{said}");
+    assert!(said.contains("delete-2"), "{said}");
+    assert_eq!(h.kittest().state().deleted, [0, 0], "nothing pressed");
+    h.call("ui-record__press", json!({"control": "delete-2", "expectedVersion": v})).expect("by key");
+    assert_eq!(h.kittest().state().deleted, [0, 1]);
+}
+
+/// Issue 46, item 8: `edit_field` with many unknown keys answered about 27 times the request
+/// (each key named with the window's whole field list). The answer names the first unknown keys
+/// and counts the rest, whatever the request.
+#[test]
+fn an_edit_field_answer_is_bounded_whatever_the_request() {
+    let mut h = record_harness();
+    let v = by_title(&h, "Record").version;
+    let unknown: serde_json::Map<String, serde_json::Value> =
+        (0..60).map(|i| (format!("no-such-field-{i}"), json!("x"))).collect();
+    let e =
+        h.call("ui-record__edit_field", json!({"fields": unknown, "expectedVersion": v})).expect_err("unknown fields");
+    let answer = serde_json::to_string(&e).expect("serialises");
+    assert!(answer.len() < 2_000, "{} bytes: {answer}", answer.len());
+    assert!(answer.contains("no-such-field-0"), "the first named: {answer}");
+    let fields = e.fields.unwrap_or_default();
+    assert!(fields.len() <= 11, "{fields:?}");
+    assert!(answer.contains("50 more"), "the rest counted: {answer}");
+    assert_eq!(h.kittest().state().name, "", "nothing set");
+}
+
+/// Item 8: a request with more fields than a window can show is refused before the UI sees it
+/// (its validation never runs in a pass), and its answer is as short.
+#[test]
+fn an_edit_field_request_with_more_fields_than_a_window_shows_never_reaches_the_ui() {
+    let h = record_harness();
+    let v = by_title(&h, "Record").version;
+    let many: serde_json::Map<String, serde_json::Value> =
+        (0..200_000).map(|i| (format!("k{i}"), json!("x"))).collect();
+    let mut call = h.agent().send("ui-record__edit_field", json!({"fields": many, "expectedVersion": v}));
+    let e = call.try_outcome().expect("answered without a pass").expect_err("refused");
+    assert_eq!(e.code, ErrorCode::ValidationFailed, "{e:?}");
+    let answer = serde_json::to_string(&e).expect("serialises");
+    assert!(answer.len() < 1_000, "{} bytes: {answer}", answer.len());
+    assert!(answer.contains("100"), "the bound is said: {answer}");
+}
