@@ -151,6 +151,32 @@ mod tests {
     }
 
     #[test]
+    fn an_object_past_its_max_properties_and_too_many_parameters_are_refused_in_a_few_words() {
+        let schema = json!({"type": "object", "maxProperties": 2, "properties": {"fields": {"maxProperties": 3}}});
+        let four: Map<String, Value> = (0..4).map(|i| (format!("k{i}"), json!(1))).collect();
+        assert_eq!(
+            check(schema.clone(), json!({"fields": four})),
+            Some(("fields".to_owned(), "must hold at most 3 entries".to_owned()))
+        );
+        assert_eq!(
+            check(schema, json!({"a": 1, "b": 2, "c": 3})),
+            Some(("arguments".to_owned(), "at most 2 parameters".to_owned()))
+        );
+        // 1,000 broken parameters: the first ten named, the rest counted.
+        let (Value::Object(s), Value::Object(a)) = (
+            json!({"type": "object"}),
+            Value::Object((0..1000).map(|i| (format!("p{i}"), json!("long string"))).collect()),
+        ) else {
+            unreachable!()
+        };
+        let e = check_arguments(&s, &a, 3).unwrap_err();
+        let fields = e.fields.unwrap_or_default();
+        assert_eq!(fields.len(), MAX_NAMED_ERRORS + 1, "{fields:?}");
+        assert!(fields[MAX_NAMED_ERRORS].error.starts_with("990 more"), "{fields:?}");
+        assert!(e.message.len() < 200, "{}", e.message);
+    }
+
+    #[test]
     fn a_long_parameter_name_is_named_clipped() {
         let name = "p".repeat(100_000);
         let (Value::Object(s), Value::Object(a)) = (json!({"type": "object"}), json!({ name.clone(): 1 })) else {
