@@ -68,6 +68,7 @@ mod lifecycle;
 mod local;
 mod log_secrets;
 mod long_lists;
+mod menus_round5;
 mod notifications;
 mod operate;
 mod options;
