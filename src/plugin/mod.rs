@@ -193,6 +193,7 @@ impl egui::Plugin for BridgePlugin {
         // `ctx.will_discard()` no longer sees this pass's output here; ask the output itself.
         let discarded = output.platform_output.requested_discard()
             && output.platform_output.num_completed_passes < ctx.options(|o| o.max_passes.get());
+        self.op_glimpse(viewport, output);
         if discarded {
             self.core.frame.lock().discard_pass(key(viewport));
             self.op_pass_ended(viewport);
@@ -300,6 +301,17 @@ impl BridgePlugin {
     fn op_pass_ended(&mut self, viewport: egui::ViewportId) {
         if let Some(op) = self.op.as_mut().filter(|op| op.key == key(viewport)) {
             op.pass_ended();
+        }
+    }
+
+    /// The tree of a pass of `viewport` the generic call's requests went into: what its fields
+    /// show there is kept for the answer.
+    fn op_glimpse(&mut self, viewport: egui::ViewportId, output: &egui::FullOutput) {
+        if let (Some(op), Some(tree)) = (
+            self.op.as_mut().filter(|op| op.key == key(viewport) && op.injected()),
+            output.platform_output.accesskit_update.as_ref(),
+        ) {
+            op.glimpse(tree);
         }
     }
 }

@@ -107,6 +107,9 @@ struct Wrote {
     label: String,
     asked: Value,
     sensitive: bool,
+    /// What it showed in the pass its request went into (egui's widget takes it there), for a
+    /// field gone by the look after: a menu item that closed its menu.
+    glimpsed: Option<Value>,
 }
 
 /// One step of an operation: requests for one pass's input, or a combo box to open and then
@@ -277,6 +280,7 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
             label: t.label.clone(),
             asked: value,
             sensitive: t.kind == TargetKind::Password,
+            glimpsed: None,
         });
     }
     if !off.is_empty() {
@@ -345,6 +349,20 @@ impl Operation {
     /// Whether the requests went into the pass under way.
     pub(crate) fn injected(&self) -> bool {
         self.stage == Stage::Injected
+    }
+
+    /// The tree of the pass the requests went into (kept or not): what the written fields show
+    /// there, in case the look after finds them gone (the click closed their menu).
+    pub(crate) fn glimpse(&mut self, tree: &TreeUpdate) {
+        if self.stage != Stage::Injected || self.wrote.is_empty() {
+            return;
+        }
+        let nodes: Vec<u64> = self.wrote.iter().map(|w| w.node).collect();
+        for (node, value) in super::observe::values_of(tree, &nodes) {
+            if let Some(w) = self.wrote.iter_mut().find(|w| w.node == node) {
+                w.glimpsed = Some(value);
+            }
+        }
     }
 
     /// End of a pass of its viewport (kept or not): a pass with the requests is over.

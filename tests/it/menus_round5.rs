@@ -77,3 +77,48 @@ fn a_disabled_menus_submenus_are_disabled_for_the_person_and_agents() {
     assert!(h.get_by_label("Export").accesskit_node().is_disabled(), "drawn disabled");
     assert_eq!(h.kittest().state().exports, 0);
 }
+
+/// A menu bar the app has not described: View holds a checkbox that closes the menu.
+#[derive(Default)]
+struct Plain {
+    grid: bool,
+}
+
+fn plain(ui: &mut egui::Ui, s: &mut Plain) {
+    egui::Panel::top("menu").show(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("View", |ui| {
+                // The menu closes once the person ticks it (egui's own pattern for menu items).
+                if ui.checkbox(&mut s.grid, "Show grid").clicked() {
+                    ui.close();
+                }
+            });
+        });
+    });
+}
+
+/// Item 10, generic tools: a checkbox in a menu, set through `edit_field`, was answered "no
+/// longer shown" (the click closes the menu). It is answered with its new value.
+#[test]
+fn a_checkbox_in_a_menu_set_through_the_generic_tools_answers_its_new_value() {
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::builder(&bridge)
+        .with_size([600.0, 400.0])
+        .with_accessibility_check(false)
+        .build_ui_state(plain, Plain::default());
+    h.run();
+    let menu = h.snapshot().state().windows.iter().find(|w| w.title.starts_with("Panel: View")).cloned();
+    let menu = menu.expect("the menu bar, titled by its menu");
+    h.call(&format!("{}__press", menu.id), serde_json::json!({"control": "view"})).expect("opened");
+    let set = h
+        .call(&format!("{}__edit_field", menu.id), serde_json::json!({"field": "show-grid", "value": true}))
+        .expect("ticked");
+    assert!(h.kittest().state().grid, "the app's checkbox is ticked");
+    let message = set.message.clone().unwrap_or_default();
+    assert!(message.contains("Show grid is true"), "{message}");
+    assert_eq!(
+        set.result.as_ref().and_then(|r| r.pointer("/fields/show-grid")),
+        Some(&serde_json::json!(true)),
+        "{set:?}"
+    );
+}
