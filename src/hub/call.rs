@@ -211,13 +211,14 @@ impl PendingCall {
 
     /// A kept call's effect starts now (the bridge puts its requests into the app's input): from
     /// here on it is answered with what it did, never `action_timeout`. False if its budget ran
-    /// out first (the agent had `action_timeout`): then nothing of it may be applied.
+    /// out first (the agent was answered): then nothing of it may be applied.
     pub fn start_applying(&self) -> bool {
         self.change(DEFERRED, APPLYING) || self.state.load(Ordering::Acquire) == APPLYING
     }
 
     /// The app answers a deferred call: it is claimed again, to be resolved after the publish.
-    /// False if its budget ran out first (the agent had `action_timeout`; the answer is not sent).
+    /// False if its budget ran out first (the agent was told it did not finish; the answer is
+    /// not sent).
     pub fn take_back(&self) -> bool {
         self.change(DEFERRED, CLAIMED) || self.change(APPLYING, CLAIMED)
     }

@@ -262,3 +262,63 @@ fn an_edit_field_request_with_more_fields_than_a_window_shows_never_reaches_the_
     assert!(answer.len() < 1_000, "{} bytes: {answer}", answer.len());
     assert!(answer.contains("100"), "the bound is said: {answer}");
 }
+
+/// A described window whose `start` the app keeps to answer later ([`egui_mcp_bridge::Press::defer`]).
+#[derive(Default)]
+struct Job {
+    bridge: Option<Bridge>,
+    waiting: Vec<egui_mcp_bridge::Deferred>,
+    finish: bool,
+    done: u32,
+}
+
+fn job(ui: &mut egui::Ui, s: &mut Job) {
+    let Some(bridge) = s.bridge.clone() else { return };
+    bridge.window("job").title("Job").ui(ui, |w, ui| {
+        if let Some(press) = w.button_ui(ui, "start", egui_mcp_bridge::ActionSpec::new("Start")).inner {
+            s.waiting.push(press.defer());
+        }
+    });
+    if s.finish {
+        for d in s.waiting.drain(..) {
+            s.done += 1; // the effect happens whether anyone still waits
+            d.ok("Done");
+        }
+    }
+}
+
+/// Item 1, the deferred path: a call the app keeps and has not finished when the budget runs
+/// out may still be finished (the app holds it): it is not answered `action_timeout`, which says
+/// it never takes effect.
+#[test]
+fn a_kept_call_past_its_budget_is_not_answered_action_timeout_when_the_app_may_still_finish_it() {
+    let bridge = Bridge::builder().call_timeout(BUDGET).build();
+    let state = Job { bridge: Some(bridge.clone()), ..Job::default() };
+    let mut h = Harness::builder(&bridge).with_size([400.0, 300.0]).build_ui_state(job, state);
+    h.run();
+    let v = h.window("job").map(|w| w.version);
+    let sent = Instant::now();
+    let mut call = h.agent().send("job__start", json!({"expectedVersion": v}));
+    for _ in 0..4 {
+        h.kittest().step();
+    }
+    assert_eq!(h.kittest().state().waiting.len(), 1, "taken and kept");
+    // Time passing is what is waited for: the budget runs out.
+    while let Some(left) = (sent + BUDGET + Duration::from_millis(20)).checked_duration_since(Instant::now()) {
+        std::thread::sleep(left);
+    }
+    let mut outcome = None;
+    for _ in 0..8 {
+        outcome = call.try_outcome();
+        if outcome.is_some() {
+            break;
+        }
+        h.kittest().step();
+    }
+    let e = outcome.expect("answered at its budget").expect_err("not finished");
+    h.kittest().state_mut().finish = true;
+    h.run();
+    assert_eq!(h.kittest().state().done, 1, "the app finished it later");
+    assert_ne!(e.code, ErrorCode::ActionTimeout, "answered action_timeout, yet applied later: {e:?}");
+    assert!(e.message.contains("re-read"), "{}", e.message);
+}

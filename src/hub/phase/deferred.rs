@@ -4,8 +4,8 @@
 //! ```text
 //!   Claimed ──defer──▶ Waiting ──the app answers in a pass──▶ AnsweredIn(pass) ──pass ends──▶ Settling ──publish──▶ answered
 //!                         │    └─ the app answers between passes ──────────────────────────▶ Settling
-//!                         └── its budget runs out (the UI's deadline, or the server's wait) ──▶ action_timeout;
-//!                                                                        the app's later answer is dropped
+//!                         └── its budget runs out (the UI's deadline, or the server's wait) ──▶ action_not_available
+//!                                      ("took it, did not finish it": it may still take effect); the app's later answer is dropped
 //! ```
 //!
 //! A deferred call leaves the call slot once the pass that deferred it is published, so other
@@ -172,7 +172,7 @@ impl Deferrals {
         }
     }
 
-    /// Start of a pass: ends the kept calls past their deadline with `action_timeout` (unless
+    /// Start of a pass: ends the kept calls past their deadline with [`unfinished`] (unless
     /// their effect is under way: then only their answer ends them), and forgets those that
     /// ended meanwhile (the server's wait ran out). Returns when the next one is due,
     /// to wake for it, and the calls that ended (their marks).
@@ -253,12 +253,13 @@ pub(super) fn complete(
     })
 }
 
-/// A deferred call's budget ran out before the app answered.
+/// A deferred call's budget ran out before the app answered. Not `action_timeout`, which says
+/// the call never takes effect: the app took it and may still finish it.
 pub(crate) fn unfinished(budget: Duration) -> ToolError {
     ToolError::new(
-        ErrorCode::ActionTimeout,
+        ErrorCode::ActionNotAvailable,
         format!(
-            "The app did not finish the operation within {} ms; it may still finish it later, so re-read the state before trying again",
+            "The app took the operation but did not finish it within {} ms; it may still finish it, so re-read the state before trying again",
             budget.as_millis()
         ),
     )
