@@ -322,3 +322,42 @@ fn a_kept_call_past_its_budget_is_not_answered_action_timeout_when_the_app_may_s
     assert_ne!(e.code, ErrorCode::ActionTimeout, "answered action_timeout, yet applied later: {e:?}");
     assert!(e.message.contains("re-read"), "{}", e.message);
 }
+
+/// Item 1, the described path through the server's wait: a call the UI claimed and applied, whose
+/// answer comes past twice the budget (the app's handler is slow), is not answered
+/// `action_timeout`: it was applied.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_described_call_applied_but_answered_late_is_never_answered_action_timeout() {
+    use std::sync::{Arc, Mutex};
+
+    let bridge = Bridge::builder().call_timeout(BUDGET).build();
+    let shared = Arc::new(Mutex::new(Slow::default()));
+    let (in_app, b) = (Arc::clone(&shared), bridge.clone());
+    let _ui = egui_mcp_bridge::testing::HeadlessUi::start(&bridge, "late-ui", move || {
+        let (state, bridge) = (in_app, b);
+        move |ui: &mut egui::Ui| {
+            bridge.window("late").title("Late").ui(ui, |w, ui| {
+                if let Some(press) = w.button_ui(ui, "go", egui_mcp_bridge::ActionSpec::new("Go")).inner {
+                    let mut s = state.lock().expect("not poisoned");
+                    s.presses += 1;
+                    s.work();
+                    press.ok("Went");
+                }
+            });
+        }
+    });
+    let agent = egui_mcp_bridge::testing::Agent::new(&bridge);
+    let mut published = agent.watch();
+    while agent.snapshot().window("late").is_none() {
+        published.changed().await.expect("the UI runs");
+    }
+    shared.lock().expect("not poisoned").until = Some(Instant::now() + BUDGET * 2 + Duration::from_millis(150));
+    let outcome = agent.call("late__go", json!({})).await;
+    let presses = shared.lock().expect("not poisoned").presses;
+    match outcome {
+        Err(e) if e.code == ErrorCode::ActionTimeout => assert_eq!(presses, 0, "answered action_timeout, yet applied"),
+        Err(e) => assert!(e.message.contains("took the call"), "{e:?}"),
+        Ok(r) => assert_eq!(r.message.as_deref(), Some("Went")),
+    }
+    assert_eq!(presses, 1);
+}
