@@ -361,3 +361,35 @@ async fn a_described_call_applied_but_answered_late_is_never_answered_action_tim
     }
     assert_eq!(presses, 1);
 }
+
+/// Item 1 through a dispatcher (`app__call_destructive`, as a client that sees only the bridge's
+/// tools calls): the generic press applied as its budget runs out is answered with what it did.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn through_a_dispatcher_a_generic_press_applied_as_its_budget_runs_out_is_answered_with_what_it_did() {
+    use crate::common::{Client, Lifecycle};
+    use std::sync::{Arc, Mutex};
+
+    let bridge = Bridge::builder().call_timeout(BUDGET).build();
+    let shared = Arc::new(Mutex::new(Slow::default()));
+    let in_app = Arc::clone(&shared);
+    let _ui = egui_mcp_bridge::testing::HeadlessUi::start(&bridge, "slow-dispatch-ui", move || {
+        let state = in_app;
+        move |ui: &mut egui::Ui| slow(ui, &mut state.lock().expect("not poisoned"))
+    });
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let _serving = bridge.serve_io("duplex", server_io).expect("serve");
+    let mut client = Client::connect(client_io, Lifecycle::Legacy, "dispatching-agent").await;
+    client.subscribe().await;
+    while !client.read().await.to_string().contains("\"go\"") {
+        client.next_note().await;
+    }
+    shared.lock().expect("not poisoned").until = Some(Instant::now() + BUDGET + Duration::from_millis(100));
+    let args = json!({"tool": "ui-slow__press", "arguments": {"control": "go"}});
+    let reply = client.call("app__call_destructive", args).await;
+    let presses = shared.lock().expect("not poisoned").presses;
+    if reply.is_error {
+        assert_ne!(reply.code(), "action_timeout", "answered action_timeout, yet applied {presses} times");
+    }
+    assert_eq!(presses, 1);
+    assert!(!reply.is_error, "{:?}", reply.body);
+}
