@@ -135,6 +135,7 @@ struct Record {
     name: String,
     deleted: [u32; 2],
     note: String,
+    cities: [String; 2],
 }
 
 fn record(ui: &mut egui::Ui, s: &mut Record) {
@@ -151,6 +152,14 @@ fn record(ui: &mut egui::Ui, s: &mut Record) {
             if ui.button("Delete").clicked() {
                 *d += 1;
             }
+        }
+    });
+    egui::Window::new("Cities").default_pos([400.0, 250.0]).show(ui.ctx(), |ui| {
+        for city in &mut s.cities {
+            ui.horizontal(|ui| {
+                ui.label("City");
+                ui.text_edit_singleline(city);
+            });
         }
     });
     egui::Window::new("Note").default_pos([400.0, 20.0]).show(ui.ctx(), |ui| {
@@ -225,6 +234,15 @@ fn a_label_two_controls_share_is_refused_naming_both_keys() {
     assert_eq!(h.kittest().state().deleted, [0, 0], "nothing pressed");
     h.call("ui-record__press", json!({"control": "delete-2", "expectedVersion": v})).expect("by key");
     assert_eq!(h.kittest().state().deleted, [0, 1]);
+
+    // The same for fields: two rows labelled "City".
+    let e = h.call("ui-cities__edit_field", json!({"field": "City", "value": "Oslo"})).expect_err("ambiguous");
+    assert_eq!(e.code, ErrorCode::ValidationFailed, "{e:?}");
+    let said = format!("{} {:?}", e.message, e.fields);
+    assert!(said.contains("city, city-2"), "{said}");
+    assert_eq!(h.kittest().state().cities, [String::new(), String::new()], "nothing set");
+    h.call("ui-cities__edit_field", json!({"field": "city-2", "value": "Oslo"})).expect("by key");
+    assert_eq!(h.kittest().state().cities[1], "Oslo");
 }
 
 /// Issue 46, item 8: `edit_field` with many unknown keys answered about 27 times the request

@@ -90,7 +90,8 @@ fn radio_option<'a>(t: &'a Target, option: &str) -> Result<(u64, &'a str), Strin
 }
 
 pub(super) fn parse<A: for<'de> Deserialize<'de>>(args: &Value) -> Result<A, ToolError> {
-    serde_json::from_value(args.clone()).map_err(|e| {
+    // Read in place (the arguments are not copied whole on the UI thread).
+    A::deserialize(args).map_err(|e| {
         ToolError::validation(
             "The arguments do not fit the tool",
             vec![FieldError::new("arguments", clipped(&e.to_string()))],
