@@ -75,9 +75,9 @@ pub fn check_arguments(
         [one] => Err(ToolError::invalid_field(one.field.clone(), one.error.clone())),
         many => {
             let names: Vec<&str> = many.iter().map(|f| f.field.as_str()).collect();
-            let mut message = format!("Rejected: {} are invalid", names.join(", "));
+            let and_more = if more > 0 { format!(", and {more} more") } else { String::new() };
+            let message = format!("Rejected: {} are invalid{and_more}", names.join(", "));
             if more > 0 {
-                message.push_str(&format!(", and {more} more"));
                 named.push(FieldError::new("arguments", format!("{more} more invalid parameters not named here")));
             }
             Err(ToolError::validation(message, named))

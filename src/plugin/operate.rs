@@ -287,9 +287,9 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
         return Err(disabled(title, &off));
     }
     if !errors.is_empty() {
-        let mut message = format!("Nothing was set in {title}: fix the fields named");
+        let and_more = if unnamed > 0 { format!(" (and {unnamed} more not named here)") } else { String::new() };
+        let message = format!("Nothing was set in {title}: fix the fields named{and_more}");
         if unnamed > 0 {
-            message.push_str(&format!(" (and {unnamed} more not named here)"));
             errors.push(FieldError::new("fields", format!("{unnamed} more invalid or unknown fields not named here")));
         }
         return Err(ToolError::validation(message, errors));

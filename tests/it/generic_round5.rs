@@ -102,23 +102,24 @@ fn a_generic_edit_applied_as_its_budget_runs_out_is_answered_with_what_it_did() 
 /// for.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_the_server_a_generic_press_applied_as_its_budget_runs_out_is_answered_with_what_it_did() {
-    use std::sync::{Arc, Mutex};
+    use parking_lot::Mutex;
+    use std::sync::Arc;
 
     let bridge = Bridge::builder().call_timeout(BUDGET).build();
     let shared = Arc::new(Mutex::new(Slow::default()));
     let in_app = Arc::clone(&shared);
     let _ui = egui_mcp_bridge::testing::HeadlessUi::start(&bridge, "slow-ui", move || {
         let state = in_app;
-        move |ui: &mut egui::Ui| slow(ui, &mut state.lock().expect("not poisoned"))
+        move |ui: &mut egui::Ui| slow(ui, &mut state.lock())
     });
     let agent = egui_mcp_bridge::testing::Agent::new(&bridge);
     let mut published = agent.watch();
     while agent.snapshot().window("ui-slow").is_none_or(|w| !w.blocks.iter().any(|b| format!("{b:?}").contains("go"))) {
         published.changed().await.expect("the UI runs");
     }
-    shared.lock().expect("not poisoned").until = Some(Instant::now() + BUDGET + Duration::from_millis(100));
+    shared.lock().until = Some(Instant::now() + BUDGET + Duration::from_millis(100));
     let outcome = agent.call("ui-slow__press", json!({"control": "go"})).await;
-    let presses = shared.lock().expect("not poisoned").presses;
+    let presses = shared.lock().presses;
     match outcome {
         Err(e) if e.code == ErrorCode::ActionTimeout => assert_eq!(presses, 0, "answered action_timeout, yet applied"),
         Err(e) => panic!("{e:?}"),
@@ -346,7 +347,8 @@ fn a_kept_call_past_its_budget_is_not_answered_action_timeout_when_the_app_may_s
 /// `action_timeout`: it was applied.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_described_call_applied_but_answered_late_is_never_answered_action_timeout() {
-    use std::sync::{Arc, Mutex};
+    use parking_lot::Mutex;
+    use std::sync::Arc;
 
     let bridge = Bridge::builder().call_timeout(BUDGET).build();
     let shared = Arc::new(Mutex::new(Slow::default()));
@@ -356,7 +358,7 @@ async fn a_described_call_applied_but_answered_late_is_never_answered_action_tim
         move |ui: &mut egui::Ui| {
             bridge.window("late").title("Late").ui(ui, |w, ui| {
                 if let Some(press) = w.button_ui(ui, "go", egui_mcp_bridge::ActionSpec::new("Go")).inner {
-                    let mut s = state.lock().expect("not poisoned");
+                    let mut s = state.lock();
                     s.presses += 1;
                     s.work();
                     press.ok("Went");
@@ -369,9 +371,9 @@ async fn a_described_call_applied_but_answered_late_is_never_answered_action_tim
     while agent.snapshot().window("late").is_none() {
         published.changed().await.expect("the UI runs");
     }
-    shared.lock().expect("not poisoned").until = Some(Instant::now() + BUDGET * 2 + Duration::from_millis(150));
+    shared.lock().until = Some(Instant::now() + BUDGET * 2 + Duration::from_millis(150));
     let outcome = agent.call("late__go", json!({})).await;
-    let presses = shared.lock().expect("not poisoned").presses;
+    let presses = shared.lock().presses;
     match outcome {
         Err(e) if e.code == ErrorCode::ActionTimeout => assert_eq!(presses, 0, "answered action_timeout, yet applied"),
         Err(e) => assert!(e.message.contains("took the call"), "{e:?}"),
@@ -385,14 +387,15 @@ async fn a_described_call_applied_but_answered_late_is_never_answered_action_tim
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn through_a_dispatcher_a_generic_press_applied_as_its_budget_runs_out_is_answered_with_what_it_did() {
     use crate::common::{Client, Lifecycle};
-    use std::sync::{Arc, Mutex};
+    use parking_lot::Mutex;
+    use std::sync::Arc;
 
     let bridge = Bridge::builder().call_timeout(BUDGET).build();
     let shared = Arc::new(Mutex::new(Slow::default()));
     let in_app = Arc::clone(&shared);
     let _ui = egui_mcp_bridge::testing::HeadlessUi::start(&bridge, "slow-dispatch-ui", move || {
         let state = in_app;
-        move |ui: &mut egui::Ui| slow(ui, &mut state.lock().expect("not poisoned"))
+        move |ui: &mut egui::Ui| slow(ui, &mut state.lock())
     });
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     let _serving = bridge.serve_io("duplex", server_io).expect("serve");
@@ -401,10 +404,10 @@ async fn through_a_dispatcher_a_generic_press_applied_as_its_budget_runs_out_is_
     while !client.read().await.to_string().contains("\"go\"") {
         client.next_note().await;
     }
-    shared.lock().expect("not poisoned").until = Some(Instant::now() + BUDGET + Duration::from_millis(100));
+    shared.lock().until = Some(Instant::now() + BUDGET + Duration::from_millis(100));
     let args = json!({"tool": "ui-slow__press", "arguments": {"control": "go"}});
     let reply = client.call("app__call_destructive", args).await;
-    let presses = shared.lock().expect("not poisoned").presses;
+    let presses = shared.lock().presses;
     if reply.is_error {
         assert_ne!(reply.code(), "action_timeout", "answered action_timeout, yet applied {presses} times");
     }
