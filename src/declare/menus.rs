@@ -328,11 +328,17 @@ impl Menu<'_> {
             Owner::App(core, hidden) => {
                 let usable = enabled && hidden.unwrap_or_else(|| super::gate::Gate::default().allows(self.ui));
                 let mut response = self.ui.add_enabled(enabled, button);
-                core.frame.lock().describe_widget(response.id.value());
+                let declared = {
+                    let mut frame = core.frame.lock();
+                    frame.describe_widget(response.id.value());
+                    // Declared a level up already (a menu that holds itself): listed once.
+                    frame.declared_app_action(name)
+                };
                 if let Some(description) = &spec.description {
                     response = response.on_hover_text(description.as_ref());
                 }
-                let call = if usable { super::press::app_action::<NoArgs>(core, name, spec) } else { None };
+                let call =
+                    if usable && !declared { super::press::app_action::<NoArgs>(core, name, spec) } else { None };
                 let press = match (call, response.clicked()) {
                     (Some(call), _) => Some(call),
                     (None, true) => Some(Press::person(NoArgs {})),

@@ -27,6 +27,7 @@ fn app(ui: &mut egui::Ui, s: &mut App) {
     let Some(bridge) = s.bridge.clone() else { return };
     bridge.window("menus").title("Menus").ui(ui, |w, ui| {
         egui::MenuBar::new().ui(ui, |ui| {
+            bridge.app_menu_ui(ui, "App", |m| recursive(m, &mut s.items));
             w.menu_ui(ui, "Recursive", |m| recursive(m, &mut s.items));
             w.menu_ui(ui, "File", |m| {
                 m.enabled(false);
@@ -54,6 +55,8 @@ fn a_recursive_menu_is_declared_to_a_bound_and_works() {
     let mut h = harness();
     let items = h.tool_names().iter().filter(|t| *t == "menus__item").count();
     assert_eq!(items, 1, "listed once, however deep it is declared: {:?}", h.tool_names());
+    let app_items = h.tool_names().iter().filter(|t| *t == "app__item").count();
+    assert_eq!(app_items, 1, "an app menu's too: {:?}", h.tool_names());
     let v = h.window("menus").map(|w| w.version);
     h.call("menus__item", serde_json::json!({"expectedVersion": v})).expect("pressed");
     assert_eq!(h.kittest().state().items, 1);
