@@ -72,6 +72,8 @@ struct Kept {
 #[derive(Debug, Default)]
 pub(crate) struct Deferrals {
     kept: Vec<Kept>,
+    /// The call budget, as the last [`Self::prune`] was given it.
+    budget: Duration,
 }
 
 impl Deferrals {
@@ -177,14 +179,19 @@ impl Deferrals {
     /// ended meanwhile (the server's wait ran out). Returns when the next one is due,
     /// to wake for it, and the calls that ended (their marks).
     pub fn prune(&mut self, budget: Duration) -> (Option<Duration>, Vec<Arc<PendingCall>>) {
+        self.budget = budget;
         let now = Instant::now();
         let mut ended = Vec::new();
         self.kept.retain(|k| {
             if k.stage != Stage::Waiting {
                 return true;
             }
-            if now > k.call.deadline {
-                k.call.expire(unfinished(budget));
+            if now > k.call.deadline && !k.call.expire(unfinished(budget)) && now > k.call.deadline + budget {
+                // Its effect was under way and no answer came within a second budget (its
+                // viewport stopped running passes): ended, saying so, never `action_timeout`.
+                if k.call.take_back() {
+                    k.call.resolve(Err(no_effect_seen(&k.call.tool_name())));
+                }
             }
             let waiting = k.call.is_deferred();
             if !waiting {
@@ -198,9 +205,10 @@ impl Deferrals {
     /// How long until the next waiting call's budget runs out (a little past it, so that the
     /// pass then finds it passed).
     pub fn due(&self) -> Option<Duration> {
-        // One whose effect is under way is not ended by its budget: nothing to wake for.
-        let waiting = self.kept.iter().filter(|k| k.stage == Stage::Waiting && k.call.may_expire());
-        let next = waiting.map(|k| k.call.deadline).min()?;
+        // One whose effect is under way is not ended by its budget, only a budget later.
+        let waiting = self.kept.iter().filter(|k| k.stage == Stage::Waiting);
+        let next =
+            waiting.map(|k| if k.call.may_expire() { k.call.deadline } else { k.call.deadline + self.budget }).min()?;
         Some(next.saturating_duration_since(Instant::now()) + Duration::from_millis(1))
     }
 
@@ -265,6 +273,17 @@ pub(crate) fn unfinished(budget: Duration) -> ToolError {
     )
 }
 
+/// A call whose requests went into the app's input, and whose effect no look showed within
+/// twice the budget.
+fn no_effect_seen(tool: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::ActionNotAvailable,
+        format!(
+            "The call to {tool} was applied (its input went to the app), but no pass showed its effect in time; re-read the state to see what happened"
+        ),
+    )
+}
+
 /// A deferred call the app dropped without an answer.
 pub(crate) fn dropped(tool: &str) -> ToolError {
     ToolError::new(
@@ -293,4 +312,51 @@ fn too_many_of_one() -> ToolError {
             "This connection has too many operations in progress ({MAX_DEFERRED_PER_CONNECTION}, the most one connection may have) for the app to finish this one later; it may have started it, so re-read the state, and try again once one of yours has finished (each ends within the call budget)"
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Map;
+
+    use super::*;
+    use crate::hub::call::CallTarget;
+
+    fn kept_call(deadline: Instant) -> (Arc<PendingCall>, tokio::sync::oneshot::Receiver<Outcome>) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let call =
+            Arc::new(PendingCall::new(CallTarget::parse("w"), "press".into(), Map::new(), None, deadline, tx, None));
+        assert!(call.try_claim() && call.defer());
+        (call, rx)
+    }
+
+    fn mark() -> MarkOf {
+        MarkOf { app_id: Some("w".into()), action: "press".into(), title: "Press".into() }
+    }
+
+    #[test]
+    fn a_call_whose_effect_started_ends_a_budget_past_its_deadline_and_never_with_action_timeout() {
+        let budget = Duration::from_millis(40);
+        let mut d = Deferrals::default();
+        // Past its deadline, not yet a budget past it: kept, and a pass asked for then.
+        let (call, mut rx) = kept_call(Instant::now().checked_sub(Duration::from_millis(1)).expect("clock"));
+        assert!(call.start_applying());
+        d.keep(Arc::clone(&call), mark());
+        let (due, ended) = d.prune(budget);
+        assert!(ended.is_empty() && rx.try_recv().is_err(), "applied: not ended by its budget");
+        assert!(due.is_some_and(|due| due <= budget + Duration::from_millis(1)), "{due:?}");
+        // A budget past its deadline.
+        let (late, mut late_rx) = kept_call(Instant::now().checked_sub(budget * 2).expect("clock"));
+        assert!(late.start_applying());
+        d.keep(Arc::clone(&late), mark());
+        let (_, ended) = d.prune(budget);
+        assert_eq!(ended.len(), 1);
+        let e = late_rx.try_recv().expect("answered").expect_err("no effect seen");
+        assert_eq!(e.code, ErrorCode::ActionNotAvailable, "{e:?}");
+        // One whose effect never started ends at its deadline, as before.
+        let (idle, mut idle_rx) = kept_call(Instant::now().checked_sub(Duration::from_millis(1)).expect("clock"));
+        d.keep(Arc::clone(&idle), mark());
+        let (_, ended) = d.prune(budget);
+        assert_eq!(ended.len(), 1);
+        assert!(idle_rx.try_recv().expect("answered").is_err());
+    }
 }
