@@ -189,7 +189,7 @@ pub(crate) fn plan(
             let args: PressArgs = parse(&call.args)?;
             let t = find(targets, &args.control, true).map_err(|miss| {
                 let message = match miss {
-                    Miss::Ambiguous(_) => format!(
+                    Miss::Ambiguous(..) => format!(
                         "\"{}\" names more than one control in {title}: give the key of the one meant; nothing was pressed",
                         clipped(&args.control)
                     ),

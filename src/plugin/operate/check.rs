@@ -106,8 +106,9 @@ pub(super) enum Miss {
     /// It is the key or label of something only read (a progress bar, a text the person cannot
     /// type in).
     ReadOnly,
-    /// It is the label of more than one target of the kind asked for: their keys.
-    Ambiguous(Vec<String>),
+    /// It is the label of more than one target of the kind asked for: how many, and the first
+    /// ones' keys.
+    Ambiguous(usize, Vec<String>),
     Unknown,
 }
 
@@ -117,9 +118,8 @@ impl Miss {
             (Self::OtherKind, true) => "that is a field: set it with edit_field".to_owned(),
             (Self::OtherKind, false) => "that is a control: press it with press".to_owned(),
             (Self::ReadOnly, _) => "that is only read: no agent or person sets it here".to_owned(),
-            (Self::Ambiguous(keys), control) => format!(
-                "{} {} are labelled so; give the key of the one meant: {}",
-                keys.len(),
+            (Self::Ambiguous(count, keys), control) => format!(
+                "{count} {} are labelled so; give the key of the one meant: {}",
                 if control { "controls" } else { "fields" },
                 keys.join(", ")
             ),
@@ -159,7 +159,10 @@ pub(super) fn find<'a>(targets: &'a [Target], name: &str, control: bool) -> Resu
                 targets.iter().any(|t| t.kind == TargetKind::Shown && t.label.eq_ignore_ascii_case(name.trim()));
             Err(if shown { Miss::ReadOnly } else { Miss::Unknown })
         }
-        (many, _) => Err(Miss::Ambiguous(many.iter().take(20).map(|t| t.key.clone()).collect())),
+        (many, _) => {
+            let keys = many.iter().take(20).map(|t| clipped(&t.key).into_owned()).collect();
+            Err(Miss::Ambiguous(many.len(), keys))
+        }
     }
 }
 
