@@ -330,8 +330,8 @@ impl Operation {
     /// Returns whether any did (the pass is then run again, and the one after looks).
     ///
     /// The first requests move the call to "applying" first: from then on its budget does not
-    /// end it (it is answered with what it did); if the budget ended it already (the agent had
-    /// `action_timeout`), nothing goes in, now or later.
+    /// end it (it is answered with what it did); if the budget ended it already (the agent was
+    /// answered), nothing goes in, now or later.
     pub(crate) fn inject(&mut self, input: &mut egui::RawInput) -> bool {
         if self.stage != Stage::Inject || self.next.is_empty() {
             return false;
