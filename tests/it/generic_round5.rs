@@ -14,6 +14,8 @@ struct Slow {
     presses: u32,
     text: String,
     until: Option<Instant>,
+    /// Each press takes this long besides (an app whose handler does some work).
+    each: Duration,
 }
 
 impl Slow {
@@ -33,6 +35,7 @@ fn slow(ui: &mut egui::Ui, s: &mut Slow) {
         if ui.button("Go").clicked() {
             s.presses += 1;
             s.work();
+            std::thread::sleep(s.each); // the app's own work, not a wait of the test
         }
         ui.horizontal(|ui| {
             ui.label("Note");
@@ -413,4 +416,41 @@ async fn through_a_dispatcher_a_generic_press_applied_as_its_budget_runs_out_is_
     }
     assert_eq!(presses, 1);
     assert!(!reply.is_error, "{:?}", reply.body);
+}
+
+/// Item 1 as the probe found it: many generic presses sent at once with a short budget. Every
+/// press the app ran was answered as applied; every one answered `action_timeout` never ran.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_generic_presses_at_once_run_exactly_those_not_answered_action_timeout() {
+    use parking_lot::Mutex;
+    use std::sync::Arc;
+
+    const CALLS: usize = 60;
+    let bridge = Bridge::builder().call_timeout(Duration::from_millis(300)).build();
+    let shared = Arc::new(Mutex::new(Slow { each: Duration::from_millis(20), ..Slow::default() }));
+    let in_app = Arc::clone(&shared);
+    let _ui = egui_mcp_bridge::testing::HeadlessUi::start(&bridge, "many-presses-ui", move || {
+        let state = in_app;
+        move |ui: &mut egui::Ui| slow(ui, &mut state.lock())
+    });
+    let agent = Arc::new(egui_mcp_bridge::testing::Agent::new(&bridge));
+    let mut published = agent.watch();
+    while !agent.tool_names().iter().any(|t| t == "ui-slow__press") {
+        published.changed().await.expect("the UI runs");
+    }
+    let calls: Vec<_> = (0..CALLS)
+        .map(|_| {
+            let agent = Arc::clone(&agent);
+            tokio::spawn(async move { agent.call("ui-slow__press", json!({"control": "go"})).await })
+        })
+        .collect();
+    let mut timeouts = 0;
+    for call in calls {
+        match call.await.expect("the call's task") {
+            Err(e) if e.code == ErrorCode::ActionTimeout => timeouts += 1,
+            _ => {}
+        }
+    }
+    let presses = shared.lock().presses as usize;
+    assert_eq!(presses, CALLS - timeouts, "{timeouts} answered action_timeout, {presses} ran");
 }
