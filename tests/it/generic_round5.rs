@@ -454,3 +454,48 @@ async fn many_generic_presses_at_once_run_exactly_those_not_answered_action_time
     let presses = shared.lock().presses as usize;
     assert_eq!(presses, CALLS - timeouts, "{timeouts} answered action_timeout, {presses} ran");
 }
+
+/// A described form of 30 text fields (`f0` … `f29`).
+#[derive(Default)]
+struct Wide {
+    bridge: Option<Bridge>,
+    values: Vec<String>,
+}
+
+fn wide(ui: &mut egui::Ui, s: &mut Wide) {
+    let Some(bridge) = s.bridge.clone() else { return };
+    bridge.window("wide").title("Wide").ui(ui, |w, ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            w.form(ui, "wide", |f| {
+                for (k, v) in s.values.iter_mut().enumerate() {
+                    f.edit(&format!("f{k}"), &egui_mcp_bridge::Input::text(format!("Field {k}")), v);
+                }
+            });
+        });
+    });
+}
+
+/// Item 8 on a described window's `edit_field`: each unknown key was named with every field of
+/// the window. The answer names the first ten, counts the rest, lists the fields once; a call
+/// naming more fields than the window has is refused before the UI sees it.
+#[test]
+fn a_described_edit_field_answer_is_bounded_whatever_the_request() {
+    let bridge = Bridge::builder().build();
+    let state = Wide { bridge: Some(bridge.clone()), values: vec![String::new(); 30] };
+    let mut h =
+        Harness::builder(&bridge).with_size([500.0, 600.0]).with_accessibility_check(false).build_ui_state(wide, state);
+    h.run();
+    let v = h.window("wide").map(|w| w.version);
+    let unknown: serde_json::Map<String, serde_json::Value> =
+        (0..30).map(|i| (format!("no-such-field-{i}"), json!("x"))).collect();
+    let e = h.call("wide__edit_field", json!({"fields": unknown, "expectedVersion": v})).expect_err("unknown fields");
+    let answer = serde_json::to_string(&e).expect("serialises");
+    assert!(answer.len() < 2_000, "{} bytes: {answer}", answer.len());
+    assert!(answer.contains("20 more"), "the rest counted: {answer}");
+    assert!(h.kittest().state().values.iter().all(String::is_empty), "nothing set");
+
+    let many: serde_json::Map<String, serde_json::Value> = (0..31).map(|i| (format!("k{i}"), json!("x"))).collect();
+    let mut call = h.agent().send("wide__edit_field", json!({"fields": many, "expectedVersion": v}));
+    let e = call.try_outcome().expect("answered without a pass").expect_err("refused");
+    assert_eq!(e.code, ErrorCode::ValidationFailed, "{e:?}");
+}
