@@ -89,6 +89,9 @@ pub struct PendingCall {
     state: AtomicU8,
     /// The person allowed it (an action that asks the person first).
     approved: AtomicBool,
+    /// Kept by the bridge itself, which applies it (a generic call): until its requests go in
+    /// ([`Self::start_applying`]) nothing of it is applied.
+    by_bridge: AtomicBool,
     reply: Mutex<Option<oneshot::Sender<Outcome>>>,
     activity: Option<Arc<ActivityLog>>,
     /// The activity record that says the agent waits (0: none), replaced by the outcome.
@@ -115,6 +118,7 @@ impl PendingCall {
             client: ClientId(0),
             state: AtomicU8::new(PENDING),
             approved: AtomicBool::new(false),
+            by_bridge: AtomicBool::new(false),
             reply: Mutex::new(Some(reply)),
             activity,
             waiting_record: AtomicU64::new(0),
@@ -202,6 +206,18 @@ impl PendingCall {
     /// or not).
     pub fn is_deferred(&self) -> bool {
         matches!(self.state.load(Ordering::Acquire), DEFERRED | APPLYING)
+    }
+
+    /// The bridge keeps it and applies it itself (a generic call), not the app.
+    pub fn kept_by_bridge(&self) {
+        self.by_bridge.store(true, Ordering::Release);
+    }
+
+    /// The error a kept call gets when its budget runs out first: `action_timeout` for one the
+    /// bridge applies (nothing of it was, nor will be), else `unfinished` (the app holds it and
+    /// may still finish it).
+    pub fn expired(&self, unfinished: impl FnOnce() -> ToolError, budget: std::time::Duration) -> ToolError {
+        if self.by_bridge.load(Ordering::Acquire) { ToolError::timeout(budget) } else { unfinished() }
     }
 
     /// Whether its budget may still end it: kept, and nothing of it applied yet.

@@ -133,7 +133,7 @@ impl Hub {
             return rx.await.unwrap_or_else(|_| Err(ToolError::timeout(budget)));
         }
         // The app kept it to answer later and has not: it ends now, and its answer is dropped.
-        if call.as_ref().is_some_and(|c| c.expire(phase::unfinished(budget))) {
+        if call.as_ref().is_some_and(|c| c.expire(c.expired(|| phase::unfinished(budget), budget))) {
             tracing::debug!(tool, "a deferred call ran out of budget before the app answered");
             self.wake(); // the person's view stops saying the agent waits
             return rx.await.unwrap_or_else(|_| Err(phase::unfinished(budget)));

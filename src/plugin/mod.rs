@@ -282,6 +282,7 @@ impl BridgePlugin {
         match operate::plan(&call, key, &app_id, &title, targets, text_of(seen, &app_id)) {
             Err(error) => frame.reject_claimed(&call, error),
             Ok(mut op) => {
+                call.kept_by_bridge();
                 match frame.defer(&call) {
                     Ok(()) => {
                         op.inject(input);

@@ -186,7 +186,10 @@ impl Deferrals {
             if k.stage != Stage::Waiting {
                 return true;
             }
-            if now > k.call.deadline && !k.call.expire(unfinished(budget)) && now > k.call.deadline + budget {
+            if now > k.call.deadline
+                && !k.call.expire(k.call.expired(|| unfinished(budget), budget))
+                && now > k.call.deadline + budget
+            {
                 // Its effect was under way and no answer came within a second budget (its
                 // viewport stopped running passes): ended, saying so, never `action_timeout`.
                 if k.call.take_back() {
@@ -352,11 +355,19 @@ mod tests {
         assert_eq!(ended.len(), 1);
         let e = late_rx.try_recv().expect("answered").expect_err("no effect seen");
         assert_eq!(e.code, ErrorCode::ActionNotAvailable, "{e:?}");
-        // One whose effect never started ends at its deadline, as before.
+        // One whose effect never started ends at its deadline, as before: the app's may still
+        // finish (not `action_timeout`); the bridge's never will (`action_timeout`).
         let (idle, mut idle_rx) = kept_call(Instant::now().checked_sub(Duration::from_millis(1)).expect("clock"));
         d.keep(Arc::clone(&idle), mark());
+        let (generic, mut generic_rx) = kept_call(Instant::now().checked_sub(Duration::from_millis(1)).expect("clock"));
+        generic.kept_by_bridge();
+        d.keep(Arc::clone(&generic), mark());
         let (_, ended) = d.prune(budget);
-        assert_eq!(ended.len(), 1);
-        assert!(idle_rx.try_recv().expect("answered").is_err());
+        assert_eq!(ended.len(), 2);
+        let e = idle_rx.try_recv().expect("answered").expect_err("not finished");
+        assert_eq!(e.code, ErrorCode::ActionNotAvailable, "{e:?}");
+        let e = generic_rx.try_recv().expect("answered").expect_err("never applied");
+        assert_eq!(e.code, ErrorCode::ActionTimeout, "{e:?}");
+        assert!(!generic.start_applying(), "and never will be");
     }
 }
