@@ -86,11 +86,12 @@ pub mod passes {
 /// The bridge's fixed bounds and defaults (each settable one has its builder method; the whole
 /// list, with what happens past each, is in `SECURITY.md`).
 pub mod limits {
-    pub use crate::declare::{DEFAULT_AGENT_ITEMS, DEFAULT_TREE_AGENT_ROWS, MAX_AGENT_ITEMS};
+    pub use crate::declare::{DEFAULT_AGENT_ITEMS, DEFAULT_TREE_AGENT_ROWS, MAX_AGENT_ITEMS, MAX_CLOSED_MENU_DEPTH};
     pub use crate::hub::{
-        ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION, MAX_TOOL_NAME,
+        ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION, MAX_NAMED_ERRORS,
+        MAX_TOOL_NAME,
     };
-    pub use crate::plugin::STALLED_AFTER;
+    pub use crate::plugin::{MAX_EDIT_FIELDS, STALLED_AFTER};
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub use crate::server::SESSION_IDLE;

@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 use super::state::Made;
 use super::{Input, Press, WindowUi};
 use crate::hub::decl::ActionDecl;
-use crate::hub::{ActionSpec, add_expected_version};
+use crate::hub::{ActionSpec, add_expected_version, clipped};
 use crate::protocol::ToolError;
 
 /// The name of the edit action derived from a window's editable fields.
@@ -155,30 +155,46 @@ impl WindowUi {
         }
         let rules = self.decl.kept.as_ref().and_then(|k| k.downcast_ref::<Rules>());
         let mut values = Map::new();
-        let mut errors = Vec::new();
+        // The first errors are named (the window's keys listed once), the rest counted: the
+        // answer stays short whatever the request.
+        let (mut errors, mut unnamed, mut unknown) = (Vec::new(), 0_usize, false);
+        let mut error = |e: crate::protocol::FieldError| {
+            if errors.len() < crate::hub::MAX_NAMED_ERRORS {
+                errors.push(e);
+            } else {
+                unnamed += 1;
+            }
+        };
         for (key, value) in &fields {
             let rule = rules.and_then(|r| r.0.iter().find(|e| e.key == *key));
             match rule.map(|r| r.check(value)) {
                 Some(Ok(checked)) => {
                     values.insert(key.clone(), checked);
                 }
-                Some(Err(e)) => errors.push(crate::protocol::FieldError::new(key.clone(), e)),
+                Some(Err(e)) => error(crate::protocol::FieldError::new(clipped(key), e)),
                 None => {
-                    let keys: Vec<&str> =
-                        rules.map(|r| r.0.iter().map(|e| e.key.as_str()).collect()).unwrap_or_default();
-                    errors.push(crate::protocol::FieldError::new(
-                        key.clone(),
-                        format!("not a field; one of: {}", keys.join(", ")),
-                    ));
+                    let why = if unknown {
+                        "not a field".to_owned()
+                    } else {
+                        let keys: Vec<&str> =
+                            rules.map(|r| r.0.iter().map(|e| e.key.as_str()).collect()).unwrap_or_default();
+                        format!("not a field; one of: {}", keys.join(", "))
+                    };
+                    unknown = true;
+                    error(crate::protocol::FieldError::new(clipped(key), why));
                 }
             }
         }
         if errors.is_empty() {
             self.edits.multi = Some(Multi { call, values, written: Vec::new() });
         } else {
-            let n = errors.len();
+            let n = errors.len() + unnamed;
             let message =
                 format!("Nothing was set: {n} of the fields {}", if n == 1 { "is invalid" } else { "are invalid" });
+            if unnamed > 0 {
+                let more = format!("{unnamed} more invalid or unknown fields not named here");
+                errors.push(crate::protocol::FieldError::new("fields", more));
+            }
             call.fail(ToolError::validation(message, errors));
         }
     }
@@ -250,7 +266,8 @@ fn make(fields: &[Editing]) -> Made {
         "properties": {
             "field": {"type": "string", "enum": keys},
             "value": value,
-            "fields": {"type": "object"},
+            // Each key names one field: a call naming more is refused before it is queued.
+            "fields": {"type": "object", "maxProperties": keys.len()},
         },
     }) {
         Value::Object(o) => o,

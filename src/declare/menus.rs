@@ -63,12 +63,12 @@ impl WindowUi {
         let shown = once_per_pass(ui, title, |ui, closed| {
             let add = add.take().unwrap_or_else(|| unreachable_menu());
             match closed {
-                None => add(&mut Menu { owner: Owner::Window(self), ui, enabled: true }),
+                None => add(&mut Menu { owner: Owner::Window(self), ui, enabled: true, closed: 0 }),
                 // Closed: the items are declared; shortcuts still press them for the person.
                 Some(salt) => {
                     let mut out = None;
                     self.hidden_run(ui, salt, |w, hidden| {
-                        out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }));
+                        out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true, closed: 1 }));
                     });
                     out.unwrap_or_else(|| unreachable_menu())
                 }
@@ -110,14 +110,14 @@ impl WindowUi {
         let mut out = None;
         let (response, _) = menu.ui(ui, |ui| {
             if let Some(add) = add.take() {
-                out = Some(add(&mut Menu { owner: Owner::Window(&mut *self), ui, enabled: true }));
+                out = Some(add(&mut Menu { owner: Owner::Window(&mut *self), ui, enabled: true, closed: 0 }));
             }
         });
         if let Some(add) = add.take() {
             // Closed: the items are declared; shortcuts still press them for the person.
             let salt = response.id;
             self.hidden_run(ui, salt, |w, hidden| {
-                out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }));
+                out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true, closed: 1 }));
             });
         }
         super::both::described_widget(self, response.id);
@@ -159,13 +159,13 @@ impl WindowUi {
         let me = &mut *self;
         popup.show(|ui| {
             if let Some(add) = add.take() {
-                out = Some(add(&mut Menu { owner: Owner::Window(&mut *me), ui, enabled: true }));
+                out = Some(add(&mut Menu { owner: Owner::Window(&mut *me), ui, enabled: true, closed: 0 }));
             }
         });
         if let Some(add) = add.take() {
             // Closed: the items are declared; shortcuts still press them for the person.
             self.hidden_run(ui, salt, |w, hidden| {
-                out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true }));
+                out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled: true, closed: 1 }));
             });
         }
         out.unwrap_or_else(|| unreachable_menu())
@@ -179,7 +179,7 @@ impl WindowUi {
         let me = &mut *self;
         response.context_menu(|ui| {
             if let Some(add) = add.take() {
-                out = Some(add(&mut Menu { owner: Owner::Window(me), ui, enabled: true }));
+                out = Some(add(&mut Menu { owner: Owner::Window(me), ui, enabled: true, closed: 0 }));
             }
         });
         if let Some(add) = add.take() {
@@ -192,7 +192,7 @@ impl WindowUi {
             let allows = response.enabled();
             let outer = self.hidden;
             self.hidden = Some(allows && outer.unwrap_or(true));
-            out = Some(add(&mut Menu { owner: Owner::Window(self), ui: &mut ui, enabled: true }));
+            out = Some(add(&mut Menu { owner: Owner::Window(self), ui: &mut ui, enabled: true, closed: 1 }));
             self.hidden = outer;
         }
         out.unwrap_or_else(|| unreachable_menu())
@@ -211,7 +211,15 @@ pub struct Menu<'m> {
     owner: Owner<'m>,
     ui: &'m mut egui::Ui,
     enabled: bool,
+    /// How many closed menus it is in, counted up from the nearest open one (0: it is open).
+    closed: usize,
 }
+
+/// How many levels of closed submenus are declared below the deepest open menu (a closed menu
+/// counts as one). Deeper ones are drawn as the person opens them, and declared then: a menu
+/// whose item opens the same menu again (egui's demo "Recursive") is declared as deep as the
+/// person opens it, plus this many closed levels, and never recurses without end.
+pub const MAX_CLOSED_MENU_DEPTH: usize = 8;
 
 /// Whose actions a menu's items are.
 enum Owner<'m> {
@@ -232,12 +240,12 @@ pub(crate) fn app_menu_ui<R>(
     once_per_pass(ui, title, |ui, closed| {
         let add = add.take().unwrap_or_else(|| unreachable_menu());
         match closed {
-            None => add(&mut Menu { owner: Owner::App(core, None), ui, enabled: true }),
+            None => add(&mut Menu { owner: Owner::App(core, None), ui, enabled: true, closed: 0 }),
             // Closed: the items are declared; shortcuts still press them for the person.
             Some(salt) => {
                 let allowed = super::gate::Gate::default().allows(ui);
                 let hidden = &mut hidden_child(ui, salt);
-                add(&mut Menu { owner: Owner::App(core, Some(allowed)), ui: hidden, enabled: true })
+                add(&mut Menu { owner: Owner::App(core, Some(allowed)), ui: hidden, enabled: true, closed: 1 })
             }
         }
     })
@@ -304,18 +312,33 @@ impl Menu<'_> {
                     w.hidden = Some(allowed && enabled);
                 }
                 let usable = enabled && w.gate().allows(self.ui) && !w.blocked;
-                let pressed = self.ui.add_enabled_ui(enabled, |ui| w.add_button(ui, name, spec, button)).inner;
+                let pressed = if w.decl.actions.iter().any(|a| a.name == name) {
+                    // Declared already in this pass, by the same item a level up (a menu that
+                    // holds itself): drawn for the person, the one action listed once.
+                    let response = self.ui.add_enabled(enabled && !w.blocked, button);
+                    super::both::described_widget(w, response.id);
+                    let press = (usable && response.clicked()).then(|| Press::person(NoArgs {}));
+                    egui::InnerResponse::new(press, response)
+                } else {
+                    self.ui.add_enabled_ui(enabled, |ui| w.add_button(ui, name, spec, button)).inner
+                };
                 w.hidden = outer;
                 (pressed, usable)
             }
             Owner::App(core, hidden) => {
                 let usable = enabled && hidden.unwrap_or_else(|| super::gate::Gate::default().allows(self.ui));
                 let mut response = self.ui.add_enabled(enabled, button);
-                core.frame.lock().describe_widget(response.id.value());
+                let declared = {
+                    let mut frame = core.frame.lock();
+                    frame.describe_widget(response.id.value());
+                    // Declared a level up already (a menu that holds itself): listed once.
+                    frame.declared_app_action(name)
+                };
                 if let Some(description) = &spec.description {
                     response = response.on_hover_text(description.as_ref());
                 }
-                let call = if usable { super::press::app_action::<NoArgs>(core, name, spec) } else { None };
+                let call =
+                    if usable && !declared { super::press::app_action::<NoArgs>(core, name, spec) } else { None };
                 let press = match (call, response.clicked()) {
                     (Some(call), _) => Some(call),
                     (None, true) => Some(Press::person(NoArgs {})),
@@ -366,12 +389,18 @@ impl Menu<'_> {
         response
     }
 
-    /// A submenu, declared whether it is open or not.
-    pub fn menu<R>(&mut self, title: impl Into<egui::WidgetText>, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
-        match &mut self.owner {
-            Owner::Window(w) => w.menu_ui(self.ui, title, add_items).inner,
-            Owner::App(core, _) => app_menu_ui(core, self.ui, title, add_items).inner,
-        }
+    /// A submenu, declared whether it is open or not, and disabled with the items around it
+    /// ([`enabled`](Self::enabled)): drawn greyed, its items not offered to agents.
+    ///
+    /// `None` when its items did not run: it is closed, [`MAX_CLOSED_MENU_DEPTH`] levels of
+    /// closed menus deep (a menu that holds itself); the person opening it runs them.
+    pub fn menu<R>(
+        &mut self,
+        title: impl Into<egui::WidgetText>,
+        add_items: impl FnOnce(&mut Menu<'_>) -> R,
+    ) -> Option<R> {
+        let title = title.into();
+        self.submenu(|ui, open| ui.menu_button(title, |ui| open(ui)).response, add_items)
     }
 
     /// [`menu`](Self::menu) with the submenu's button as the app makes it: egui's own
@@ -400,36 +429,57 @@ impl Menu<'_> {
         &mut self,
         submenu: egui::containers::menu::SubMenuButton<'_>,
         add_items: impl FnOnce(&mut Menu<'_>) -> R,
-    ) -> R {
-        let enabled = self.enabled;
+    ) -> Option<R> {
+        self.submenu(|ui, open| submenu.ui(ui, |ui| open(ui)).0, add_items)
+    }
+
+    /// A submenu drawn by `draw` (its button, and `open` run in it while it is open), disabled
+    /// as this menu's items are; closed, its items run hidden, down to the depth bound.
+    fn submenu<R>(
+        &mut self,
+        draw: impl FnOnce(&mut egui::Ui, &mut dyn FnMut(&mut egui::Ui)) -> egui::Response,
+        add_items: impl FnOnce(&mut Menu<'_>) -> R,
+    ) -> Option<R> {
+        let (enabled, closed) = (self.enabled, self.closed);
         let mut add = Some(add_items);
         let mut out = None;
-        let (response, _) = match &mut self.owner {
-            Owner::Window(w) => submenu.ui(self.ui, |ui| {
-                if let Some(add) = add.take() {
-                    out = Some(add(&mut Menu { owner: Owner::Window(w), ui, enabled }));
-                }
-            }),
-            Owner::App(core, hidden) => {
-                let hidden = *hidden;
-                submenu.ui(self.ui, |ui| {
+        let response = match &mut self.owner {
+            Owner::Window(w) => {
+                let mut open = |ui: &mut egui::Ui| {
                     if let Some(add) = add.take() {
-                        out = Some(add(&mut Menu { owner: Owner::App(core, hidden), ui, enabled }));
+                        out = Some(add(&mut Menu { owner: Owner::Window(w), ui, enabled, closed: 0 }));
                     }
-                })
+                };
+                self.ui.add_enabled_ui(enabled, |ui| draw(ui, &mut open)).inner
+            }
+            Owner::App(core, hidden) => {
+                let (core, hidden) = (*core, *hidden);
+                let mut open = |ui: &mut egui::Ui| {
+                    if let Some(add) = add.take() {
+                        out = Some(add(&mut Menu { owner: Owner::App(core, hidden), ui, enabled, closed: 0 }));
+                    }
+                };
+                self.ui.add_enabled_ui(enabled, |ui| draw(ui, &mut open)).inner
             }
         };
         if let Some(add) = add.take() {
-            // Closed: the items are declared; shortcuts still press them for the person.
-            let salt = response.id;
-            match &mut self.owner {
-                Owner::Window(w) => w.hidden_run(self.ui, salt, |w, hidden| {
-                    out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled }));
-                }),
-                Owner::App(core, hidden) => {
-                    let allowed = hidden.unwrap_or_else(|| super::gate::Gate::default().allows(self.ui));
-                    let ui = &mut hidden_child(self.ui, salt);
-                    out = Some(add(&mut Menu { owner: Owner::App(core, Some(allowed)), ui, enabled }));
+            if closed >= MAX_CLOSED_MENU_DEPTH {
+                // A menu that holds itself: the person opens it level by level, and each open
+                // level declares the next ones.
+                tracing::debug!(depth = closed, "a closed submenu this deep is declared once opened");
+            } else {
+                // Closed: the items are declared; shortcuts still press them for the person.
+                let salt = response.id;
+                match &mut self.owner {
+                    Owner::Window(w) => w.hidden_run(self.ui, salt, |w, hidden| {
+                        out = Some(add(&mut Menu { owner: Owner::Window(w), ui: hidden, enabled, closed: closed + 1 }));
+                    }),
+                    Owner::App(core, hidden) => {
+                        let allowed = hidden.unwrap_or_else(|| super::gate::Gate::default().allows(self.ui));
+                        let ui = &mut hidden_child(self.ui, salt);
+                        let owner = Owner::App(core, Some(allowed));
+                        out = Some(add(&mut Menu { owner, ui, enabled, closed: closed + 1 }));
+                    }
                 }
             }
         }
@@ -437,7 +487,7 @@ impl Menu<'_> {
             Owner::Window(w) => super::both::described_widget(w, response.id),
             Owner::App(core, _) => core.frame.lock().describe_widget(response.id.value()),
         }
-        out.unwrap_or_else(|| unreachable_menu())
+        out
     }
 
     /// The `ui` the menu draws in (hidden while it is closed): for egui items of the app's own.

@@ -229,8 +229,10 @@ impl<A> Press<A> {
     /// one code path serves both.
     ///
     /// Within the call budget ([`call_timeout`](crate::BridgeBuilder::call_timeout), 10 s by
-    /// default) only: past it the agent gets `action_timeout` (it may re-read the state to see
-    /// whether the operation finished after all) and the app's later answer is dropped. At most
+    /// default) only: past it the agent gets `action_not_available` saying the app took the
+    /// operation and has not finished it (never `action_timeout`, which says a call never takes
+    /// effect: the app may still finish it; the agent re-reads the state to see), and the app's
+    /// later answer is dropped. At most
     /// [`MAX_DEFERRED_CALLS`](crate::limits::MAX_DEFERRED_CALLS) calls wait at once, at most
     /// [`MAX_DEFERRED_PER_CONNECTION`](crate::limits::MAX_DEFERRED_PER_CONNECTION) of one
     /// connection's; past that the call is not kept: the agent is answered with
@@ -288,7 +290,7 @@ impl<A> Press<A> {
 ///
 /// Dropped without an answer, it answers the agent with `action_not_available`, saying the app
 /// did not answer, and a warning is logged. An answer after the call budget ran out is dropped
-/// (logged at debug): the agent already had `action_timeout`. A person's press defers to nobody,
+/// (logged at debug): the agent was already told the app had not finished it. A person's press defers to nobody,
 /// as does a call past the limit of kept calls (answered at once with the error): its answer
 /// does nothing.
 #[must_use = "keep it in the app's state and answer it once the effect is in place: ok, reply or fail"]

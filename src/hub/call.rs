@@ -59,12 +59,17 @@ const CANCELLED: u8 = 2;
 const DONE: u8 = 3;
 /// Claimed, and kept by the app to answer on a later pass.
 const DEFERRED: u8 = 4;
+/// Kept, and its effect is under way (a generic call's requests went into the app's input): its
+/// budget no longer ends it, for it is applied; only its answer does.
+const APPLYING: u8 = 5;
 
 /// One queued call. Exactly one party wins the move out of "pending": the UI thread by
 /// claiming it (then it is applied), or anyone else by cancelling or rejecting it (then it
 /// never is). A claimed call the app defers moves on to "deferred", and out of it exactly once:
 /// back to "claimed" when the app answers in time, or to "done" when its budget runs out (then
-/// the app's answer is never sent).
+/// the app's answer is never sent). A deferred call whose effect the bridge itself starts (a
+/// generic call's requests) moves to "applying" first, and out of it only by the answer: a call
+/// answered `action_timeout` is never applied.
 #[derive(Debug)]
 pub struct PendingCall {
     /// Window or app.
@@ -84,6 +89,9 @@ pub struct PendingCall {
     state: AtomicU8,
     /// The person allowed it (an action that asks the person first).
     approved: AtomicBool,
+    /// Kept by the bridge itself, which applies it (a generic call): until its requests go in
+    /// ([`Self::start_applying`]) nothing of it is applied.
+    by_bridge: AtomicBool,
     reply: Mutex<Option<oneshot::Sender<Outcome>>>,
     activity: Option<Arc<ActivityLog>>,
     /// The activity record that says the agent waits (0: none), replaced by the outcome.
@@ -110,6 +118,7 @@ impl PendingCall {
             client: ClientId(0),
             state: AtomicU8::new(PENDING),
             approved: AtomicBool::new(false),
+            by_bridge: AtomicBool::new(false),
             reply: Mutex::new(Some(reply)),
             activity,
             waiting_record: AtomicU64::new(0),
@@ -193,15 +202,41 @@ impl PendingCall {
         true
     }
 
-    /// Whether the app keeps it and the agent still waits for the answer.
+    /// Whether the app keeps it and the agent still waits for the answer (its effect under way
+    /// or not).
     pub fn is_deferred(&self) -> bool {
+        matches!(self.state.load(Ordering::Acquire), DEFERRED | APPLYING)
+    }
+
+    /// The bridge keeps it and applies it itself (a generic call), not the app.
+    pub fn kept_by_bridge(&self) {
+        self.by_bridge.store(true, Ordering::Release);
+    }
+
+    /// The error a kept call gets when its budget runs out first: `action_timeout` for one the
+    /// bridge applies (nothing of it was, nor will be), else `unfinished` (the app holds it and
+    /// may still finish it).
+    pub fn expired(&self, unfinished: impl FnOnce() -> ToolError, budget: std::time::Duration) -> ToolError {
+        if self.by_bridge.load(Ordering::Acquire) { ToolError::timeout(budget) } else { unfinished() }
+    }
+
+    /// Whether its budget may still end it: kept, and nothing of it applied yet.
+    pub fn may_expire(&self) -> bool {
         self.state.load(Ordering::Acquire) == DEFERRED
     }
 
+    /// A kept call's effect starts now (the bridge puts its requests into the app's input): from
+    /// here on it is answered with what it did, never `action_timeout`. False if its budget ran
+    /// out first (the agent was answered): then nothing of it may be applied.
+    pub fn start_applying(&self) -> bool {
+        self.change(DEFERRED, APPLYING) || self.state.load(Ordering::Acquire) == APPLYING
+    }
+
     /// The app answers a deferred call: it is claimed again, to be resolved after the publish.
-    /// False if its budget ran out first (the agent had `action_timeout`; the answer is not sent).
+    /// False if its budget ran out first (the agent was told it did not finish; the answer is
+    /// not sent).
     pub fn take_back(&self) -> bool {
-        self.change(DEFERRED, CLAIMED)
+        self.change(DEFERRED, CLAIMED) || self.change(APPLYING, CLAIMED)
     }
 
     /// Ends a deferred call that the app has not answered, with `error` (its budget ran out, or
@@ -275,5 +310,19 @@ mod tests {
         let (c, _rx) = call();
         assert!(c.try_claim() && c.defer() && c.take_back());
         assert!(!c.expire(ToolError::timeout(std::time::Duration::ZERO)), "answered in time: no timeout");
+    }
+
+    #[test]
+    fn a_kept_call_whose_effect_started_is_never_ended_by_its_budget() {
+        let (c, mut rx) = call();
+        assert!(c.try_claim() && c.defer() && c.start_applying() && c.start_applying());
+        assert!(c.is_deferred() && !c.may_expire());
+        assert!(!c.expire(ToolError::timeout(std::time::Duration::ZERO)), "applied: no action_timeout");
+        assert!(rx.try_recv().is_err());
+        assert!(c.take_back(), "its answer is taken");
+
+        let (c, _rx) = call();
+        assert!(c.try_claim() && c.defer() && c.expire(ToolError::timeout(std::time::Duration::ZERO)));
+        assert!(!c.start_applying(), "answered action_timeout: nothing of it is applied");
     }
 }

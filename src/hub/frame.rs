@@ -238,6 +238,12 @@ impl FrameState {
         }
     }
 
+    /// Whether the pass under way declared the app-level action `name` already (a menu that
+    /// holds itself declares its items at each level: they are listed once).
+    pub fn declared_app_action(&self, name: &str) -> bool {
+        self.passes.last().is_some_and(|p| p.app_actions.iter().any(|a| a.name == name))
+    }
+
     /// A declaration outside any egui pass counts for nothing: said once, loudly (is the
     /// plugin added to this context? is the code in `App::logic` instead of `ui`?).
     fn outside_pass(&mut self, what: &str) {

@@ -58,28 +58,47 @@ pub fn check_arguments(
     args: &Map<String, Value>,
     max_string: usize,
 ) -> Result<(), ToolError> {
+    if let Some(max) = schema.get("maxProperties").and_then(Value::as_u64)
+        && args.len() as u64 > max
+    {
+        return Err(ToolError::invalid_field("arguments", format!("at most {max} parameters")));
+    }
     let properties = schema.get("properties").and_then(Value::as_object);
-    let broken: Vec<FieldError> = args
-        .iter()
-        .filter_map(|(name, value)| {
-            check_one(name, value, properties.and_then(|p| p.get(name)), max_string)
-                .map(|e| FieldError::new(clipped(name), e))
-        })
-        .collect();
-    match broken.as_slice() {
+    let mut broken = args.iter().filter_map(|(name, value)| {
+        check_one(name, value, properties.and_then(|p| p.get(name)), max_string)
+            .map(|e| FieldError::new(clipped(name), e))
+    });
+    let mut named: Vec<FieldError> = broken.by_ref().take(MAX_NAMED_ERRORS).collect();
+    let more = broken.count();
+    match named.as_slice() {
         [] => Ok(()),
         [one] => Err(ToolError::invalid_field(one.field.clone(), one.error.clone())),
         many => {
             let names: Vec<&str> = many.iter().map(|f| f.field.as_str()).collect();
-            Err(ToolError::validation(format!("Rejected: {} are invalid", names.join(", ")), broken))
+            let and_more = if more > 0 { format!(", and {more} more") } else { String::new() };
+            let message = format!("Rejected: {} are invalid{and_more}", names.join(", "));
+            if more > 0 {
+                named.push(FieldError::new("arguments", format!("{more} more invalid parameters not named here")));
+            }
+            Err(ToolError::validation(message, named))
         }
     }
 }
+
+/// How many invalid parameters (or fields) one error names; the rest are counted, so that an
+/// answer stays short whatever the request.
+pub const MAX_NAMED_ERRORS: usize = 10;
 
 /// What one argument breaks, if anything.
 fn check_one(name: &str, value: &Value, prop: Option<&Value>, max_string: usize) -> Option<String> {
     if name.chars().count() > CLIPPED_CHARS {
         return Some("is not a parameter of this tool (names are short)".to_owned());
+    }
+    if let (Value::Object(entries), Some(max)) =
+        (value, prop.and_then(|p| p.get("maxProperties")).and_then(Value::as_u64))
+        && entries.len() as u64 > max
+    {
+        return Some(format!("must hold at most {max} entries"));
     }
     let max_len = prop.and_then(|p| p.get("maxLength")).and_then(Value::as_u64).map_or(max_string, |m| m as usize);
     match value {
@@ -129,6 +148,32 @@ mod tests {
         let long = format!("{exact}x");
         assert_eq!(clipped(&long), format!("{exact}…"), "cut on a character, not a byte");
         assert_eq!(clipped_to("abcdef", 3), "abc…");
+    }
+
+    #[test]
+    fn an_object_past_its_max_properties_and_too_many_parameters_are_refused_in_a_few_words() {
+        let schema = json!({"type": "object", "maxProperties": 2, "properties": {"fields": {"maxProperties": 3}}});
+        let four: Map<String, Value> = (0..4).map(|i| (format!("k{i}"), json!(1))).collect();
+        assert_eq!(
+            check(schema.clone(), json!({"fields": four})),
+            Some(("fields".to_owned(), "must hold at most 3 entries".to_owned()))
+        );
+        assert_eq!(
+            check(schema, json!({"a": 1, "b": 2, "c": 3})),
+            Some(("arguments".to_owned(), "at most 2 parameters".to_owned()))
+        );
+        // 1,000 broken parameters: the first ten named, the rest counted.
+        let (Value::Object(s), Value::Object(a)) = (
+            json!({"type": "object"}),
+            Value::Object((0..1000).map(|i| (format!("p{i}"), json!("long string"))).collect()),
+        ) else {
+            unreachable!()
+        };
+        let e = check_arguments(&s, &a, 3).unwrap_err();
+        let fields = e.fields.unwrap_or_default();
+        assert_eq!(fields.len(), MAX_NAMED_ERRORS + 1, "{fields:?}");
+        assert!(fields[MAX_NAMED_ERRORS].error.starts_with("990 more"), "{fields:?}");
+        assert!(e.message.len() < 200, "{}", e.message);
     }
 
     #[test]

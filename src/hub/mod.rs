@@ -89,7 +89,7 @@ pub use call::Outcome;
 pub(crate) use call::{CallTarget, ClientId, PendingCall};
 pub use decl::AgentAction;
 pub use frame::Footprint;
-pub use limits::DEFAULT_MAX_STRING_CHARS;
+pub use limits::{DEFAULT_MAX_STRING_CHARS, MAX_NAMED_ERRORS};
 pub(crate) use limits::{check_arguments, clipped, clipped_to};
 pub use phase::{MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION};
 pub use snapshot::{Snapshot, ToolSpec};

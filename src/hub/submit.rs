@@ -133,16 +133,21 @@ impl Hub {
             return rx.await.unwrap_or_else(|_| Err(ToolError::timeout(budget)));
         }
         // The app kept it to answer later and has not: it ends now, and its answer is dropped.
-        if call.as_ref().is_some_and(|c| c.expire(phase::unfinished(budget))) {
+        if call.as_ref().is_some_and(|c| c.expire(c.expired(|| phase::unfinished(budget), budget))) {
             tracing::debug!(tool, "a deferred call ran out of budget before the app answered");
             self.wake(); // the person's view stops saying the agent waits
             return rx.await.unwrap_or_else(|_| Err(phase::unfinished(budget)));
         }
-        // The UI claimed it already: its frame is under way, so wait for that frame.
+        // The UI claimed it already (or its effect is under way): it is applied, so its answer
+        // is waited for, one more budget. Past that the agent is told it was taken, never
+        // `action_timeout` (which says it was not applied).
         match tokio::time::timeout(budget, rx).await {
             Ok(Ok(outcome)) => outcome,
             Ok(Err(_)) => Err(shutting_down()),
-            Err(_) => Err(ToolError::timeout(budget * 2)),
+            Err(_) => {
+                tracing::warn!(tool, "the UI took a call but gave no answer within twice the call budget");
+                Err(phase::unanswered(tool))
+            }
         }
     }
 }

@@ -35,6 +35,7 @@ mod operate;
 mod read_pace;
 
 pub use hidden::{CallsWhileHidden, STALLED_AFTER};
+pub use operate::MAX_EDIT_FIELDS;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -192,6 +193,7 @@ impl egui::Plugin for BridgePlugin {
         // `ctx.will_discard()` no longer sees this pass's output here; ask the output itself.
         let discarded = output.platform_output.requested_discard()
             && output.platform_output.num_completed_passes < ctx.options(|o| o.max_passes.get());
+        self.op_glimpse(viewport, output);
         if discarded {
             self.core.frame.lock().discard_pass(key(viewport));
             self.op_pass_ended(viewport);
@@ -280,6 +282,7 @@ impl BridgePlugin {
         match operate::plan(&call, key, &app_id, &title, targets, text_of(seen, &app_id)) {
             Err(error) => frame.reject_claimed(&call, error),
             Ok(mut op) => {
+                call.kept_by_bridge();
                 match frame.defer(&call) {
                     Ok(()) => {
                         op.inject(input);
@@ -299,6 +302,17 @@ impl BridgePlugin {
     fn op_pass_ended(&mut self, viewport: egui::ViewportId) {
         if let Some(op) = self.op.as_mut().filter(|op| op.key == key(viewport)) {
             op.pass_ended();
+        }
+    }
+
+    /// The tree of a pass of `viewport` the generic call's requests went into: what its fields
+    /// show there is kept for the answer.
+    fn op_glimpse(&mut self, viewport: egui::ViewportId, output: &egui::FullOutput) {
+        if let (Some(op), Some(tree)) = (
+            self.op.as_mut().filter(|op| op.key == key(viewport) && op.injected()),
+            output.platform_output.accesskit_update.as_ref(),
+        ) {
+            op.glimpse(tree);
         }
     }
 }

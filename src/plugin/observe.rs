@@ -30,6 +30,16 @@ use crate::protocol::Block;
 use tree::Tree;
 pub(crate) use widgets::{Target, TargetKind};
 
+/// What the input widgets with these node ids show in `tree` (those it holds), as the read view
+/// reads them: a glimpse of a pass that is not looked at as a whole.
+pub(crate) fn values_of(tree: &TreeUpdate, nodes: &[u64]) -> Vec<(u64, serde_json::Value)> {
+    tree.nodes
+        .iter()
+        .filter(|(id, _)| nodes.contains(&id.0))
+        .filter_map(|(id, n)| Some((id.0, widgets::input(n)?.value)))
+        .collect()
+}
+
 /// The most fields, controls and text lines one read-only window carries; the rest is counted
 /// in its summary ("and N more"), so that a huge undescribed UI cannot blow the state's budget.
 pub(crate) const MAX_ITEMS: usize = 100;

@@ -29,16 +29,22 @@ use crate::hub::decl::ActionDecl;
 use crate::hub::phase::PassKey;
 use crate::hub::{ActionSpec, Hub, Outcome, PendingCall, clipped};
 use crate::protocol::{ErrorCode, FieldError, ToolError};
-use check::{Set, check, disabled, find, parse};
+use check::{Miss, Set, check, disabled, find, parse};
 
 /// The generic tool that sets fields.
 pub(crate) const EDIT_FIELD: &str = "edit_field";
 /// The generic tool that presses a control.
 pub(crate) const PRESS: &str = "press";
 
+/// The most fields one `edit_field` call of a window the app has not described may name: as
+/// many as such a window's fields block lists. A call naming more is refused with
+/// `validation_failed` before the UI sees it, so that its check never holds up a pass.
+pub const MAX_EDIT_FIELDS: usize = super::observe::MAX_ITEMS;
+
 /// The arguments of `edit_field`: one field, or several at once.
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(extend("maxProperties" = 4))]
 struct EditArgs {
     /// The field's key, as its item in the window's fields block carries it (or its label).
     #[serde(default)]
@@ -49,12 +55,14 @@ struct EditArgs {
     value: Option<Value>,
     /// Several fields at once, key to value: all set, or none when one is invalid.
     #[serde(default)]
+    #[schemars(extend("maxProperties" = MAX_EDIT_FIELDS))]
     fields: Option<Map<String, Value>>,
 }
 
 /// The arguments of `press`.
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(extend("maxProperties" = 2))]
 struct PressArgs {
     /// The control's key, as its item in the window's controls list carries it (or its label).
     control: String,
@@ -99,6 +107,9 @@ struct Wrote {
     label: String,
     asked: Value,
     sensitive: bool,
+    /// What it showed in the pass its request went into (egui's widget takes it there), for a
+    /// field gone by the look after: a menu item that closed its menu.
+    glimpsed: Option<Value>,
 }
 
 /// One step of an operation: requests for one pass's input, or a combo box to open and then
@@ -177,10 +188,14 @@ pub(crate) fn plan(
         PRESS => {
             let args: PressArgs = parse(&call.args)?;
             let t = find(targets, &args.control, true).map_err(|miss| {
-                ToolError::validation(
-                    format!("{title} has no control \"{}\"", clipped(&args.control)),
-                    vec![FieldError::new("control", miss.why(targets, true))],
-                )
+                let message = match miss {
+                    Miss::Ambiguous(..) => format!(
+                        "\"{}\" names more than one control in {title}: give the key of the one meant; nothing was pressed",
+                        clipped(&args.control)
+                    ),
+                    _ => format!("{title} has no control \"{}\"", clipped(&args.control)),
+                };
+                ToolError::validation(message, vec![FieldError::new("control", miss.why(targets, true))])
             })?;
             if t.disabled {
                 return Err(disabled(title, &[t]));
@@ -212,23 +227,47 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
             ));
         }
     }
+    if asked.len() > MAX_EDIT_FIELDS {
+        // (Refused before the UI sees it when the tool is listed; this is the UI's own bound.)
+        return Err(ToolError::invalid_field("fields", format!("must hold at most {MAX_EDIT_FIELDS} entries")));
+    }
+    // The first errors are named and the rest counted, so that the answer stays short.
     let mut errors = Vec::new();
+    let mut unnamed = 0_usize;
+    let mut unknown = false;
+    let mut error = |e: FieldError| {
+        if errors.len() < crate::hub::MAX_NAMED_ERRORS {
+            errors.push(e);
+        } else {
+            unnamed += 1;
+        }
+    };
     let mut off = Vec::new();
     let mut direct = Vec::new();
     for (name, value) in asked {
         let t = match find(targets, &name, false) {
             Ok(t) => t,
+            Err(Miss::Unknown) => {
+                // The window's fields are listed once, with the first unknown name.
+                let why =
+                    if unknown { "not a field of this window".to_owned() } else { Miss::Unknown.why(targets, false) };
+                unknown = true;
+                error(FieldError::new(clipped(&name), why));
+                continue;
+            }
             Err(miss) => {
-                errors.push(FieldError::new(clipped(&name), miss.why(targets, false)));
+                error(FieldError::new(clipped(&name), miss.why(targets, false)));
                 continue;
             }
         };
         if t.disabled {
-            off.push(t);
+            if !off.iter().any(|o: &&Target| o.node == t.node) {
+                off.push(t);
+            }
             continue;
         }
         match check(t, &value) {
-            Err(why) => errors.push(FieldError::new(t.key.clone(), why)),
+            Err(why) => error(FieldError::new(t.key.clone(), why)),
             Ok(Set::Nothing) => {}
             Ok(Set::Request(r)) => direct.push(r),
             Ok(Set::Pick(option)) => {
@@ -241,13 +280,19 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
             label: t.label.clone(),
             asked: value,
             sensitive: t.kind == TargetKind::Password,
+            glimpsed: None,
         });
     }
     if !off.is_empty() {
         return Err(disabled(title, &off));
     }
     if !errors.is_empty() {
-        return Err(ToolError::validation(format!("Nothing was set in {title}: fix the fields named"), errors));
+        let and_more = if unnamed > 0 { format!(" (and {unnamed} more not named here)") } else { String::new() };
+        let message = format!("Nothing was set in {title}: fix the fields named{and_more}");
+        if unnamed > 0 {
+            errors.push(FieldError::new("fields", format!("{unnamed} more invalid or unknown fields not named here")));
+        }
+        return Err(ToolError::validation(message, errors));
     }
     // The combo boxes first (each takes two passes: open, pick), so that an option that is not
     // there stops the call before anything else is set.
@@ -283,8 +328,17 @@ impl Operation {
 
     /// Start of a pass of its viewport: the requests of the step under way go into its input.
     /// Returns whether any did (the pass is then run again, and the one after looks).
+    ///
+    /// The first requests move the call to "applying" first: from then on its budget does not
+    /// end it (it is answered with what it did); if the budget ended it already (the agent was
+    /// answered), nothing goes in, now or later.
     pub(crate) fn inject(&mut self, input: &mut egui::RawInput) -> bool {
         if self.stage != Stage::Inject || self.next.is_empty() {
+            return false;
+        }
+        if !self.call.start_applying() {
+            self.next.clear();
+            self.steps.clear();
             return false;
         }
         input.events.extend(self.next.drain(..).map(egui::Event::AccessKitActionRequest));
@@ -295,6 +349,20 @@ impl Operation {
     /// Whether the requests went into the pass under way.
     pub(crate) fn injected(&self) -> bool {
         self.stage == Stage::Injected
+    }
+
+    /// The tree of the pass the requests went into (kept or not): what the written fields show
+    /// there, in case the look after finds them gone (the click closed their menu).
+    pub(crate) fn glimpse(&mut self, tree: &TreeUpdate) {
+        if self.stage != Stage::Injected || self.wrote.is_empty() {
+            return;
+        }
+        let nodes: Vec<u64> = self.wrote.iter().map(|w| w.node).collect();
+        for (node, value) in super::observe::values_of(tree, &nodes) {
+            if let Some(w) = self.wrote.iter_mut().find(|w| w.node == node) {
+                w.glimpsed = Some(value);
+            }
+        }
     }
 
     /// End of a pass of its viewport (kept or not): a pass with the requests is over.

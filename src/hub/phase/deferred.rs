@@ -4,8 +4,8 @@
 //! ```text
 //!   Claimed ──defer──▶ Waiting ──the app answers in a pass──▶ AnsweredIn(pass) ──pass ends──▶ Settling ──publish──▶ answered
 //!                         │    └─ the app answers between passes ──────────────────────────▶ Settling
-//!                         └── its budget runs out (the UI's deadline, or the server's wait) ──▶ action_timeout;
-//!                                                                        the app's later answer is dropped
+//!                         └── its budget runs out (the UI's deadline, or the server's wait) ──▶ action_not_available
+//!                                      ("took it, did not finish it": it may still take effect); the app's later answer is dropped
 //! ```
 //!
 //! A deferred call leaves the call slot once the pass that deferred it is published, so other
@@ -72,6 +72,8 @@ struct Kept {
 #[derive(Debug, Default)]
 pub(crate) struct Deferrals {
     kept: Vec<Kept>,
+    /// The call budget, as the last [`Self::prune`] was given it.
+    budget: Duration,
 }
 
 impl Deferrals {
@@ -172,18 +174,27 @@ impl Deferrals {
         }
     }
 
-    /// Start of a pass: ends the kept calls past their deadline with `action_timeout`, and forgets
-    /// those that ended meanwhile (the server's wait ran out). Returns when the next one is due,
+    /// Start of a pass: ends the kept calls past their deadline with [`unfinished`] (unless
+    /// their effect is under way: then only their answer ends them), and forgets those that
+    /// ended meanwhile (the server's wait ran out). Returns when the next one is due,
     /// to wake for it, and the calls that ended (their marks).
     pub fn prune(&mut self, budget: Duration) -> (Option<Duration>, Vec<Arc<PendingCall>>) {
+        self.budget = budget;
         let now = Instant::now();
         let mut ended = Vec::new();
         self.kept.retain(|k| {
             if k.stage != Stage::Waiting {
                 return true;
             }
-            if now > k.call.deadline {
-                k.call.expire(unfinished(budget));
+            if now > k.call.deadline
+                && !k.call.expire(k.call.expired(|| unfinished(budget), budget))
+                && now > k.call.deadline + budget
+            {
+                // Its effect was under way and no answer came within a second budget (its
+                // viewport stopped running passes): ended, saying so, never `action_timeout`.
+                if k.call.take_back() {
+                    k.call.resolve(Err(no_effect_seen(&k.call.tool_name())));
+                }
             }
             let waiting = k.call.is_deferred();
             if !waiting {
@@ -197,7 +208,10 @@ impl Deferrals {
     /// How long until the next waiting call's budget runs out (a little past it, so that the
     /// pass then finds it passed).
     pub fn due(&self) -> Option<Duration> {
-        let next = self.kept.iter().filter(|k| k.stage == Stage::Waiting).map(|k| k.call.deadline).min()?;
+        // One whose effect is under way is not ended by its budget, only a budget later.
+        let waiting = self.kept.iter().filter(|k| k.stage == Stage::Waiting);
+        let next =
+            waiting.map(|k| if k.call.may_expire() { k.call.deadline } else { k.call.deadline + self.budget }).min()?;
         Some(next.saturating_duration_since(Instant::now()) + Duration::from_millis(1))
     }
 
@@ -207,7 +221,10 @@ impl Deferrals {
             match k.outcome {
                 Some(outcome) => k.call.resolve(outcome),
                 None => {
-                    k.call.expire(super::shutting_down());
+                    if !k.call.expire(super::shutting_down()) && k.call.take_back() {
+                        // Its effect was under way: not `action_timeout`, which says it was not.
+                        k.call.resolve(Err(dropped(&k.call.tool_name())));
+                    }
                 }
             }
         }
@@ -247,13 +264,25 @@ pub(super) fn complete(
     })
 }
 
-/// A deferred call's budget ran out before the app answered.
+/// A deferred call's budget ran out before the app answered. Not `action_timeout`, which says
+/// the call never takes effect: the app took it and may still finish it.
 pub(crate) fn unfinished(budget: Duration) -> ToolError {
     ToolError::new(
-        ErrorCode::ActionTimeout,
+        ErrorCode::ActionNotAvailable,
         format!(
-            "The app did not finish the operation within {} ms; it may still finish it later, so re-read the state before trying again",
+            "The app took the operation but did not finish it within {} ms; it may still finish it, so re-read the state before trying again",
             budget.as_millis()
+        ),
+    )
+}
+
+/// A call whose requests went into the app's input, and whose effect no look showed within
+/// twice the budget.
+fn no_effect_seen(tool: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::ActionNotAvailable,
+        format!(
+            "The call to {tool} was applied (its input went to the app), but no pass showed its effect in time; re-read the state to see what happened"
         ),
     )
 }
@@ -286,4 +315,59 @@ fn too_many_of_one() -> ToolError {
             "This connection has too many operations in progress ({MAX_DEFERRED_PER_CONNECTION}, the most one connection may have) for the app to finish this one later; it may have started it, so re-read the state, and try again once one of yours has finished (each ends within the call budget)"
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Map;
+
+    use super::*;
+    use crate::hub::call::CallTarget;
+
+    fn kept_call(deadline: Instant) -> (Arc<PendingCall>, tokio::sync::oneshot::Receiver<Outcome>) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let call =
+            Arc::new(PendingCall::new(CallTarget::parse("w"), "press".into(), Map::new(), None, deadline, tx, None));
+        assert!(call.try_claim() && call.defer());
+        (call, rx)
+    }
+
+    fn mark() -> MarkOf {
+        MarkOf { app_id: Some("w".into()), action: "press".into(), title: "Press".into() }
+    }
+
+    #[test]
+    fn a_call_whose_effect_started_ends_a_budget_past_its_deadline_and_never_with_action_timeout() {
+        let budget = Duration::from_millis(40);
+        let mut d = Deferrals::default();
+        // Past its deadline, not yet a budget past it: kept, and a pass asked for then.
+        let (call, mut rx) = kept_call(Instant::now().checked_sub(Duration::from_millis(1)).expect("clock"));
+        assert!(call.start_applying());
+        d.keep(Arc::clone(&call), mark());
+        let (due, ended) = d.prune(budget);
+        assert!(ended.is_empty() && rx.try_recv().is_err(), "applied: not ended by its budget");
+        assert!(due.is_some_and(|due| due <= budget + Duration::from_millis(1)), "{due:?}");
+        // A budget past its deadline.
+        let (late, mut late_rx) = kept_call(Instant::now().checked_sub(budget * 2).expect("clock"));
+        assert!(late.start_applying());
+        d.keep(Arc::clone(&late), mark());
+        let (_, ended) = d.prune(budget);
+        assert_eq!(ended.len(), 1);
+        let e = late_rx.try_recv().expect("answered").expect_err("no effect seen");
+        assert_eq!(e.code, ErrorCode::ActionNotAvailable, "{e:?}");
+        // One whose effect never started ends at its deadline, as before: the app's may still
+        // finish (not `action_timeout`); the bridge's never will (`action_timeout`).
+        let (idle, mut idle_rx) = kept_call(Instant::now().checked_sub(Duration::from_millis(1)).expect("clock"));
+        d.keep(Arc::clone(&idle), mark());
+        let (generic, mut generic_rx) = kept_call(Instant::now().checked_sub(Duration::from_millis(1)).expect("clock"));
+        generic.kept_by_bridge();
+        d.keep(Arc::clone(&generic), mark());
+        let (_, ended) = d.prune(budget);
+        assert_eq!(ended.len(), 2);
+        let e = idle_rx.try_recv().expect("answered").expect_err("not finished");
+        assert_eq!(e.code, ErrorCode::ActionNotAvailable, "{e:?}");
+        let e = generic_rx.try_recv().expect("answered").expect_err("never applied");
+        assert_eq!(e.code, ErrorCode::ActionTimeout, "{e:?}");
+        assert!(!generic.start_applying(), "and never will be");
+    }
 }

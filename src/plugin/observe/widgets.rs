@@ -190,6 +190,13 @@ pub(super) fn input(n: &Node) -> Option<Input> {
         Role::ProgressIndicator => ("progress", TargetKind::Shown, number(), false),
         _ => return None,
     };
+    // A text the person cannot type in (`TextEdit::interactive(false)`, or over a `&str`):
+    // egui marks it read only; it is read, and no agent sets it either.
+    let target = if n.is_read_only() && matches!(target, TargetKind::Text | TargetKind::Password) {
+        TargetKind::Shown
+    } else {
+        target
+    };
     let own = n.label().map(str::trim).filter(|l| !l.is_empty());
     // egui names a drag value or slider by its prefix or suffix ("files" of "100 files"): that
     // is a unit, not a name; the row's label names it better.

@@ -90,7 +90,8 @@ fn radio_option<'a>(t: &'a Target, option: &str) -> Result<(u64, &'a str), Strin
 }
 
 pub(super) fn parse<A: for<'de> Deserialize<'de>>(args: &Value) -> Result<A, ToolError> {
-    serde_json::from_value(args.clone()).map_err(|e| {
+    // Read in place (the arguments are not copied whole on the UI thread).
+    A::deserialize(args).map_err(|e| {
         ToolError::validation(
             "The arguments do not fit the tool",
             vec![FieldError::new("arguments", clipped(&e.to_string()))],
@@ -102,8 +103,12 @@ pub(super) fn parse<A: for<'de> Deserialize<'de>>(args: &Value) -> Result<A, Too
 pub(super) enum Miss {
     /// It is the key of a target of the other kind (a field's key given to `press`).
     OtherKind,
-    /// It is the key of something only read (a progress bar).
+    /// It is the key or label of something only read (a progress bar, a text the person cannot
+    /// type in).
     ReadOnly,
+    /// It is the label of more than one target of the kind asked for: how many, and the first
+    /// ones' keys.
+    Ambiguous(usize, Vec<String>),
     Unknown,
 }
 
@@ -113,6 +118,11 @@ impl Miss {
             (Self::OtherKind, true) => "that is a field: set it with edit_field".to_owned(),
             (Self::OtherKind, false) => "that is a control: press it with press".to_owned(),
             (Self::ReadOnly, _) => "that is only read: no agent or person sets it here".to_owned(),
+            (Self::Ambiguous(count, keys), control) => format!(
+                "{count} {} are labelled so; give the key of the one meant: {}",
+                if control { "controls" } else { "fields" },
+                keys.join(", ")
+            ),
             (Self::Unknown, true) => format!("not a control of this window; its controls: {}", names(targets, true)),
             (Self::Unknown, false) => format!("not a field of this window; its fields: {}", names(targets, false)),
         }
@@ -132,12 +142,28 @@ pub(super) fn find<'a>(targets: &'a [Target], name: &str, control: bool) -> Resu
             Err(Miss::OtherKind)
         };
     }
-    let mut candidates = targets.iter().filter(of_kind);
-    candidates
-        .clone()
-        .find(|t| t.label == name)
-        .or_else(|| candidates.find(|t| t.label.eq_ignore_ascii_case(name.trim())))
-        .ok_or(Miss::Unknown)
+    let exact: Vec<&Target> = targets.iter().filter(of_kind).filter(|t| t.label == name).collect();
+    let matches = if exact.is_empty() {
+        targets.iter().filter(of_kind).filter(|t| t.label.eq_ignore_ascii_case(name.trim())).collect()
+    } else {
+        exact
+    };
+    // Of several with the label, the enabled ones count (a disabled one takes nothing now, and
+    // carries no key to tell them apart by); several enabled ones are not guessed between.
+    let enabled: Vec<&Target> = matches.iter().copied().filter(|t| !t.disabled).collect();
+    match (enabled.as_slice(), matches.first()) {
+        ([one], _) => Ok(one),
+        ([], Some(first)) => Ok(first),
+        ([], None) => {
+            let shown =
+                targets.iter().any(|t| t.kind == TargetKind::Shown && t.label.eq_ignore_ascii_case(name.trim()));
+            Err(if shown { Miss::ReadOnly } else { Miss::Unknown })
+        }
+        (many, _) => {
+            let keys = many.iter().take(20).map(|t| clipped(&t.key).into_owned()).collect();
+            Err(Miss::Ambiguous(many.len(), keys))
+        }
+    }
 }
 
 /// The keys an agent can use, for an error (at most 20).

@@ -38,7 +38,19 @@ impl Operation {
                         format!("{} shows {} (asked {})", w.label, t.value, clipped(&w.asked.to_string()))
                     }
                     Some(t) => format!("{} is {}", w.label, t.value),
-                    None => format!("{} is no longer shown", w.label),
+                    // Its request took effect in the pass it went into, which then closed it
+                    // (a menu item that closes its menu): what it showed there.
+                    None => match &w.glimpsed {
+                        Some(v) if w.sensitive => format!("{} set ({}); it is no longer shown", w.label, masked(v)),
+                        Some(v) if !same(&w.asked, v) => format!(
+                            "{} showed {} (asked {}); it is no longer shown",
+                            w.label,
+                            v,
+                            clipped(&w.asked.to_string())
+                        ),
+                        Some(v) => format!("{} is {v}; it is no longer shown", w.label),
+                        None => format!("{} is no longer shown", w.label),
+                    },
                 })
                 .collect();
             format!("In {}: {}", self.title, parts.join("; "))
@@ -54,8 +66,15 @@ impl Operation {
             message.push_str(". Also changed: ");
             message.push_str(&changed);
         }
-        let fields: Map<String, Value> =
-            self.wrote.iter().filter_map(|w| now(&w.key, w.node).map(|t| (t.key.clone(), shown(t)))).collect();
+        let glimpsed = |w: &super::Wrote| {
+            let v = w.glimpsed.as_ref()?;
+            Some((w.key.clone(), if w.sensitive { masked(v) } else { v.clone() }))
+        };
+        let fields: Map<String, Value> = self
+            .wrote
+            .iter()
+            .filter_map(|w| now(&w.key, w.node).map(|t| (t.key.clone(), shown(t))).or_else(|| glimpsed(w)))
+            .collect();
         let result = ToolResult::message(clipped_to_owned(&message, CHANGES_CHARS * 2));
         if fields.is_empty() { result } else { result.with_result(json!({ "fields": fields })) }
     }
