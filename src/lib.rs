@@ -95,7 +95,7 @@ pub mod limits {
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub use crate::server::SESSION_IDLE;
-    pub use crate::server::{ALWAYS_LOAD_TOOLS, INSTRUCTIONS_MAX_BYTES, MAX_LOCAL_CONNECTIONS};
+    pub use crate::server::{ALWAYS_LOAD_TOOLS, INSTRUCTIONS_MAX_BYTES, MAX_LOCAL_CONNECTIONS, MAX_LOCAL_WAITING};
 }
 
 /// The `schemars` this crate derives input schemas with: `derive(JsonSchema)` on argument

@@ -2,7 +2,7 @@
 //!
 //! stdout carries MCP (JSON-RPC) only; every log line goes to stderr.
 
-use std::io::IsTerminal as _;
+use std::io::{ErrorKind, IsTerminal as _};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -110,10 +110,15 @@ fn main() -> ExitCode {
     };
     // `--headless --stdio`: a copy for that agent (shared with nobody unless HTTP serves too).
     if stdio && !options.new_instance && !options.headless {
-        match serve::Attach::new("order-demo").instance(options.instance).stdio() {
+        let attach = serve::Attach::new("order-demo").instance(options.instance);
+        let named = attach.names_instance();
+        match attach.stdio() {
             Ok(attached) if attached.relayed() => return ExitCode::SUCCESS,
             Ok(_) => {}
-            Err(e) if options.instance.is_some() => {
+            // An instance was named (`--instance` or `EGUI_MCP_BRIDGE_INSTANCE`) that does not
+            // run, or the running one turned the client away or closed without answering: the
+            // client was not served, and a copy started now would not be the one it asked for.
+            Err(e) if named || matches!(e.kind(), ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted) => {
                 eprintln!("order-demo: {e}");
                 return ExitCode::from(2);
             }

@@ -111,7 +111,7 @@ impl BridgeBuilder {
     ///
     /// // An in-house agent whose model sees only `structuredContent`: results' text is just the
     /// // message, and its instructions say to read the state through `app__read_windows`.
-    /// let ours = ClientProfile { label: "our-agent", reads_resources: false, sees: ResultView::Structured, defers_tools: false };
+    /// let ours = ClientProfile { label: "our-agent", reads_resources: false, sees: ResultView::Structured };
     /// let bridge = Bridge::builder()
     ///     .client_profile("our-agent", ours)
     ///     .compat(Compat::Auto) // the default: everyone else by the built-in table

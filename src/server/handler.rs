@@ -221,15 +221,15 @@ impl ServerHandler for BridgeHandler {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
+        _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         self.shared.hub.agent_active();
         self.shared.hub.first_frame().await;
         let app = self.shared.tools();
         let mut tools: Vec<Tool> = self.bridge_tools().chain(app.iter().cloned()).collect();
-        if self.profile_of(&context).defers_tools {
-            super::tool_search::mark_list_for_tool_search(&mut tools, app.len());
-        }
+        // One list for every connection (MCP 2026-07-28: `tools/list` must not vary per
+        // connection); clients that do not know the `_meta` keys ignore them.
+        super::tool_search::mark_list_for_tool_search(&mut tools, app.len());
         Ok(ListToolsResult::with_all_items(tools))
     }
 

@@ -110,7 +110,15 @@ fn kept_as_sent(raw: &[u8]) -> bool {
 
 /// An error answer under the id's JSON text (`null` unless valid), without parsing it.
 pub(super) fn error_answer(id: Id<'_>, code: i64, message: &str) -> Vec<u8> {
-    let error = serde_json::json!({"code": code, "message": message});
+    answer_error(id, &serde_json::json!({"code": code, "message": message}))
+}
+
+/// [`error_answer`] with the error's `data`.
+pub(super) fn error_answer_with_data(id: Id<'_>, code: i64, message: &str, data: &serde_json::Value) -> Vec<u8> {
+    answer_error(id, &serde_json::json!({"code": code, "message": message, "data": data}))
+}
+
+fn answer_error(id: Id<'_>, error: &serde_json::Value) -> Vec<u8> {
     let mut out = br#"{"jsonrpc":"2.0","id":"#.to_vec();
     out.extend_from_slice(id.text());
     out.extend_from_slice(br#","error":"#);

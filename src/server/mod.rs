@@ -56,7 +56,7 @@ pub use http_options::{HttpOptions, SESSION_IDLE};
 pub use instructions::INSTRUCTIONS_MAX_BYTES;
 pub(crate) use instructions::{InstructionsFor, instructions};
 pub(crate) use local::LocalOptions;
-pub use local::{Attach, Attached, Instance, MAX_LOCAL_CONNECTIONS, attach_stdio};
+pub use local::{Attach, Attached, Instance, MAX_LOCAL_CONNECTIONS, MAX_LOCAL_WAITING, attach_stdio};
 pub(crate) use profile::ClientPolicy;
 pub use profile::{ALWAYS_LOAD_TOOLS, ClientProfile, Compat, ResultView};
 pub use serving::ServeHandle;

@@ -14,6 +14,9 @@
 //! - whether its model can read resources itself, which only changes how the instructions say
 //!   to read the state.
 //!
+//! Never the tool list: `tools/list` is the same for every connection (MCP 2026-07-28 says it
+//! must not vary per connection), `_meta` marks for Claude Code's tool search included.
+//!
 //! The server picks one per connection from `clientInfo.name` (case-insensitive), sent at
 //! `initialize` or, on the 2026-07-28 lifecycle, in each request's `_meta`. Unknown clients get
 //! [`ClientProfile::BASELINE`]. The table records what each client program was seen to do
@@ -46,30 +49,23 @@ pub struct ClientProfile {
     pub reads_resources: bool,
     /// Which part of a result its model sees.
     pub sees: ResultView,
-    /// It shows its model a search over MCP tools rather than the tools, unless a tool's
-    /// `_meta["anthropic/alwaysLoad"]` is `true` (Claude Code): the bridge marks its own tools
-    /// so, and the app's while they are at most [`ALWAYS_LOAD_TOOLS`], and gives every tool
-    /// `_meta["anthropic/searchHint"]` words.
-    pub defers_tools: bool,
 }
 
-/// The most app tools marked to be loaded at once for a client that defers tools
-/// ([`ClientProfile::defers_tools`]); beyond, they are found by their search words, and the
-/// bridge's own tools (the state and the dispatchers, which reach every tool) stay loaded.
+/// The most app tools marked `_meta["anthropic/alwaysLoad"]: true` in `tools/list`. Claude
+/// Code shows its model a search over MCP tools rather than the tools, unless a tool says so;
+/// the bridge's own tools (the state and the dispatchers, which reach every tool) always say
+/// so, the app's while they are at most this many; beyond, they are found by their
+/// `_meta["anthropic/searchHint"]` words. The list is the same for every connection (MCP
+/// 2026-07-28: `tools/list` must not vary per connection); other clients ignore these keys.
 pub const ALWAYS_LOAD_TOOLS: usize = 40;
 
 impl ClientProfile {
     /// A client of unknown name: it may read resources, and it may see either part of a
     /// result, so the text block carries the whole JSON.
-    pub const BASELINE: Self =
-        Self { label: "baseline", reads_resources: true, sees: ResultView::Both, defers_tools: false };
+    pub const BASELINE: Self = Self { label: "baseline", reads_resources: true, sees: ResultView::Both };
 
     const fn new(label: &'static str, reads: bool, sees: ResultView) -> Self {
-        Self { label, reads_resources: reads, sees, defers_tools: false }
-    }
-
-    const fn deferring(self) -> Self {
-        Self { defers_tools: true, ..self }
+        Self { label, reads_resources: reads, sees }
     }
 
     /// The profile of a client that sends this `clientInfo.name` (case-insensitive), if known.
@@ -85,7 +81,7 @@ use ResultView::{Both, Structured, StructuredThenTextOnError, Text};
 /// with the real programs (what their models are shown); the rest come from their docs.
 #[rustfmt::skip]
 const KNOWN: &[(&[&str], ClientProfile)] = &[
-    (&["claude-code"], ClientProfile::new("claude-code", true, StructuredThenTextOnError).deferring()),
+    (&["claude-code"], ClientProfile::new("claude-code", true, StructuredThenTextOnError)),
     (&["codex-mcp-client", "codex"], ClientProfile::new("codex", true, Structured)),
     (&["gemini-cli-mcp-client"], ClientProfile::new("gemini-cli", true, Text)),
     (&["copilot-cli"], ClientProfile::new("copilot-cli", false, Text)),
@@ -196,7 +192,7 @@ mod tests {
 
     #[test]
     fn the_app_overrides_per_name_or_for_all_and_compat_overrides_the_profile() {
-        let ours = ClientProfile { label: "ours", reads_resources: false, sees: Structured, defers_tools: false };
+        let ours = ClientProfile { label: "ours", reads_resources: false, sees: Structured };
         let mut p = ClientPolicy { overrides: vec![("mcp".into(), ours)], ..ClientPolicy::default() };
         assert_eq!(p.profile_for(Some("MCP")), ours);
         p.all = Some(ClientProfile::BASELINE);

@@ -1,7 +1,9 @@
 //! Newline-delimited JSON-RPC over a byte stream (stdio, or any pipe), hardened against the
 //! clients that misbehave:
 //!
-//! - a line longer than [`MAX_LINE`] is discarded without being held whole, and answered;
+//! - a line longer than [`MAX_LINE`] is discarded without being held whole, and answered (lines
+//!   are framed by tokio-util's `AnyDelimiterCodec` with that maximum: bytes, not UTF-8, since
+//!   a line that is not UTF-8 is answered as any line that is not JSON);
 //! - a line that is not JSON is answered with `-32700 Parse error` (id `null`), and one that is
 //!   JSON but no JSON-RPC message with `-32600 Invalid Request` (with its id, if it has one;
 //!   with id `null` when its id is no string or number);
@@ -22,12 +24,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use futures_core::Stream as _;
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt as _};
 use tokio::sync::Notify;
+use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
 
 use super::ids::{self, Id, Placeholder};
 use super::serving::Serving;
@@ -111,16 +115,51 @@ impl<W: AsyncWrite + Unpin + Send> Writer<W> {
 
 /// The transport: reads lines from `R`, writes lines to `W`.
 pub(crate) struct LineTransport<R, W> {
-    reader: BufReader<R>,
+    /// The lines, each at most [`MAX_LINE`] bytes: a longer one is discarded up to its end,
+    /// never held whole.
+    lines: FramedRead<R, Lines>,
     /// Ends the input (as at EOF) once a stop drained the calls under way.
     serving: Arc<Serving>,
     writer: Arc<Writer<W>>,
-    /// The line being read; whole once `complete`.
-    line: Vec<u8>,
-    /// The line being read is over the limit: its bytes are skipped.
-    oversized: bool,
-    complete: bool,
     rewritten: Arc<Rewritten>,
+}
+
+/// A line over [`MAX_LINE`] (discarded).
+struct TooLong;
+
+/// tokio-util's `AnyDelimiterCodec` (bytes up to a newline, at most [`MAX_LINE`] of them),
+/// with a line over the limit as an item rather than an error: after a decoder error,
+/// `FramedRead` ends its stream once and then decodes what it holds only when more bytes
+/// arrive (tokio-rs/tokio#3976), so a request behind a long line would wait for the next.
+struct Lines(AnyDelimiterCodec);
+
+impl Lines {
+    fn new() -> Self {
+        Self(AnyDelimiterCodec::new_with_max_length(b"\n".to_vec(), b"\n".to_vec(), MAX_LINE))
+    }
+
+    fn item(
+        decoded: Result<Option<tokio_util::bytes::Bytes>, AnyDelimiterCodecError>,
+    ) -> std::io::Result<Option<Result<tokio_util::bytes::Bytes, TooLong>>> {
+        match decoded {
+            Ok(line) => Ok(line.map(Ok)),
+            Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => Ok(Some(Err(TooLong))),
+            Err(AnyDelimiterCodecError::Io(e)) => Err(e),
+        }
+    }
+}
+
+impl Decoder for Lines {
+    type Item = Result<tokio_util::bytes::Bytes, TooLong>;
+    type Error = std::io::Error;
+
+    fn decode(&mut self, buf: &mut tokio_util::bytes::BytesMut) -> std::io::Result<Option<Self::Item>> {
+        Self::item(self.0.decode(buf))
+    }
+
+    fn decode_eof(&mut self, buf: &mut tokio_util::bytes::BytesMut) -> std::io::Result<Option<Self::Item>> {
+        Self::item(self.0.decode_eof(buf))
+    }
 }
 
 impl<R: AsyncRead, W> LineTransport<R, W> {
@@ -133,12 +172,9 @@ impl<R: AsyncRead, W> LineTransport<R, W> {
             written: Notify::new(),
         };
         Self {
-            reader: BufReader::new(reader),
+            lines: FramedRead::new(reader, Lines::new()),
             serving,
             writer: Arc::new(writer),
-            line: Vec::new(),
-            oversized: false,
-            complete: false,
             rewritten: Arc::default(),
         }
     }
@@ -241,43 +277,28 @@ where
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send,
 {
-    /// Reads one line into `self.line`, holding at most `MAX_LINE` bytes of it. `None` at EOF;
-    /// `Some(false)` for a line that was too long (discarded).
+    /// The next line (without its newline); `Err` for one over [`MAX_LINE`], whose bytes are
+    /// discarded up to its end; `None` at the end of the input (or a read error).
     ///
-    /// Cancel-safe: rmcp drops a pending `receive` whenever another event of its loop wins, so
-    /// a partly read line stays in `self.line` (and `self.oversized`) for the next call, and is
-    /// cleared only once whole.
-    async fn read_line(&mut self) -> Option<bool> {
-        if self.complete {
-            self.line.clear();
-            self.oversized = false;
-            self.complete = false;
+    /// Cancel-safe: rmcp drops a pending `receive` whenever another event of its loop wins;
+    /// a partly read line stays in `FramedRead`'s buffer for the next call.
+    async fn next_line(&mut self) -> Option<Result<tokio_util::bytes::Bytes, TooLong>> {
+        let line = std::future::poll_fn(|cx| std::pin::Pin::new(&mut self.lines).poll_next(cx)).await?.ok();
+        // A long line grew the buffer: it is given back once the line is out, not kept for the
+        // connection's life.
+        let buffer = self.lines.read_buffer_mut();
+        if buffer.capacity() > KEPT_BUFFER && buffer.len() <= KEPT_BUFFER / 2 {
+            let mut smaller = tokio_util::bytes::BytesMut::with_capacity(KEPT_BUFFER / 2);
+            smaller.extend_from_slice(buffer);
+            *buffer = smaller;
         }
-        loop {
-            let Ok(buf) = self.reader.fill_buf().await else { return None };
-            if buf.is_empty() {
-                return None;
-            }
-            let (take, done) = match buf.iter().position(|b| *b == b'\n') {
-                Some(i) => (i, true),
-                None => (buf.len(), false),
-            };
-            if !self.oversized {
-                if self.line.len() + take > MAX_LINE {
-                    self.oversized = true;
-                    self.line = Vec::new();
-                } else {
-                    self.line.extend_from_slice(&buf[..take]);
-                }
-            }
-            self.reader.consume(if done { take + 1 } else { take });
-            if done {
-                self.complete = true;
-                return Some(!self.oversized);
-            }
-        }
+        line
     }
 }
+
+/// The most a connection's read buffer keeps between lines (it grows for a longer line, up to
+/// [`MAX_LINE`] and a read, while that line is read).
+const KEPT_BUFFER: usize = 64 * 1024;
 
 impl<R, W> Transport<RoleServer> for LineTransport<R, W>
 where
@@ -324,12 +345,12 @@ where
                 }
             }
             let read = tokio::select! {
-                read = self.read_line() => read,
+                read = self.next_line() => read,
                 () = closed => return None,
                 () = serving.input_ended() => return None,
             };
-            let line = if read? {
-                classify(&self.line, &self.rewritten)
+            let line = if let Ok(line) = read? {
+                classify(&line, &self.rewritten)
             } else {
                 tracing::debug!(max = MAX_LINE, "a line over the length limit was discarded");
                 error(Id::Absent, -32600, "Invalid Request: the message is longer than this server reads")

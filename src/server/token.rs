@@ -159,18 +159,19 @@ pub(super) async fn require_token(State(check): State<Arc<TokenCheck>>, request:
     }
     check.log_refusal();
     let is_post = request.method() == Method::POST;
-    let id = if is_post {
-        let body = axum::body::to_bytes(request.into_body(), MAX_AUTH_BODY).await.unwrap_or_default();
-        serde_json::from_slice::<serde_json::Value>(&body).ok().and_then(|v| v.get("id").cloned()).unwrap_or_default()
+    // The id as sent, byte for byte (as on every other path): never read into a number and
+    // written again, which would round `419087.31351648643` or `18446744073709551617`.
+    let body = if is_post {
+        axum::body::to_bytes(request.into_body(), MAX_AUTH_BODY).await.unwrap_or_default()
     } else {
-        serde_json::Value::Null
+        axum::body::Bytes::new()
     };
-    let error = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": {"code": -32001, "message": "Unauthorized: this MCP server needs the header `Authorization: Bearer <token>`"}
-    });
-    let mut response = Response::new(Body::from(error.to_string()));
+    let error = super::ids::error_answer(
+        super::ids::Id::of(&body),
+        -32001,
+        "Unauthorized: this MCP server needs the header `Authorization: Bearer <token>`",
+    );
+    let mut response = Response::new(Body::from(error));
     *response.status_mut() = if is_post { StatusCode::OK } else { StatusCode::UNAUTHORIZED };
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));

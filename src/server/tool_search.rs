@@ -1,12 +1,13 @@
 //! Claude Code shows its model a search over MCP tools rather than the tools, unless a tool's
-//! `_meta` says to load it: the marks its connections' tool lists get.
+//! `_meta` says to load it: the marks every connection's tool list gets (one list for every
+//! connection, as MCP 2026-07-28 requires; other clients ignore `_meta` keys they do not know).
 
 use rmcp::model::Tool;
 
 use crate::protocol::{APP_TARGET, split_tool_name};
 
 /// Marks a whole list (the bridge's tools first, then the app's `app` tools) for a client that
-/// defers tools: the bridge's own always loaded (the state and the dispatchers reach every
+/// defers tools (every client gets the same marks): the bridge's own always loaded (the state and the dispatchers reach every
 /// tool), the app's too while they are at most [`super::profile::ALWAYS_LOAD_TOOLS`].
 pub(super) fn mark_list_for_tool_search(tools: &mut [Tool], app: usize) {
     let bridge = tools.len().saturating_sub(app);

@@ -59,8 +59,7 @@ async fn compat_on_off_and_app_overrides_win_over_the_table() {
     assert_eq!(names(&c.tool_names().await), ["app__read_windows", "app__lock"], "compat off: the spec's floor");
     let r = c.call("app__read_windows", json!({})).await;
     assert!(r.ok()["result"].get("tools").is_none(), "compat off: no tools in the state");
-    let ours =
-        ClientProfile { label: "test", reads_resources: true, sees: ResultView::Structured, defers_tools: false };
+    let ours = ClientProfile { label: "test", reads_resources: true, sees: ResultView::Structured };
     let overridden = Rig::start_with(Bridge::builder().client_profile("test-client", ours));
     let c = overridden.connect(Lifecycle::Legacy).await;
     assert_eq!(c.call("main__set_name", json!({"name": "Ada"})).await.text, "name set", "a per-name override");
@@ -325,24 +324,27 @@ async fn results_give_the_new_tools_parameters_and_their_dispatcher() {
     assert!(open.ok().get("newToolSpecs").is_none(), "compat off: names only");
 }
 
-/// Claude Code shows its model a tool search instead of MCP tools, unless a tool says
-/// `_meta["anthropic/alwaysLoad"]: true`: on its connections every tool says so (the app's while
-/// they are at most `ALWAYS_LOAD_TOOLS`), with search words; other clients' lists carry no
-/// `_meta` (no bytes they would not read).
+/// `tools/list` is the same for every connection (MCP 2026-07-28: it must not vary per
+/// connection): Claude Code shows its model a tool search instead of MCP tools unless a tool
+/// says `_meta["anthropic/alwaysLoad"]: true`, so every tool says so (the app's while they are
+/// at most `ALWAYS_LOAD_TOOLS`), with search words, on every client's list; other clients
+/// ignore `_meta` keys they do not know.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn claude_codes_tools_are_all_loaded_and_other_clients_lists_carry_no_meta() {
+async fn every_client_gets_the_same_tool_list() {
     for lifecycle in BOTH {
         let rig = Rig::start();
-        let claude = rig.connect_as(lifecycle, "claude-code").await;
-        let tools = claude.service.list_all_tools().await.expect("tools/list");
-        assert!(tools.len() >= 5, "{tools:?}");
-        for t in &tools {
-            let meta = serde_json::to_value(&t.meta).unwrap();
-            assert_eq!(meta["anthropic/alwaysLoad"], true, "{lifecycle:?} {}: {meta}", t.name);
-            assert!(meta["anthropic/searchHint"].as_str().is_some_and(|h| !h.is_empty()), "{}: {meta}", t.name);
+        let mut lists = Vec::new();
+        for name in ["claude-code", "codex-mcp-client", "some-client"] {
+            let client = rig.connect_as(lifecycle, name).await;
+            let tools = client.service.list_all_tools().await.expect("tools/list");
+            assert!(tools.len() >= 5, "{tools:?}");
+            for t in &tools {
+                let meta = serde_json::to_value(&t.meta).unwrap();
+                assert_eq!(meta["anthropic/alwaysLoad"], true, "{lifecycle:?} {name} {}: {meta}", t.name);
+                assert!(meta["anthropic/searchHint"].as_str().is_some_and(|h| !h.is_empty()), "{}: {meta}", t.name);
+            }
+            lists.push(serde_json::to_value(&tools).unwrap());
         }
-        let codex = rig.connect_as(lifecycle, "codex-mcp-client").await;
-        let tools = codex.service.list_all_tools().await.expect("tools/list");
-        assert!(tools.iter().all(|t| t.meta.is_none()), "{lifecycle:?}");
+        assert!(lists.windows(2).all(|w| w[0] == w[1]), "{lifecycle:?}: one list for every client: {lists:?}");
     }
 }

@@ -222,6 +222,23 @@ fn a_missing_or_wrong_token_is_answered_in_band() {
     assert_eq!(message(&r.body)["result"]["capabilities"]["resources"]["subscribe"], true);
 }
 
+/// A request refused for its missing token is answered under its id exactly as sent, as on
+/// every other path: a fractional id is not read into a float and written again
+/// (`419087.31351648643` came back `419087.3135164864`), a big integer is not rounded.
+#[test]
+fn a_request_refused_for_its_token_is_answered_under_its_id_as_sent() {
+    let app = Served::with_token("s3cret");
+    for id in ["419087.31351648643", "18446744073709551617", "1.0", "\"\\u0041\""] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+        let r = app.post(&[], &body);
+        assert_eq!(r.status, 200, "{}", r.head);
+        assert!(r.body.contains(&format!(r#""id":{id},"#)), "the id {id} as sent: {}", r.body);
+        assert_eq!(message(&r.body)["error"]["code"], -32001, "{}", r.body);
+    }
+    let r = app.post(&[], r#"{"jsonrpc":"2.0","id":{"no":1},"method":"ping"}"#);
+    assert!(r.body.contains(r#""id":null"#), "an id that is no string or number is not echoed: {}", r.body);
+}
+
 fn init_body(version: &str) -> String {
     format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{version}","capabilities":{{}},"clientInfo":{{"name":"Visual Studio Code","version":"1.132.0"}}}}}}"#

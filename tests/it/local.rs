@@ -8,11 +8,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use egui_mcp_bridge::Bridge;
+use egui_mcp_bridge::limits::{MAX_LOCAL_CONNECTIONS, MAX_LOCAL_WAITING};
 use egui_mcp_bridge::serve::{Attach, Attached};
 use egui_mcp_bridge::state::ConnectionEvent;
-use egui_mcp_bridge::{Bridge, limits::MAX_LOCAL_CONNECTIONS};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
 
 use crate::common::{BOTH, Client, Lifecycle, Rig, WAIT, window};
 
@@ -236,15 +237,12 @@ async fn planted_links_are_never_followed() {
     let _ = std::fs::remove_file(&link);
 }
 
-/// Connections beyond [`MAX_LOCAL_CONNECTIONS`] are closed at once; the ones served go on.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn connections_beyond_the_limit_are_closed() {
-    let dir = folder("limit");
-    let (_rig, socket) = app_in(&dir);
+/// `n` connections to `socket` that the app serves: each sent `initialize` and was answered.
+async fn served(socket: &Path, n: usize) -> Vec<tokio::net::UnixStream> {
     let mut open = Vec::new();
-    for n in 0..MAX_LOCAL_CONNECTIONS {
-        let mut s = tokio::net::UnixStream::connect(&socket).await.unwrap();
-        s.write_all(&initialize(n as u64)).await.unwrap();
+    for k in 0..n {
+        let mut s = tokio::net::UnixStream::connect(socket).await.unwrap();
+        s.write_all(&initialize(k as u64)).await.unwrap();
         s.write_all(b"\n").await.unwrap();
         let mut line = String::new();
         let mut r = BufReader::new(&mut s);
@@ -252,12 +250,27 @@ async fn connections_beyond_the_limit_are_closed() {
         assert!(line.contains("serverInfo"), "served: {line}");
         open.push(s);
     }
+    open
+}
+
+/// A connection beyond [`MAX_LOCAL_CONNECTIONS`] is refused loudly: its `initialize` is answered
+/// with a JSON-RPC error under its id as sent, naming the limit, and the connection closed; the
+/// ones served go on, and once one leaves there is room again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_beyond_the_limit_are_refused_with_an_error() {
+    let dir = folder("limit");
+    let (_rig, socket) = app_in(&dir);
+    let mut open = served(&socket, MAX_LOCAL_CONNECTIONS).await;
     let mut extra = tokio::net::UnixStream::connect(&socket).await.unwrap();
-    let _ = extra.write_all(&initialize(99)).await;
-    let _ = extra.write_all(b"\n").await;
-    let mut line = String::new();
-    let n = tokio::time::timeout(WAIT, BufReader::new(&mut extra).read_line(&mut line)).await.unwrap().unwrap_or(0);
-    assert_eq!(n, 0, "closed without an answer: {line}");
+    let init = br#"{"jsonrpc":"2.0","id":419087.31351648643,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+    extra.write_all(init).await.unwrap();
+    extra.write_all(b"\n").await.unwrap();
+    let mut answer = String::new();
+    tokio::time::timeout(WAIT, extra.read_to_string(&mut answer)).await.expect("answered, then closed").unwrap();
+    assert!(answer.contains(r#""id":419087.31351648643,"#), "its id as sent: {answer}");
+    let error: Value = serde_json::from_str(answer.trim()).expect("one JSON line");
+    assert!(error["error"]["code"].is_i64(), "{error}");
+    assert!(error["error"]["message"].as_str().unwrap().contains(&MAX_LOCAL_CONNECTIONS.to_string()), "{error}");
     drop(open.pop());
     // Room again once one left (its end is seen by the app's reader first).
     let served = async {
@@ -266,13 +279,110 @@ async fn connections_beyond_the_limit_are_closed() {
             let _ = s.write_all(&initialize(100)).await;
             let _ = s.write_all(b"\n").await;
             let mut line = String::new();
-            if BufReader::new(&mut s).read_line(&mut line).await.unwrap_or(0) > 0 {
+            let _ = BufReader::new(&mut s).read_line(&mut line).await;
+            if line.contains("serverInfo") {
                 return line;
             }
             tokio::task::yield_now().await;
         }
     };
     assert!(tokio::time::timeout(WAIT, served).await.expect("room again").contains("serverInfo"));
+}
+
+/// A relay turned away at the limit is loud: its client's `initialize` gets the app's JSON-RPC
+/// error, and the relay ends with an error naming the limit (the stdio command then exits
+/// non-zero with it), not as if it had been served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relay_turned_away_at_the_limit_says_so() {
+    let dir = folder("limit-relay");
+    let (_rig, socket) = app_in(&dir);
+    let _open = served(&socket, MAX_LOCAL_CONNECTIONS).await;
+    let (client_io, relay_io) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(relay_io);
+    let relay = tokio::spawn(Attach::new("test-app").folder(&dir).relay(read, write));
+    let (client_read, mut client_write) = tokio::io::split(client_io);
+    client_write.write_all(&initialize(5)).await.unwrap();
+    client_write.write_all(b"\n").await.unwrap();
+    let mut line = String::new();
+    tokio::time::timeout(WAIT, BufReader::new(client_read).read_line(&mut line)).await.unwrap().unwrap();
+    let answer: Value = serde_json::from_str(&line).expect("a JSON-RPC answer");
+    assert_eq!(answer["id"], 5, "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains(&MAX_LOCAL_CONNECTIONS.to_string()), "{answer}");
+    let err = tokio::time::timeout(WAIT, relay).await.expect("the relay ends").unwrap().unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::ConnectionRefused, "{err}");
+    assert!(err.to_string().contains(&MAX_LOCAL_CONNECTIONS.to_string()), "{err}");
+}
+
+/// 100 relays started together (the issue's probe: 84 of them printed "attached", were never
+/// answered and exited 0): every client is either served or answered with the limit's error,
+/// and exactly the limit's number are served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relays_started_together_are_each_served_or_told() {
+    let dir = folder("many");
+    let (_rig, _socket) = app_in(&dir);
+    let mut relays = Vec::new();
+    for n in 0..100 {
+        let (client_io, relay_io) = tokio::io::duplex(64 * 1024);
+        let (read, write) = tokio::io::split(relay_io);
+        let relay = tokio::spawn(Attach::new("test-app").folder(&dir).relay(read, write));
+        let (client_read, mut client_write) = tokio::io::split(client_io);
+        client_write.write_all(&initialize(n as u64)).await.unwrap();
+        client_write.write_all(b"\n").await.unwrap();
+        relays.push((n, relay, BufReader::new(client_read), client_write));
+    }
+    let (mut served, mut refused, mut kept) = (0, 0, Vec::new());
+    for (n, relay, mut read, write) in relays {
+        let mut line = String::new();
+        tokio::time::timeout(WAIT, read.read_line(&mut line)).await.expect("every client is answered").unwrap();
+        assert!(!line.is_empty(), "relay {n} ended unanswered: {:?}", tokio::time::timeout(WAIT, relay).await);
+        let answer: Value = serde_json::from_str(&line).expect("a JSON-RPC answer");
+        assert_eq!(answer["id"], n, "{answer}");
+        if answer["result"]["serverInfo"]["name"] == "test-app" {
+            served += 1;
+            kept.push((relay, write));
+        } else {
+            let err = tokio::time::timeout(WAIT, relay).await.expect("a refused relay ends").unwrap().unwrap_err();
+            assert_eq!(err.kind(), std::io::ErrorKind::ConnectionRefused, "{err}");
+            refused += 1;
+        }
+    }
+    assert_eq!((served, refused), (MAX_LOCAL_CONNECTIONS, 100 - MAX_LOCAL_CONNECTIONS));
+}
+
+/// Only connections that serve count against the limit: connections that have sent nothing
+/// yet (a starting relay's probes for live instances, before the app has seen them close) do
+/// not, so with 15 agents served and probes still open, the 16th agent is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn probes_do_not_count_against_the_limit() {
+    let dir = folder("probes");
+    let (_rig, socket) = app_in(&dir);
+    let _open = served(&socket, MAX_LOCAL_CONNECTIONS - 1).await;
+    let mut probes = Vec::new();
+    for _ in 0..4 {
+        probes.push(tokio::net::UnixStream::connect(&socket).await.unwrap());
+    }
+    let (client, _relay) = relayed(&dir, Lifecycle::Legacy, "test-client").await;
+    client.read().await;
+    drop(probes);
+}
+
+/// Connections that send nothing are bounded apart from the served ones: past
+/// [`MAX_LOCAL_WAITING`] the oldest is closed, and an agent is still served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_that_send_nothing_are_bounded_oldest_closed_first() {
+    let dir = folder("waiting");
+    let (_rig, socket) = app_in(&dir);
+    let mut oldest = tokio::net::UnixStream::connect(&socket).await.unwrap();
+    let mut idle = Vec::new();
+    for _ in 0..MAX_LOCAL_WAITING {
+        idle.push(tokio::net::UnixStream::connect(&socket).await.unwrap());
+    }
+    let mut rest = Vec::new();
+    let n = tokio::time::timeout(WAIT, oldest.read_to_end(&mut rest)).await.expect("the oldest is closed").unwrap();
+    assert_eq!(n, 0, "closed unanswered");
+    let (client, _relay) = relayed(&dir, Lifecycle::Legacy, "test-client").await;
+    client.read().await;
+    drop(idle);
 }
 
 /// Another user cannot reach the endpoint: the folder keeps them out, and if the folder is

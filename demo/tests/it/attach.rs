@@ -322,6 +322,117 @@ fn with_none_running_stdio_serves_on_its_own_and_later_clients_attach_to_it() {
     started.quit();
 }
 
+/// Waits (bounded) for `child` to end; its status and stderr. Its stdin stays open meanwhile,
+/// as a client's does: a process that serves instead of ending fails the wait.
+fn ends(mut child: Child) -> (std::process::ExitStatus, String) {
+    let mut err = child.stderr.take().expect("stderr");
+    let stderr = std::thread::Builder::new()
+        .name("child-stderr".into())
+        .spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut err, &mut text);
+            text
+        })
+        .expect("read stderr");
+    let (tx, rx) = mpsc::channel();
+    let pid = child.id();
+    let waiter = std::thread::Builder::new()
+        .name("child-wait".into())
+        .spawn(move || {
+            let status = child.wait();
+            let _ = tx.send(());
+            (child, status)
+        })
+        .expect("wait");
+    if rx.recv_timeout(WAIT).is_err() {
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+        let (_, status) = waiter.join().expect("waited");
+        panic!("it did not end (it served instead: {status:?}): {}", stderr.join().unwrap_or_default());
+    }
+    let (_, status) = waiter.join().expect("waited");
+    (status.expect("status"), stderr.join().expect("stderr"))
+}
+
+/// An instance named by `EGUI_MCP_BRIDGE_INSTANCE` that does not run fails as `--instance`
+/// does (status 2, the pid named), instead of starting a copy of its own (it did).
+#[test]
+fn an_instance_named_by_the_environment_that_does_not_run_is_an_error() {
+    let folder = endpoint_folder();
+    for (args, env) in [(&["--stdio"][..], Some("4000000")), (&["--stdio", "--instance", "4000000"][..], None)] {
+        let mut command = Command::new(DEMO);
+        command
+            .args(args)
+            .env("EGUI_MCP_BRIDGE_DIR", &folder)
+            .env("RUST_LOG", "warn")
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        match env {
+            Some(pid) => command.env("EGUI_MCP_BRIDGE_INSTANCE", pid),
+            None => command.env_remove("EGUI_MCP_BRIDGE_INSTANCE"),
+        };
+        let (status, said) = ends(command.spawn().expect("start"));
+        assert_eq!(status.code(), Some(2), "{args:?} {env:?}: {said}");
+        assert!(said.contains("4000000"), "{said}");
+    }
+}
+
+/// A client whose relay the running demo turns away (it serves `MAX_LOCAL_CONNECTIONS` agents
+/// already) is told: its `initialize` gets a JSON-RPC error naming the limit, and the command
+/// exits non-zero with the reason on stderr, never saying it attached (it said "attached",
+/// never answered and exited 0).
+#[test]
+fn a_client_turned_away_at_the_limit_gets_an_error_and_a_non_zero_exit() {
+    use std::os::unix::net::UnixStream;
+    let folder = endpoint_folder();
+    let folder_env = folder.to_string_lossy().into_owned();
+    let demo = DemoHttp::spawn(
+        &["--headless", "--http", "127.0.0.1:0", "--no-token"],
+        &[("EGUI_MCP_BRIDGE_DIR", &folder_env)],
+    );
+    let socket = folder.join(format!("order-demo.{}.sock", demo.pid()));
+    let max = egui_mcp_bridge::limits::MAX_LOCAL_CONNECTIONS;
+    let mut served = Vec::new();
+    for n in 0..max {
+        let mut s = UnixStream::connect(&socket).expect("the demo's endpoint");
+        s.set_read_timeout(Some(WAIT)).expect("timeout");
+        let init = json!({"jsonrpc": "2.0", "id": n, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}});
+        writeln!(s, "{init}").expect("send");
+        let mut line = String::new();
+        BufReader::new(&mut s).read_line(&mut line).expect("an answer");
+        assert!(line.contains("serverInfo"), "served: {line}");
+        served.push(s);
+    }
+    let mut child = stdio_demo(&["--stdio"], &folder);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let init = json!({"jsonrpc": "2.0", "id": 41, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "claude-ai", "version": "0"}}});
+    writeln!(stdin, "{init}").expect("send");
+    stdin.flush().expect("flush");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("client-stdout".into())
+        .spawn(move || {
+            let mut line = String::new();
+            let _ = stdout.read_line(&mut line);
+            let _ = tx.send(line);
+        })
+        .expect("read stdout");
+    let line = rx.recv_timeout(WAIT).expect("an answer in time");
+    let answer: Value = serde_json::from_str(&line).unwrap_or_else(|_| panic!("a JSON-RPC answer: {line:?}"));
+    assert_eq!(answer["id"], 41, "{answer}");
+    assert!(answer["error"]["message"].as_str().is_some_and(|m| m.contains(&max.to_string())), "{answer}");
+    let (status, said) = ends(child);
+    drop(stdin);
+    assert!(!status.success() && status.code().is_some(), "a non-zero exit: {status} {said}");
+    assert!(said.contains(&max.to_string()) && !said.contains("attached"), "the reason, not 'attached': {said}");
+    drop(served);
+}
+
 /// The issue's own check: with the demo open in a window, a stdio client configured exactly as
 /// the README says (command `order-demo`, args `["--stdio"]`, no environment of its own; here the
 /// official Python SDK, which passes a server only `HOME`, `PATH` and a few others) drives that

@@ -3,12 +3,14 @@
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use tokio::io::AsyncReadExt as _;
+use parking_lot::Mutex;
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::sync::Notify;
 
 use super::folder::{self, USER};
-use super::{LocalOptions, MAX_LOCAL_CONNECTIONS};
+use super::{LocalOptions, MAX_LOCAL_CONNECTIONS, MAX_LOCAL_WAITING as MAX_WAITING, REFUSED_FULL};
 use crate::hub::ConnectionEvent;
 use crate::server::Lifeline;
 use crate::server::user_files::{self, named};
@@ -16,8 +18,9 @@ use crate::server::user_files::{self, named};
 /// The longest socket path every Unix takes (macOS: 104 bytes with the final NUL).
 const MAX_PATH: usize = 103;
 
-/// Bytes of a connection's first read: what decides it is an agent, not a probe that looks for
-/// live instances and closes.
+/// At most this much of a connection's first line is read before it is served: what decides it
+/// is an agent, not a probe that looks for live instances and closes, and, at the limit, the
+/// id its refusal answers (a longer line is served, or refused under id `null`).
 const FIRST_READ: usize = 8 * 1024;
 
 /// Opens the app's local endpoint on `lifeline`'s runtime; returns its socket's path. It lasts
@@ -58,7 +61,13 @@ pub(crate) fn open(lifeline: &Lifeline, options: &LocalOptions) -> io::Result<Pa
             .map_err(|e| named(&path, "cannot be made private", &e))?;
     }
     tracing::info!(path = %path.display(), "serving MCP on the local endpoint (this user only)");
-    let task = Accepting { lifeline: lifeline.clone(), path: path.clone(), identity, open: Arc::default() };
+    let task = Accepting {
+        lifeline: lifeline.clone(),
+        path: path.clone(),
+        identity,
+        open: Arc::default(),
+        waiting: Arc::default(),
+    };
     lifeline.runtime.handle.spawn(task.run(listener));
     Ok(path)
 }
@@ -77,6 +86,40 @@ struct Accepting {
     identity: (u64, u64),
     /// Connections being served.
     open: Arc<AtomicUsize>,
+    /// Connections that have not sent a line yet, oldest first.
+    waiting: Arc<Waiting>,
+}
+
+/// The connections that have sent no line yet, each with what closes it to make room.
+#[derive(Default)]
+struct Waiting {
+    next: AtomicU64,
+    queue: Mutex<std::collections::VecDeque<(u64, Arc<Notify>)>>,
+}
+
+impl Waiting {
+    /// Adds one; closes the oldest beyond [`MAX_WAITING`].
+    fn add(&self) -> (u64, Arc<Notify>) {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let close = Arc::new(Notify::new());
+        let oldest = {
+            let mut queue = self.queue.lock();
+            queue.push_back((id, Arc::clone(&close)));
+            if queue.len() > MAX_WAITING { queue.pop_front() } else { None }
+        };
+        if let Some((_, oldest)) = oldest {
+            tracing::warn!(
+                max = MAX_WAITING,
+                "the local endpoint holds as many connections that sent nothing as it may: the oldest closed"
+            );
+            oldest.notify_one();
+        }
+        (id, close)
+    }
+
+    fn remove(&self, id: u64) {
+        self.queue.lock().retain(|(i, _)| *i != id);
+    }
 }
 
 impl Accepting {
@@ -116,32 +159,71 @@ impl Accepting {
                 return;
             }
         }
-        if self.open.fetch_add(1, Ordering::AcqRel) >= MAX_LOCAL_CONNECTIONS {
-            self.open.fetch_sub(1, Ordering::AcqRel);
-            tracing::warn!(
-                max = MAX_LOCAL_CONNECTIONS,
-                "the local endpoint serves as many connections as it may: one more closed"
-            );
-            return;
-        }
-        let (lifeline, open) = (self.lifeline.clone(), Arc::clone(&self.open));
+        // Only a connection that sent a line counts against the limit: a probe (a starting
+        // relay's, closed at once) never does, however late the app sees it close. Waiting in
+        // the order accepted, so that the oldest is the one closed to make room.
+        let (id, close) = self.waiting.add();
+        let (lifeline, open, waiting) = (self.lifeline.clone(), Arc::clone(&self.open), Arc::clone(&self.waiting));
         self.lifeline.runtime.handle.spawn(async move {
-            serve_connection(&lifeline, stream).await;
+            let (mut read, mut write) = stream.into_split();
+            let first = tokio::select! {
+                first = first_line(&mut read) => first,
+                () = close.notified() => None,
+                _ = lifeline.shared.hub.ui_gone() => None,
+            };
+            waiting.remove(id);
+            let Some(first) = first else { return };
+            if open.fetch_add(1, Ordering::AcqRel) >= MAX_LOCAL_CONNECTIONS {
+                open.fetch_sub(1, Ordering::AcqRel);
+                refuse(&mut write, &first).await;
+                return;
+            }
+            serve_connection(&lifeline, first, read, write).await;
             open.fetch_sub(1, Ordering::AcqRel);
         });
     }
 }
 
-/// Serves one connection until it ends. One that closes before sending anything (a relay
-/// looking for live instances) is not an agent: nothing is recorded.
-async fn serve_connection(lifeline: &Lifeline, stream: tokio::net::UnixStream) {
-    let (mut read, write) = stream.into_split();
-    let mut first = vec![0; FIRST_READ];
-    let n = match read.read(&mut first).await {
-        Ok(0) | Err(_) => return,
-        Ok(n) => n,
-    };
-    first.truncate(n);
+/// The connection's first line (at most [`FIRST_READ`] bytes of it); `None` when it closes
+/// having sent nothing (a relay looking for live instances).
+async fn first_line(read: &mut tokio::net::unix::OwnedReadHalf) -> Option<Vec<u8>> {
+    let mut first = Vec::with_capacity(1024);
+    loop {
+        let mut chunk = (&mut *read).take((FIRST_READ - first.len()) as u64);
+        match chunk.read_buf(&mut first).await {
+            Ok(0) | Err(_) => return (!first.is_empty()).then_some(first),
+            Ok(_) if first.contains(&b'\n') || first.len() >= FIRST_READ => return Some(first),
+            Ok(_) => {}
+        }
+    }
+}
+
+/// Turns a connection away at the limit, loudly: its first request is answered with a JSON-RPC
+/// error under its id as sent (`null` when it has none or it was not in the first line's
+/// [`FIRST_READ`] bytes), naming the limit; the relay knows it by its `data` and says so.
+async fn refuse(write: &mut tokio::net::unix::OwnedWriteHalf, first: &[u8]) {
+    tracing::warn!(max = MAX_LOCAL_CONNECTIONS, "the local endpoint serves as many agents as it may: one more refused");
+    let line = first.split(|b| *b == b'\n').next().unwrap_or_default();
+    let mut answer = crate::server::ids::error_answer_with_data(
+        crate::server::ids::Id::of(line),
+        -32000,
+        &format!(
+            "The app serves as many agents as it may ({MAX_LOCAL_CONNECTIONS} at once): try again once one has left, or start a copy of its own"
+        ),
+        &serde_json::json!({"refused": REFUSED_FULL, "max": MAX_LOCAL_CONNECTIONS}),
+    );
+    answer.push(b'\n');
+    let _ = write.write_all(&answer).await;
+    let _ = write.shutdown().await;
+}
+
+/// Serves one connection until it ends; `first` is what it sent first.
+async fn serve_connection(
+    lifeline: &Lifeline,
+    first: Vec<u8>,
+    read: tokio::net::unix::OwnedReadHalf,
+    write: tokio::net::unix::OwnedWriteHalf,
+) {
     let activity = lifeline.shared.hub.activity();
     activity.connection(ConnectionEvent::Attached, "An agent attached through the local endpoint".to_owned());
     lifeline.shared.hub.wake();

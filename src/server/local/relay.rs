@@ -43,7 +43,12 @@ impl Attached {
 /// # Errors
 ///
 /// When the folder of instances is not the user's own and private, an instance was named
-/// (`EGUI_MCP_BRIDGE_INSTANCE`) that does not run, or the relay's runtime cannot start.
+/// (`EGUI_MCP_BRIDGE_INSTANCE`) that does not run, or the relay's runtime cannot start; and
+/// once relaying, when the instance turned the client away because it serves as many agents
+/// as it may ([`crate::limits::MAX_LOCAL_CONNECTIONS`]; kind `ConnectionRefused`: the client's
+/// request was answered with the app's JSON-RPC error) or closed the connection without
+/// answering while the client was still there (`ConnectionAborted`). Exit non-zero with the
+/// error then, rather than start the app: the client was not served.
 pub fn attach_stdio(app: &str) -> io::Result<Attached> {
     Attach::new(app).stdio()
 }
@@ -101,8 +106,16 @@ impl Attach {
         Ok(Vec::new())
     }
 
-    /// The instance to relay to: the one named, else the newest; `None` when none runs.
-    fn choose(&self) -> io::Result<Option<Instance>> {
+    /// Whether an instance is named, by [`instance`](Self::instance) or by a non-empty
+    /// `EGUI_MCP_BRIDGE_INSTANCE`. Then any error of [`stdio`](Self::stdio) must end the
+    /// process (non-zero, with the error): a copy is not started in the named one's place.
+    pub fn names_instance(&self) -> bool {
+        self.instance.is_some() || std::env::var_os("EGUI_MCP_BRIDGE_INSTANCE").is_some_and(|v| !v.is_empty())
+    }
+
+    /// The instance to relay to: the one named, else the newest; `None` when none runs. Also
+    /// how many other instances run.
+    fn choose(&self) -> io::Result<(Option<Instance>, usize)> {
         let named = match self.instance {
             Some(pid) => Some(pid),
             None => match std::env::var("EGUI_MCP_BRIDGE_INSTANCE") {
@@ -113,9 +126,10 @@ impl Attach {
             },
         };
         let live = self.instances()?;
-        let Some(pid) = named else { return Ok(live.into_iter().next()) };
+        let others = live.len().saturating_sub(1);
+        let Some(pid) = named else { return Ok((live.into_iter().next(), others)) };
         match live.into_iter().find(|i| i.pid == pid) {
-            Some(found) => Ok(Some(found)),
+            Some(found) => Ok((Some(found), others)),
             None => Err(io::Error::new(
                 io::ErrorKind::NotFound,
                 format!("no running {} has process id {pid} (EGUI_MCP_BRIDGE_INSTANCE or --instance)", self.app),
@@ -130,24 +144,26 @@ impl Attach {
     ///
     /// As [`attach_stdio`].
     pub fn stdio(self) -> io::Result<Attached> {
-        let Some(instance) = self.choose()? else { return Ok(Attached::NoInstance) };
-        let others = self.instances().map_or(0, |l| l.len().saturating_sub(1));
+        // The instances are listed (each probed) once: a probe is a connection to the app.
+        let (Some(instance), others) = self.choose()? else { return Ok(Attached::NoInstance) };
         let runtime =
             tokio::runtime::Builder::new_current_thread().thread_name("egui-mcp-relay").enable_all().build()?;
         let relayed = runtime.block_on(async {
             let stream = connect(&instance).await?;
-            let age = instance.started.elapsed().map_or(0, |d| d.as_secs());
-            let pick = if others > 0 {
-                format!("; {others} more running, EGUI_MCP_BRIDGE_INSTANCE=<pid> picks one")
-            } else {
-                String::new()
+            // Said once the instance answered (it may turn the client away instead).
+            let attached = || {
+                let age = instance.started.elapsed().map_or(0, |d| d.as_secs());
+                let pick = if others > 0 {
+                    format!("; {others} more running, EGUI_MCP_BRIDGE_INSTANCE=<pid> picks one")
+                } else {
+                    String::new()
+                };
+                eprintln!(
+                    "{}: attached to the running instance, pid {} (started {age} s ago{pick})",
+                    self.app, instance.pid
+                );
             };
-            eprintln!(
-                "{}: attached to the running instance, pid {} (started {age} s ago{pick})",
-                self.app, instance.pid
-            );
-            relay(stream, tokio::io::stdin(), tokio::io::stdout()).await;
-            Ok::<(), io::Error>(())
+            relay(stream, tokio::io::stdin(), tokio::io::stdout(), attached).await
         });
         // A read of stdin may be blocked on the runtime's thread: do not wait for it.
         runtime.shutdown_background();
@@ -166,9 +182,9 @@ impl Attach {
         R: tokio::io::AsyncRead + Unpin + Send,
         W: tokio::io::AsyncWrite + Unpin + Send,
     {
-        let Some(instance) = self.choose()? else { return Ok(Attached::NoInstance) };
+        let (Some(instance), _) = self.choose()? else { return Ok(Attached::NoInstance) };
         let stream = connect(&instance).await?;
-        relay(stream, read, write).await;
+        relay(stream, read, write, || {}).await?;
         Ok(Attached::Relayed(instance))
     }
 }
@@ -176,9 +192,13 @@ impl Attach {
 /// A connection to `instance`, checked to be served by a process of this user.
 #[cfg(unix)]
 async fn connect(instance: &Instance) -> io::Result<tokio::net::UnixStream> {
-    let stream = tokio::net::UnixStream::connect(&instance.path)
-        .await
-        .map_err(|e| crate::server::user_files::named(&instance.path, "cannot be reached", &e))?;
+    let stream = tokio::net::UnixStream::connect(&instance.path).await.map_err(|e| {
+        // Refused by nobody listening: the instance went between the look and the connection.
+        // Said `NotFound`, so that `ConnectionRefused` means the app turned the client away.
+        let e =
+            if e.kind() == io::ErrorKind::ConnectionRefused { io::Error::new(io::ErrorKind::NotFound, e) } else { e };
+        crate::server::user_files::named(&instance.path, "cannot be reached", &e)
+    })?;
     let uid = crate::server::user_files::our_uid()?;
     let peer = stream.peer_cred()?.uid();
     if peer != uid {
@@ -199,33 +219,89 @@ async fn connect(_: &Instance) -> io::Result<NoStream> {
 #[cfg(not(unix))]
 type NoStream = tokio::io::DuplexStream;
 
+/// The most of the instance's first answer looked at to tell a refusal (a short line) from an
+/// answer, before it is passed on.
+const FIRST_ANSWER: usize = 16 * 1024;
+
 /// Copies both ways until either side ends: the client's end of input is passed on (the instance
-/// then ends the connection), and the instance's end ends the relay at once.
-async fn relay<S, R, W>(stream: S, mut read: R, mut write: W)
+/// then ends the connection), and the instance's end ends the relay at once. `answered` is
+/// called when the instance first answers, unless that answer turns the client away (then the
+/// answer is passed on and the relay ends with `ConnectionRefused`). An instance that closes
+/// without answering while the client is still there ends it with `ConnectionAborted`.
+async fn relay<S, R, W>(stream: S, mut read: R, mut write: W, answered: impl FnOnce()) -> io::Result<()>
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite,
     R: tokio::io::AsyncRead + Unpin,
     W: tokio::io::AsyncWrite + Unpin,
 {
-    use tokio::io::AsyncWriteExt as _;
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
     let (mut from_app, mut to_app) = tokio::io::split(stream);
+    let client_ended = std::sync::atomic::AtomicBool::new(false);
     let upstream = async {
         let copied = tokio::io::copy(&mut read, &mut to_app).await;
+        // The client's end of input, not a write the instance refused by closing.
+        client_ended.store(copied.is_ok(), std::sync::atomic::Ordering::Release);
         let _ = to_app.shutdown().await;
         if let Err(e) = copied {
             tracing::debug!(error = %e, "the relay stopped reading the client");
         }
         // Then wait for the instance to finish answering.
-        std::future::pending::<()>().await;
+        std::future::pending::<io::Result<()>>().await
     };
     let downstream = async {
-        if let Err(e) = tokio::io::copy(&mut from_app, &mut write).await {
+        // The first answer's first line (or its first FIRST_ANSWER bytes): a refusal, or not.
+        let mut first = Vec::with_capacity(1024);
+        loop {
+            let mut chunk = (&mut from_app).take((FIRST_ANSWER - first.len()) as u64);
+            match chunk.read_buf(&mut first).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) if first.contains(&b'\n') || first.len() >= FIRST_ANSWER => break,
+                Ok(_) => {}
+            }
+        }
+        if first.is_empty() {
+            if client_ended.load(std::sync::atomic::Ordering::Acquire) {
+                return Ok(());
+            }
+            return Err(io::Error::new(
+                io::ErrorKind::ConnectionAborted,
+                "the running instance closed the connection without answering",
+            ));
+        }
+        let refusal = refusal(&first);
+        if refusal.is_none() {
+            answered();
+        }
+        let passed = async {
+            write.write_all(&first).await?;
+            if refusal.is_none() {
+                tokio::io::copy(&mut from_app, &mut write).await?;
+            }
+            write.flush().await
+        };
+        if let Err(e) = passed.await {
             tracing::debug!(error = %e, "the relay stopped writing to the client");
         }
-        let _ = write.flush().await;
+        match refusal {
+            Some(message) => Err(io::Error::new(io::ErrorKind::ConnectionRefused, message)),
+            None => Ok(()),
+        }
     };
     tokio::select! {
-        () = upstream => {}
-        () = downstream => {}
+        ended = upstream => ended,
+        ended = downstream => ended,
     }
+}
+
+/// The message of the app's answer that turned this connection away at its limit, if `first`
+/// (the first line it sent) is that answer.
+fn refusal(first: &[u8]) -> Option<String> {
+    let line = first.split(|b| *b == b'\n').next()?;
+    let answer: serde_json::Value = serde_json::from_slice(line).ok()?;
+    let error = answer.get("error")?;
+    if error.get("data")?.get("refused")?.as_str()? != super::REFUSED_FULL {
+        return None;
+    }
+    let message = error.get("message")?.as_str()?;
+    Some(format!("the running instance turned this client away: {}", message.chars().take(200).collect::<String>()))
 }

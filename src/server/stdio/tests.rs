@@ -1,4 +1,5 @@
 use serde_json::json;
+use tokio::io::{AsyncBufReadExt as _, BufReader};
 
 use super::*;
 
@@ -120,4 +121,34 @@ fn a_line_too_deep_to_parse_is_answered_under_its_own_id() {
     let answer = answer(&deep).expect("answered");
     assert_eq!(answer["id"], "call-7", "{answer}");
     assert_eq!(answer["error"]["code"], -32600);
+}
+
+/// A line over `MAX_LINE` is answered and discarded (never held whole), and the next line is
+/// read as ever: the end `FramedRead` reports once after the codec's error is not the input's.
+#[tokio::test]
+async fn a_line_over_the_limit_is_answered_and_the_next_one_read() {
+    let (client, server) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(server);
+    let mut t = LineTransport::new(read, write, Serving::new());
+    let (client_read, mut client_write) = tokio::io::split(client);
+    let writing = tokio::spawn(async move {
+        let mut long = br#"{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":""#.to_vec();
+        long.resize(MAX_LINE + 1024, b'a');
+        long.extend_from_slice(b"\"}}\n");
+        client_write.write_all(&long).await.unwrap();
+        client_write.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}\n").await.unwrap();
+        client_write
+    });
+    let wait = std::time::Duration::from_secs(10);
+    let Some(ClientJsonRpcMessage::Request(r)) = tokio::time::timeout(wait, t.receive()).await.unwrap() else {
+        panic!("the next line's request")
+    };
+    assert_eq!(r.id, rmcp::model::NumberOrString::Number(4));
+    assert!(t.lines.read_buffer().capacity() <= KEPT_BUFFER, "the long line's buffer was given back");
+    let mut line = String::new();
+    tokio::time::timeout(wait, BufReader::new(client_read).read_line(&mut line)).await.unwrap().unwrap();
+    assert!(line.contains("-32600") && line.contains("longer"), "{line}");
+    drop(writing.await.unwrap());
+    let end = tokio::time::timeout(wait, t.receive()).await.unwrap();
+    assert!(end.is_none(), "the input's end");
 }
