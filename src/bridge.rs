@@ -366,7 +366,10 @@ impl Bridge {
     /// # Errors
     ///
     /// When the named instance (`EGUI_MCP_BRIDGE_INSTANCE`) does not run or is not a process
-    /// id (a copy is not started in its place), or the server's runtime cannot start. Other
+    /// id (a copy is not started in its place); when the running copy turned the client away
+    /// at its limit (`ConnectionRefused`: the client got its JSON-RPC error) or closed without
+    /// answering (`ConnectionAborted`); or when the server's runtime cannot start. Exit
+    /// non-zero with the error. Other
     /// failures to look for a running copy (its folder not private) are logged, and this
     /// process serves the client itself.
     pub fn serve_stdio_from_args(&self) -> std::io::Result<StdioStart> {
@@ -390,11 +393,20 @@ impl Bridge {
             if let Some(folder) = &self.local.folder {
                 attach = attach.folder(folder.clone());
             }
+            let named = attach.names_instance();
             match attach.stdio() {
                 Ok(crate::server::Attached::Relayed(instance)) => return Ok(StdioStart::Relayed(instance)),
                 Ok(crate::server::Attached::NoInstance) => {}
-                // A named instance that does not run: fail rather than start a copy.
-                Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::InvalidInput) => {
+                // An instance was named (`EGUI_MCP_BRIDGE_INSTANCE`) that does not run, or the
+                // running copy turned the client away (its limit) or closed without answering:
+                // the client was not served, and a copy started here is not the one it asked for.
+                Err(e)
+                    if named
+                        || matches!(
+                            e.kind(),
+                            std::io::ErrorKind::ConnectionRefused | std::io::ErrorKind::ConnectionAborted
+                        ) =>
+                {
                     return Err(e);
                 }
                 Err(e) => {
