@@ -513,10 +513,13 @@ fn own_window_row(ui: &mut egui::Ui, placed: &Placed, toggle: &mut bool) -> Opti
         return None;
     }
     let label = if placed.popped { "Back into the main window" } else { "Own window" };
-    let row = ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-        let button = ui.small_button(label).on_hover_text("Show this window in its own OS window, or back");
-        *toggle |= button.clicked();
-        button.id
+    let row = ui.horizontal(|ui| {
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let button = ui.small_button(label).on_hover_text("Show this window in its own OS window, or back");
+            *toggle |= button.clicked();
+            button.id
+        })
+        .inner
     });
     Some(row.inner)
 }

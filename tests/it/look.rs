@@ -135,17 +135,22 @@ fn no_own_window_button_unless_the_app_turns_it_on() {
         }
         window.ui(ui, |w, ui| w.text_ui(ui, "first", LABELS[0]));
     }
-    let count = |bridge: &Bridge, on: Option<bool>| {
+    // How many buttons the window has, and how tall it is.
+    let shown = |bridge: &Bridge, on: Option<bool>| {
         let mut h = Harness::new_ui_state(bridge, app, (bridge.clone(), on));
         h.run();
-        h.query_all_by_label("Own window").count()
+        (h.query_all_by_label("Own window").count(), h.get_by_label("Bell").rect().height())
     };
+    let count = |bridge: &Bridge, on: Option<bool>| shown(bridge, on).0;
     let plain = Bridge::builder().build();
     assert_eq!(count(&plain, None), 0, "none by default");
     assert_eq!(count(&plain, Some(true)), 1, "the window's own choice");
     let all = Bridge::builder().own_window_buttons(true).build();
     assert_eq!(count(&all, None), 1, "the bridge's choice for every window");
     assert_eq!(count(&all, Some(false)), 0, "the window's choice is the last word");
+    let (without, with) = (shown(&plain, None).1, shown(&plain, Some(true)).1);
+    let row = egui::Style::default().spacing.interact_size.y + egui::Style::default().spacing.item_spacing.y;
+    assert!(with <= without + row + 1.0, "the button takes one row: {without} without it, {with} with it");
 
     let mut h = Harness::new_ui_state(&plain, app, (plain.clone(), Some(true)));
     h.run();
