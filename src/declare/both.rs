@@ -526,6 +526,7 @@ fn own_window_row(ui: &mut egui::Ui, placed: &Placed, toggle: &mut bool) -> Opti
 
 /// Where the agent's "Agent: …" line goes over a window: a band along its top edge (its title
 /// bar) of `height`, right of which `right` points stay clear (its close button), on `fill`.
+#[derive(Clone, Copy)]
 pub(super) struct Band {
     pub height: f32,
     pub right: f32,
@@ -556,7 +557,14 @@ fn heading_height(ctx: &egui::Context) -> f32 {
 /// contents: an outline along its edge and the "Agent: …" line at the right end of its top
 /// `band`. Painted over, it takes no room: nothing under the person's pointer moves when it
 /// shows or fades (a line inserted for a few seconds would move every row).
-pub(super) fn paint_mark(ctx: &egui::Context, layer: egui::LayerId, rect: egui::Rect, text: &str, strength: f32, band: Band) {
+pub(super) fn paint_mark(
+    ctx: &egui::Context,
+    layer: egui::LayerId,
+    rect: egui::Rect,
+    text: &str,
+    strength: f32,
+    band: Band,
+) {
     let painter = ctx.layer_painter(layer);
     let style = ctx.global_style();
     let color = AGENT_BLUE.gamma_multiply(strength);

@@ -69,10 +69,7 @@ fn a_described_window_lays_its_contents_out_as_egui_s_own() {
     let mut p = egui_kittest::Harness::new_ui(egui_s);
     p.run();
     let (window, egui_window) = (h.get_by_label("Bell").rect(), p.get_by_label("Bell").rect());
-    assert!(
-        (window.size() - egui_window.size()).length() <= 1.0,
-        "as big as egui's own: {window:?}, {egui_window:?}"
-    );
+    assert!((window.size() - egui_window.size()).length() <= 1.0, "as big as egui's own: {window:?}, {egui_window:?}");
     let ours = rects(&h, window.min);
     assert_near(&ours, &rects(&p, egui_window.min), "in the window");
 
@@ -85,8 +82,11 @@ fn a_described_window_lays_its_contents_out_as_egui_s_own() {
     assert_eq!(rects(&h, window.min), ours, "nothing moved under the mark");
 }
 
+/// One of egui's panels (`egui::Panel::left`…).
+type Side = fn(&'static str) -> egui::Panel;
+
 /// Where a described panel's contents are, with the same contents in egui's own panel.
-fn panel_rects(side: fn(&'static str) -> egui::Panel, marked: bool) -> (Vec<egui::Rect>, Vec<egui::Rect>) {
+fn panel_rects(side: Side, marked: bool) -> (Vec<egui::Rect>, Vec<egui::Rect>) {
     let bridged = move |ui: &mut egui::Ui, s: &mut App| {
         let bridge = s.bridge.clone();
         side("side").show(ui, |ui| {
@@ -113,7 +113,7 @@ fn panel_rects(side: fn(&'static str) -> egui::Panel, marked: bool) -> (Vec<egui
 /// them), on every side, with the agent's mark showing or not.
 #[test]
 fn a_described_panel_lays_its_contents_out_as_egui_s_own() {
-    let sides: [(&str, fn(&'static str) -> egui::Panel); 3] =
+    let sides: [(&str, Side); 3] =
         [("left", egui::Panel::left), ("top", egui::Panel::top), ("right", egui::Panel::right)];
     for (name, side) in sides {
         for marked in [false, true] {
