@@ -82,6 +82,36 @@ fn a_described_window_lays_its_contents_out_as_egui_s_own() {
     assert_eq!(rects(&h, window.min), ours, "nothing moved under the mark");
 }
 
+/// Where the last frame painted the text `text`.
+fn painted_at<S>(h: &egui_kittest::Harness<'_, S>, text: &str) -> Option<egui::Rect> {
+    h.output().shapes.iter().find_map(|c| match &c.shape {
+        egui::Shape::Text(t) if t.galley.text() == text => Some(egui::Rect::from_min_size(t.pos, t.galley.size())),
+        _ => None,
+    })
+}
+
+/// The agent's mark is painted over the window's title bar: above its contents, inside the
+/// window, clear of its close button.
+#[test]
+fn the_agents_mark_is_painted_over_the_title_bar() {
+    fn bridged(ui: &mut egui::Ui, s: &mut App) {
+        let bridge = s.bridge.clone();
+        bridge.window("w").title("Bell").closable().ui(ui, |w, ui| described(w, ui, &mut s.rang));
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, App { bridge: bridge.clone(), rang: 0 });
+    h.run();
+    h.call("w__ring", json!({})).expect("rang");
+    h.step();
+    let mark = painted_at(&h, "Agent: Ring").expect("the mark is painted");
+    let window = h.get_by_label("Bell").rect();
+    let close = h.get_by_label("Close window").rect();
+    let first = h.get_by_label(LABELS[0]).rect();
+    assert!(window.contains_rect(mark), "inside the window: {mark:?} in {window:?}");
+    assert!(mark.bottom() <= first.top(), "above the contents: {mark:?}, {first:?}");
+    assert!(!mark.intersects(close), "clear of the close button: {mark:?}, {close:?}");
+}
+
 /// One of egui's panels (`egui::Panel::left`…).
 type Side = fn(&'static str) -> egui::Panel;
 
