@@ -336,7 +336,12 @@ impl WindowBuilder {
             let shown = egui::CentralPanel::default().frame(frame).show(ui, show);
             let (r, used) = shown.inner;
             if let Some((text, strength)) = &c.mark {
-                let band = Band { height: ui.spacing().interact_size.y, right: 0.0, fill: ui.visuals().panel_fill };
+                let band = Band {
+                    height: ui.spacing().interact_size.y,
+                    right: 0.0,
+                    fill: ui.visuals().panel_fill,
+                    outside: false,
+                };
                 paint_mark(ui.ctx(), shown.response.layer_id, shown.response.rect, text, *strength, band);
             }
             grow_to_hold(ui, used + margin);
@@ -381,6 +386,7 @@ impl WindowBuilder {
                         height: heading_height(ctx) + frame.total_margin().sum().y,
                         right: 0.0,
                         fill: style.visuals.window_fill,
+                        outside: false,
                     };
                     paint_mark(ctx, modal.response.layer_id, modal.response.rect, text, *strength, band);
                 }
@@ -524,13 +530,16 @@ fn own_window_row(ui: &mut egui::Ui, placed: &Placed, toggle: &mut bool) -> Opti
     Some(row.inner)
 }
 
-/// Where the agent's "Agent: …" line goes over a window: a band along its top edge (its title
-/// bar) of `height`, right of which `right` points stay clear (its close button), on `fill`.
+/// Where the agent's mark goes over a window: its "Agent: …" line in a band along its top edge
+/// (its title bar) of `height`, right of which `right` points stay clear (its close button), on
+/// `fill`; its outline inside the window's edge, or `outside` the rect (a panel's contents,
+/// the outline then in the panel's margin, not over its contents).
 #[derive(Clone, Copy)]
 pub(super) struct Band {
     pub height: f32,
     pub right: f32,
     pub fill: egui::Color32,
+    pub outside: bool,
 }
 
 /// The band of an `egui::Window`'s title bar (heading row and the window frame's margins), its
@@ -544,6 +553,7 @@ fn title_band(ctx: &egui::Context, closable: bool) -> Band {
         height: heading + margin.sum().y,
         right: if closable { heading + style.spacing.item_spacing.x } else { 0.0 },
         fill: style.visuals.window_fill,
+        outside: false,
     }
 }
 
@@ -569,7 +579,8 @@ pub(super) fn paint_mark(
     let style = ctx.global_style();
     let color = AGENT_BLUE.gamma_multiply(strength);
     let corner = style.visuals.window_corner_radius;
-    painter.rect_stroke(rect, corner, egui::Stroke::new(2.5, color), egui::StrokeKind::Inside);
+    let kind = if band.outside { egui::StrokeKind::Outside } else { egui::StrokeKind::Inside };
+    painter.rect_stroke(rect, corner, egui::Stroke::new(2.5, color), kind);
     let galley = painter.layout_no_wrap(text.to_owned(), egui::TextStyle::Small.resolve(&style), color);
     let inset = style.spacing.window_margin.rightf() + band.right;
     let y = rect.top() + ((band.height - galley.size().y) / 2.0).max(3.0);

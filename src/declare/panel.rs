@@ -53,7 +53,8 @@ impl WindowBuilder {
         // contents took.
         let rect = shown.response.rect.union(ui.max_rect().intersect(ctx.content_rect()));
         if let (Some(a), Some(s)) = (agent.as_ref(), strength) {
-            let band = Band { height: ui.spacing().interact_size.y, right: 0.0, fill: ui.visuals().panel_fill };
+            let band =
+                Band { height: ui.spacing().interact_size.y, right: 0.0, fill: ui.visuals().panel_fill, outside: true };
             paint_mark(&ctx, ui.layer_id(), rect, &mark_text(a), s, band);
         }
         state.places.lock().inline(&ctx, &app_id, rect);
