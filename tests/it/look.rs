@@ -195,3 +195,22 @@ fn no_own_window_button_unless_the_app_turns_it_on() {
     h.run_steps(3);
     assert!(h.query_by_label("Own window").is_some(), "and it stays there");
 }
+
+/// In an OS window of its own (embedded in the harness, as where egui embeds viewports), the
+/// agent's mark is painted over the window too: nothing moves when it shows.
+#[test]
+fn the_agents_mark_moves_nothing_in_an_os_window_of_its_own() {
+    fn bridged(ui: &mut egui::Ui, s: &mut App) {
+        let bridge = s.bridge.clone();
+        bridge.window("w").title("Bell").ui(ui, |w, ui| described(w, ui, &mut s.rang));
+    }
+    let bridge = Bridge::builder().native_windows(true).build();
+    let mut h = Harness::new_ui_state(&bridge, bridged, App { bridge: bridge.clone(), rang: 0 });
+    h.run();
+    let before = rects(&h, egui::Pos2::ZERO);
+    h.call("w__ring", json!({})).expect("rang");
+    h.step();
+    assert_eq!(h.state().rang, 1);
+    assert!(h.painted("Agent: Ring"), "the agent's mark shows");
+    assert_eq!(rects(&h, egui::Pos2::ZERO), before, "nothing moved under the mark");
+}
