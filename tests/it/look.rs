@@ -196,21 +196,30 @@ fn no_own_window_button_unless_the_app_turns_it_on() {
     assert!(h.query_by_label("Own window").is_some(), "and it stays there");
 }
 
-/// In an OS window of its own (embedded in the harness, as where egui embeds viewports), the
-/// agent's mark is painted over the window too: nothing moves when it shows.
+/// In an OS window of its own (embedded in the harness, as where egui embeds viewports) and in
+/// an app-level modal (an `egui::Modal`), the agent's mark is painted over the window too:
+/// nothing moves when it shows.
 #[test]
-fn the_agents_mark_moves_nothing_in_an_os_window_of_its_own() {
-    fn bridged(ui: &mut egui::Ui, s: &mut App) {
-        let bridge = s.bridge.clone();
-        bridge.window("w").title("Bell").ui(ui, |w, ui| described(w, ui, &mut s.rang));
+fn the_agents_mark_moves_nothing_in_an_os_window_nor_a_modal() {
+    fn bridged(ui: &mut egui::Ui, s: &mut (App, bool)) {
+        let bridge = s.0.bridge.clone();
+        let window = bridge.window("w").title("Bell");
+        let window = if s.1 { window.app_modal() } else { window };
+        window.ui(ui, |w, ui| described(w, ui, &mut s.0.rang));
     }
-    let bridge = Bridge::builder().native_windows(true).build();
-    let mut h = Harness::new_ui_state(&bridge, bridged, App { bridge: bridge.clone(), rang: 0 });
-    h.run();
-    let before = rects(&h, egui::Pos2::ZERO);
-    h.call("w__ring", json!({})).expect("rang");
-    h.step();
-    assert_eq!(h.state().rang, 1);
-    assert!(h.painted("Agent: Ring"), "the agent's mark shows");
-    assert_eq!(rects(&h, egui::Pos2::ZERO), before, "nothing moved under the mark");
+    for (native, modal) in [(true, false), (false, true)] {
+        let bridge = Bridge::builder().native_windows(native).build();
+        let mut h = Harness::new_ui_state(&bridge, bridged, (App { bridge: bridge.clone(), rang: 0 }, modal));
+        h.run();
+        let before = rects(&h, egui::Pos2::ZERO);
+        h.call("w__ring", json!({})).expect("rang");
+        h.step();
+        assert_eq!(h.state().0.rang, 1);
+        assert!(h.painted("Agent: Ring"), "the agent's mark shows (native {native}, modal {modal})");
+        assert_eq!(
+            rects(&h, egui::Pos2::ZERO),
+            before,
+            "nothing moved under the mark (native {native}, modal {modal})"
+        );
+    }
 }
