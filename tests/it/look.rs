@@ -53,33 +53,44 @@ fn assert_near(ours: &[egui::Rect], egui_s: &[egui::Rect], what: &str) {
 
 /// A described window lays its contents out where `egui::Window` does with the same contents
 /// (no row above them), opens at egui's own size, and stays so when the agent's mark shows:
-/// the mark is painted over the window, it moves nothing.
+/// the mark is painted over the window, it moves nothing. With a close button too (egui's
+/// `Window::open`).
 #[test]
 fn a_described_window_lays_its_contents_out_as_egui_s_own() {
-    fn bridged(ui: &mut egui::Ui, s: &mut App) {
-        let bridge = s.bridge.clone();
-        bridge.window("w").title("Bell").ui(ui, |w, ui| described(w, ui, &mut s.rang));
+    fn bridged(ui: &mut egui::Ui, s: &mut (App, bool)) {
+        let bridge = s.0.bridge.clone();
+        let window = bridge.window("w").title("Bell");
+        let window = if s.1 { window.closable() } else { window };
+        window.ui(ui, |w, ui| described(w, ui, &mut s.0.rang));
     }
-    fn egui_s(ui: &mut egui::Ui) {
-        egui::Window::new("Bell").constrain_to(ui.available_rect_before_wrap()).show(ui.ctx(), plain);
+    fn egui_s(ui: &mut egui::Ui, closable: &mut bool) {
+        let mut open = true;
+        let window = egui::Window::new("Bell").constrain_to(ui.available_rect_before_wrap());
+        let window = if *closable { window.open(&mut open) } else { window };
+        window.show(ui.ctx(), plain);
     }
-    let bridge = Bridge::builder().build();
-    let mut h = Harness::new_ui_state(&bridge, bridged, App { bridge: bridge.clone(), rang: 0 });
-    h.run();
-    let mut p = egui_kittest::Harness::new_ui(egui_s);
-    p.run();
-    let (window, egui_window) = (h.get_by_label("Bell").rect(), p.get_by_label("Bell").rect());
-    assert!((window.size() - egui_window.size()).length() <= 1.0, "as big as egui's own: {window:?}, {egui_window:?}");
-    let ours = rects(&h, window.min);
-    assert_near(&ours, &rects(&p, egui_window.min), "in the window");
+    for closable in [false, true] {
+        let bridge = Bridge::builder().build();
+        let mut h = Harness::new_ui_state(&bridge, bridged, (App { bridge: bridge.clone(), rang: 0 }, closable));
+        h.run();
+        let mut p = egui_kittest::Harness::new_ui_state(egui_s, closable);
+        p.run();
+        let (window, egui_window) = (h.get_by_label("Bell").rect(), p.get_by_label("Bell").rect());
+        assert!(
+            (window.size() - egui_window.size()).length() <= 1.0,
+            "as big as egui's own (closable {closable}): {window:?}, {egui_window:?}"
+        );
+        let ours = rects(&h, window.min);
+        assert_near(&ours, &rects(&p, egui_window.min), &format!("in the window (closable {closable})"));
 
-    h.call("w__ring", json!({})).expect("rang");
-    h.step();
-    assert_eq!(h.state().rang, 1);
-    assert!(h.painted("Agent: Ring"), "the agent's mark shows");
-    let marked = h.get_by_label("Bell").rect();
-    assert_eq!(marked, window, "the window did not move nor grow");
-    assert_eq!(rects(&h, window.min), ours, "nothing moved under the mark");
+        h.call("w__ring", json!({})).expect("rang");
+        h.step();
+        assert_eq!(h.state().0.rang, 1);
+        assert!(h.painted("Agent: Ring"), "the agent's mark shows");
+        let marked = h.get_by_label("Bell").rect();
+        assert_eq!(marked, window, "the window did not move nor grow (closable {closable})");
+        assert_eq!(rects(&h, window.min), ours, "nothing moved under the mark (closable {closable})");
+    }
 }
 
 /// Where the last frame painted the text `text`.
