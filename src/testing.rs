@@ -250,6 +250,42 @@ impl<'a, State> Harness<'a, State> {
         self.agent.core.frame.lock().undescribed()
     }
 
+    /// Whether the last frame painted the text `text` (a whole text shape): for what is painted
+    /// rather than laid out as a widget, which kittest's queries do not see, such as the
+    /// agent's mark over a window ("Agent: Add one").
+    ///
+    /// ```
+    /// use egui_mcp_bridge::testing::Harness;
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    /// use serde_json::json;
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let b = bridge.clone();
+    /// let mut harness = Harness::new_ui_state(&bridge, move |ui, count: &mut u32| {
+    ///     b.window("counter").title("Counter").ui(ui, |w, ui| {
+    ///         if let Some(press) = w.button_ui(ui, "add", ActionSpec::new("Add one")).inner {
+    ///             *count += 1;
+    ///             press.ok("Added");
+    ///         }
+    ///     });
+    /// }, 0);
+    /// harness.run();
+    /// assert!(!harness.painted("Agent: Add one"));
+    /// harness.call("counter__add", json!({})).expect("added");
+    /// harness.step();
+    /// assert!(harness.painted("Agent: Add one"), "the window shows what the agent did");
+    /// ```
+    pub fn painted(&self, text: &str) -> bool {
+        fn holds(shape: &egui::Shape, text: &str) -> bool {
+            match shape {
+                egui::Shape::Text(t) => t.galley.text() == text,
+                egui::Shape::Vec(shapes) => shapes.iter().any(|s| holds(s, text)),
+                _ => false,
+            }
+        }
+        self.kittest.output().shapes.iter().any(|c| holds(&c.shape, text))
+    }
+
     /// The kittest harness.
     pub fn kittest(&mut self) -> &mut egui_kittest::Harness<'a, State> {
         &mut self.kittest

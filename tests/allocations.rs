@@ -86,7 +86,7 @@ fn a_quiet_pass_allocates_nothing_per_window() {
 }
 
 /// The allocations of a pass that draws `n` windows (each a label and a button), with the
-/// bridge's `ui` or with egui's own `Window` drawing the same (the bridge's header included),
+/// bridge's `ui` or with egui's own `Window` drawing the same,
 /// after the passes that open and place them.
 fn drawn_pass_allocations(n: usize, bridged: bool) -> u64 {
     let bridge = Bridge::builder().build();
@@ -104,22 +104,12 @@ fn drawn_pass_allocations(n: usize, bridged: bool) -> u64 {
                         }
                     });
                 } else {
-                    // What the bridge draws of its own too: the header's "Own window" button,
-                    // and the contents in a scope it disables while the window is blocked.
-                    // And the options the bridge gives its windows: a frame, a default size, kept
-                    // in the free area, placed.
+                    // What the bridge draws of its own too: the contents in a scope it disables
+                    // while the window is blocked. And the options the bridge gives its
+                    // windows: kept in the free area, placed.
                     let window = egui::Window::new(title.as_str()).id(egui::Id::unique(id));
-                    let window = window.frame(egui::Frame::window(ui.style())).default_size([420.0, 360.0]);
                     let window = window.constrain_to(ui.available_rect_before_wrap()).default_pos([8.0, 8.0]);
                     window.show(ui.ctx(), |ui| {
-                        ui.horizontal(|ui| {
-                            ui.set_min_height(ui.spacing().interact_size.y);
-                            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                                let _ = ui
-                                    .small_button("Own window")
-                                    .on_hover_text("Show this window in its own OS window, or back");
-                            });
-                        });
                         ui.add_enabled_ui(true, |ui| {
                             ui.label("Some text");
                             let _ = ui.button("Touch");

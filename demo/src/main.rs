@@ -135,6 +135,8 @@ fn main() -> ExitCode {
         .instructions("An order editor. Orders holds 20,000 orders (load_orders pages them); open_order opens one in an editor; its submit opens Confirm order, then Authorize payment (password 1234). app__lock locks the app (PIN 1234).")
         .compat(options.compat)
         .local_endpoint(!(options.headless && stdio && http.is_none()))
+        // The person may move any window into an OS window of its own and back.
+        .own_window_buttons(true)
         .build();
 
     // Serving stops when a handle is dropped: they live until `main` returns.

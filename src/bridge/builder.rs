@@ -17,6 +17,7 @@ pub struct BridgeBuilder {
     runtime: Option<tokio::runtime::Handle>,
     local: LocalOptions,
     native_windows: bool,
+    own_window_buttons: bool,
 }
 
 impl BridgeBuilder {
@@ -187,7 +188,8 @@ impl BridgeBuilder {
 
     /// Whether every window drawn with [`WindowBuilder::ui`](crate::WindowBuilder::ui), dialogs
     /// included, is shown in an OS window of its own (an egui viewport) instead of inside the
-    /// main window (default off; the person's "Own window" button moves one window). Ids, tools
+    /// main window (default off; a window's "Own window" button, when the app turns it on with
+    /// [`own_window_buttons`](Self::own_window_buttons), lets the person move one). Ids, tools
     /// and behaviour are the same either way. Where egui embeds viewports (headless, tests) this
     /// changes nothing. [`Bridge::set_native_windows`] changes it while the app runs.
     ///
@@ -201,12 +203,29 @@ impl BridgeBuilder {
         self
     }
 
+    /// Whether the windows drawn with [`WindowBuilder::ui`](crate::WindowBuilder::ui) have the
+    /// bridge's "Own window" button, with which the person moves one into an OS window of its
+    /// own and back (default off: a described window has only what the app draws, laid out
+    /// where `egui::Window` lays it out). A window's
+    /// [`own_window_button`](crate::WindowBuilder::own_window_button) has the last word. The
+    /// button takes a row above the window's contents.
+    ///
+    /// ```
+    /// let bridge = egui_mcp_bridge::Bridge::builder().own_window_buttons(true).build();
+    /// # drop(bridge);
+    /// ```
+    #[must_use]
+    pub fn own_window_buttons(mut self, on: bool) -> Self {
+        self.own_window_buttons = on;
+        self
+    }
+
     /// Builds the bridge. Nothing is served until you call a `serve_*` method.
     pub fn build(self) -> Bridge {
         let hub = Arc::new(Hub::new(self.config));
         Bridge {
             core: Arc::new(UiCore::new(hub)),
-            state: Arc::new(DeclareState::new(self.native_windows)),
+            state: Arc::new(DeclareState::new(self.native_windows, self.own_window_buttons)),
             policy: Arc::new(self.policy),
             runtime: self.runtime,
             local: Arc::new(self.local),

@@ -4,7 +4,8 @@
 //! [`WindowBuilder::ui`] shows the window (an `egui::Window`, an `egui::Modal` for an app-level
 //! modal, or an OS window of its own: `places.rs`) and does the glue every window repeats: its
 //! contents disabled exactly when the bridge reports it blocked, the agent's mark (an outline
-//! and an "Agent: …" line whose room is kept), a dialog kept above its owner, the approval
+//! and an "Agent: …" line painted over the window's edge and title bar, taking no room), a
+//! dialog kept above its owner, the approval
 //! prompt of an action that asks the person, and a place where the person can see it. Inside,
 //! the `*_ui` widgets (`widgets.rs`, `table.rs`, `menus.rs`, `sections.rs`) draw for the person
 //! and declare for agents in one call, and forms (`form.rs`, `choice.rs`) do the same for
@@ -24,7 +25,10 @@ const FADE: Duration = Duration::from_millis(1500);
 pub(super) const AGENT_BLUE: egui::Color32 = egui::Color32::from_rgb(90, 160, 255);
 
 impl WindowBuilder {
-    /// The size the window opens with (default 420 × 360 points; a dialog 300 × 120).
+    /// The size the window opens with (egui's `Window::default_size`; default: what egui's own
+    /// `Window` opens with, the same contents taking the same room). In an OS window of its own,
+    /// its inner size (default 340 × 420 points, egui's default outer size; a dialog 300 × 120;
+    /// grown to hold its contents).
     pub fn default_size(mut self, size: impl Into<egui::Vec2>) -> Self {
         self.look.size = Some(size.into());
         self
@@ -78,7 +82,8 @@ impl WindowBuilder {
     /// word is the last, and an option can undo what the bridge does: `fixed_pos`, `current_pos`
     /// and `anchor` replace the bridge's placement (where it covers the least, a dialog over its
     /// owner; `default_pos` does not, as the bridge sets where a window opens); `constrain(false)` and `constrain_to` let it leave
-    /// what the app's panels leave free; `frame` replaces the frame that shows the agent's mark;
+    /// what the app's panels leave free; `frame` replaces egui's window frame (the agent's mark is
+    /// painted over it all the same);
     /// `order` a dialog's place above its owner; `id` the egui id its place is kept in;
     /// `title_bar(false)` its close button (the `close` action stays for agents); `enabled(false)`
     /// disables it for both (egui runs its contents in a disabled `ui`, so agents are offered
@@ -102,6 +107,26 @@ impl WindowBuilder {
         options: impl for<'a> Fn(egui::Window<'a>) -> egui::Window<'a> + Send + Sync + 'static,
     ) -> Self {
         self.look.window = Some(super::places::WindowOptions(std::sync::Arc::new(options)));
+        self
+    }
+
+    /// Whether the window has the bridge's "Own window" button, that lets the person move it
+    /// into an OS window of its own and back (default: the bridge's
+    /// [`BridgeBuilder::own_window_buttons`](crate::BridgeBuilder::own_window_buttons), off). The
+    /// button sits in a row above the contents, so turning it on moves them down by that row;
+    /// off, the window's contents are laid out where `egui::Window` puts them. A dialog never
+    /// has it (it goes where its owner is), nor a window when every window has its own
+    /// ([`BridgeBuilder::native_windows`](crate::BridgeBuilder::native_windows)). Turned off
+    /// while the window is in an OS window of its own, it moves back into the main window.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("chart").title("Chart").own_window_button(true).ui(ui, |w, ui| w.text_ui(ui, "chart", "…"));
+    /// # });
+    /// ```
+    pub fn own_window_button(mut self, on: bool) -> Self {
+        self.look.own_window_button = Some(on);
         self
     }
 
@@ -130,12 +155,17 @@ impl WindowBuilder {
     /// - it is an `egui::Window` (an `egui::Modal` for an [`app_modal`](Self::app_modal)), or an
     ///   OS window of its own with [`BridgeBuilder::native_windows`](crate::BridgeBuilder::native_windows)
     ///   (or [`Bridge::set_native_windows`](crate::Bridge::set_native_windows)) or when the person
-    ///   pops it out (its title-bar button);
+    ///   pops it out (its "Own window" button, when the app turns it on:
+    ///   [`own_window_button`](Self::own_window_button));
+    /// - its contents are laid out where `egui::Window` puts them, and it opens at egui's own
+    ///   default size unless [`default_size`](Self::default_size) says otherwise;
     /// - a new window opens where it covers the least of the open ones, in the part of the main
     ///   window the app's panels leave free; a dialog ([`modal_of`](Self::modal_of)) opens over
     ///   its owner and is kept above it while it is the top of its chain;
     /// - the contents are disabled exactly when the bridge reports the window blocked;
-    /// - the agent's latest call that changed it is marked for a few seconds;
+    /// - the agent's latest call that changed it is marked for a few seconds (an outline and an
+    ///   "Agent: …" line painted over the window's edge and title bar: nothing moves when it
+    ///   shows or fades);
     /// - an agent's call waiting for the person's approval is shown first.
     ///
     /// `add_contents` runs at most once per pass of the app's ui, as egui's `Window::show` runs
@@ -176,7 +206,7 @@ impl WindowBuilder {
         let look = self.look.clone();
         let (blocked, agent, approval) = self.glue_state();
         let chrome = self.chrome(ctx, parent, blocked, agent.as_ref());
-        let (placed, strength) = (chrome.placed, chrome.strength);
+        let placed = chrome.placed;
         let (core, state) = (std::sync::Arc::clone(&self.core), std::sync::Arc::clone(&self.state));
         let mut events = FrameEvents::default();
         // An agent's call to `close`.
@@ -184,8 +214,9 @@ impl WindowBuilder {
         // Run once: egui runs a window's contents at most once per pass (see above).
         let mut add_contents = Some(add_contents);
         let mut body = |w: &mut WindowUi, ui: &mut egui::Ui, toggle: &mut bool| {
-            // The bridge's own "Own window" button: the person's alone, described.
-            if let Some(pop) = header(ui, agent.as_ref(), strength, Some(&placed), toggle) {
+            // The bridge's own "Own window" button, when the app turned it on: the person's alone,
+            // described.
+            if let Some(pop) = own_window_row(ui, &placed, toggle) {
                 described_widget(w, pop);
             }
             prompts(ui, &core, &app_id, blocked, approval.as_ref());
@@ -233,16 +264,22 @@ impl WindowBuilder {
         let owner = self.decl.owner.as_deref();
         let app_modal = self.decl.modal && owner.is_none();
         let dialog = owner.is_some() || app_modal;
-        let size = self.look.size.unwrap_or(if dialog { egui::vec2(300.0, 120.0) } else { egui::vec2(420.0, 360.0) });
-        let placed = self.state.places.lock().place(ctx, area, &self.decl.app_id, (size, owner), dialog && !blocked);
+        // What it is placed by before egui has drawn it (egui's own default size for a window).
+        let size = self.look.size.unwrap_or(if dialog { egui::vec2(300.0, 120.0) } else { egui::vec2(340.0, 420.0) });
+        let mut places = self.state.places.lock();
+        let button = self.look.own_window_button.unwrap_or(places.own_window_buttons);
+        let placed = places.place(ctx, area, &self.decl.app_id, (size, owner), (dialog && !blocked, button));
+        drop(places);
+        let strength = mark_strength(ctx, agent);
         Chrome {
             placed,
             size,
+            sized: self.look.size.is_some(),
             dialog,
             app_modal,
             closable: self.look.closable.is_some(),
             blocked,
-            strength: mark_strength(ctx, agent),
+            mark: agent.zip(strength).map(|(a, s)| (mark_text(a), s)),
             area,
         }
     }
@@ -286,7 +323,7 @@ impl WindowBuilder {
         ctx.show_viewport_immediate(vp, builder, |ui, _class| {
             events.closed |= ui.input(|i| i.viewport().close_requested());
             events.rect = ui.input(|i| i.viewport().outer_rect);
-            let frame = c.marked(egui::Frame::central_panel(ui.style()));
+            let frame = egui::Frame::central_panel(ui.style());
             let margin = frame.total_margin().sum();
             let toggle = &mut events.toggle;
             let show = |ui: &mut egui::Ui| {
@@ -296,7 +333,17 @@ impl WindowBuilder {
                 });
                 (r, ui.min_rect().size())
             };
-            let (r, used) = egui::CentralPanel::default().frame(frame).show(ui, show).inner;
+            let shown = egui::CentralPanel::default().frame(frame).show(ui, show);
+            let (r, used) = shown.inner;
+            if let Some((text, strength)) = &c.mark {
+                let band = Band {
+                    height: ui.spacing().interact_size.y,
+                    right: 0.0,
+                    fill: ui.visuals().panel_fill,
+                    outside: false,
+                };
+                paint_mark(ui.ctx(), shown.response.layer_id, shown.response.rect, text, *strength, band);
+            }
             grow_to_hold(ui, used + margin);
             last = Some(r);
         });
@@ -325,19 +372,33 @@ impl WindowBuilder {
             if c.app_modal {
                 let modal = egui::Modal::new(c.placed.egui_id).show(ctx, |ui| {
                     described(w, ui);
-                    ui.set_width(c.size.x);
+                    if c.sized {
+                        ui.set_width(c.size.x);
+                    }
                     ui.heading(w.decl.title.as_str());
                     body(w, ui, &mut events.toggle)
                 });
                 events.rect = Some(modal.response.rect);
+                if let Some((text, strength)) = &c.mark {
+                    let style = ctx.global_style();
+                    let frame = egui::Frame::popup(&style);
+                    let band = Band {
+                        height: heading_height(ctx) + frame.total_margin().sum().y,
+                        right: 0.0,
+                        fill: style.visuals.window_fill,
+                        outside: false,
+                    };
+                    paint_mark(ctx, modal.response.layer_id, modal.response.rect, text, *strength, band);
+                }
                 // Escape or a click outside, as egui's modal closes: the person's close press.
                 events.closed = c.closable && modal.should_close();
                 return Some(modal.inner);
             }
             let mut open = true;
-            let frame = c.marked(egui::Frame::window(&ctx.global_style()));
-            let mut window =
-                egui::Window::new(w.decl.title.as_str()).id(c.placed.egui_id).frame(frame).default_size(c.size);
+            let mut window = egui::Window::new(w.decl.title.as_str()).id(c.placed.egui_id);
+            if c.sized {
+                window = window.default_size(c.size);
+            }
             if let Some(area) = c.area {
                 window = window.constrain_to(area);
             }
@@ -362,6 +423,9 @@ impl WindowBuilder {
             events.closed = !open;
             shown.and_then(|r| {
                 events.rect = Some(r.response.rect);
+                if let Some((text, strength)) = &c.mark {
+                    paint_mark(ctx, r.response.layer_id, r.response.rect, text, *strength, title_band(ctx, c.closable));
+                }
                 r.inner
             })
         })
@@ -371,25 +435,18 @@ impl WindowBuilder {
 /// How a window is shown in this pass: where, how big, what kind, how marked.
 struct Chrome {
     placed: Placed,
+    /// The size it opens with (an OS window's), or is placed by.
     size: egui::Vec2,
+    /// The app gave that size.
+    sized: bool,
     dialog: bool,
     app_modal: bool,
     closable: bool,
     blocked: bool,
-    /// How strongly the agent's mark shows, while it does.
-    strength: Option<f32>,
+    /// The agent's mark and how strongly it shows, while it does.
+    mark: Option<(String, f32)>,
     /// Where it may go in the main window.
     area: Option<egui::Rect>,
-}
-
-impl Chrome {
-    /// `frame` with the agent's mark, while it shows.
-    fn marked(&self, frame: egui::Frame) -> egui::Frame {
-        match self.strength {
-            Some(s) => frame.stroke(egui::Stroke::new(2.5, AGENT_BLUE.gamma_multiply(s))),
-            None => frame,
-        }
-    }
 }
 
 /// An OS window grows to hold its contents, `needed` with its margin (a dialog's size is fixed
@@ -455,32 +512,82 @@ pub(super) fn mark_text(a: &AgentAction) -> String {
     }
 }
 
-/// The line above a window's contents: "Agent: …" while the mark shows (its room kept when it
-/// does not, so nothing jumps), and the button that moves the window into an OS window of its
-/// own or back (not for a panel): its id, when drawn.
-pub(super) fn header(
-    ui: &mut egui::Ui,
-    agent: Option<&AgentAction>,
-    strength: Option<f32>,
-    placed: Option<&Placed>,
-    toggle: &mut bool,
-) -> Option<egui::Id> {
-    let mut pop = None;
-    ui.horizontal(|ui| {
-        ui.set_min_height(ui.spacing().interact_size.y);
-        if let (Some(a), Some(s)) = (agent, strength) {
-            ui.colored_label(AGENT_BLUE.gamma_multiply(s), mark_text(a));
-        }
-        if let Some(placed) = placed.filter(|p| p.can_pop) {
-            let label = if placed.popped { "Back into the main window" } else { "Own window" };
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let button = ui.small_button(label).on_hover_text("Show this window in its own OS window, or back");
-                *toggle |= button.clicked();
-                pop = Some(button.id);
-            });
-        }
+/// The row above a window's contents with the button that moves it into an OS window of its own
+/// or back, when the app turned it on ([`WindowBuilder::own_window_button`]): its id, when drawn.
+fn own_window_row(ui: &mut egui::Ui, placed: &Placed, toggle: &mut bool) -> Option<egui::Id> {
+    if !placed.can_pop {
+        return None;
+    }
+    let label = if placed.popped { "Back into the main window" } else { "Own window" };
+    let row = ui.horizontal(|ui| {
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let button = ui.small_button(label).on_hover_text("Show this window in its own OS window, or back");
+            *toggle |= button.clicked();
+            button.id
+        })
+        .inner
     });
-    pop
+    Some(row.inner)
+}
+
+/// Where the agent's mark goes over a window: its "Agent: …" line in a band along its top edge
+/// (its title bar) of `height`, right of which `right` points stay clear (its close button), on
+/// `fill`; its outline inside the window's edge, or `outside` the rect (a panel's contents,
+/// the outline then in the panel's margin, not over its contents).
+#[derive(Clone, Copy)]
+pub(super) struct Band {
+    pub height: f32,
+    pub right: f32,
+    pub fill: egui::Color32,
+    pub outside: bool,
+}
+
+/// The band of an `egui::Window`'s title bar (heading row and the window frame's margins), its
+/// close button kept clear when it has one.
+fn title_band(ctx: &egui::Context, closable: bool) -> Band {
+    let style = ctx.global_style();
+    let frame = egui::Frame::window(&style);
+    let heading = heading_height(ctx);
+    let margin = frame.total_margin();
+    Band {
+        height: heading + margin.sum().y,
+        right: if closable { heading + style.spacing.item_spacing.x } else { 0.0 },
+        fill: style.visuals.window_fill,
+        outside: false,
+    }
+}
+
+/// The height of a heading row (egui's title bar row).
+fn heading_height(ctx: &egui::Context) -> f32 {
+    let style = ctx.global_style();
+    ctx.fonts_mut(|f| f.row_height(&egui::TextStyle::Heading.resolve(&style)))
+}
+
+/// Paints the agent's mark over `rect` (a window, a panel), in its own `layer` after its
+/// contents: an outline along its edge and the "Agent: …" line at the right end of its top
+/// `band`. Painted over, it takes no room: nothing under the person's pointer moves when it
+/// shows or fades (a line inserted for a few seconds would move every row).
+pub(super) fn paint_mark(
+    ctx: &egui::Context,
+    layer: egui::LayerId,
+    rect: egui::Rect,
+    text: &str,
+    strength: f32,
+    band: Band,
+) {
+    let painter = ctx.layer_painter(layer);
+    let style = ctx.global_style();
+    let color = AGENT_BLUE.gamma_multiply(strength);
+    let corner = style.visuals.window_corner_radius;
+    let kind = if band.outside { egui::StrokeKind::Outside } else { egui::StrokeKind::Inside };
+    painter.rect_stroke(rect, corner, egui::Stroke::new(2.5, color), kind);
+    let galley = painter.layout_no_wrap(text.to_owned(), egui::TextStyle::Small.resolve(&style), color);
+    let inset = style.spacing.window_margin.rightf() + band.right;
+    let y = rect.top() + ((band.height - galley.size().y) / 2.0).max(3.0);
+    let pos = egui::pos2((rect.right() - inset - galley.size().x).max(rect.left() + 3.0), y);
+    let back = egui::Rect::from_min_size(pos, galley.size()).expand(2.0);
+    painter.rect_filled(back, 3.0, band.fill.gamma_multiply(strength));
+    painter.galley(pos, galley, color);
 }
 
 /// Tells the read view that the app described what `ui` holds (a window's contents), so the

@@ -25,6 +25,8 @@ pub(crate) struct Look {
     pub default_width: Option<f32>,
     pub fixed_size: Option<Vec2>,
     pub anchor: Option<(egui::Align2, Vec2)>,
+    /// The "Own window" button, when the app chose for this window.
+    pub own_window_button: Option<bool>,
     /// The app's own say on the `egui::Window`, last ([`WindowBuilder::with_window`](super::WindowBuilder::with_window)).
     pub window: Option<WindowOptions>,
 }
@@ -94,6 +96,8 @@ struct Seen {
 pub(crate) struct Places {
     /// Every window in an OS window of its own.
     pub native: bool,
+    /// Windows have the "Own window" button unless they say otherwise.
+    pub own_window_buttons: bool,
     /// This bridge's own part of the egui ids and viewport ids of its windows: another
     /// bridge's window with the same app id, in the same context, is another egui window.
     salt: u64,
@@ -126,7 +130,7 @@ impl Places {
         /// How many bridges were made: each one's salt.
         static BRIDGES: AtomicU64 = AtomicU64::new(0);
         let salt = BRIDGES.fetch_add(1, Ordering::Relaxed);
-        Self { native, salt, seen: HashMap::new(), pass: 0, free: Vec::new(), next: 0 }
+        Self { native, own_window_buttons: false, salt, seen: HashMap::new(), pass: 0, free: Vec::new(), next: 0 }
     }
 
     /// The viewport of a window shown in its own OS window.
@@ -223,16 +227,21 @@ impl Places {
 
     /// Where a window goes in this pass. `area`: where it may go in the main window (default:
     /// all of it); `owner`: the window a dialog is over; `top`: whether it is the top of its
-    /// modal chain now.
+    /// modal chain now; `button`: whether it has the "Own window" button (without it, a window
+    /// the person popped out goes back into the main window).
     pub fn place(
         &mut self,
         ctx: &egui::Context,
         area: Option<Rect>,
         app_id: &str,
         (size, owner): (Vec2, Option<&str>),
-        top: bool,
+        (top, button): (bool, bool),
     ) -> Placed {
         let egui_id = self.egui_id(ctx, app_id);
+        let can_pop = button && owner.is_none() && !self.native;
+        if !can_pop && let Some(seen) = self.seen.get_mut(app_id) {
+            seen.popped = false;
+        }
         let native = match owner {
             Some(owner) => self.is_native(owner),
             None => self.native || self.seen.get(app_id).is_some_and(|s| s.popped),
@@ -266,7 +275,7 @@ impl Places {
         (seen.pass, seen.native, seen.top) = (pass, native, top);
         let popped = seen.popped;
         let pos = if native { origin + pos.to_vec2() } else { pos };
-        Placed { egui_id, native, pos, first, became_top, can_pop: owner.is_none() && !self.native, popped }
+        Placed { egui_id, native, pos, first, became_top, can_pop, popped }
     }
 
     /// A window drawn straight into the app's `ui` (a panel) in this pass, at `rect`: kept like

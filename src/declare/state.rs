@@ -30,10 +30,13 @@ pub(crate) struct DeclareState {
 }
 
 impl DeclareState {
-    /// A new bridge's state: every window in an OS window of its own if `native_windows`.
-    pub fn new(native_windows: bool) -> Self {
+    /// A new bridge's state: every window in an OS window of its own if `native_windows`, each
+    /// with the "Own window" button if `own_window_buttons`.
+    pub fn new(native_windows: bool, own_window_buttons: bool) -> Self {
+        let mut places = Places::new(native_windows);
+        places.own_window_buttons = own_window_buttons;
         Self {
-            places: Mutex::new(Places::new(native_windows)),
+            places: Mutex::new(places),
             edit_actions: Mutex::default(),
             misfits: Mutex::default(),
             activity: Mutex::default(),

@@ -389,9 +389,9 @@ fn an_app_menus_items_are_app_actions_while_it_is_closed() {
 }
 
 /// The agent's mark never moves a panel's contents: after an agent's call to a panel, its rows
-/// are where they were (the "Agent: …" line is painted over the panel's corner, and its outline
-/// keeps its room whether it shows or not). Before, the line was inserted above the contents
-/// for about 5 s, moving every row down by its height, under the person's pointer.
+/// are where they were (the "Agent: …" line and the outline are painted over the panel).
+/// Before, the line was inserted above the contents for about 5 s, moving every row down by
+/// its height, under the person's pointer.
 #[test]
 fn the_agents_mark_never_moves_a_panels_rows() {
     #[derive(Default)]
@@ -421,6 +421,7 @@ fn the_agents_mark_never_moves_a_panels_rows() {
     assert!(bridge.agent_action("side").is_some(), "the window is marked now");
     h.run();
     assert_eq!(h.state().rang, 1);
+    assert!(h.painted("Agent: Ring"), "the mark shows");
     assert_eq!(rows(&h), before, "the rows stay where the person saw them");
 }
 
@@ -535,11 +536,8 @@ fn a_menu_item_keeps_egui_s_options() {
     }
     fn plain(ui: &mut egui::Ui) {
         egui::Panel::top("menu").show(ui, |ui| {
-            // A bridge panel's frame: its outline's room, kept whether it shows or not.
-            egui::Frame::NONE.stroke(egui::Stroke::new(2.5, egui::Color32::TRANSPARENT)).show(ui, |ui| {
-                egui::MenuBar::new().ui(ui, |ui| {
-                    ui.menu_button("File", |ui| ui.add(item()));
-                });
+            egui::MenuBar::new().ui(ui, |ui| {
+                ui.menu_button("File", |ui| ui.add(item()));
             });
         });
     }

@@ -459,7 +459,7 @@ fn a_button_press_defers_for_the_agent_and_for_nobody_when_the_person_pressed() 
     }
     assert_eq!(h.state().port.opening.len(), 1);
     assert!(h.state().port.opening[0].agent_waits());
-    h.get_by_label("Agent: Connect (waiting)");
+    assert!(h.painted("Agent: Connect (waiting)"), "the window's mark says the agent waits");
     h.state_mut().port.ready = true;
     let r = h.finish(call).expect("answered after the effect");
     assert_eq!(r.version, h.window("port").map(|w| w.version));

@@ -27,6 +27,8 @@
 //!   row and a row's action, for both audiences.
 //! - `long_lists`: a 100,000-line log for both audiences: the person's rows laid out only where
 //!   visible, the agent's bounded page within the state budget, the rest by a read-only tool.
+//! - `look`: a described window and panel laid out as egui's own window and panel with the same
+//!   contents, the agent's mark painted over them, the "Own window" button only when turned on.
 //! - `containers`: panels that are windows, menus and collapsing sections declared while closed.
 //! - `state_json`: the published JSON, spliced from each window's, is a fresh serialisation.
 //! - `read_view`, `operate`: what the app draws but has not described is published, read, and
@@ -68,6 +70,7 @@ mod lifecycle;
 mod local;
 mod log_secrets;
 mod long_lists;
+mod look;
 mod menus_round5;
 mod notifications;
 mod operate;

@@ -27,10 +27,8 @@ const WINDOWS: [(&str, Options); 6] = [
     ("panels", |w| w.current_pos([60.0, 70.0]).default_height(600.0).default_width(600.0).vscroll(false)),
 ];
 
-/// The contents of each window: a line as tall as the bridge's header (where the agent's mark
-/// goes, its room kept) and a long line of text.
+/// The contents of each window: a long line of text.
 fn contents(ui: &mut egui::Ui) {
-    ui.horizontal(|ui| ui.set_min_height(ui.spacing().interact_size.y));
     ui.label("The quick brown fox jumps over the lazy dog, again and again and again and again.");
 }
 
@@ -50,7 +48,7 @@ fn a_window_keeps_every_egui_option() {
             });
         };
         let plain = move |ui: &mut egui::Ui| {
-            let window = egui::Window::new("Demo").default_size([420.0, 360.0]);
+            let window = egui::Window::new("Demo");
             options(window.constrain_to(ui.available_rect_before_wrap())).show(ui.ctx(), contents);
         };
         let bridge = Bridge::builder().build();

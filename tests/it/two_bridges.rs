@@ -52,9 +52,10 @@ fn two_bridges_in_one_process_keep_their_own_places_and_caches() {
         .finish();
     let _on_this_thread = tracing::subscriber::set_default(subscriber);
 
-    // Only `a` shows its windows in OS windows of their own, set once.
-    let a = Bridge::builder().app_name("a").native_windows(true).build();
-    let b = Bridge::builder().app_name("b").build();
+    // Only `a` shows its windows in OS windows of their own, set once; both give the person the
+    // "Own window" button where it can move a window.
+    let a = Bridge::builder().app_name("a").native_windows(true).own_window_buttons(true).build();
+    let b = Bridge::builder().app_name("b").own_window_buttons(true).build();
 
     // Both show `w` in one context (the harness runs `a`'s plugin; `b`'s declarations there are
     // ignored, said once, but it shows its windows all the same).
