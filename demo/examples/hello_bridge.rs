@@ -31,12 +31,12 @@ impl eframe::App for Counter {
                 f.value("Count", self.count);
             });
             // An action with parameters, for agents: a button would have none.
-            if let Some(call) = w.action::<Add>("add", ActionSpec::new("Add to the count")) {
+            if let Some(call) = w.agents().action::<Add>("add", ActionSpec::new("Add to the count")) {
                 self.count += call.args().amount;
                 call.ok(format!("The count is {}", self.count));
             }
             // A button that is also an action: one handler for the person's click and the agent.
-            if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()).inner {
+            if let Some(press) = w.button(ui, "reset", ActionSpec::new("Reset").destructive()).inner {
                 self.confirm_reset = true;
                 press.ok("Asked for confirmation");
             }
@@ -44,13 +44,13 @@ impl eframe::App for Counter {
         // A dialog owned by the counter: while it is open, the counter's tools are not listed.
         if self.confirm_reset {
             self.bridge.window("confirm-reset").title("Reset?").modal_of("counter").ui(ui, |d, ui| {
-                d.notice_ui(ui, "warning", Severity::Warn, "This sets the count to 0.");
-                if let Some(press) = d.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()).inner {
+                d.notice(ui, "warning", Severity::Warn, "This sets the count to 0.");
+                if let Some(press) = d.button(ui, "yes", ActionSpec::new("Reset now").destructive()).inner {
                     self.count = 0;
                     self.confirm_reset = false;
                     press.ok("Reset");
                 }
-                if let Some(press) = d.button_ui(ui, "keep", ActionSpec::new("Keep the count")).inner {
+                if let Some(press) = d.button(ui, "keep", ActionSpec::new("Keep the count")).inner {
                     self.confirm_reset = false;
                     press.ok("Kept");
                 }

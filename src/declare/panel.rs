@@ -44,7 +44,7 @@ impl WindowBuilder {
         let outline = strength.map_or(egui::Color32::TRANSPARENT, |s| AGENT_BLUE.gamma_multiply(s));
         let frame = egui::Frame::NONE.stroke(egui::Stroke::new(2.5, outline));
         let shown = frame.show(ui, |ui| {
-            self.declare(|w| {
+            self.declare_window(|w| {
                 super::both::described(w, ui);
                 prompts(ui, &core, &app_id, blocked, approval.as_ref());
                 ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner

@@ -42,7 +42,7 @@ fn a_window_keeps_every_egui_option() {
     for (name, options) in WINDOWS {
         let bridged = move |ui: &mut egui::Ui, bridge: &mut Bridge| {
             bridge.window("w").title("Demo").with_window(options).ui(ui, |w, ui| {
-                w.text_ui(
+                w.label(
                     ui,
                     "text",
                     "The quick brown fox jumps over the lazy dog, again and again and again and again.",
@@ -79,7 +79,7 @@ fn modal_app(ui: &mut egui::Ui, s: &mut Modal) {
     }
     let window = s.bridge.window("user").title("Edit user").app_modal();
     let window = if s.closable { window.closable() } else { window };
-    let response = window.ui(ui, |w, ui| w.text_ui(ui, "about", "Name: Ada"));
+    let response = window.ui(ui, |w, ui| w.label(ui, "about", "Name: Ada"));
     if let Some(press) = response.close {
         s.presses += 1;
         s.open = false;
@@ -156,7 +156,7 @@ fn painted_in(output: &egui::FullOutput, area: egui::Rect, origin: egui::Pos2) -
 }
 
 /// The slider of egui's slider demo: filled up to its handle, a narrow rectangle for a handle.
-fn demo_slider() -> egui_mcp_bridge::Input {
+fn demo_slider() -> egui_mcp_bridge::NumberInput {
     let shape = egui::style::HandleShape::Rect { aspect_ratio: 0.5 };
     egui_mcp_bridge::Input::number("Value", 0.0..=100.0).trailing_fill(true).handle_shape(shape)
 }
@@ -296,7 +296,7 @@ fn unit_floats(n: usize, seed: u64) -> Vec<[f32; 4]> {
 
 /// One colour type's pickers: egui's own (as the demo draws it) and how its value is written.
 struct FloatColour<T> {
-    input: fn() -> egui_mcp_bridge::Input,
+    input: fn() -> egui_mcp_bridge::ColorInput,
     egui_s: fn(&mut egui::Ui, &mut T),
     from: fn([f32; 4]) -> T,
     floats: fn(&T) -> Vec<f32>,
@@ -423,7 +423,7 @@ fn a_premultiplied_colour_takes_what_egui_s_picker_holds() {
 
 /// The text edits of egui's demo whose options the bridge did not keep: the code editor's
 /// background, the text-edit demo's alignment, a margin, no clipping; the password box's size.
-fn note() -> egui_mcp_bridge::Input {
+fn note() -> egui_mcp_bridge::TextInput {
     let input = egui_mcp_bridge::Input::text("Note").multiline().align(egui::Align2::CENTER_CENTER);
     input.background_color(egui::Color32::DARK_BLUE).margin(8.0).clip_text(false)
 }
@@ -561,7 +561,7 @@ fn a_window_disabled_with_egui_s_enabled_false_is_disabled_for_agents_too() {
             w.form(ui, "f", |f| {
                 f.edit("name", &egui_mcp_bridge::Input::text("Name"), &mut s.2);
             });
-            if let Some(press) = w.button_ui(ui, "go", egui_mcp_bridge::ActionSpec::new("Go")).inner {
+            if let Some(press) = w.button(ui, "go", egui_mcp_bridge::ActionSpec::new("Go")).inner {
                 s.3 += 1;
                 press.ok("Gone");
             }

@@ -10,7 +10,7 @@ use std::hash::{Hash, Hasher};
 use egui::SliderClamping;
 
 use super::text_look::TextLook;
-use super::{Input, Kind, Widget};
+use super::{CheckboxInput, ChoiceInput, ColorInput, Kind, NumberInput, Widget};
 
 /// A value's display for the person; the unit words also go into the rules agents read.
 #[derive(Clone, Debug, Default)]
@@ -96,8 +96,8 @@ impl Look {
     }
 }
 
-/// egui's own options on the person's widget.
-impl Input {
+// egui's own options on the person's widget.
+impl NumberInput {
     /// When a slider keeps values in its range (number; implies [`slider`](Self::slider)), as
     /// egui's `Slider::clamping`. With `SliderClamping::Never` the person can type any number
     /// into the slider's value box (the rail still ends at the range), and an agent may set any
@@ -112,10 +112,10 @@ impl Input {
     /// ```
     #[must_use]
     pub fn clamping(mut self, clamping: SliderClamping) -> Self {
-        if let Kind::Number { clamped, .. } = &mut self.kind {
+        if let Kind::Number { clamped, .. } = &mut self.0.kind {
             *clamped = clamping != SliderClamping::Never;
-            self.look.clamping = clamping;
-            self.look.widget = Widget::Slider;
+            self.0.look.clamping = clamping;
+            self.0.look.widget = Widget::Slider;
         }
         self
     }
@@ -139,16 +139,14 @@ impl Input {
     /// ```
     #[must_use]
     pub fn smart_aim(mut self, on: bool) -> Self {
-        if let Kind::Number { .. } = self.kind {
-            self.look.smart_aim = Some(on);
-            self.look.widget = Widget::Slider;
+        if let Kind::Number { .. } = self.0.kind {
+            self.0.look.smart_aim = Some(on);
+            self.0.look.widget = Widget::Slider;
         }
         self
     }
 
-    /// A vertical slider (number; implies [`slider`](Self::slider)), as egui's
-    /// `Slider::vertical`; for a choice drawn as radio buttons or selectable labels, its
-    /// options one under another (egui's `ui.vertical`) instead of in a row.
+    /// A vertical slider (implies [`slider`](Self::slider)), as egui's `Slider::vertical`.
     ///
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
@@ -165,15 +163,8 @@ impl Input {
     /// ```
     #[must_use]
     pub fn vertical(mut self) -> Self {
-        match self.kind {
-            Kind::Number { .. } => {
-                self.look.vertical = true;
-                self.look.widget = Widget::Slider;
-            }
-            // A choice's radio buttons or selectable labels one under another.
-            Kind::Choice => self.look.vertical = true,
-            _ => {}
-        }
+        self.0.look.vertical = true;
+        self.0.look.widget = Widget::Slider;
         self
     }
 
@@ -198,9 +189,9 @@ impl Input {
     /// ```
     #[must_use]
     pub fn trailing_fill(mut self, fill: bool) -> Self {
-        if let Kind::Number { .. } = self.kind {
-            self.look.trailing_fill = Some(fill);
-            self.look.widget = Widget::Slider;
+        if let Kind::Number { .. } = self.0.kind {
+            self.0.look.trailing_fill = Some(fill);
+            self.0.look.widget = Widget::Slider;
         }
         self
     }
@@ -210,13 +201,15 @@ impl Input {
     /// [`trailing_fill`](Self::trailing_fill)).
     #[must_use]
     pub fn handle_shape(mut self, shape: egui::style::HandleShape) -> Self {
-        if let Kind::Number { .. } = self.kind {
-            self.look.handle_shape = Some(shape);
-            self.look.widget = Widget::Slider;
+        if let Kind::Number { .. } = self.0.kind {
+            self.0.look.handle_shape = Some(shape);
+            self.0.look.widget = Widget::Slider;
         }
         self
     }
+}
 
+impl CheckboxInput {
     /// A tri-state checkbox (yes/no), as egui's `Checkbox::indeterminate`: while `mixed` (a
     /// "select all" over some of its items) it is drawn neither on nor off, and agents read the
     /// `bool` the app holds with "now mixed" in the field's rules. Agents set it `true` or
@@ -231,12 +224,39 @@ impl Input {
     /// ```
     #[must_use]
     pub fn indeterminate(mut self, mixed: bool) -> Self {
-        if self.kind == Kind::Bool {
-            self.look.indeterminate = mixed;
+        if self.0.kind == Kind::Bool {
+            self.0.look.indeterminate = mixed;
         }
         self
     }
+}
 
+impl ChoiceInput {
+    /// Its radio buttons or selectable labels one under another (egui's `ui.vertical`)
+    /// instead of in a row that wraps.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut size = 1;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("shirt").title("Shirt").ui(ui, |w, ui| {
+    ///     w.form(ui, "shirt", |f| {
+    ///         let sizes = [(0, "Small"), (1, "Medium"), (2, "Large")];
+    ///         f.choice("size", &Input::choice("Size").radio().vertical(), &mut size, &sizes);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn vertical(mut self) -> Self {
+        self.0.look.vertical = true;
+        self
+    }
+}
+
+impl ColorInput {
     /// How the colour picker treats alpha (colour), as egui's `color_picker::Alpha`: `Opaque`
     /// shows no alpha, `BlendOrAdditive` also offers additive colours (the bridge's own:
     /// `OnlyBlend`). For an `egui::Color32` or an `egui::Rgba`. An additive colour is one the
@@ -258,8 +278,8 @@ impl Input {
     /// ```
     #[must_use]
     pub fn alpha(mut self, alpha: egui::color_picker::Alpha) -> Self {
-        if let Kind::Color { .. } = self.kind {
-            self.look.alpha = Some(PickerAlpha(alpha));
+        if let Kind::Color { .. } = self.0.kind {
+            self.0.look.alpha = Some(PickerAlpha(alpha));
         }
         self
     }

@@ -5,7 +5,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use super::{Input, Kind};
+use super::TextInput;
 
 /// A text edit's options that are egui's own and change nothing agents read: rows, focus, font,
 /// colour, layouter, alignment, background, margin, clipping and size.
@@ -76,12 +76,10 @@ impl TextLook {
 }
 
 /// egui's own options on a text edit.
-impl Input {
-    /// Sets a text edit's option; an input of another kind has none.
+impl TextInput {
+    /// Sets a text edit's option.
     fn text_look(mut self, set: impl FnOnce(&mut TextLook)) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            set(&mut self.look.text);
-        }
+        set(&mut self.0.look.text);
         self
     }
 
