@@ -247,7 +247,7 @@ impl Input {
 }
 
 impl TextInput {
-    /// At most `n` characters (text), as egui's `TextEdit::char_limit`.
+    /// At most `n` characters, as egui's `TextEdit::char_limit`.
     #[must_use]
     pub fn char_limit(mut self, n: usize) -> Self {
         if let Kind::Text { max_chars, .. } = &mut self.0.kind {
@@ -256,7 +256,7 @@ impl TextInput {
         self
     }
 
-    /// Not empty (text; blanks alone count as empty).
+    /// Not empty (blanks alone count as empty).
     #[must_use]
     pub fn required(mut self) -> Self {
         if let Kind::Text { required, .. } = &mut self.0.kind {
@@ -265,7 +265,7 @@ impl TextInput {
         self
     }
 
-    /// Several lines (text): a multi-line text edit; line breaks are allowed.
+    /// Several lines: a multi-line text edit; line breaks are allowed.
     #[must_use]
     pub fn multiline(mut self) -> Self {
         if let Kind::Text { lines, .. } = &mut self.0.kind {
@@ -274,7 +274,7 @@ impl TextInput {
         self
     }
 
-    /// Code (text): several lines in a monospace code editor, tabs kept.
+    /// Code: several lines in a monospace code editor, tabs kept.
     #[must_use]
     pub fn code(mut self) -> Self {
         if let Kind::Text { lines, .. } = &mut self.0.kind {
@@ -299,7 +299,7 @@ impl TextInput {
 }
 
 impl NumberInput {
-    /// At most `n` decimals (number): `2` for money in whole cents.
+    /// At most `n` decimals: `2` for money in whole cents.
     #[must_use]
     pub fn decimals(mut self, n: u8) -> Self {
         if let Kind::Number { decimals, .. } = &mut self.0.kind {
@@ -308,22 +308,18 @@ impl NumberInput {
         self
     }
 
-    /// A slider instead of a drag value (number).
+    /// A slider instead of a drag value.
     #[must_use]
     pub fn slider(mut self) -> Self {
-        if let Kind::Number { .. } = self.0.kind {
-            self.0.look.widget = Widget::Slider;
-        }
+        self.0.look.widget = Widget::Slider;
         self
     }
 
-    /// A logarithmic slider (number; implies [`slider`](Self::slider)).
+    /// A logarithmic slider (implies [`slider`](Self::slider)).
     #[must_use]
     pub fn logarithmic(mut self) -> Self {
-        if let Kind::Number { .. } = self.0.kind {
-            self.0.look.widget = Widget::Slider;
-            self.0.look.logarithmic = true;
-        }
+        self.0.look.widget = Widget::Slider;
+        self.0.look.logarithmic = true;
         self
     }
 
@@ -356,7 +352,7 @@ impl NumberInput {
         self
     }
 
-    /// A slider's step (number; implies [`slider`](Self::slider)), as egui's `Slider::step_by`:
+    /// A slider's step (implies [`slider`](Self::slider)), as egui's `Slider::step_by`:
     /// the person's slider holds the range's start plus whole steps, and so does an agent's edit
     /// (another value is refused, naming the step). `0` means none, as in egui.
     ///
@@ -379,12 +375,10 @@ impl NumberInput {
 }
 
 impl CheckboxInput {
-    /// A toggle switch instead of a checkbox (yes/no).
+    /// A toggle switch instead of a checkbox.
     #[must_use]
     pub fn switch(mut self) -> Self {
-        if self.0.kind == Kind::Bool {
-            self.0.look.widget = Widget::Switch;
-        }
+        self.0.look.widget = Widget::Switch;
         self
     }
 
@@ -392,29 +386,23 @@ impl CheckboxInput {
     /// `toggle_value`).
     #[must_use]
     pub fn selectable(mut self) -> Self {
-        if matches!(self.0.kind, Kind::Choice | Kind::Bool) {
-            self.0.look.widget = Widget::Selectable;
-        }
+        self.0.look.widget = Widget::Selectable;
         self
     }
 }
 
 impl ChoiceInput {
-    /// Radio buttons, one per option, instead of a combo box (choice).
+    /// Radio buttons, one per option, instead of a combo box.
     #[must_use]
     pub fn radio(mut self) -> Self {
-        if self.0.kind == Kind::Choice {
-            self.0.look.widget = Widget::Radio;
-        }
+        self.0.look.widget = Widget::Radio;
         self
     }
 
     /// Selectable labels side by side, one per option, instead of a combo box.
     #[must_use]
     pub fn selectable(mut self) -> Self {
-        if matches!(self.0.kind, Kind::Choice | Kind::Bool) {
-            self.0.look.widget = Widget::Selectable;
-        }
+        self.0.look.widget = Widget::Selectable;
         self
     }
 

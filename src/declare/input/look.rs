@@ -98,7 +98,7 @@ impl Look {
 
 // egui's own options on the person's widget.
 impl NumberInput {
-    /// When a slider keeps values in its range (number; implies [`slider`](Self::slider)), as
+    /// When a slider keeps values in its range (implies [`slider`](Self::slider)), as
     /// egui's `Slider::clamping`. With `SliderClamping::Never` the person can type any number
     /// into the slider's value box (the rail still ends at the range), and an agent may set any
     /// number the value's type holds.
@@ -120,7 +120,7 @@ impl NumberInput {
         self
     }
 
-    /// A slider's smart aim (number; implies [`slider`](Self::slider)), as egui's
+    /// A slider's smart aim (implies [`slider`](Self::slider)), as egui's
     /// `Slider::smart_aim`: on, dragging prefers round numbers; off, it takes the exact value
     /// under the pointer.
     ///
@@ -139,10 +139,8 @@ impl NumberInput {
     /// ```
     #[must_use]
     pub fn smart_aim(mut self, on: bool) -> Self {
-        if let Kind::Number { .. } = self.0.kind {
-            self.0.look.smart_aim = Some(on);
-            self.0.look.widget = Widget::Slider;
-        }
+        self.0.look.smart_aim = Some(on);
+        self.0.look.widget = Widget::Slider;
         self
     }
 
@@ -168,7 +166,7 @@ impl NumberInput {
         self
     }
 
-    /// A slider's rail filled from its start up to the handle (number; implies
+    /// A slider's rail filled from its start up to the handle (implies
     /// [`slider`](Self::slider)), as egui's `Slider::trailing_fill`: how much of the range is
     /// used, at a glance. Agents read and set the number the same either way.
     ///
@@ -189,28 +187,24 @@ impl NumberInput {
     /// ```
     #[must_use]
     pub fn trailing_fill(mut self, fill: bool) -> Self {
-        if let Kind::Number { .. } = self.0.kind {
-            self.0.look.trailing_fill = Some(fill);
-            self.0.look.widget = Widget::Slider;
-        }
+        self.0.look.trailing_fill = Some(fill);
+        self.0.look.widget = Widget::Slider;
         self
     }
 
-    /// A slider's handle (number; implies [`slider`](Self::slider)), as egui's
+    /// A slider's handle (implies [`slider`](Self::slider)), as egui's
     /// `Slider::handle_shape`: a circle, or a rectangle of an aspect ratio (see
     /// [`trailing_fill`](Self::trailing_fill)).
     #[must_use]
     pub fn handle_shape(mut self, shape: egui::style::HandleShape) -> Self {
-        if let Kind::Number { .. } = self.0.kind {
-            self.0.look.handle_shape = Some(shape);
-            self.0.look.widget = Widget::Slider;
-        }
+        self.0.look.handle_shape = Some(shape);
+        self.0.look.widget = Widget::Slider;
         self
     }
 }
 
 impl CheckboxInput {
-    /// A tri-state checkbox (yes/no), as egui's `Checkbox::indeterminate`: while `mixed` (a
+    /// A tri-state checkbox, as egui's `Checkbox::indeterminate`: while `mixed` (a
     /// "select all" over some of its items) it is drawn neither on nor off, and agents read the
     /// `bool` the app holds with "now mixed" in the field's rules. Agents set it `true` or
     /// `false`, as the person's click does.
@@ -224,9 +218,7 @@ impl CheckboxInput {
     /// ```
     #[must_use]
     pub fn indeterminate(mut self, mixed: bool) -> Self {
-        if self.0.kind == Kind::Bool {
-            self.0.look.indeterminate = mixed;
-        }
+        self.0.look.indeterminate = mixed;
         self
     }
 }
@@ -257,7 +249,7 @@ impl ChoiceInput {
 }
 
 impl ColorInput {
-    /// How the colour picker treats alpha (colour), as egui's `color_picker::Alpha`: `Opaque`
+    /// How the colour picker treats alpha, as egui's `color_picker::Alpha`: `Opaque`
     /// shows no alpha, `BlendOrAdditive` also offers additive colours (the bridge's own:
     /// `OnlyBlend`). For an `egui::Color32` or an `egui::Rgba`. An additive colour is one the
     /// person can pick and agents read as transparent (`#rrggbbaa` names none).
@@ -278,9 +270,7 @@ impl ColorInput {
     /// ```
     #[must_use]
     pub fn alpha(mut self, alpha: egui::color_picker::Alpha) -> Self {
-        if let Kind::Color { .. } = self.0.kind {
-            self.0.look.alpha = Some(PickerAlpha(alpha));
-        }
+        self.0.look.alpha = Some(PickerAlpha(alpha));
         self
     }
 }

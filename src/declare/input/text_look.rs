@@ -83,7 +83,7 @@ impl TextInput {
         self
     }
 
-    /// How many rows a text edit shows (text), as egui's `TextEdit::desired_rows` (the
+    /// How many rows a text edit shows, as egui's `TextEdit::desired_rows` (the
     /// bridge's own: 3 for [`multiline`](Self::multiline), 4 for [`code`](Self::code)).
     ///
     /// ```
@@ -104,7 +104,7 @@ impl TextInput {
         self.text_look(|t| t.rows = Some(rows))
     }
 
-    /// Whether the tab key indents instead of moving to the next widget (text), as egui's
+    /// Whether the tab key indents instead of moving to the next widget, as egui's
     /// `TextEdit::lock_focus` ([`code`](Self::code) has it on). The text agents may set is the
     /// same either way.
     ///
@@ -126,7 +126,7 @@ impl TextInput {
         self.text_look(|t| t.lock_focus = Some(tab_will_indent))
     }
 
-    /// The text edit's font (text), as egui's `TextEdit::font`: a `TextStyle` or a `FontId`.
+    /// The text edit's font, as egui's `TextEdit::font`: a `TextStyle` or a `FontId`.
     ///
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
@@ -146,7 +146,7 @@ impl TextInput {
         self.text_look(|t| t.font = Some(font.into()))
     }
 
-    /// The text edit's text colour (text), as egui's `TextEdit::text_color`.
+    /// The text edit's text colour, as egui's `TextEdit::text_color`.
     ///
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
@@ -166,7 +166,7 @@ impl TextInput {
         self.text_look(|t| t.color = Some(color))
     }
 
-    /// Where the text sits in the text edit (text), as egui's `TextEdit::align` (its
+    /// Where the text sits in the text edit, as egui's `TextEdit::align` (its
     /// `horizontal_align` and `vertical_align`).
     ///
     /// ```
@@ -189,28 +189,28 @@ impl TextInput {
         self.text_look(|t| t.align = Some(align))
     }
 
-    /// The text edit's background (text), as egui's `TextEdit::background_color` (see
+    /// The text edit's background, as egui's `TextEdit::background_color` (see
     /// [`align`](Self::align)).
     #[must_use]
     pub fn background_color(self, color: egui::Color32) -> Self {
         self.text_look(|t| t.background = Some(color))
     }
 
-    /// The room around the text inside the edit (text), as egui's `TextEdit::margin` (see
+    /// The room around the text inside the edit, as egui's `TextEdit::margin` (see
     /// [`align`](Self::align)).
     #[must_use]
     pub fn margin(self, margin: impl Into<egui::Margin>) -> Self {
         self.text_look(|t| t.margin = Some(margin.into()))
     }
 
-    /// Whether a line longer than the text edit is clipped or the edit grows to hold it (text),
+    /// Whether a line longer than the text edit is clipped or the edit grows to hold it,
     /// as egui's `TextEdit::clip_text`.
     #[must_use]
     pub fn clip_text(self, clip: bool) -> Self {
         self.text_look(|t| t.clip = Some(clip))
     }
 
-    /// The text edit's size (text), as egui's `ui.add_sized(size, text_edit)` gives it (a
+    /// The text edit's size, as egui's `ui.add_sized(size, text_edit)` gives it (a
     /// password box as wide and tall as the room left, `ui.available_size()`).
     ///
     /// ```
@@ -231,7 +231,7 @@ impl TextInput {
         self.text_look(|t| t.size = Some(size.into()))
     }
 
-    /// How the text edit lays its text out (text), as egui's `TextEdit::layouter`: a code
+    /// How the text edit lays its text out, as egui's `TextEdit::layouter`: a code
     /// editor's syntax colouring. Called with the `ui`, the text and the width to wrap at, as
     /// egui calls it, at least once a pass: keep what it works out in egui's memory if it is
     /// slow. Agents read and set the text itself.
