@@ -585,3 +585,52 @@ fn a_window_disabled_with_egui_s_enabled_false_is_disabled_for_agents_too() {
     h.call("w__go", json!({"expectedVersion": version})).expect("offered again");
     assert_eq!(h.state().3, 1);
 }
+
+/// Any other option of egui's `TextEdit` through `TextInput::text_edit`: the field is laid out as
+/// egui's own with that option (a minimum size), and the field's rules stay the bridge's: an
+/// app's looser character limit there does not let the person type more than an agent may set.
+#[test]
+fn a_text_edit_takes_egui_s_own_options_and_keeps_the_field_s_rules() {
+    fn code() -> egui_mcp_bridge::TextInput {
+        egui_mcp_bridge::Input::text("Code")
+            .char_limit(3)
+            .text_edit(|te| te.min_size(egui::vec2(300.0, 50.0)).char_limit(100))
+    }
+    fn bridged(ui: &mut egui::Ui, s: &mut (Bridge, String)) {
+        let bridge = s.0.clone();
+        egui::CentralPanel::default().show(ui, |ui| {
+            bridge.window("t").title("Texts").panel(ui, |w, ui| {
+                w.form(ui, "f", |f| {
+                    f.edit("code", &code(), &mut s.1);
+                });
+            });
+        });
+    }
+    fn plain(ui: &mut egui::Ui, s: &mut String) {
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::Grid::new("f").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+                let l = ui.label("Code");
+                let edit = egui::TextEdit::singleline(s).min_size(egui::vec2(300.0, 50.0)).char_limit(3);
+                ui.add(edit).labelled_by(l.id);
+                ui.end_row();
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h =
+        Harness::builder(&bridge).with_size([600.0, 400.0]).build_ui_state(bridged, (bridge.clone(), String::new()));
+    h.run_steps(2);
+    let mut p =
+        egui_kittest::Harness::builder().with_size(egui::vec2(600.0, 400.0)).build_ui_state(plain, String::new());
+    p.run_steps(2);
+    let (ours, egui_s) = (h.get_by_label("Code").rect(), p.get_by_label("Code").rect());
+    assert_eq!(ours.size(), egui_s.size(), "as big as egui's own with the same option");
+
+    h.get_by_label("Code").focus();
+    h.run_steps(1);
+    h.get_by_label("Code").type_text("abcdef");
+    h.run_steps(2);
+    assert_eq!(h.state().1, "abc", "the field's own limit, not the looser one given to egui");
+    let err = h.call("t__edit_field", json!({"field": "code", "value": "abcd"})).expect_err("over the limit");
+    assert!(format!("{err:?}").contains('3'), "{err:?}");
+}

@@ -26,6 +26,22 @@ pub(in crate::declare) struct TextLook {
     pub clip: Option<bool>,
     /// The edit's size, as egui's `Ui::add_sized` gives it.
     pub size: Option<egui::Vec2>,
+    /// Any other option of egui's `TextEdit`, as the app sets it ([`TextInput::text_edit`]).
+    pub edit: Option<EditOptions>,
+}
+
+/// The app's own options on egui's `TextEdit` ([`TextInput::text_edit`]).
+#[derive(Clone)]
+pub(in crate::declare) struct EditOptions(pub Arc<EditOptionsFn>);
+
+/// What [`TextInput::text_edit`] takes: egui's `TextEdit` as the bridge set it up, returned as
+/// the app wants it.
+pub(in crate::declare) type EditOptionsFn = dyn for<'t> Fn(egui::TextEdit<'t>) -> egui::TextEdit<'t> + Send + Sync;
+
+impl std::fmt::Debug for EditOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EditOptions")
+    }
 }
 
 /// How a text edit lays its text out (egui's `TextEdit::layouter`: syntax colouring).
@@ -48,11 +64,16 @@ impl PartialEq for TextLook {
             (Some(a), Some(b)) => Arc::ptr_eq(&a.0, &b.0),
             (a, b) => a.is_none() && b.is_none(),
         };
+        let same_edit = match (&self.edit, &other.edit) {
+            (Some(a), Some(b)) => Arc::ptr_eq(&a.0, &b.0),
+            (a, b) => a.is_none() && b.is_none(),
+        };
         (self.rows, self.lock_focus, self.color) == (other.rows, other.lock_focus, other.color)
             && (self.align, self.background, self.margin, self.clip, self.size)
                 == (other.align, other.background, other.margin, other.clip, other.size)
             && self.font.as_ref().map(font_key) == other.font.as_ref().map(font_key)
             && same_layouter
+            && same_edit
     }
 }
 
@@ -66,8 +87,8 @@ fn font_key(font: &egui::FontSelection) -> (u8, Option<&egui::FontId>, Option<&e
 }
 
 impl TextLook {
-    /// Hashes what [`PartialEq`] compares, but for the layouter (compared by address: an app
-    /// makes a new one every pass).
+    /// Hashes what [`PartialEq`] compares, but for the layouter and the app's own options
+    /// (compared by address: an app makes new ones every pass; neither changes what agents read).
     pub(super) fn hash_into<H: Hasher>(&self, h: &mut H) {
         (self.rows, self.lock_focus, self.color, self.font.as_ref().map(font_key)).hash(h);
         (self.align, self.background, self.clip, self.size.map(|s| (s.x.to_bits(), s.y.to_bits()))).hash(h);
@@ -267,5 +288,35 @@ impl TextInput {
         layouter: impl Fn(&egui::Ui, &dyn egui::TextBuffer, f32) -> Arc<egui::Galley> + Send + Sync + 'static,
     ) -> Self {
         self.text_look(|t| t.layouter = Some(Layouter(Arc::new(layouter))))
+    }
+
+    /// Any other option of egui's `TextEdit` (`frame`, `min_size`, `cursor_at_end`,
+    /// `return_key`, `id_salt`…), as egui's own builder: `options` gets the
+    /// `TextEdit` as the bridge set it up (the options above applied) and returns it as the app
+    /// wants it. The field's rules stay the bridge's: its character limit and a secret's dots
+    /// are set again after `options`, so the person can type nothing an agent could not set.
+    /// Called every pass the field is drawn; compared by address, as
+    /// [`layouter`](Self::layouter) is.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut search = String::new();
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// let input = Input::text("Search").text_edit(|te| te.min_size(egui::vec2(240.0, 0.0)).cursor_at_end(false));
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("find").title("Find").ui(ui, |w, ui| {
+    ///     w.form(ui, "find", |f| {
+    ///         f.edit("search", &input, &mut search);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn text_edit(
+        self,
+        options: impl for<'t> Fn(egui::TextEdit<'t>) -> egui::TextEdit<'t> + Send + Sync + 'static,
+    ) -> Self {
+        self.text_look(|t| t.edit = Some(EditOptions(Arc::new(options))))
     }
 }
