@@ -90,7 +90,7 @@ fn per_frame(frames: u32, with_bridge: bool) -> Duration {
 }
 
 /// The person's pass over a live log of `lines` lines in a window, stuck to the bottom, agents
-/// reading its newest 200 (`long_list_ui`): only the visible rows are laid out, so 100,000 lines
+/// reading its newest 200 (`long_list`): only the visible rows are laid out, so 100,000 lines
 /// should cost what 20 do.
 fn log_pass(frames: u32, lines: usize) -> Duration {
     let bridge = Bridge::builder().build();
@@ -99,7 +99,7 @@ fn log_pass(frames: u32, lines: usize) -> Duration {
     window_pass(&bridge, frames, |ui| {
         bridge.window("log").title("Log").ui(ui, |w, ui| {
             let options = ListOptions::new().newest_items(200).stick_to_bottom(true);
-            w.long_list_ui(ui, "lines", log.len(), |k| log[k].as_str(), options);
+            w.long_list(ui, "lines", log.len(), |k| log[k].as_str(), options);
         });
     })
 }

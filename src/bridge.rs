@@ -124,7 +124,7 @@ impl Bridge {
 
     /// A menu of app-level actions (`app__{name}`; a menu bar's "File"), drawn for the person and
     /// declared whether the menu is open or not, as a window's
-    /// [`menu_ui`](crate::WindowUi::menu_ui) is: its items ([`Menu::button`](crate::declare::Menu::button),
+    /// [`menu_button`](crate::WindowUi::menu_button) is: its items ([`Menu::button`](crate::declare::Menu::button),
     /// [`Menu::shortcut`](crate::declare::Menu::shortcut), submenus) are the app's actions, listed
     /// while no app-level modal is open.
     ///
@@ -135,7 +135,7 @@ impl Bridge {
     /// let mut documents = 0;
     /// # egui::__run_test_ui(|ui| {
     /// egui::MenuBar::new().ui(ui, |ui| {
-    ///     bridge.app_menu_ui(ui, "File", |m| {
+    ///     bridge.app_menu_button(ui, "File", |m| {
     ///         if let Some(press) = m.button("new_document", ActionSpec::new("New document")) {
     ///             documents += 1;
     ///             press.ok("A new document is open");
@@ -144,13 +144,13 @@ impl Bridge {
     /// });
     /// # });
     /// ```
-    pub fn app_menu_ui<R>(
+    pub fn app_menu_button<R>(
         &self,
         ui: &mut egui::Ui,
         title: impl Into<egui::WidgetText>,
         add_items: impl FnOnce(&mut crate::declare::Menu<'_>) -> R,
     ) -> egui::InnerResponse<R> {
-        let shown = crate::declare::app_menu_ui(&self.core, ui, title, add_items);
+        let shown = crate::declare::app_menu_button(&self.core, ui, title, add_items);
         // Described: the read view leaves out the bar that holds it.
         let mut frame = self.core.frame.lock();
         frame.describe_node(shown.response.id.value());

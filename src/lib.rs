@@ -34,8 +34,8 @@ pub mod testing;
 
 pub use bridge::{Bridge, BridgeBuilder};
 pub use declare::{
-    Deferred, Describe, ForAgents, Form, Input, Premultiplied, Press, Radians, Tree, TreeEvent, TreeState,
-    WindowBuilder, WindowResponse, WindowUi,
+    AngleInput, CheckboxInput, ChoiceInput, ColorInput, Deferred, Describe, ForAgents, Form, Input, NumberInput,
+    Premultiplied, Press, Radians, TextInput, Tree, TreeEvent, TreeState, WindowBuilder, WindowResponse, WindowUi,
 };
 pub use hub::{ActionSpec, NoArgs, Outcome, ReadView};
 pub use protocol::error::{ErrorCode, FieldError, ToolError};
@@ -43,8 +43,8 @@ pub use protocol::result::ToolResult;
 pub use protocol::windows::Severity;
 
 /// What a window's closures are given beyond [`WindowUi`] and [`Form`]: the block builders of
-/// [`WindowUi::fields`], [`WindowUi::table`] and [`WindowUi::list`] (and the type-state of a
-/// table or list being built), the options of [`WindowUi::table_ui`], what a form returns, and
+/// [`ForAgents::fields`], [`ForAgents::table`] and [`ForAgents::list`] (and the type-state of a
+/// table or list being built), the options of [`WindowUi::table`], what a form returns, and
 /// the shortcut [`WindowUi::with_shortcut`] binds.
 /// Inferred in the closures; named here for the rare signature that needs them.
 pub mod blocks {

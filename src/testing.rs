@@ -24,7 +24,7 @@
 //!         w.form(ui, "details", |f| {
 //!             f.edit("name", &Input::text("Name"), name);
 //!         });
-//!         if let Some(press) = w.button_ui(ui, "clear", ActionSpec::new("Clear")).inner {
+//!         if let Some(press) = w.button(ui, "clear", ActionSpec::new("Clear")).inner {
 //!             name.clear();
 //!             press.ok("Cleared");
 //!         }
@@ -233,7 +233,7 @@ impl<'a, State> Harness<'a, State> {
     /// let b = bridge.clone();
     /// let mut harness = Harness::new_ui_state(&bridge, move |ui, count: &mut u32| {
     ///     b.window("counter").title("Counter").ui(ui, |w, ui| {
-    ///         if let Some(press) = w.button_ui(ui, "add", ActionSpec::new("Add one")).inner {
+    ///         if let Some(press) = w.button(ui, "add", ActionSpec::new("Add one")).inner {
     ///             *count += 1;
     ///             press.ok("Added");
     ///         }

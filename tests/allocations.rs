@@ -99,7 +99,7 @@ fn drawn_pass_allocations(n: usize, bridged: bool) -> u64 {
                 if bridged {
                     bridge.window(id).title(title).ui(ui, |w, ui| {
                         ui.label("Some text");
-                        if let Some(press) = w.button_ui(ui, "touch", ActionSpec::new("Touch")).inner {
+                        if let Some(press) = w.button(ui, "touch", ActionSpec::new("Touch")).inner {
                             press.ok("touched");
                         }
                     });

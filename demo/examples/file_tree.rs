@@ -133,10 +133,10 @@ impl eframe::App for Files {
             bridge.window("preview").title("Preview").summary(title.clone()).panel(ui, |w, ui| {
                 ui.heading(&title);
                 if !self.status.is_empty() {
-                    w.notice_ui(ui, "status", Severity::Info, &self.status);
+                    w.notice(ui, "status", Severity::Info, &self.status);
                 }
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    w.text_ui(ui, "first_lines", &self.preview);
+                    w.label(ui, "first_lines", &self.preview);
                 });
             });
         });

@@ -24,11 +24,11 @@ impl eframe::App for Counter {
         let (name, count) = (&mut self.name, &mut self.count);
         self.bridge.window("counter").title("Counter").summary(format!("{count} {name}")).ui(ui, |w, ui| {
             w.form(ui, "what", |f| _ = f.edit("name", &Input::text("Counting").char_limit(40), name));
-            if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")).inner {
+            if let Some(press) = w.button(ui, "add_one", ActionSpec::new("Add one")).inner {
                 *count += 1; // the person's click and the agent's call: one handler
                 press.ok(format!("{count} {name}"));
             }
-            if let Some(call) = w.action::<Add>("add", ActionSpec::new("Add to the count")) {
+            if let Some(call) = w.agents().action::<Add>("add", ActionSpec::new("Add to the count")) {
                 *count += call.args().amount; // for agents only
                 call.ok(format!("{count} {name}"));
             }

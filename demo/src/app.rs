@@ -146,7 +146,7 @@ impl OrderApp {
         let bridge = self.bridge.clone();
         egui::Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
-                bridge.app_menu_ui(ui, "Orders", |m| {
+                bridge.app_menu_button(ui, "Orders", |m| {
                     let new = ActionSpec::new("New order").description("Open an empty Order Editor");
                     if let Some(press) = m.button("new_order", new) {
                         self.new_order();

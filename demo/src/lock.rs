@@ -44,11 +44,11 @@ impl Lock {
         let window = bridge.window(self.id.clone()).title("Session locked").app_modal();
         let window = window.summary("The session is locked; unlock it with the PIN").default_size([280.0, 150.0]);
         let shown = window.ui(ui, |w, ui| {
-            w.text_ui(ui, "info", "The session is locked. Enter the PIN to unlock it.");
+            w.label(ui, "info", "The session is locked. Enter the PIN to unlock it.");
             // The person's PIN and Unlock (or Enter), and the agent's `unlock`: one gesture.
             let spec = ActionSpec::new("Unlock session").description("Unlock with the PIN");
             let pin = &mut self.pin;
-            let unlock = w.gesture_ui(ui, "unlock", spec, |ui| {
+            let unlock = w.gesture(ui, "unlock", spec, |ui| {
                 let l = ui.label("PIN");
                 let r = ui.add(egui::TextEdit::singleline(pin).password(true)).labelled_by(l.id);
                 let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
@@ -56,7 +56,7 @@ impl Lock {
             });
             let unlocked = unlock.is_some_and(|press| press.handle(|a| self.unlock(&a.pin)));
             if let Some(e) = self.error.clone() {
-                w.notice_ui(ui, "error-pin", Severity::Error, &format!("pin: {e}"));
+                w.notice(ui, "error-pin", Severity::Error, &format!("pin: {e}"));
             }
             unlocked
         });

@@ -88,11 +88,11 @@ impl OrdersWindow {
         let window = bridge.window("orders").title("Orders").summary(summary).default_size([470.0, 390.0]);
         let shown = window.ui(ui, |w, ui| {
             let read = ActionSpec::new("Load orders").read_only().description("Rows of the full orders table, paged");
-            if let Some(press) = w.action::<LoadOrdersArgs>("load_orders", read) {
+            if let Some(press) = w.agents().action::<LoadOrdersArgs>("load_orders", read) {
                 press.handle(|a| load_orders(orders, &a));
             }
             let open = ActionSpec::new("Open order").description("Open an order in an editor (focuses it if open)");
-            let agent_open = w.action::<OpenOrderArgs>("open_order", open);
+            let agent_open = w.agents().action::<OpenOrderArgs>("open_order", open);
             let f = self;
             ui.horizontal(|ui| {
                 ui.label(format!("{} orders", thousands(total as u64)));
@@ -113,7 +113,7 @@ impl OrdersWindow {
                 t.row((o.label().as_str(), o.customer.as_str(), o.status.as_str(), o.amount));
             };
             // The person's Open on a row is `open_order` with that row's order: one press.
-            let row = w.table_ui(ui, "orders", &ORDER_COLUMNS, &f.rows, cells, options);
+            let row = w.table(ui, "orders", &ORDER_COLUMNS, &f.rows, cells, options);
             let by_person = row.map(|p| p.map_args(|row| OpenOrderArgs { order: orders[f.rows[row]].label() }));
             agent_open.or(by_person)
         });

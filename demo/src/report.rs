@@ -32,7 +32,7 @@ impl ReportWindow {
         let window = bridge.window("report").title("Sales Report").summary(summary);
         let window = window.default_size([340.0, 420.0]).closable_as(ActionSpec::new("Close report"));
         let shown = window.ui(ui, |w, ui| {
-            if let Some(press) = w.button_ui(ui, "refresh", ActionSpec::new("Refresh report").read_only()).inner {
+            if let Some(press) = w.button(ui, "refresh", ActionSpec::new("Refresh report").read_only()).inner {
                 press.ok("The report is up to date"); // it follows the orders by itself
             }
             w.form(ui, "totals", |f| {
@@ -42,12 +42,12 @@ impl ReportWindow {
             });
             ui.separator();
             ui.label("Revenue per day");
-            w.media_ui(ui, "chart", ("image/png", chart_url), &r.chart_alt(), |ui| bar_chart(ui, &r.revenue_per_day));
+            w.media(ui, "chart", ("image/png", chart_url), &r.chart_alt(), |ui| bar_chart(ui, &r.revenue_per_day));
             ui.separator();
             ui.label("Top products");
             let top: Vec<String> =
                 r.top_products.iter().map(|(p, q)| format!("{p} ({} sold)", thousands(*q))).collect();
-            w.ordered_list_ui(ui, "top-products", &top);
+            w.ordered_list(ui, "top-products", &top);
         });
         if let Some(press) = shown.close {
             self.open = false;

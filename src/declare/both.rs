@@ -7,11 +7,12 @@
 //! and an "Agent: …" line painted over the window's edge and title bar, taking no room), a
 //! dialog kept above its owner, the approval
 //! prompt of an action that asks the person, and a place where the person can see it. Inside,
-//! the `*_ui` widgets (`widgets.rs`, `table.rs`, `menus.rs`, `sections.rs`) draw for the person
-//! and declare for agents in one call, and forms (`form.rs`, `choice.rs`) do the same for
-//! fields. What the bridge drew is noted for the read view, so that only what the app drew with
-//! plain egui is read as undescribed. The explicit declarations ([`WindowUi::fields`],
-//! [`WindowUi::action`]) stay for what fits no widget.
+//! [`WindowUi`]'s widgets, named as egui's (`widgets.rs`, `table.rs`, `list.rs`, `menus.rs`,
+//! `sections.rs`), draw for the person and declare for agents in one call, and forms (`form.rs`,
+//! `choice.rs`) do the same for fields. What the bridge drew is noted for the read view, so that
+//! only what the app drew with plain egui is read as undescribed. The declarations for agents
+//! alone ([`WindowUi::agents`]: [`ForAgents::fields`](super::ForAgents::fields),
+//! [`ForAgents::action`](super::ForAgents::action)) stay for what fits no widget.
 
 use std::time::Duration;
 
@@ -99,7 +100,7 @@ impl WindowBuilder {
     ///     .title("About")
     ///     .default_width(320.0)
     ///     .with_window(|w| w.default_height(480.0).resizable([true, false]).hscroll(true))
-    ///     .ui(ui, |w, ui| w.text_ui(ui, "about", "A demo"));
+    ///     .ui(ui, |w, ui| w.label(ui, "about", "A demo"));
     /// # });
     /// ```
     pub fn with_window(
@@ -149,8 +150,9 @@ impl WindowBuilder {
 
     /// Declares the window and shows it to the person, over `parent` (the app's root `ui`, after
     /// its panels: windows are placed in what they leave free), with `add_contents` drawing and
-    /// declaring its contents at once ([`WindowUi::form`], [`WindowUi::button_ui`] and the
-    /// other `*_ui` widgets, or the explicit declarations next to egui widgets). The glue is
+    /// declaring its contents at once ([`WindowUi::form`], [`WindowUi::button`] and
+    /// [`WindowUi`]'s other widgets, or declarations for agents alone ([`WindowUi::agents`])
+    /// next to egui's own widgets). The glue is
     /// done here:
     /// - it is an `egui::Window` (an `egui::Modal` for an [`app_modal`](Self::app_modal)), or an
     ///   OS window of its own with [`BridgeBuilder::native_windows`](crate::BridgeBuilder::native_windows)
@@ -189,7 +191,7 @@ impl WindowBuilder {
     ///         f.value("Count", count);
     ///     });
     ///     // The person's click and the agent's `profile__add_one` run the same code.
-    ///     if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")).inner {
+    ///     if let Some(press) = w.button(ui, "add_one", ActionSpec::new("Add one")).inner {
     ///         count += 1;
     ///         press.ok("Added one");
     ///     }
@@ -222,7 +224,7 @@ impl WindowBuilder {
             prompts(ui, &core, &app_id, blocked, approval.as_ref());
             let inner = add_contents.take().map(|add| ui.add_enabled_ui(!blocked, |ui| add(w, ui)).inner);
             if let Some(spec) = &look.closable
-                && let Some(call) = w.button("close", spec.clone())
+                && let Some(call) = w.offer("close", spec.clone())
             {
                 agent_close = Some(call);
             }
@@ -327,7 +329,7 @@ impl WindowBuilder {
             let margin = frame.total_margin().sum();
             let toggle = &mut events.toggle;
             let show = |ui: &mut egui::Ui| {
-                let r = self.clone().declare(|w| {
+                let r = self.clone().declare_window(|w| {
                     described(w, ui);
                     body(w, ui, toggle)
                 });
@@ -354,7 +356,7 @@ impl WindowBuilder {
         }
         // egui runs an immediate viewport's contents at once; should it not, the window is shown
         // in `parent` rather than left undeclared.
-        let r = last.unwrap_or_else(|| self.declare(|w| body(w, parent, &mut events.toggle)));
+        let r = last.unwrap_or_else(|| self.declare_window(|w| body(w, parent, &mut events.toggle)));
         WindowResponse { inner: Some(r.inner), blocked: r.blocked, agent_action: r.agent_action, close: None }
     }
 
@@ -368,7 +370,7 @@ impl WindowBuilder {
         body: &mut impl FnMut(&mut WindowUi, &mut egui::Ui, &mut bool) -> R,
     ) -> WindowResponse<Option<R>> {
         let look = self.look.clone();
-        self.declare(|w| {
+        self.declare_window(|w| {
             if c.app_modal {
                 let modal = egui::Modal::new(c.placed.egui_id).show(ctx, |ui| {
                     described(w, ui);

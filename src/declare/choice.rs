@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::check::{display, pick};
 use super::form::{hinted, misfit};
-use super::{Form, Input};
+use super::{ChoiceInput, Form, Input};
 use crate::protocol::{FieldItem, ToolError};
 
 impl Form<'_> {
@@ -37,7 +37,7 @@ impl Form<'_> {
     pub fn choice<T: PartialEq + Clone, S: AsRef<str>>(
         &mut self,
         key: &str,
-        input: &Input,
+        input: &ChoiceInput,
         value: &mut T,
         options: &[(T, S)],
     ) -> egui::Response {
@@ -65,7 +65,7 @@ impl Form<'_> {
     pub fn choice_hinted<T: PartialEq + Clone, S: AsRef<str>, H: AsRef<str>>(
         &mut self,
         key: &str,
-        input: &Input,
+        input: &ChoiceInput,
         value: &mut T,
         options: &[(T, S, H)],
     ) -> egui::Response {

@@ -115,7 +115,7 @@ pub(crate) enum Mode<'s, T> {
     Build(&'s mut Vec<T>),
 }
 
-/// The items of a fields block (see [`crate::WindowUi::fields`]).
+/// The items of a fields block (see [`crate::ForAgents::fields`]).
 pub struct Fields<'s> {
     pub(crate) mode: Mode<'s, FieldItem>,
 }
@@ -150,7 +150,7 @@ impl Fields<'_> {
     }
 }
 
-/// The rows of a table block (see [`crate::WindowUi::table`]).
+/// The rows of a table block (see [`crate::ForAgents::table`]).
 pub struct Rows<'s> {
     pub(crate) mode: Mode<'s, Vec<Value>>,
 }
@@ -173,7 +173,7 @@ impl Rows<'_> {
     }
 }
 
-/// The items of a list block (see [`crate::WindowUi::list`]).
+/// The items of a list block (see [`crate::ForAgents::list`]).
 pub struct Items<'s> {
     pub(crate) mode: Mode<'s, Value>,
 }

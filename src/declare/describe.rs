@@ -4,8 +4,13 @@
 //! it decides whether the app lets the widget be used (the gate), offers the widget's actions
 //! only then, and tells the read view that what the widget drew is described.
 
-use super::{Form, FormResponse, Press, WindowUi};
-use crate::hub::ActionSpec;
+use std::hash::{Hash as _, Hasher as _};
+
+use super::content::{Fields, Mode, hash_value};
+use super::{Form, FormResponse, ListKind, Paged, Press, TableKind, WindowUi};
+use crate::hub::decl::content_hasher;
+use crate::hub::{ActionSpec, NoArgs};
+use crate::protocol::Block;
 use crate::protocol::windows::Severity;
 
 /// A widget drawn for the person and declared for agents by the same code, added to a window
@@ -67,7 +72,7 @@ pub trait Describe {
 
 /// A closure is a described widget, as a closure is an egui `Widget`, for a one-off that needs
 /// no type of its own. Given to `add`, its arguments need their types written (below);
-/// [`WindowUi::add_ui`] takes one without.
+/// [`WindowUi::scope`] takes one without.
 ///
 /// ```
 /// use egui_mcp_bridge::{ActionSpec, Bridge, ForAgents};
@@ -99,8 +104,11 @@ where
     }
 }
 
-/// A widget's side for agents, handed to [`Describe::show`]: its blocks and actions, offered
-/// only while the app lets the widget be used.
+/// The declare-only side of a window: blocks and actions for agents alone, drawing nothing.
+/// A window's is [`WindowUi::agents`] (beside what the app draws with egui's own widgets), and
+/// a declare-only window's closure is handed one ([`WindowBuilder::declare`](super::WindowBuilder::declare)).
+/// A described widget's, handed to [`Describe::show`], offers its actions only while the app
+/// lets the widget be used ([`allowed`](Self::allowed)).
 pub struct ForAgents<'w> {
     window: &'w mut WindowUi,
     allowed: bool,
@@ -166,32 +174,82 @@ impl ForAgents<'_> {
     where
         A: serde::de::DeserializeOwned + schemars::JsonSchema + 'static,
     {
-        if self.allowed { self.window.action::<A>(name, spec) } else { None }
+        if self.allowed { self.window.offer::<A>(name, spec) } else { None }
     }
 
-    /// A paragraph (a `text` block).
+    /// An action without arguments (an agent's button): [`action`](Self::action) with
+    /// [`NoArgs`]. The person's button for the same action is [`WindowUi::button`].
+    #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
+    pub fn button(&mut self, name: &str, spec: ActionSpec) -> Option<Press<NoArgs>> {
+        self.action::<NoArgs>(name, spec)
+    }
+
+    /// A paragraph (a `text` block). Drawn for the person too: [`WindowUi::label`].
     pub fn text(&mut self, id: &str, text: &str) {
-        self.window.text(id, text);
+        self.window
+            .block(|h| ("text", id, text).hash(h), || Block::Text { id: Some(id.to_owned()), text: text.to_owned() });
     }
 
-    /// A status line (a `notice` block).
+    /// A status line (a `notice` block). Drawn for the person too: [`WindowUi::notice`].
     pub fn notice(&mut self, id: &str, severity: Severity, text: &str) {
-        self.window.notice(id, severity, text);
+        self.window.block(
+            |h| ("notice", id, severity, text).hash(h),
+            || Block::Notice { id: Some(id.to_owned()), severity, text: text.to_owned() },
+        );
     }
 
-    /// Read-only fields (a `fields` block): see [`WindowUi::fields`].
-    pub fn fields(&mut self, id: &str, items: impl Fn(&mut super::Fields<'_>)) {
-        self.window.fields(id, items);
+    /// An image or chart (a `media` block). `alt` should state what it shows. Drawn for the
+    /// person too: [`WindowUi::media`].
+    pub fn media(&mut self, id: &str, mime_type: &str, url: &str, alt: Option<&str>) {
+        self.window.block(
+            |h| ("media", id, mime_type, url, alt).hash(h),
+            || Block::Media {
+                id: Some(id.to_owned()),
+                mime_type: mime_type.to_owned(),
+                url: url.to_owned(),
+                alt: alt.map(str::to_owned),
+            },
+        );
     }
 
-    /// A list (a `list` block): see [`WindowUi::list`].
-    pub fn list<'a>(&'a mut self, id: &'a str) -> super::Paged<'a, super::ListKind> {
-        self.window.list(id)
+    /// A structure that fits no primitive (a `custom` block).
+    pub fn custom(&mut self, id: &str, payload: &serde_json::Value) {
+        self.window.block(
+            |h| {
+                ("custom", id).hash(h);
+                hash_value(payload, h);
+            },
+            || Block::Custom { id: Some(id.to_owned()), payload: payload.clone() },
+        );
     }
 
-    /// A table (a `table` block): see [`WindowUi::table`].
-    pub fn table<'a>(&'a mut self, id: &'a str, columns: &'a [&'a str]) -> super::Paged<'a, super::TableKind<'a>> {
-        self.window.table(id, columns)
+    /// A group of labelled values (a `fields` block), read-only. The closure is `Fn`: it runs
+    /// once to hash what the block shows, and a second time only when that changed, to build
+    /// it. Fields the person and agents edit: [`WindowUi::form`].
+    pub fn fields(&mut self, id: &str, items: impl Fn(&mut Fields<'_>)) {
+        let mut h = content_hasher();
+        ("fields", id).hash(&mut h);
+        items(&mut Fields { mode: Mode::Hash(&mut h) });
+        self.window.block_with_hash(h.finish(), || {
+            let mut out = Vec::new();
+            items(&mut Fields { mode: Mode::Build(&mut out) });
+            Block::Fields { id: Some(id.to_owned()), items: out }
+        });
+    }
+
+    /// A list (a `list` block). Give its items with [`Paged::items`]; mark it
+    /// [`Paged::ordered`] when the order means something, and [`Paged::slice`] when the items
+    /// are a page of a longer list. Drawn for the person too: [`WindowUi::list`],
+    /// [`WindowUi::long_list`].
+    pub fn list<'a>(&'a mut self, id: &'a str) -> Paged<'a, ListKind> {
+        Paged::list(self.window, id)
+    }
+
+    /// A table with these columns (a `table` block). Give its rows with [`Paged::rows`]; say
+    /// with [`Paged::slice`] when they are a page of a longer table. Drawn for the person too:
+    /// [`WindowUi::table`].
+    pub fn table<'a>(&'a mut self, id: &'a str, columns: &'a [&'a str]) -> Paged<'a, TableKind<'a>> {
+        Paged::table(self.window, id, columns)
     }
 
     /// Fields the person and agents edit, drawn in `ui`: see [`WindowUi::form`].
@@ -213,24 +271,48 @@ impl ForAgents<'_> {
 }
 
 impl WindowUi {
+    /// The window's side for agents alone: blocks ([`ForAgents::text`], [`ForAgents::fields`],
+    /// [`ForAgents::table`], [`ForAgents::list`], [`ForAgents::notice`], [`ForAgents::media`],
+    /// [`ForAgents::custom`]) and actions ([`ForAgents::action`], [`ForAgents::button`]) declared
+    /// beside what the app draws with plain egui, drawing nothing. What both audiences see is
+    /// drawn and declared by this type's own methods ([`label`](Self::label),
+    /// [`button`](Self::button), [`table`](Self::table), [`form`](Self::form)…).
+    ///
+    /// ```
+    /// use egui_mcp_bridge::{ActionSpec, Bridge};
+    ///
+    /// let bridge = Bridge::builder().build();
+    /// let mut zoom = 1.0_f32;
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("view").title("View").ui(ui, |w, ui| {
+    ///     // The person's slider, drawn with egui; agents read the zoom and reset it.
+    ///     let slider = ui.add(egui::Slider::new(&mut zoom, 0.5..=4.0));
+    ///     w.describes(&slider);
+    ///     w.agents().fields("zoom", |f| f.field("Zoom", f64::from(zoom)));
+    ///     if let Some(press) = w.agents().button("reset_zoom", ActionSpec::new("Reset zoom")) {
+    ///         zoom = 1.0;
+    ///         press.ok("Zoom reset");
+    ///     }
+    /// });
+    /// # });
+    /// ```
+    pub fn agents(&mut self) -> ForAgents<'_> {
+        ForAgents { window: self, allowed: true }
+    }
+
     /// Adds a widget of the app's own, or of a widget crate, that draws for the person and
     /// declares for agents ([`Describe`]), as egui's `ui.add` adds a widget: the widget's
     /// actions are offered only while the app lets it be used (drawn in an enabled `ui`, not in
     /// a collapsed section), and what it draws is described, so the read view does not list it
     /// as undescribed. Returns what the widget's [`Describe::show`] returns.
     pub fn add<D: Describe>(&mut self, ui: &mut egui::Ui, widget: D) -> D::Output {
-        let allowed = self.gate().allows(ui);
-        ui.scope(|ui| {
-            // What the widget draws is the widget's: described, with all it holds.
-            super::both::described_widget(self, ui.unique_id());
-            widget.show(ui, &mut ForAgents { window: self, allowed })
-        })
-        .inner
+        self.scope(ui, |ui, agents| widget.show(ui, agents)).inner
     }
 
-    /// [`add`](Self::add) for a closure that draws for the person and declares for agents, as
-    /// egui's `add_enabled_ui` takes one: Rust infers the closure's argument types here, which
-    /// it cannot for a closure given to `add` (`|ui: &mut egui::Ui, agents: &mut ForAgents<'_>|`).
+    /// [`add`](Self::add) for a closure that draws for the person and declares for agents, in
+    /// a child `ui` as egui's `ui.scope` (and its `InnerResponse`): Rust infers the closure's
+    /// argument types here, which it cannot for a closure given to `add`
+    /// (`|ui: &mut egui::Ui, agents: &mut ForAgents<'_>|`).
     ///
     /// ```
     /// use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs};
@@ -239,23 +321,28 @@ impl WindowUi {
     /// let mut lines = vec!["boot", "ready"];
     /// # egui::__run_test_ui(|ui| {
     /// bridge.window("log").title("Log").ui(ui, |w, ui| {
-    ///     let cleared = w.add_ui(ui, |ui, agents| {
+    ///     let cleared = w.scope(ui, |ui, agents| {
     ///         agents.text("last", lines.last().copied().unwrap_or_default());
     ///         let person = ui.button("Clear").clicked().then_some(NoArgs {});
     ///         agents.press("clear", ActionSpec::new("Clear"), person)
     ///     });
-    ///     if let Some(press) = cleared {
+    ///     if let Some(press) = cleared.inner {
     ///         lines.clear();
     ///         press.ok("Cleared");
     ///     }
     /// });
     /// # });
     /// ```
-    pub fn add_ui<R>(
+    pub fn scope<R>(
         &mut self,
         ui: &mut egui::Ui,
         add_contents: impl FnOnce(&mut egui::Ui, &mut ForAgents<'_>) -> R,
-    ) -> R {
-        self.add(ui, add_contents)
+    ) -> egui::InnerResponse<R> {
+        let allowed = self.gate().allows(ui);
+        ui.scope(|ui| {
+            // What the widget draws is the widget's: described, with all it holds.
+            super::both::described_widget(self, ui.unique_id());
+            add_contents(ui, &mut ForAgents { window: self, allowed })
+        })
     }
 }

@@ -103,6 +103,10 @@ impl Editable for String {
         if let Some(clip) = text.clip {
             edit = edit.clip_text(clip);
         }
+        if let Some(options) = &text.edit {
+            // The app's own options, then the field's rules again: they stay the bridge's.
+            edit = (options.0)(edit).char_limit(max_chars).password(secret);
+        }
         let mut layouter = text
             .layouter
             .as_ref()

@@ -10,14 +10,17 @@ use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::ops::RangeInclusive;
 
+mod kinds;
 mod look;
 mod rules;
 mod text_look;
 
+pub use kinds::{AngleInput, CheckboxInput, ChoiceInput, ColorInput, NumberInput, TextInput};
+
 pub(super) use look::Look;
 use rules::num;
 
-/// Longest text of a text field without [`Input::char_limit`].
+/// Longest text of a text field without [`TextInput::char_limit`].
 pub(super) const TEXT_CHARS: usize = 1000;
 
 /// An editable field's label and rules (kind, range, length, required), written once: the
@@ -38,6 +41,27 @@ pub(super) const TEXT_CHARS: usize = 1000;
 /// assert_eq!(volume.rules(), "0-11 dB");
 /// assert!(Input::checkbox("Timestamps").check(&json!(true)).is_ok());
 /// ```
+///
+/// Each kind is a type of its own with the options it takes ([`TextInput`], [`NumberInput`],
+/// [`CheckboxInput`], [`ChoiceInput`], [`ColorInput`], [`AngleInput`]), so an option a kind
+/// cannot take does not compile, instead of being ignored:
+///
+/// ```compile_fail
+/// use egui_mcp_bridge::Input;
+///
+/// // A checkbox has no character limit: a text's option.
+/// let _ = Input::checkbox("x").char_limit(3);
+/// ```
+///
+/// ```compile_fail
+/// use egui_mcp_bridge::Input;
+///
+/// // A text is not a slider: a number's option.
+/// let _ = Input::text("Name").slider();
+/// ```
+///
+/// A kind is an `Input` wherever one is taken (it derefs to it: `f.edit(key, &Input::text(…),
+/// …)`); `.into()` makes one to keep inputs of several kinds in one array or field.
 ///
 #[doc = include_str!("../docs/inputs.md")]
 #[derive(Clone, Debug, PartialEq)]
@@ -63,7 +87,7 @@ pub(super) enum Kind {
         /// A slider's step (egui's `step_by`): its values are `min` plus whole steps.
         step: Option<f64>,
         /// Whether the person's widget keeps typed values in `min..=max`: a drag value does, a
-        /// slider unless it never clamps (egui's `SliderClamping::Never`, [`Input::clamping`]).
+        /// slider unless it never clamps (egui's `SliderClamping::Never`, [`NumberInput::clamping`]).
         clamped: bool,
         /// What the value's type holds (set by [`Input::for_number_type`]): the bounds of a
         /// slider that never clamps.
@@ -106,41 +130,47 @@ impl Input {
     }
 
     /// A line of text: no line break, at most 1,000 characters unless
-    /// [`char_limit`](Self::char_limit) says.
-    pub fn text(label: impl Into<Cow<'static, str>>) -> Self {
-        Self::new(label, Kind::Text { max_chars: TEXT_CHARS, secret: false, required: false, lines: Lines::One })
+    /// [`char_limit`](TextInput::char_limit) says.
+    pub fn text(label: impl Into<Cow<'static, str>>) -> TextInput {
+        TextInput(Self::new(
+            label,
+            Kind::Text { max_chars: TEXT_CHARS, secret: false, required: false, lines: Lines::One },
+        ))
     }
 
     /// A secret line of text: drawn as dots, read by agents masked at the source (the
     /// plaintext never enters the state), never echoed in a result.
-    pub fn secret(label: impl Into<Cow<'static, str>>) -> Self {
-        Self::new(label, Kind::Text { max_chars: TEXT_CHARS, secret: true, required: false, lines: Lines::One })
+    pub fn secret(label: impl Into<Cow<'static, str>>) -> TextInput {
+        TextInput(Self::new(
+            label,
+            Kind::Text { max_chars: TEXT_CHARS, secret: true, required: false, lines: Lines::One },
+        ))
     }
 
-    /// A number in `range` (any decimals unless [`decimals`](Self::decimals) says), drawn as a
-    /// drag value ([`slider`](Self::slider) for a slider). Any of Rust's number types holds
+    /// A number in `range` (any decimals unless [`decimals`](NumberInput::decimals) says), drawn as a
+    /// drag value ([`slider`](NumberInput::slider) for a slider). Any of Rust's number types holds
     /// it; an integer type takes whole numbers only, within the type's own range too.
-    pub fn number(label: impl Into<Cow<'static, str>>, range: RangeInclusive<f64>) -> Self {
-        Self::new(label, Kind::number(*range.start(), *range.end(), None))
+    pub fn number(label: impl Into<Cow<'static, str>>, range: RangeInclusive<f64>) -> NumberInput {
+        NumberInput(Self::new(label, Kind::number(*range.start(), *range.end(), None)))
     }
 
     /// A whole number in `range`.
     #[allow(clippy::cast_precision_loss)] // field ranges are far below 2^52
-    pub fn integer(label: impl Into<Cow<'static, str>>, range: RangeInclusive<i64>) -> Self {
+    pub fn integer(label: impl Into<Cow<'static, str>>, range: RangeInclusive<i64>) -> NumberInput {
         let (min, max) = (*range.start() as f64, *range.end() as f64);
-        Self::new(label, Kind::number(min, max, Some(0)))
+        NumberInput(Self::new(label, Kind::number(min, max, Some(0))))
     }
 
-    /// Yes or no, held in a `bool`: a checkbox ([`switch`](Self::switch) for a toggle switch).
-    pub fn checkbox(label: impl Into<Cow<'static, str>>) -> Self {
-        Self::new(label, Kind::Bool)
+    /// Yes or no, held in a `bool`: a checkbox ([`switch`](CheckboxInput::switch) for a toggle switch).
+    pub fn checkbox(label: impl Into<Cow<'static, str>>) -> CheckboxInput {
+        CheckboxInput(Self::new(label, Kind::Bool))
     }
 
     /// One of a list of options, given with the field ([`Form::choice`](crate::Form::choice)):
-    /// a combo box ([`radio`](Self::radio) or [`selectable`](Self::selectable) for the others).
+    /// a combo box ([`radio`](ChoiceInput::radio) or [`selectable`](ChoiceInput::selectable) for the others).
     /// Agents choose by the option's text.
-    pub fn choice(label: impl Into<Cow<'static, str>>) -> Self {
-        Self::new(label, Kind::Choice)
+    pub fn choice(label: impl Into<Cow<'static, str>>) -> ChoiceInput {
+        ChoiceInput(Self::new(label, Kind::Choice))
     }
 
     /// A colour, held in an `egui::Color32`, `[u8; 4]` (not premultiplied), `[u8; 3]`, or in
@@ -153,8 +183,8 @@ impl Input {
     /// shown it (egui's pickers go through their own colour space every frame): a byte colour
     /// the picker would change is refused, naming what it would hold; a float colour is kept as
     /// the picker holds it (a float's last bits).
-    pub fn color(label: impl Into<Cow<'static, str>>) -> Self {
-        Self::new(label, Kind::Color { floats: false })
+    pub fn color(label: impl Into<Cow<'static, str>>) -> ColorInput {
+        ColorInput(Self::new(label, Kind::Color { floats: false }))
     }
 
     /// An angle, held in radians in an `f32` given as [`Radians`](crate::Radians), drawn as
@@ -177,172 +207,8 @@ impl Input {
     /// # });
     /// assert_eq!(Input::angle("Heading").rules(), "degrees (held in radians)");
     /// ```
-    pub fn angle(label: impl Into<Cow<'static, str>>) -> Self {
-        Self::new(label, Kind::Angle)
-    }
-
-    /// At most `n` characters (text), as egui's `TextEdit::char_limit`.
-    #[must_use]
-    pub fn char_limit(mut self, n: usize) -> Self {
-        if let Kind::Text { max_chars, .. } = &mut self.kind {
-            *max_chars = n;
-        }
-        self
-    }
-
-    /// Not empty (text; blanks alone count as empty).
-    #[must_use]
-    pub fn required(mut self) -> Self {
-        if let Kind::Text { required, .. } = &mut self.kind {
-            *required = true;
-        }
-        self
-    }
-
-    /// Several lines (text): a multi-line text edit; line breaks are allowed.
-    #[must_use]
-    pub fn multiline(mut self) -> Self {
-        if let Kind::Text { lines, .. } = &mut self.kind {
-            *lines = Lines::Many;
-        }
-        self
-    }
-
-    /// Code (text): several lines in a monospace code editor, tabs kept.
-    #[must_use]
-    pub fn code(mut self) -> Self {
-        if let Kind::Text { lines, .. } = &mut self.kind {
-            *lines = Lines::Code;
-        }
-        self
-    }
-
-    /// At most `n` decimals (number): `2` for money in whole cents.
-    #[must_use]
-    pub fn decimals(mut self, n: u8) -> Self {
-        if let Kind::Number { decimals, .. } = &mut self.kind {
-            *decimals = Some(n);
-        }
-        self
-    }
-
-    /// A slider instead of a drag value (number).
-    #[must_use]
-    pub fn slider(mut self) -> Self {
-        if let Kind::Number { .. } = self.kind {
-            self.look.widget = Widget::Slider;
-        }
-        self
-    }
-
-    /// A logarithmic slider (number; implies [`slider`](Self::slider)).
-    #[must_use]
-    pub fn logarithmic(mut self) -> Self {
-        if let Kind::Number { .. } = self.kind {
-            self.look.widget = Widget::Slider;
-            self.look.logarithmic = true;
-        }
-        self
-    }
-
-    /// Text before the number ("$"), for the person and in the rules agents read.
-    #[must_use]
-    pub fn prefix(mut self, prefix: impl Into<Cow<'static, str>>) -> Self {
-        self.look.prefix = prefix.into();
-        self
-    }
-
-    /// Text after the number (" ms", "°"), for the person and in the rules agents read.
-    #[must_use]
-    pub fn suffix(mut self, suffix: impl Into<Cow<'static, str>>) -> Self {
-        self.look.suffix = suffix.into();
-        self
-    }
-
-    /// How the person reads a number, where the app has its own way (`0` shown as "∞"). Agents
-    /// read and write the number itself; say what special values mean with [`hint`](Self::hint).
-    #[must_use]
-    pub fn formatter(mut self, format: fn(f64) -> String) -> Self {
-        self.look.formatter = Some(format);
-        self
-    }
-
-    /// A toggle switch instead of a checkbox (yes/no).
-    #[must_use]
-    pub fn switch(mut self) -> Self {
-        if self.kind == Kind::Bool {
-            self.look.widget = Widget::Switch;
-        }
-        self
-    }
-
-    /// Radio buttons, one per option, instead of a combo box (choice).
-    #[must_use]
-    pub fn radio(mut self) -> Self {
-        if self.kind == Kind::Choice {
-            self.look.widget = Widget::Radio;
-        }
-        self
-    }
-
-    /// Selectable labels side by side, one per option, instead of a combo box (choice); a
-    /// selectable label that stays pressed while on (yes/no, egui's `toggle_value`).
-    #[must_use]
-    pub fn selectable(mut self) -> Self {
-        if matches!(self.kind, Kind::Choice | Kind::Bool) {
-            self.look.widget = Widget::Selectable;
-        }
-        self
-    }
-
-    /// A sentence on the field for both audiences: the person's tooltip on the widget, and words
-    /// after the rules for agents ("0 means no limit").
-    #[must_use]
-    pub fn hint(mut self, hint: impl Into<Cow<'static, str>>) -> Self {
-        self.look.hint = Some(hint.into());
-        self
-    }
-
-    /// Greyed text the person sees in an empty text edit (egui's `hint_text`).
-    #[must_use]
-    pub fn placeholder(mut self, text: impl Into<Cow<'static, str>>) -> Self {
-        self.look.placeholder = Some(text.into());
-        self
-    }
-
-    /// The widget's width in points (a text edit's `desired_width`, a combo box's `width`).
-    #[must_use]
-    pub fn width(mut self, points: f32) -> Self {
-        self.look.width = Some(points);
-        self
-    }
-
-    /// How much a drag value changes per point the person drags (egui's `speed`).
-    #[must_use]
-    pub fn speed(mut self, speed: f64) -> Self {
-        self.look.speed = Some(speed);
-        self
-    }
-
-    /// A slider's step (number; implies [`slider`](Self::slider)), as egui's `Slider::step_by`:
-    /// the person's slider holds the range's start plus whole steps, and so does an agent's edit
-    /// (another value is refused, naming the step). `0` means none, as in egui.
-    ///
-    /// ```
-    /// use egui_mcp_bridge::Input;
-    /// use serde_json::json;
-    ///
-    /// let gain = Input::number("Gain", 0.0..=10.0).step_by(0.5);
-    /// assert_eq!(gain.check(&json!(2.5)).unwrap(), json!(2.5));
-    /// assert_eq!(gain.check(&json!(0.3)).unwrap_err(), "Gain must be in steps of 0.5 from 0, 0 to 10");
-    /// ```
-    #[must_use]
-    pub fn step_by(mut self, step: f64) -> Self {
-        if let Kind::Number { step: s, .. } = &mut self.kind {
-            *s = (step != 0.0 && step.is_finite()).then_some(step);
-            self.look.widget = Widget::Slider;
-        }
-        self
+    pub fn angle(label: impl Into<Cow<'static, str>>) -> AngleInput {
+        AngleInput(Self::new(label, Kind::Angle))
     }
 
     /// The label the person reads and agents read the field by.
@@ -379,6 +245,174 @@ impl Input {
             limits: (limits.0.max(lo), limits.1.min(hi)),
         };
         if narrowed == self.kind { Cow::Borrowed(self) } else { Cow::Owned(Self { kind: narrowed, ..self.clone() }) }
+    }
+}
+
+impl TextInput {
+    /// At most `n` characters, as egui's `TextEdit::char_limit`.
+    #[must_use]
+    pub fn char_limit(mut self, n: usize) -> Self {
+        if let Kind::Text { max_chars, .. } = &mut self.0.kind {
+            *max_chars = n;
+        }
+        self
+    }
+
+    /// Not empty (blanks alone count as empty).
+    #[must_use]
+    pub fn required(mut self) -> Self {
+        if let Kind::Text { required, .. } = &mut self.0.kind {
+            *required = true;
+        }
+        self
+    }
+
+    /// Several lines: a multi-line text edit; line breaks are allowed.
+    #[must_use]
+    pub fn multiline(mut self) -> Self {
+        if let Kind::Text { lines, .. } = &mut self.0.kind {
+            *lines = Lines::Many;
+        }
+        self
+    }
+
+    /// Code: several lines in a monospace code editor, tabs kept.
+    #[must_use]
+    pub fn code(mut self) -> Self {
+        if let Kind::Text { lines, .. } = &mut self.0.kind {
+            *lines = Lines::Code;
+        }
+        self
+    }
+
+    /// Greyed text the person sees in an empty text edit (egui's `hint_text`).
+    #[must_use]
+    pub fn placeholder(mut self, text: impl Into<Cow<'static, str>>) -> Self {
+        self.0.look.placeholder = Some(text.into());
+        self
+    }
+
+    /// The text edit's width in points (egui's `TextEdit::desired_width`).
+    #[must_use]
+    pub fn width(mut self, points: f32) -> Self {
+        self.0.look.width = Some(points);
+        self
+    }
+}
+
+impl NumberInput {
+    /// At most `n` decimals: `2` for money in whole cents.
+    #[must_use]
+    pub fn decimals(mut self, n: u8) -> Self {
+        if let Kind::Number { decimals, .. } = &mut self.0.kind {
+            *decimals = Some(n);
+        }
+        self
+    }
+
+    /// A slider instead of a drag value.
+    #[must_use]
+    pub fn slider(mut self) -> Self {
+        self.0.look.widget = Widget::Slider;
+        self
+    }
+
+    /// A logarithmic slider (implies [`slider`](Self::slider)).
+    #[must_use]
+    pub fn logarithmic(mut self) -> Self {
+        self.0.look.widget = Widget::Slider;
+        self.0.look.logarithmic = true;
+        self
+    }
+
+    /// Text before the number ("$"), for the person and in the rules agents read.
+    #[must_use]
+    pub fn prefix(mut self, prefix: impl Into<Cow<'static, str>>) -> Self {
+        self.0.look.prefix = prefix.into();
+        self
+    }
+
+    /// Text after the number (" ms", "°"), for the person and in the rules agents read.
+    #[must_use]
+    pub fn suffix(mut self, suffix: impl Into<Cow<'static, str>>) -> Self {
+        self.0.look.suffix = suffix.into();
+        self
+    }
+
+    /// How the person reads a number, where the app has its own way (`0` shown as "∞"). Agents
+    /// read and write the number itself; say what special values mean with [`hint`](Self::hint).
+    #[must_use]
+    pub fn formatter(mut self, format: fn(f64) -> String) -> Self {
+        self.0.look.formatter = Some(format);
+        self
+    }
+
+    /// How much a drag value changes per point the person drags (egui's `speed`).
+    #[must_use]
+    pub fn speed(mut self, speed: f64) -> Self {
+        self.0.look.speed = Some(speed);
+        self
+    }
+
+    /// A slider's step (implies [`slider`](Self::slider)), as egui's `Slider::step_by`:
+    /// the person's slider holds the range's start plus whole steps, and so does an agent's edit
+    /// (another value is refused, naming the step). `0` means none, as in egui.
+    ///
+    /// ```
+    /// use egui_mcp_bridge::Input;
+    /// use serde_json::json;
+    ///
+    /// let gain = Input::number("Gain", 0.0..=10.0).step_by(0.5);
+    /// assert_eq!(gain.check(&json!(2.5)).unwrap(), json!(2.5));
+    /// assert_eq!(gain.check(&json!(0.3)).unwrap_err(), "Gain must be in steps of 0.5 from 0, 0 to 10");
+    /// ```
+    #[must_use]
+    pub fn step_by(mut self, step: f64) -> Self {
+        if let Kind::Number { step: s, .. } = &mut self.0.kind {
+            *s = (step != 0.0 && step.is_finite()).then_some(step);
+            self.0.look.widget = Widget::Slider;
+        }
+        self
+    }
+}
+
+impl CheckboxInput {
+    /// A toggle switch instead of a checkbox.
+    #[must_use]
+    pub fn switch(mut self) -> Self {
+        self.0.look.widget = Widget::Switch;
+        self
+    }
+
+    /// A selectable label that stays pressed while on, instead of a checkbox (egui's
+    /// `toggle_value`).
+    #[must_use]
+    pub fn selectable(mut self) -> Self {
+        self.0.look.widget = Widget::Selectable;
+        self
+    }
+}
+
+impl ChoiceInput {
+    /// Radio buttons, one per option, instead of a combo box.
+    #[must_use]
+    pub fn radio(mut self) -> Self {
+        self.0.look.widget = Widget::Radio;
+        self
+    }
+
+    /// Selectable labels side by side, one per option, instead of a combo box.
+    #[must_use]
+    pub fn selectable(mut self) -> Self {
+        self.0.look.widget = Widget::Selectable;
+        self
+    }
+
+    /// The combo box's width in points (egui's `ComboBox::width`).
+    #[must_use]
+    pub fn width(mut self, points: f32) -> Self {
+        self.0.look.width = Some(points);
+        self
     }
 }
 

@@ -1,5 +1,5 @@
-//! Lists for both audiences: a short list drawn whole ([`WindowUi::list_ui`]), and a long list
-//! or a live log ([`WindowUi::long_list_ui`]) whose person's rows are laid out only where
+//! Lists for both audiences: a short list drawn whole ([`WindowUi::list`]), and a long list
+//! or a live log ([`WindowUi::long_list`]) whose person's rows are laid out only where
 //! visible and whose agents read a bounded page of it with the total (§9), the rest behind an
 //! optional read-only tool.
 
@@ -22,18 +22,18 @@ pub const MAX_AGENT_ITEMS: usize = 1_000;
 impl WindowUi {
     /// A short list for both: bullets for the person, the `list` block `id` for agents. Every
     /// item is drawn and declared: for a long list or a log, use
-    /// [`long_list_ui`](Self::long_list_ui).
-    pub fn list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, items: &[S]) {
-        self.any_list_ui(ui, id, false, items);
+    /// [`long_list`](Self::long_list).
+    pub fn list<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, items: &[S]) {
+        self.any_list(ui, id, false, items);
     }
 
     /// A short list whose order means something (steps, a ranking): numbered lines for the
     /// person, an ordered `list` block `id` for agents.
-    pub fn ordered_list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, items: &[S]) {
-        self.any_list_ui(ui, id, true, items);
+    pub fn ordered_list<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, items: &[S]) {
+        self.any_list(ui, id, true, items);
     }
 
-    fn any_list_ui<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, ordered: bool, items: &[S]) {
+    fn any_list<S: AsRef<str>>(&mut self, ui: &mut egui::Ui, id: &str, ordered: bool, items: &[S]) {
         for (k, item) in items.iter().enumerate() {
             if ordered {
                 ui.label(format!("{}. {}", k + 1, item.as_ref()));
@@ -41,7 +41,7 @@ impl WindowUi {
                 ui.label(format!("• {}", item.as_ref()));
             }
         }
-        let list = self.list(id);
+        let list = super::paged::Paged::list(self, id);
         let list = if ordered { list.ordered() } else { list };
         list.items(|l| {
             for item in items {
@@ -73,11 +73,11 @@ impl WindowUi {
     ///         .newest_items(50) // agents read the newest 50 lines, and the total
     ///         .stick_to_bottom(autoscroll)
     ///         .page_action("read_lines", ActionSpec::new("Read lines"));
-    ///     w.long_list_ui(ui, "lines", lines.len(), |k| lines[k].as_str(), options);
+    ///     w.long_list(ui, "lines", lines.len(), |k| lines[k].as_str(), options);
     /// });
     /// # });
     /// ```
-    pub fn long_list_ui<'c, C: Into<Cell<'c>>>(
+    pub fn long_list<'c, C: Into<Cell<'c>>>(
         &mut self,
         ui: &mut egui::Ui,
         id: &str,
@@ -93,13 +93,13 @@ impl WindowUi {
                  {DEFAULT_AGENT_ITEMS}, at most {MAX_AGENT_ITEMS}); answers items, offset and total"
             );
             let spec = if spec.description.is_some() { spec } else { spec.description(description) };
-            if let Some(press) = self.action::<PageArgs>(name, spec.read_only()) {
+            if let Some(press) = self.offer::<PageArgs>(name, spec.read_only()) {
                 answer_page(press, total, &item);
             }
         }
         let page = page.range(total);
         let (first, shown) = (page.start, page.len());
-        let list = self.list(id);
+        let list = super::paged::Paged::list(self, id);
         let list = if ordered { list.ordered() } else { list };
         let list = if shown == total { list } else { list.slice(first as u64, total as u64) };
         list.items(|l| {
@@ -162,7 +162,7 @@ struct PageArgs {
     limit: Option<usize>,
 }
 
-/// How a [`WindowUi::long_list_ui`] shows its items, built as egui's widgets are:
+/// How a [`WindowUi::long_list`] shows its items, built as egui's widgets are:
 /// `ListOptions::new().newest_items(50).stick_to_bottom(true)`.
 #[derive(Clone, Debug)]
 pub struct ListOptions<'a> {

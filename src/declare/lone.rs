@@ -4,7 +4,7 @@
 //! tells the app of the person's change and the agent's alike.
 
 use super::form::Layout;
-use super::{Editable, Form, Input, WindowUi};
+use super::{ChoiceInput, Editable, Form, Input, WindowUi};
 
 impl WindowUi {
     /// One field on its own, where egui draws one widget (`ui.checkbox(&mut on, "Filter")`,
@@ -58,7 +58,7 @@ impl WindowUi {
         &mut self,
         ui: &mut egui::Ui,
         key: &str,
-        input: &Input,
+        input: &ChoiceInput,
         value: &mut T,
         options: &[(T, S)],
     ) -> egui::Response {

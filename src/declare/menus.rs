@@ -43,7 +43,7 @@ impl WindowUi {
     /// # egui::__run_test_ui(|ui| {
     /// bridge.window("editor").title("Editor").ui(ui, |w, ui| {
     ///     egui::MenuBar::new().ui(ui, |ui| {
-    ///         w.menu_ui(ui, "File", |m| {
+    ///         w.menu_button(ui, "File", |m| {
     ///             if let Some(press) = m.shortcut("save", ActionSpec::new("Save"), SAVE) {
     ///                 saved += 1;
     ///                 press.ok("Saved");
@@ -53,7 +53,7 @@ impl WindowUi {
     /// });
     /// # });
     /// ```
-    pub fn menu_ui<R>(
+    pub fn menu_button<R>(
         &mut self,
         ui: &mut egui::Ui,
         title: impl Into<egui::WidgetText>,
@@ -78,7 +78,7 @@ impl WindowUi {
         shown
     }
 
-    /// [`menu_ui`](Self::menu_ui) with the menu button as the app makes it: egui's own
+    /// [`menu_button`](Self::menu_button) with the menu button as the app makes it: egui's own
     /// `MenuButton`, so every option it has is kept (a `MenuConfig`: how the menu closes, its
     /// style; a button with an icon or rich text).
     ///
@@ -127,7 +127,7 @@ impl WindowUi {
     /// A menu in egui's own `Popup` (`Popup::menu(&response)` opened by a click on a button,
     /// `Popup::context_menu(&response)` by a right click, with every option egui's popups take:
     /// where it opens, its gap, how it closes, its id), whose items are actions declared whether
-    /// it is open or not, as in [`menu_ui`](Self::menu_ui). `ui` is where the popup's button is.
+    /// it is open or not, as in [`menu_button`](Self::menu_button). `ui` is where the popup's button is.
     ///
     /// ```
     /// use egui_mcp_bridge::{ActionSpec, Bridge};
@@ -138,7 +138,7 @@ impl WindowUi {
     /// bridge.window("share").title("Share").ui(ui, |w, ui| {
     ///     let button = ui.button("Share…");
     ///     let popup = egui::Popup::menu(&button).gap(4.0).align(egui::RectAlign::BOTTOM_START);
-    ///     w.popup_menu_ui(ui, popup, |m| {
+    ///     w.popup_menu(ui, popup, |m| {
     ///         if let Some(press) = m.button("copy_link", ActionSpec::new("Copy link")) {
     ///             copies += 1;
     ///             press.ok("Copied");
@@ -147,7 +147,7 @@ impl WindowUi {
     /// });
     /// # });
     /// ```
-    pub fn popup_menu_ui<R>(
+    pub fn popup_menu<R>(
         &mut self,
         ui: &mut egui::Ui,
         popup: egui::Popup<'_>,
@@ -172,8 +172,8 @@ impl WindowUi {
     }
 
     /// A context menu on `response` (right click: on a row, a button, an area), whose items are
-    /// actions declared whether it is open or not, as in [`menu_ui`](Self::menu_ui).
-    pub fn context_menu_ui<R>(&mut self, response: &egui::Response, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
+    /// actions declared whether it is open or not, as in [`menu_button`](Self::menu_button).
+    pub fn context_menu<R>(&mut self, response: &egui::Response, add_items: impl FnOnce(&mut Menu<'_>) -> R) -> R {
         let mut add = Some(add_items);
         let mut out = None;
         let me = &mut *self;
@@ -205,7 +205,7 @@ fn unreachable_menu<R>() -> R {
     panic!("egui_mcp_bridge: a menu's items ran neither open nor closed")
 }
 
-/// The items of a menu ([`WindowUi::menu_ui`], [`WindowUi::context_menu_ui`]): each an action
+/// The items of a menu ([`WindowUi::menu_button`], [`WindowUi::context_menu`]): each an action
 /// declared whether the menu is open or not, drawn while it is.
 pub struct Menu<'m> {
     owner: Owner<'m>,
@@ -223,14 +223,14 @@ pub const MAX_CLOSED_MENU_DEPTH: usize = 8;
 
 /// Whose actions a menu's items are.
 enum Owner<'m> {
-    /// A window's (`menu_ui`, `context_menu_ui`).
+    /// A window's (`menu_button`, `context_menu`).
     Window(&'m mut WindowUi),
-    /// The app's (`Bridge::app_menu_ui`), with whether the closed menu's `ui` allowed use.
+    /// The app's (`Bridge::app_menu_button`), with whether the closed menu's `ui` allowed use.
     App(&'m Arc<UiCore>, Option<bool>),
 }
 
-/// An app-level menu (`app__{name}` items): see [`crate::Bridge::app_menu_ui`].
-pub(crate) fn app_menu_ui<R>(
+/// An app-level menu (`app__{name}` items): see [`crate::Bridge::app_menu_button`].
+pub(crate) fn app_menu_button<R>(
     core: &Arc<UiCore>,
     ui: &mut egui::Ui,
     title: impl Into<egui::WidgetText>,
@@ -265,7 +265,7 @@ impl Menu<'_> {
         self
     }
 
-    /// An item that is also the action `name` (as [`WindowUi::button_ui`]); a click closes the
+    /// An item that is also the action `name` (as [`WindowUi::button`]); a click closes the
     /// menu.
     pub fn button(&mut self, name: &str, spec: ActionSpec) -> Option<Press> {
         let title = spec.title.clone();
@@ -282,7 +282,7 @@ impl Menu<'_> {
     /// # let bridge = Bridge::builder().build();
     /// # egui::__run_test_ui(|ui| {
     /// bridge.window("editor").title("Editor").ui(ui, |w, ui| {
-    ///     w.menu_ui(ui, "File", |m| {
+    ///     w.menu_button(ui, "File", |m| {
     ///         let item = egui::Button::new(egui::RichText::new("Save all").strong()).shortcut_text("Ctrl+Shift+S");
     ///         if let Some(press) = m.add_button("save_all", ActionSpec::new("Save all"), item) {
     ///             press.ok("Saved");
@@ -414,7 +414,7 @@ impl Menu<'_> {
     /// let bridge = Bridge::builder().build();
     /// # egui::__run_test_ui(|ui| {
     /// bridge.window("editor").title("Editor").ui(ui, |w, ui| {
-    ///     w.menu_ui(ui, "File", |m| {
+    ///     w.menu_button(ui, "File", |m| {
     ///         let recent = SubMenuButton::from_button(egui::Button::new("🕘 Open recent").right_text(SubMenuButton::arrow_atom(None)));
     ///         m.add_menu(recent, |m| {
     ///             if let Some(press) = m.button("open_last", ActionSpec::new("Open the last file")) {

@@ -10,27 +10,27 @@ use super::content::{Items, Mode, Rows};
 use crate::hub::decl::content_hasher;
 use crate::protocol::Block;
 
-impl WindowUi {
-    /// A table with these columns. Give its rows with [`Paged::rows`]; say with
-    /// [`Paged::slice`] when they are a page of a longer table.
-    pub fn table<'w>(&'w mut self, id: &'w str, columns: &'w [&'w str]) -> Paged<'w, TableKind<'w>> {
-        Paged { ui: self, id, kind: TableKind { columns }, slice: None }
-    }
-
-    /// A list. Give its items with [`Paged::items`]; mark it [`Paged::ordered`] when the order
-    /// means something, and [`Paged::slice`] when the items are a page of a longer list.
-    pub fn list<'w>(&'w mut self, id: &'w str) -> Paged<'w, ListKind> {
-        Paged { ui: self, id, kind: ListKind { ordered: false }, slice: None }
+impl<'w> Paged<'w, TableKind<'w>> {
+    /// A table with these columns ([`ForAgents::table`](super::ForAgents::table)).
+    pub(super) fn table(ui: &'w mut WindowUi, id: &'w str, columns: &'w [&'w str]) -> Self {
+        Paged { ui, id, kind: TableKind { columns }, slice: None }
     }
 }
 
-/// The rows of a table (see [`WindowUi::table`]).
+impl<'w> Paged<'w, ListKind> {
+    /// A list ([`ForAgents::list`](super::ForAgents::list)).
+    pub(super) fn list(ui: &'w mut WindowUi, id: &'w str) -> Self {
+        Paged { ui, id, kind: ListKind { ordered: false }, slice: None }
+    }
+}
+
+/// The rows of a table (see [`ForAgents::table`](super::ForAgents::table)).
 #[derive(Debug)]
 pub struct TableKind<'w> {
     columns: &'w [&'w str],
 }
 
-/// The items of a list (see [`WindowUi::list`]).
+/// The items of a list (see [`ForAgents::list`](super::ForAgents::list)).
 #[derive(Debug)]
 pub struct ListKind {
     ordered: bool,

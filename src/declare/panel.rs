@@ -43,7 +43,7 @@ impl WindowBuilder {
         let (core, state) = (std::sync::Arc::clone(&self.core), std::sync::Arc::clone(&self.state));
         // A scope, not a frame: the contents are laid out where egui puts them in `ui`.
         let shown = ui.scope(|ui| {
-            self.declare(|w| {
+            self.declare_window(|w| {
                 super::both::described(w, ui);
                 prompts(ui, &core, &app_id, blocked, approval.as_ref());
                 ui.add_enabled_ui(!blocked, |ui| add_contents(w, ui)).inner

@@ -75,9 +75,9 @@ pub(crate) fn claim_call<A: DeserializeOwned>(
 
 /// A press of an action in this pass: the person's click or completed gesture, or an agent's
 /// call, with the action's arguments (`A`; [`NoArgs`] for a button). Every widget and
-/// declaration hands the app this one type ([`WindowUi::button_ui`](crate::WindowUi::button_ui),
-/// [`gesture_ui`](crate::WindowUi::gesture_ui), a table's row, a menu item, a window's close,
-/// [`WindowUi::action`](crate::WindowUi::action), [`Bridge::app_action`](crate::Bridge::app_action)),
+/// declaration hands the app this one type ([`WindowUi::button`](crate::WindowUi::button),
+/// [`gesture`](crate::WindowUi::gesture), a table's row, a menu item, a window's close,
+/// [`ForAgents::action`](crate::ForAgents::action), [`Bridge::app_action`](crate::Bridge::app_action)),
 /// so one code path serves both audiences: apply it, then answer with [`ok`](Self::ok),
 /// [`reply`](Self::reply), [`fail`](Self::fail), or [`handle`](Self::handle) (apply and answer in
 /// one), in the same pass. The agent gets the answer once the state it caused is published; the

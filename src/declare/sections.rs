@@ -78,7 +78,7 @@ impl WindowUi {
     /// # egui::__run_test_ui(|ui| {
     /// bridge.window("monitor").title("Monitor").ui(ui, |w, ui| {
     ///     w.collapsing_with(ui, "Connection", |h| h.default_open(true), |w, ui| {
-    ///         w.text_ui(ui, "port", "COM7, 9600 baud");
+    ///         w.label(ui, "port", "COM7, 9600 baud");
     ///     });
     /// });
     /// # });

@@ -7,7 +7,7 @@ use crate::hub::{ActionSpec, NoArgs};
 
 /// The action after it, pressed for the person by a keyboard shortcut too:
 /// [`WindowUi::with_shortcut`].
-#[must_use = "add the action the shortcut presses: .button_ui, .add_button or .action"]
+#[must_use = "add the action the shortcut presses: .button, .add_button or .action"]
 pub struct Shortcut<'w> {
     window: &'w mut WindowUi,
     keys: egui::KeyboardShortcut,
@@ -23,7 +23,7 @@ impl std::fmt::Debug for Shortcut<'_> {
 
 impl WindowUi {
     /// Binds `shortcut` to the action added next through what this returns: a button
-    /// ([`Shortcut::button_ui`], [`Shortcut::add_button`]) or an action whose person's way is the
+    /// ([`Shortcut::button`], [`Shortcut::add_button`]) or an action whose person's way is the
     /// shortcut alone ([`Shortcut::action`]). The person's shortcut presses it as a click would,
     /// and not while it is disabled (by the app, the bridge's blocking, a collapsed section);
     /// agents read the shortcut in the action's description. The shortcut is egui's: consumed
@@ -38,7 +38,7 @@ impl WindowUi {
     /// let mut lines = vec![String::from("hello")];
     /// # egui::__run_test_ui(|ui| {
     /// bridge.window("console").title("Console").ui(ui, |w, ui| {
-    ///     if let Some(press) = w.with_shortcut(SEND).button_ui(ui, "send", ActionSpec::new("Send")).inner {
+    ///     if let Some(press) = w.with_shortcut(SEND).button(ui, "send", ActionSpec::new("Send")).inner {
     ///         lines.push(String::from("sent"));
     ///         press.ok("Sent");
     ///     }
@@ -71,7 +71,7 @@ impl Shortcut<'_> {
     /// bridge.window("console").title("Console").ui(ui, |w, ui| {
     ///     let line = ui.text_edit_singleline(&mut command);
     ///     # w.describes(&line);
-    ///     if let Some(press) = w.with_shortcut(ENTER).when(line.lost_focus()).button_ui(ui, "send", ActionSpec::new("Send")).inner {
+    ///     if let Some(press) = w.with_shortcut(ENTER).when(line.lost_focus()).button(ui, "send", ActionSpec::new("Send")).inner {
     ///         press.ok("Sent");
     ///     }
     /// });
@@ -97,8 +97,8 @@ impl Shortcut<'_> {
         self.active && ctx.input_mut(|i| i.consume_shortcut(&self.keys))
     }
 
-    /// [`WindowUi::button_ui`], pressed by the shortcut too.
-    pub fn button_ui(self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> egui::InnerResponse<Option<Press>> {
+    /// [`WindowUi::button`], pressed by the shortcut too.
+    pub fn button(self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> egui::InnerResponse<Option<Press>> {
         let title = spec.title.clone();
         self.add_button(ui, name, spec, egui::Button::new(title.as_ref()))
     }
@@ -123,14 +123,14 @@ impl Shortcut<'_> {
     }
 
     /// An action whose person's way is the shortcut alone (a global Ctrl+L that clears a log):
-    /// declared as [`WindowUi::button`] while `ui` allows it, pressed by the shortcut then.
+    /// declared as [`ForAgents::button`](super::ForAgents::button) while `ui` allows it, pressed by the shortcut then.
     #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
     pub fn action(self, ui: &egui::Ui, name: &str, spec: ActionSpec) -> Option<Press> {
         if !self.window.gate().allows(ui) {
             return None;
         }
         let spec = self.described(ui.ctx(), spec);
-        let call = self.window.button(name, spec);
+        let call = self.window.offer(name, spec);
         match call {
             Some(call) => Some(call),
             None if !self.window.blocked && self.pressed(ui.ctx()) => Some(Press::person(NoArgs {})),

@@ -17,7 +17,7 @@ impl WindowUi {
     /// [`TableOptions::row_action`], each row's button is also an action `{row}` for agents
     /// (0-based, over all the rows): the person's click and the agent's call come out as one
     /// [`Press`] whose arguments are the row. Returns the row's press in this pass.
-    pub fn table_ui<T>(
+    pub fn table<T>(
         &mut self,
         ui: &mut egui::Ui,
         id: &str,
@@ -32,7 +32,7 @@ impl WindowUi {
         };
         let shown = options.agent_rows.map_or(rows.len(), |n| n.min(rows.len()));
         let first = if options.newest { rows.len() - shown } else { 0 };
-        let table = self.table(id, columns);
+        let table = super::paged::Paged::table(self, id, columns);
         let table = if shown < rows.len() { table.slice(first as u64, rows.len() as u64) } else { table };
         table.rows(|t| {
             for r in &rows[first..first + shown] {
@@ -52,7 +52,7 @@ impl WindowUi {
     /// Declares a table's row action and takes an agent's call to it, refusing a row that is not
     /// there.
     pub(super) fn agents_row(&mut self, name: &str, spec: ActionSpec, rows: usize) -> Option<Press<usize>> {
-        let call = self.action::<RowArgs>(name, spec)?;
+        let call = self.offer::<RowArgs>(name, spec)?;
         let row = call.args().row;
         if row >= rows {
             let range = if rows == 0 { "there are no rows".to_owned() } else { format!("must be 0 to {}", rows - 1) };
@@ -82,7 +82,7 @@ struct RowArgs {
     row: usize,
 }
 
-/// How a [`WindowUi::table_ui`] shows its rows, built as egui's widgets are:
+/// How a [`WindowUi::table`] shows its rows, built as egui's widgets are:
 /// `TableOptions::new().agent_rows(20).row_button("Open")`.
 #[derive(Clone, Debug, Default)]
 pub struct TableOptions<'a> {

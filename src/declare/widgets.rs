@@ -31,7 +31,7 @@ impl WindowUi {
     /// let (mut typed, mut locked) = (String::new(), true);
     /// # egui::__run_test_ui(|ui| {
     /// bridge.window("lock").title("Locked").ui(ui, |w, ui| {
-    ///     let unlock = w.gesture_ui(ui, "unlock", ActionSpec::new("Unlock"), |ui| {
+    ///     let unlock = w.gesture(ui, "unlock", ActionSpec::new("Unlock"), |ui| {
     ///         ui.add(egui::TextEdit::singleline(&mut typed).password(true));
     ///         ui.button("Unlock").clicked().then(|| Unlock { pin: typed.clone() })
     ///     });
@@ -47,7 +47,7 @@ impl WindowUi {
     /// });
     /// # });
     /// ```
-    pub fn gesture_ui<A>(
+    pub fn gesture<A>(
         &mut self,
         ui: &mut egui::Ui,
         name: &str,
@@ -61,8 +61,8 @@ impl WindowUi {
     }
 
     /// A link that does something in the app (egui's `ui.link`): drawn as a link, and the action
-    /// `name` for agents, one handler for both (as [`button_ui`](Self::button_ui)).
-    pub fn link_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> egui::InnerResponse<Option<Press>> {
+    /// `name` for agents, one handler for both (as [`button`](Self::button)).
+    pub fn link(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> egui::InnerResponse<Option<Press>> {
         let title = spec.title.clone();
         self.add_button(ui, name, spec, egui::Link::new(title.as_ref()))
     }
@@ -71,7 +71,7 @@ impl WindowUi {
     /// it as the `text` block `id`, "text: url" (an agent does not open the person's browser).
     /// The link's text may be rich (`egui::RichText`: strong, coloured, an icon): agents read
     /// its words.
-    pub fn hyperlink_ui(
+    pub fn hyperlink(
         &mut self,
         ui: &mut egui::Ui,
         id: &str,
@@ -82,7 +82,7 @@ impl WindowUi {
         let words = text.text().to_owned();
         let response = ui.hyperlink_to(text, url);
         super::both::described_widget(self, response.id);
-        self.text(id, &format!("{words}: {url}"));
+        self.agents().text(id, &format!("{words}: {url}"));
         response
     }
 
@@ -97,14 +97,14 @@ impl WindowUi {
 
     /// A paragraph for both: drawn as a label, declared as a `text` block. Returns the label's
     /// response, as egui's `ui.label` does (for a tooltip: `.on_hover_text(…)`).
-    pub fn text_ui(&mut self, ui: &mut egui::Ui, id: &str, text: &str) -> egui::Response {
-        self.text(id, text);
+    pub fn label(&mut self, ui: &mut egui::Ui, id: &str, text: &str) -> egui::Response {
+        self.agents().text(id, text);
         ui.label(text)
     }
 
     /// A status line for both: drawn in the severity's colour, declared as a `notice` block.
     /// Returns the label's response, as egui's `ui.colored_label` does.
-    pub fn notice_ui(
+    pub fn notice(
         &mut self,
         ui: &mut egui::Ui,
         id: &str,
@@ -117,7 +117,7 @@ impl WindowUi {
             crate::protocol::windows::Severity::Error => ui.visuals().error_fg_color,
             crate::protocol::windows::Severity::Success => SUCCESS_GREEN,
         };
-        self.notice(id, severity, text);
+        self.agents().notice(id, severity, text);
         ui.colored_label(color, text)
     }
 
@@ -139,7 +139,7 @@ impl WindowUi {
     /// bridge.window("port").title("Port").ui(ui, |w, ui| {
     ///     ui.add_enabled_ui(!connected, |ui| {
     ///         let spec = ActionSpec::new("Connect").description("Opens the serial port");
-    ///         if let Some(press) = w.button_ui(ui, "connect", spec).inner {
+    ///         if let Some(press) = w.button(ui, "connect", spec).inner {
     ///             connected = true;
     ///             press.ok("Connected");
     ///         }
@@ -154,12 +154,12 @@ impl WindowUi {
     /// });
     /// # });
     /// ```
-    pub fn button_ui(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> egui::InnerResponse<Option<Press>> {
+    pub fn button(&mut self, ui: &mut egui::Ui, name: &str, spec: ActionSpec) -> egui::InnerResponse<Option<Press>> {
         let title = spec.title.clone();
         self.add_button(ui, name, spec, egui::Button::new(title.as_ref()))
     }
 
-    /// [`button_ui`](Self::button_ui) with the person's button as the app makes it (an icon or
+    /// [`button`](Self::button) with the person's button as the app makes it (an icon or
     /// image, rich text, small, a shortcut's text): any `egui::Button`, or any widget whose
     /// click is the press (`egui::Link`, an `egui::Image` that senses clicks). Agents read the
     /// action's title and description, so give the words an icon stands for there.
@@ -177,7 +177,7 @@ impl WindowUi {
             response = response.on_hover_text(description.as_ref());
         }
         // Disabled by the app: not offered to agents (§5.1: an unavailable action is hidden).
-        let call = if enabled { self.button(name, spec) } else { None };
+        let call = if enabled { self.offer(name, spec) } else { None };
         let press = match (call, response.clicked()) {
             (Some(call), _) => Some(call),
             (None, true) => Some(Press::person(crate::hub::NoArgs {})),
@@ -189,7 +189,7 @@ impl WindowUi {
     /// A picture for both: `draw` paints it for the person, agents read the `media` block `id`
     /// (its `url`, such as a `data:image/png;base64,…` of the same picture, and an `alt` text
     /// that states what it shows).
-    pub fn media_ui(
+    pub fn media(
         &mut self,
         ui: &mut egui::Ui,
         id: &str,
@@ -198,11 +198,11 @@ impl WindowUi {
         draw: impl FnOnce(&mut egui::Ui),
     ) {
         draw(ui);
-        self.media(id, mime_type, url, Some(alt));
+        self.agents().media(id, mime_type, url, Some(alt));
     }
 }
 
-/// [`WindowUi::gesture_ui`]'s widget: the person's gesture and the agent's call, one action.
+/// [`WindowUi::gesture`]'s widget: the person's gesture and the agent's call, one action.
 struct Gesture<'n, F> {
     name: &'n str,
     spec: ActionSpec,

@@ -1,17 +1,17 @@
-//! Declaring a window for this pass: `bridge.window(id).title(…).declare(|w| …)`.
+//! Declaring a window for this pass: `bridge.window(id).title(…).declare(|w| …)` (agents alone:
+//! `w` is a [`ForAgents`]), or `.ui(ui, |w, ui| …)` (both audiences, `both.rs`).
 
 use std::hash::{Hash as _, Hasher as _};
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
-use super::content::{Fields, Mode, hash_value};
+use super::ForAgents;
 use super::press::{Press, declare_action};
 use super::state::DeclareState;
 use crate::hub::decl::{ContentHasher, WindowDecl, content_hasher};
-use crate::hub::{ActionSpec, AgentAction, NoArgs, UiCore};
-use crate::protocol::{Block, Severity};
+use crate::hub::{ActionSpec, AgentAction, UiCore};
+use crate::protocol::Block;
 
 /// A window about to be declared for this pass: set its title, summary and modality, then show
 /// it to the person and declare it at once with [`ui`](Self::ui), or only declare it with
@@ -74,8 +74,8 @@ impl WindowBuilder {
         self
     }
 
-    /// Declares the window with what `add_contents` adds (blocks and actions), drawing nothing,
-    /// and returns what the person's view of it needs. For a window the app draws itself (or
+    /// Declares the window with what `add_contents` adds (blocks and actions, through
+    /// [`ForAgents`]), drawing nothing, and returns what the person's view of it needs. For a window the app draws itself (or
     /// none: headless); [`ui`](Self::ui) draws and declares in one description.
     ///
     /// ```
@@ -98,7 +98,13 @@ impl WindowBuilder {
     /// // Disable the person's widgets exactly when agents are told the window is blocked.
     /// assert!(!shown.blocked);
     /// ```
-    pub fn declare<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
+    pub fn declare<R>(self, add_contents: impl FnOnce(&mut ForAgents<'_>) -> R) -> WindowResponse<R> {
+        self.declare_window(|w| add_contents(&mut w.agents()))
+    }
+
+    /// Declares the window with what `add_contents` adds, given the window's whole side
+    /// ([`WindowUi`]): how [`ui`](Self::ui) and [`panel`](Self::panel) declare what they draw.
+    pub(super) fn declare_window<R>(self, add_contents: impl FnOnce(&mut WindowUi) -> R) -> WindowResponse<R> {
         let Self { core, state, mut decl, .. } = self;
         let (blocked, looking) = {
             let mut frame = core.frame.lock();
@@ -159,11 +165,12 @@ pub struct WindowResponse<R> {
     pub close: Option<super::Press>,
 }
 
-/// The contents of a window being declared: its blocks, in order, and its actions.
-///
-/// Block closures ([`fields`](Self::fields), [`table`](Self::table), [`list`](Self::list)) are
-/// `Fn`: they run once to hash what the block shows, and a second time only when that changed,
-/// to build it. They describe what is shown and change nothing.
+/// The contents of a window shown with [`WindowBuilder::ui`]: its widgets, named and shaped as
+/// egui's ([`button`](Self::button), [`label`](Self::label), [`table`](Self::table),
+/// [`menu_button`](Self::menu_button), [`collapsing`](Self::collapsing), [`form`](Self::form)…),
+/// each drawn for the person and declared for agents in one call, in order. What agents alone
+/// read or call, beside what the app draws with egui's own widgets, is declared through
+/// [`agents`](Self::agents) ([`ForAgents`]), which draws nothing.
 ///
 #[doc = include_str!("../docs/widgets.md")]
 pub struct WindowUi {
@@ -220,7 +227,7 @@ impl WindowUi {
     }
 
     /// Hashes a block; builds it only when it differs from last pass's block at this position.
-    fn block(&mut self, hash_fn: impl FnOnce(&mut ContentHasher), build: impl FnOnce() -> Block) {
+    pub(super) fn block(&mut self, hash_fn: impl FnOnce(&mut ContentHasher), build: impl FnOnce() -> Block) {
         let mut h = content_hasher();
         hash_fn(&mut h);
         self.block_with_hash(h.finish(), build);
@@ -239,71 +246,9 @@ impl WindowUi {
         self.decl.blocks.push(if same { None } else { Some(build()) });
     }
 
-    /// A paragraph.
-    pub fn text(&mut self, id: &str, text: &str) {
-        self.block(|h| ("text", id, text).hash(h), || Block::Text { id: Some(id.to_owned()), text: text.to_owned() });
-    }
-
-    /// A status line.
-    pub fn notice(&mut self, id: &str, severity: Severity, text: &str) {
-        self.block(
-            |h| ("notice", id, severity, text).hash(h),
-            || Block::Notice { id: Some(id.to_owned()), severity, text: text.to_owned() },
-        );
-    }
-
-    /// An image or chart. `alt` should state what it shows.
-    pub fn media(&mut self, id: &str, mime_type: &str, url: &str, alt: Option<&str>) {
-        self.block(
-            |h| ("media", id, mime_type, url, alt).hash(h),
-            || Block::Media {
-                id: Some(id.to_owned()),
-                mime_type: mime_type.to_owned(),
-                url: url.to_owned(),
-                alt: alt.map(str::to_owned),
-            },
-        );
-    }
-
-    /// A structure that fits no primitive.
-    pub fn custom(&mut self, id: &str, payload: &Value) {
-        self.block(
-            |h| {
-                ("custom", id).hash(h);
-                hash_value(payload, h);
-            },
-            || Block::Custom { id: Some(id.to_owned()), payload: payload.clone() },
-        );
-    }
-
-    /// A group of labelled values.
-    pub fn fields(&mut self, id: &str, items: impl Fn(&mut Fields<'_>)) {
-        let mut h = content_hasher();
-        ("fields", id).hash(&mut h);
-        items(&mut Fields { mode: Mode::Hash(&mut h) });
-        self.block_with_hash(h.finish(), || {
-            let mut out = Vec::new();
-            items(&mut Fields { mode: Mode::Build(&mut out) });
-            Block::Fields { id: Some(id.to_owned()), items: out }
-        });
-    }
-
-    /// Declares an action of this window and returns the agent's call to it, if one arrived
-    /// for it in this pass, with its arguments already parsed as `A`. Apply it, then answer.
-    ///
-    /// Ignoring the returned value drops a call the agent waits for: it is then answered with
-    /// an error ([`Press`] says which), never with a success the app did not give.
-    ///
-    /// ```compile_fail
-    /// #![deny(unused_must_use)]
-    /// # use egui_mcp_bridge::{ActionSpec, Bridge, NoArgs};
-    /// # let bridge = Bridge::builder().build();
-    /// bridge.window("main").declare(|w| {
-    ///     w.action::<NoArgs>("submit", ActionSpec::new("Submit")); // warns: the call is ignored
-    /// });
-    /// ```
-    #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
-    pub fn action<A>(&mut self, name: &str, spec: ActionSpec) -> Option<Press<A>>
+    /// Declares an action of this window, whatever the gate says ([`ForAgents::action`] is the
+    /// public way, gated for a described widget), and returns an agent's call to it.
+    pub(super) fn offer<A>(&mut self, name: &str, spec: ActionSpec) -> Option<Press<A>>
     where
         A: DeserializeOwned + schemars::JsonSchema + 'static,
     {
@@ -311,12 +256,5 @@ impl WindowUi {
         let (decl, call) = declare_action::<A>(&self.core, Some(&self.decl.app_id), buffer, spec)?;
         self.decl.actions.push(decl);
         call
-    }
-
-    /// An action without arguments (an agent's button): [`action`](Self::action) with
-    /// [`NoArgs`].
-    #[must_use = "an agent's call to this action arrives here: apply it and answer (ok, reply, fail, handle)"]
-    pub fn button(&mut self, name: &str, spec: ActionSpec) -> Option<Press<NoArgs>> {
-        self.action::<NoArgs>(name, spec)
     }
 }

@@ -30,7 +30,7 @@
 //! 3. `plugin/mod.rs` (`input_hook`) → `hub/frame.rs` (`FrameState::begin_pass`) →
 //!    `hub/phase.rs` (`CallSlot::admit`): admitted and armed for the pass that declares its
 //!    window; an action that asks the person waits in `hub/approvals.rs` first.
-//! 4. `declare/window.rs` (`WindowUi::action`): the app declares the action, wins the claim,
+//! 4. `declare/describe.rs` (`ForAgents::action`, `WindowUi::offer` in `declare/window.rs`): the app declares the action, wins the claim,
 //!    gets the parsed arguments (`hub/args.rs`) as a `Press` (`declare/press.rs`) and answers it,
 //!    or keeps it to answer on a later pass (`Press::defer`, `hub/phase/deferred.rs`).
 //! 5. `plugin/mod.rs` (`output_hook`) → `hub/frame.rs` (`build.rs`): the pass after it is

@@ -1,7 +1,7 @@
 //! What the app drew but did not describe: the developer's list, kept by the core from the
 //! read view's last look at each viewport.
 
-/// An interactive widget the app drew but did not describe (no `*_ui` widget, form field,
+/// An interactive widget the app drew but did not describe (no widget of `WindowUi`, form field,
 /// menu item or section of the bridge drew it): agents can read it in the read view, but not
 /// use it. Listed by [`crate::Bridge::undescribed_widgets`] (and, with the feature `testing`,
 /// `testing::Harness::undescribed`), and logged at debug level when the list changes.

@@ -3,7 +3,7 @@
 //! Nothing here knows egui, rmcp or any I/O. Public here: the wire types of `app://windows`
 //! ([`WindowsState`], [`Window`], [`Block`], [`FieldItem`]), tool names, and what a secret reads
 //! as ([`MASK`]). Results and errors ([`ToolResult`], [`ToolError`]) and a notice's
-//! [`Severity`] are defined here and reached from the crate's root. The crate's own bookkeeping stays inside it: the
+//! [`Severity`](windows::Severity) are defined here and reached from the crate's root. The crate's own bookkeeping stays inside it: the
 //! operability rules (`operability.rs`), the name-safe handle registry (`handles.rs`), masking.
 //! Everything else in the crate builds on these.
 
@@ -20,5 +20,5 @@ pub use handles::{
     is_reserved_app_action, split_tool_name, tool_name,
 };
 pub(crate) use result::ToolResult;
+pub(crate) use windows::masked;
 pub use windows::{Block, FieldItem, MASK, Window, WindowsState};
-pub(crate) use windows::{Severity, masked};

@@ -23,7 +23,7 @@ use crate::plugin::headless;
 ///     let mut count = 0;
 ///     move |ui: &mut egui::Ui| {
 ///         b.window("counter").title("Counter").summary(format!("Count {count}")).ui(ui, |w, ui| {
-///             if let Some(press) = w.button_ui(ui, "add", ActionSpec::new("Add one")).inner {
+///             if let Some(press) = w.button(ui, "add", ActionSpec::new("Add one")).inner {
 ///                 count += 1;
 ///                 press.ok("Added one");
 ///             }

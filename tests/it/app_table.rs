@@ -71,7 +71,7 @@ fn described(ui: &mut egui::Ui, agents: &mut ForAgents<'_>, log: &mut Log) {
 fn app(ui: &mut egui::Ui, log: &mut Log) {
     let bridge = log.bridge.clone();
     egui::CentralPanel::default().show(ui, |ui| {
-        bridge.window("log").title("Log").panel(ui, |w, ui| w.add_ui(ui, |ui, a| described(ui, a, log)));
+        bridge.window("log").title("Log").panel(ui, |w, ui| w.scope(ui, |ui, a| described(ui, a, log)));
     });
 }
 
@@ -136,7 +136,7 @@ fn an_apps_table_in_a_disabled_ui_is_read_and_not_offered() {
         move |ui, log: &mut Log| {
             b.window("log").title("Log").ui(ui, |w, ui| {
                 ui.add_enabled_ui(false, |ui| {
-                    w.add_ui(ui, |ui, a| described(ui, a, log));
+                    w.scope(ui, |ui, a| described(ui, a, log));
                 });
             });
         },

@@ -68,7 +68,7 @@ impl App {
                 return;
             }
             let window = bridge.window("till").title("Till").summary(format!("{} payments", till.paid.len()));
-            let mut contents = |w: &mut egui_mcp_bridge::WindowUi| {
+            let mut contents = |w: &mut egui_mcp_bridge::ForAgents<'_>| {
                 let pay = ActionSpec::new("Pay").destructive().ask_person();
                 if let Some(call) = w.action::<Pay>("pay", pay) {
                     assert!(!call.args().password.is_empty(), "the app gets the secret itself");
@@ -86,7 +86,7 @@ impl App {
             };
             match shown {
                 Shown::Declared => drop(window.declare(contents)),
-                Shown::Window => drop(window.ui(ui, |w, _ui| contents(w))),
+                Shown::Window => drop(window.ui(ui, |w, _ui| contents(&mut w.agents()))),
                 Shown::OwnPrompt => {
                     drop(window.declare(contents));
                     bridge.approval_prompt(ui, "till");

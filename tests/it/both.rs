@@ -1,5 +1,5 @@
 //! One description, both audiences (`WindowBuilder::ui`, `WindowUi::form`,
-//! `WindowUi::button_ui`): the same code draws the person's widgets and declares the agent's
+//! `WindowUi::button`): the same code draws the person's widgets and declares the agent's
 //! view, so what the person types is what the agent reads, and a button and its action share
 //! one handler. Driven with the kittest harness (a person) and an agent on the same app.
 
@@ -26,18 +26,18 @@ fn app(ui: &mut egui::Ui, s: &mut Profile) {
             f.edit("pin", &Input::secret("PIN"), &mut s.pin);
             f.value("Count", s.count);
         });
-        if let Some(press) = w.button_ui(ui, "add_one", ActionSpec::new("Add one")).inner {
+        if let Some(press) = w.button(ui, "add_one", ActionSpec::new("Add one")).inner {
             s.count += 1;
             press.ok("Added one");
         }
-        if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()).inner {
+        if let Some(press) = w.button(ui, "reset", ActionSpec::new("Reset").destructive()).inner {
             s.asking = true;
             press.ok("Asked for confirmation");
         }
     });
     if s.asking {
         bridge.window("sure").title("Sure?").modal_of("profile").ui(ui, |w, ui| {
-            if let Some(press) = w.button_ui(ui, "yes", ActionSpec::new("Reset now").destructive()).inner {
+            if let Some(press) = w.button(ui, "yes", ActionSpec::new("Reset now").destructive()).inner {
                 s.count = 0;
                 s.asking = false;
                 press.ok("Reset");
@@ -140,7 +140,7 @@ fn a_gesture_and_its_action_give_the_same_arguments_to_one_handler() {
         bridge.window("lock").title("Lock").ui(ui, |w, ui| {
             ui.add_enabled_ui(!s.frozen, |ui| {
                 let typed = &mut s.typed;
-                let gesture = w.gesture_ui(ui, "unlock", ActionSpec::new("Unlock"), |ui| {
+                let gesture = w.gesture(ui, "unlock", ActionSpec::new("Unlock"), |ui| {
                     let l = ui.label("PIN");
                     ui.add(egui::TextEdit::singleline(typed)).labelled_by(l.id);
                     ui.button("Unlock").clicked().then(|| Unlock { pin: std::mem::take(typed) })
@@ -208,7 +208,7 @@ fn a_deferred_gesture_is_answered_once_its_effect_is_in_place() {
             }
         }
         bridge.window("file").title("File").summary(format!("{} saved", s.saved.len())).ui(ui, |w, ui| {
-            let save = w.gesture_ui(ui, "save", ActionSpec::new("Save as"), |ui| {
+            let save = w.gesture(ui, "save", ActionSpec::new("Save as"), |ui| {
                 ui.button("Save as report").clicked().then(|| Save { name: "report".into() })
             });
             if let Some(gesture) = save {
@@ -256,16 +256,16 @@ fn one_press_type_for_a_button_a_gesture_a_row_and_a_menu_item() {
         let log = &mut s.log;
         bridge.window("w").title("Presses").ui(ui, |w, ui| {
             egui::MenuBar::new().ui(ui, |ui| {
-                w.menu_ui(ui, "File", |m| {
+                w.menu_button(ui, "File", |m| {
                     if let Some(press) = m.button("save", ActionSpec::new("Save")) {
                         record(log, "save", press);
                     }
                 });
             });
-            if let Some(press) = w.button_ui(ui, "ring", ActionSpec::new("Ring")).inner {
+            if let Some(press) = w.button(ui, "ring", ActionSpec::new("Ring")).inner {
                 record(log, "ring", press);
             }
-            let say = w.gesture_ui(ui, "say", ActionSpec::new("Say a word"), |ui| {
+            let say = w.gesture(ui, "say", ActionSpec::new("Say a word"), |ui| {
                 ui.button("Say hi").clicked().then(|| Say { word: "hi".into() })
             });
             if let Some(press) = say {
@@ -274,7 +274,7 @@ fn one_press_type_for_a_button_a_gesture_a_row_and_a_menu_item() {
             let rows = egui_mcp_bridge::blocks::TableOptions::new()
                 .row_button("Pick")
                 .row_action("pick", ActionSpec::new("Pick a row").description("Pick the row (0-based)"));
-            let picked = w.table_ui(ui, "rows", &["Name"], &["first", "second"], |r, t| t.row((*r,)), rows);
+            let picked = w.table(ui, "rows", &["Name"], &["first", "second"], |r, t| t.row((*r,)), rows);
             if let Some(press) = picked {
                 record(log, "pick", press);
             }

@@ -1,6 +1,6 @@
 //! What real apps are laid out in, described once: panels that are windows
 //! (`WindowBuilder::panel`, with a dialog over one), a menu bar whose items are actions
-//! declared while the menu is closed (`WindowUi::menu_ui`, a submenu, a keyboard shortcut), and
+//! declared while the menu is closed (`WindowUi::menu_button`, a submenu, a keyboard shortcut), and
 //! a collapsing section whose contents agents read and use while the person has it collapsed
 //! (`WindowUi::collapsing`).
 
@@ -30,7 +30,7 @@ fn app(ui: &mut egui::Ui, s: &mut App) {
     egui::Panel::top("menu").show(ui, |ui| {
         bridge.window("menu").title("Menu").summary("The menu bar").panel(ui, |w, ui| {
             egui::MenuBar::new().ui(ui, |ui| {
-                w.menu_ui(ui, "File", |m| {
+                w.menu_button(ui, "File", |m| {
                     if let Some(press) = m.shortcut("save", ActionSpec::new("Save"), SAVE) {
                         s.saved += 1;
                         press.ok("Saved");
@@ -62,14 +62,14 @@ fn app(ui: &mut egui::Ui, s: &mut App) {
                     w.form(ui, "plot", |f| {
                         f.edit("plots", &Input::integer("Number of plots", 1..=10), &mut s.plots);
                     });
-                    if let Some(press) = w.button_ui(ui, "reset_plots", ActionSpec::new("Reset plots")).inner {
+                    if let Some(press) = w.button(ui, "reset_plots", ActionSpec::new("Reset plots")).inner {
                         s.plots = 1;
                         s.reset += 1;
                         press.ok("Reset");
                     }
                 });
             });
-            if let Some(press) = w.button_ui(ui, "clear", ActionSpec::new("Clear data")).inner {
+            if let Some(press) = w.button(ui, "clear", ActionSpec::new("Clear data")).inner {
                 s.asking = true;
                 press.ok("Asking first");
             }
@@ -77,7 +77,7 @@ fn app(ui: &mut egui::Ui, s: &mut App) {
     });
     if s.asking {
         bridge.window("sure").title("Clear all data?").modal_of("settings").ui(ui, |d, ui| {
-            if let Some(press) = d.button_ui(ui, "yes", ActionSpec::new("Clear")).inner {
+            if let Some(press) = d.button(ui, "yes", ActionSpec::new("Clear")).inner {
                 s.cleared += 1;
                 s.asking = false;
                 press.ok("Cleared");
@@ -226,7 +226,7 @@ fn live_lines_in_a_window_of_their_own_leave_the_settings_writes_fresh() {
                     f.choice("baud", &Input::choice("Baud rate"), &mut s.baud, &bauds);
                 });
                 if !s.split {
-                    w.list_ui(ui, "lines", &last);
+                    w.list(ui, "lines", &last);
                 }
             });
         });
@@ -234,7 +234,7 @@ fn live_lines_in_a_window_of_their_own_leave_the_settings_writes_fresh() {
             egui::CentralPanel::default().show(ui, |ui| {
                 let summary = format!("{} lines", s.lines.len());
                 bridge.window("console").title("Console").summary(summary).panel(ui, |w, ui| {
-                    w.list_ui(ui, "lines", &last);
+                    w.list(ui, "lines", &last);
                 });
             });
         }
@@ -353,7 +353,7 @@ fn a_hidden_tab_is_read_and_shown_before_anything_in_it_changes() {
     assert_eq!((h.state().tab, item(&h, "profile")["key"].clone()), (0, json!("name")), "the person's click");
 }
 
-/// An app-level menu (`Bridge::app_menu_ui`): its items are `app__…` actions, declared while the
+/// An app-level menu (`Bridge::app_menu_button`): its items are `app__…` actions, declared while the
 /// menu is closed, one handler for the person's click and the agent's call.
 #[test]
 fn an_app_menus_items_are_app_actions_while_it_is_closed() {
@@ -365,7 +365,7 @@ fn an_app_menus_items_are_app_actions_while_it_is_closed() {
         let b = s.bridge.clone();
         egui::Panel::top("bar").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
-                b.app_menu_ui(ui, "Documents", |m| {
+                b.app_menu_button(ui, "Documents", |m| {
                     if let Some(press) = m.button("new_document", ActionSpec::new("New document")) {
                         s.opened += 1;
                         press.ok("Opened");
@@ -403,8 +403,8 @@ fn the_agents_mark_never_moves_a_panels_rows() {
         let Some(bridge) = s.bridge.clone() else { return };
         egui::Panel::left("side").show(ui, |ui| {
             bridge.window("side").title("Side").summary(format!("Rang {}", s.rang)).panel(ui, |w, ui| {
-                w.text_ui(ui, "first", "The first row");
-                if let Some(press) = w.button_ui(ui, "ring", ActionSpec::new("Ring")).inner {
+                w.label(ui, "first", "The first row");
+                if let Some(press) = w.button(ui, "ring", ActionSpec::new("Ring")).inner {
                     s.rang += 1;
                     press.ok("Rang");
                 }
@@ -444,7 +444,7 @@ fn a_section_keeps_egui_s_options_open_by_default() {
                     "Connection",
                     |h| h.default_open(true),
                     |w, ui| {
-                        w.text_ui(ui, "about", "The serial link");
+                        w.label(ui, "about", "The serial link");
                         w.form(ui, "link", |f| {
                             f.edit("baud", &Input::integer("Baud", 300..=115_200), &mut s.baud);
                         });
@@ -488,7 +488,7 @@ fn a_window_keeps_egui_s_options() {
     fn bridged(ui: &mut egui::Ui, bridge: &mut Bridge) {
         let window = bridge.window("prefs").title("Preferences").anchor(ANCHOR.0, ANCHOR.1);
         let window = window.fixed_size([220.0, 120.0]).resizable(false).collapsible(false);
-        window.ui(ui, |w, ui| w.text_ui(ui, "about", "Nothing to set yet"));
+        window.ui(ui, |w, ui| w.label(ui, "about", "Nothing to set yet"));
     }
     fn plain(ui: &mut egui::Ui) {
         let window = egui::Window::new("Preferences").anchor(ANCHOR.0, ANCHOR.1);
@@ -524,7 +524,7 @@ fn a_menu_item_keeps_egui_s_options() {
         egui::Panel::top("menu").show(ui, |ui| {
             bridge.window("menu").title("Menu").panel(ui, |w, ui| {
                 egui::MenuBar::new().ui(ui, |ui| {
-                    w.menu_ui(ui, "File", |m| {
+                    w.menu_button(ui, "File", |m| {
                         if let Some(press) = m.add_button("save_all", ActionSpec::new("Save all"), item()) {
                             s.1 += 1;
                             press.ok("Saved");

@@ -432,7 +432,7 @@ fn a_button_press_defers_for_the_agent_and_for_nobody_when_the_person_pressed() 
         let bridge = a.bridge.clone();
         bridge.window("port").title("Port").summary(summary(&a.port)).ui(ui, |w, ui| {
             ui.label(summary(&a.port));
-            if let Some(press) = w.button_ui(ui, "connect", ActionSpec::new("Connect")).inner {
+            if let Some(press) = w.button(ui, "connect", ActionSpec::new("Connect")).inner {
                 a.port.opening.push(press.defer());
             }
         });

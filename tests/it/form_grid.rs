@@ -27,7 +27,7 @@ fn bridged(ui: &mut egui::Ui, s: &mut Port) {
                     |f| {
                         f.edit("baud", &Input::integer("Baud rate", 300..=1_000_000), &mut s.baud);
                         f.cell(|w, ui| {
-                            if let Some(press) = w.button_ui(ui, "rescan", ActionSpec::new("Rescan")).inner {
+                            if let Some(press) = w.button(ui, "rescan", ActionSpec::new("Rescan")).inner {
                                 s.rescans += 1;
                                 press.ok("Rescanned");
                             }
@@ -35,7 +35,7 @@ fn bridged(ui: &mut egui::Ui, s: &mut Port) {
                     },
                 );
                 f.cell(|w, ui| {
-                    if let Some(press) = w.button_ui(ui, "save", ActionSpec::new("Save")).inner {
+                    if let Some(press) = w.button(ui, "save", ActionSpec::new("Save")).inner {
                         s.saves += 1;
                         press.ok("Saved");
                     }

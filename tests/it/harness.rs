@@ -93,7 +93,7 @@ fn the_builders_options_reach_kittest_and_the_callers_setup_runs_with_the_plugin
             .with_context_setup(move |ctx| ctx.all_styles_mut(|s| s.spacing.item_spacing = spacing))
             .build_ui(|ui| {
                 b.window("counter").title("Counter").ui(ui, |w, ui| {
-                    if let Some(press) = w.button_ui(ui, "add", ActionSpec::new("Add one")).inner {
+                    if let Some(press) = w.button(ui, "add", ActionSpec::new("Add one")).inner {
                         added += 1;
                         press.ok("Added");
                     }
@@ -124,7 +124,7 @@ fn kittests_step_bound_and_the_agents_are_separate() {
         passes.set(passes.get() + 1);
         b.window("till").title("Till").ui(ui, |w, ui| {
             // Waits for the person's approval, which never comes.
-            if let Some(press) = w.button_ui(ui, "pay", ActionSpec::new("Pay").ask_person()).inner {
+            if let Some(press) = w.button(ui, "pay", ActionSpec::new("Pay").ask_person()).inner {
                 press.ok("Paid");
             }
         });

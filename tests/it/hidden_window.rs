@@ -90,7 +90,7 @@ fn an_overdue_pass_is_served_from_logic_when_the_platform_cannot_say_it_is_hidde
 /// in the hidden path's passes.
 fn described_and_plain(bridge: &Bridge, count: &mut u32, ui: &mut egui::Ui) {
     bridge.window("editor").title("Editor").summary(format!("Count {count}")).ui(ui, |w, ui| {
-        if let Some(press) = w.button_ui(ui, "add", egui_mcp_bridge::ActionSpec::new("Add one")).inner {
+        if let Some(press) = w.button(ui, "add", egui_mcp_bridge::ActionSpec::new("Add one")).inner {
             *count += 1;
             press.ok("Added");
         }

@@ -46,11 +46,11 @@ fn max_lines(n: f64) -> String {
     if n == 0.0 { "∞".to_owned() } else { format!("{n}") }
 }
 
-fn level() -> Input {
+fn level() -> egui_mcp_bridge::NumberInput {
     Input::integer("Level", -5..=300)
 }
 
-fn window() -> Input {
+fn window() -> egui_mcp_bridge::NumberInput {
     Input::number("Window", 0.0..=60.0).decimals(1).suffix(" s")
 }
 
@@ -72,24 +72,24 @@ fn app(ui: &mut egui::Ui, s: &mut Monitor) {
             f.edit("paused", &Input::checkbox("Paused").selectable(), &mut s.paused);
             f.edit("highlight", &Input::color("Highlight"), &mut s.highlight);
         });
-        if let Some(press) = w.link_ui(ui, "help", ActionSpec::new("Show help")).inner {
+        if let Some(press) = w.link(ui, "help", ActionSpec::new("Show help")).inner {
             s.helped += 1;
             press.ok("Help shown");
         }
-        w.hyperlink_ui(ui, "docs", "Manual", "https://example.com/manual");
+        w.hyperlink(ui, "docs", "Manual", "https://example.com/manual");
         // The app disables its port controls while connected, as real apps do.
         ui.add_enabled_ui(!s.connected, |ui| {
             w.form(ui, "port", |f| {
                 f.edit("port", &Input::text("Port").placeholder("e.g. /dev/ttyUSB0").width(160.0), &mut s.port);
             });
             let connect = ActionSpec::new("Connect").description("Opens the serial port");
-            if let Some(press) = w.button_ui(ui, "connect", connect).inner {
+            if let Some(press) = w.button(ui, "connect", connect).inner {
                 s.connected = true;
                 press.ok("Connected");
             }
         });
         ui.add_enabled_ui(s.connected, |ui| {
-            if let Some(press) = w.button_ui(ui, "disconnect", ActionSpec::new("Disconnect")).inner {
+            if let Some(press) = w.button(ui, "disconnect", ActionSpec::new("Disconnect")).inner {
                 s.connected = false;
                 press.ok("Disconnected");
             }
@@ -301,19 +301,19 @@ fn controls_blocked_by_a_dialog_come_back_in_the_state_that_closes_it() {
         let b = s.bridge.clone();
         b.window("main").title("Main").ui(ui, |w, ui| {
             ui.add_enabled_ui(s.count < 5, |ui| {
-                if let Some(press) = w.button_ui(ui, "add", ActionSpec::new("Add")).inner {
+                if let Some(press) = w.button(ui, "add", ActionSpec::new("Add")).inner {
                     s.count += 1;
                     press.ok("Added");
                 }
             });
-            if let Some(press) = w.button_ui(ui, "ask", ActionSpec::new("Ask")).inner {
+            if let Some(press) = w.button(ui, "ask", ActionSpec::new("Ask")).inner {
                 s.asking = true;
                 press.ok("Asking");
             }
         });
         if s.asking {
             b.window("sure").title("Sure?").modal_of("main").ui(ui, |d, ui| {
-                if let Some(press) = d.button_ui(ui, "yes", ActionSpec::new("Yes")).inner {
+                if let Some(press) = d.button(ui, "yes", ActionSpec::new("Yes")).inner {
                     s.asking = false;
                     press.ok("Closed");
                 }

@@ -1,4 +1,4 @@
-//! Long lists and logs (`WindowUi::long_list_ui`), described once for both audiences: on a
+//! Long lists and logs (`WindowUi::long_list`), described once for both audiences: on a
 //! 100,000-line log a person (kittest) and an agent do the same tasks (read the newest line,
 //! see a new one arrive at the bottom, know how many there are). The person's pass lays out
 //! only the visible rows; the agent's read of `app://windows` holds a bounded page and stays
@@ -32,7 +32,7 @@ fn log_app(ui: &mut egui::Ui, s: &mut Log) {
     let bridge = s.bridge.clone();
     let (lines, options) = (&s.lines, (s.options)());
     bridge.window("log").title("Log").summary(format!("{} lines", lines.len())).ui(ui, |w, ui| {
-        w.long_list_ui(ui, "lines", lines.len(), |k| lines[k].as_str(), options);
+        w.long_list(ui, "lines", lines.len(), |k| lines[k].as_str(), options);
     });
 }
 
@@ -171,7 +171,7 @@ fn a_table_gives_agents_its_newest_rows() {
             b.window("readings").title("Readings").ui(ui, |w, ui| {
                 let options = TableOptions::new().newest_rows(3);
                 let _ =
-                    w.table_ui(ui, "readings", &["Reading", "Value"], rows, |r, t| t.row((r.0.as_str(), r.1)), options);
+                    w.table(ui, "readings", &["Reading", "Value"], rows, |r, t| t.row((r.0.as_str(), r.1)), options);
             });
         },
         rows,

@@ -32,12 +32,12 @@ fn big_orange(ui: &egui::Ui, text: &dyn egui::TextBuffer, wrap_width: f32) -> Ar
     ui.fonts_mut(|f| f.layout_job(job))
 }
 
-fn notes() -> Input {
+fn notes() -> egui_mcp_bridge::TextInput {
     let font = egui::FontId::proportional(20.0);
     Input::text("Notes").multiline().desired_rows(7).font(font).text_color(egui::Color32::RED).lock_focus(true)
 }
 
-fn code() -> Input {
+fn code() -> egui_mcp_bridge::TextInput {
     Input::text("Code").code().desired_rows(2).layouter(big_orange)
 }
 
@@ -205,7 +205,7 @@ struct Slide {
 }
 
 impl Slide {
-    fn input(self) -> Input {
+    fn input(self) -> egui_mcp_bridge::NumberInput {
         let input = Input::number("Gain", self.range.0..=self.range.1).clamping(self.clamping);
         match self.step {
             Some(step) => input.step_by(step),

@@ -40,7 +40,7 @@ fn a_window_keeps_every_egui_option() {
     for (name, options) in WINDOWS {
         let bridged = move |ui: &mut egui::Ui, bridge: &mut Bridge| {
             bridge.window("w").title("Demo").with_window(options).ui(ui, |w, ui| {
-                w.text_ui(
+                w.label(
                     ui,
                     "text",
                     "The quick brown fox jumps over the lazy dog, again and again and again and again.",
@@ -77,7 +77,7 @@ fn modal_app(ui: &mut egui::Ui, s: &mut Modal) {
     }
     let window = s.bridge.window("user").title("Edit user").app_modal();
     let window = if s.closable { window.closable() } else { window };
-    let response = window.ui(ui, |w, ui| w.text_ui(ui, "about", "Name: Ada"));
+    let response = window.ui(ui, |w, ui| w.label(ui, "about", "Name: Ada"));
     if let Some(press) = response.close {
         s.presses += 1;
         s.open = false;
@@ -154,7 +154,7 @@ fn painted_in(output: &egui::FullOutput, area: egui::Rect, origin: egui::Pos2) -
 }
 
 /// The slider of egui's slider demo: filled up to its handle, a narrow rectangle for a handle.
-fn demo_slider() -> egui_mcp_bridge::Input {
+fn demo_slider() -> egui_mcp_bridge::NumberInput {
     let shape = egui::style::HandleShape::Rect { aspect_ratio: 0.5 };
     egui_mcp_bridge::Input::number("Value", 0.0..=100.0).trailing_fill(true).handle_shape(shape)
 }
@@ -294,7 +294,7 @@ fn unit_floats(n: usize, seed: u64) -> Vec<[f32; 4]> {
 
 /// One colour type's pickers: egui's own (as the demo draws it) and how its value is written.
 struct FloatColour<T> {
-    input: fn() -> egui_mcp_bridge::Input,
+    input: fn() -> egui_mcp_bridge::ColorInput,
     egui_s: fn(&mut egui::Ui, &mut T),
     from: fn([f32; 4]) -> T,
     floats: fn(&T) -> Vec<f32>,
@@ -421,7 +421,7 @@ fn a_premultiplied_colour_takes_what_egui_s_picker_holds() {
 
 /// The text edits of egui's demo whose options the bridge did not keep: the code editor's
 /// background, the text-edit demo's alignment, a margin, no clipping; the password box's size.
-fn note() -> egui_mcp_bridge::Input {
+fn note() -> egui_mcp_bridge::TextInput {
     let input = egui_mcp_bridge::Input::text("Note").multiline().align(egui::Align2::CENTER_CENTER);
     input.background_color(egui::Color32::DARK_BLUE).margin(8.0).clip_text(false)
 }
@@ -559,7 +559,7 @@ fn a_window_disabled_with_egui_s_enabled_false_is_disabled_for_agents_too() {
             w.form(ui, "f", |f| {
                 f.edit("name", &egui_mcp_bridge::Input::text("Name"), &mut s.2);
             });
-            if let Some(press) = w.button_ui(ui, "go", egui_mcp_bridge::ActionSpec::new("Go")).inner {
+            if let Some(press) = w.button(ui, "go", egui_mcp_bridge::ActionSpec::new("Go")).inner {
                 s.3 += 1;
                 press.ok("Gone");
             }
@@ -582,4 +582,53 @@ fn a_window_disabled_with_egui_s_enabled_false_is_disabled_for_agents_too() {
     let version = h.window("w").expect("declared").version;
     h.call("w__go", json!({"expectedVersion": version})).expect("offered again");
     assert_eq!(h.state().3, 1);
+}
+
+/// Any other option of egui's `TextEdit` through `TextInput::text_edit`: the field is laid out as
+/// egui's own with that option (a minimum size), and the field's rules stay the bridge's: an
+/// app's looser character limit there does not let the person type more than an agent may set.
+#[test]
+fn a_text_edit_takes_egui_s_own_options_and_keeps_the_field_s_rules() {
+    fn code() -> egui_mcp_bridge::TextInput {
+        egui_mcp_bridge::Input::text("Code")
+            .char_limit(3)
+            .text_edit(|te| te.min_size(egui::vec2(300.0, 50.0)).char_limit(100))
+    }
+    fn bridged(ui: &mut egui::Ui, s: &mut (Bridge, String)) {
+        let bridge = s.0.clone();
+        egui::CentralPanel::default().show(ui, |ui| {
+            bridge.window("t").title("Texts").panel(ui, |w, ui| {
+                w.form(ui, "f", |f| {
+                    f.edit("code", &code(), &mut s.1);
+                });
+            });
+        });
+    }
+    fn plain(ui: &mut egui::Ui, s: &mut String) {
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::Grid::new("f").num_columns(2).spacing([12.0, 6.0]).show(ui, |ui| {
+                let l = ui.label("Code");
+                let edit = egui::TextEdit::singleline(s).min_size(egui::vec2(300.0, 50.0)).char_limit(3);
+                ui.add(edit).labelled_by(l.id);
+                ui.end_row();
+            });
+        });
+    }
+    let bridge = Bridge::builder().build();
+    let mut h =
+        Harness::builder(&bridge).with_size([600.0, 400.0]).build_ui_state(bridged, (bridge.clone(), String::new()));
+    h.run_steps(2);
+    let mut p =
+        egui_kittest::Harness::builder().with_size(egui::vec2(600.0, 400.0)).build_ui_state(plain, String::new());
+    p.run_steps(2);
+    let (ours, egui_s) = (h.get_by_label("Code").rect(), p.get_by_label("Code").rect());
+    assert_eq!(ours.size(), egui_s.size(), "as big as egui's own with the same option");
+
+    h.get_by_label("Code").focus();
+    h.run_steps(1);
+    h.get_by_label("Code").type_text("abcdef");
+    h.run_steps(2);
+    assert_eq!(h.state().1, "abc", "the field's own limit, not the looser one given to egui");
+    let err = h.call("t__edit_field", json!({"field": "code", "value": "abcd"})).expect_err("over the limit");
+    assert!(format!("{err:?}").contains('3'), "{err:?}");
 }

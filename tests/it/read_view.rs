@@ -154,14 +154,14 @@ fn read_only_windows_have_no_tools_are_never_operable_and_keep_their_ids_and_ver
 /// an action, its modal dialog, and an undescribed window.
 fn mixed(bridge: &Bridge, ui: &mut egui::Ui, dialog: &mut bool) {
     bridge.window("editor").title("Editor").summary("An editor").ui(ui, |w, ui| {
-        if let Some(press) = w.button_ui(ui, "ask", ActionSpec::new("Ask")).inner {
+        if let Some(press) = w.button(ui, "ask", ActionSpec::new("Ask")).inner {
             *dialog = true;
             press.ok("Asked");
         }
     });
     if *dialog {
         bridge.window("question").title("Question").modal_of("editor").ui(ui, |w, ui| {
-            if let Some(press) = w.button_ui(ui, "yes", ActionSpec::new("Yes")).inner {
+            if let Some(press) = w.button(ui, "yes", ActionSpec::new("Yes")).inner {
                 *dialog = false;
                 press.ok("Answered");
             }
@@ -201,12 +201,12 @@ fn the_read_view_leaves_the_declared_windows_as_they_were() {
 /// A declared window with a button the app forgot to describe, until it does.
 fn counter(bridge: &Bridge, ui: &mut egui::Ui, s: &mut (u32, bool)) {
     bridge.window("counter").title("Counter").ui(ui, |w, ui| {
-        if let Some(press) = w.button_ui(ui, "add", ActionSpec::new("Add one")).inner {
+        if let Some(press) = w.button(ui, "add", ActionSpec::new("Add one")).inner {
             s.0 += 1;
             press.ok("Added");
         }
         if s.1 {
-            if let Some(press) = w.button_ui(ui, "reset", ActionSpec::new("Reset")).inner {
+            if let Some(press) = w.button(ui, "reset", ActionSpec::new("Reset")).inner {
                 s.0 = 0;
                 press.ok("Reset");
             }

@@ -1,6 +1,6 @@
 //! Keyboard shortcuts on any action (`WindowUi::with_shortcut`), a menu button as the app makes
 //! it (`WindowUi::add_menu`: egui's `MenuButton` with its `MenuConfig`), and a menu in egui's
-//! own `Popup` (`WindowUi::popup_menu_ui`).
+//! own `Popup` (`WindowUi::popup_menu`).
 
 use egui_kittest::kittest::Queryable as _;
 use egui_mcp_bridge::testing::Harness;
@@ -23,7 +23,7 @@ fn console(ui: &mut egui::Ui, s: &mut Console) {
     let Some(bridge) = s.bridge.clone() else { return };
     bridge.window("console").title("Console").ui(ui, |w, ui| {
         ui.add_enabled_ui(s.connected, |ui| {
-            if let Some(press) = w.with_shortcut(SEND).button_ui(ui, "send", ActionSpec::new("Send")).inner {
+            if let Some(press) = w.with_shortcut(SEND).button(ui, "send", ActionSpec::new("Send")).inner {
                 s.sent.push(press.by_agent());
                 press.ok("Sent");
             }
@@ -37,7 +37,7 @@ fn console(ui: &mut egui::Ui, s: &mut Console) {
     });
     if s.confirm {
         bridge.window("confirm").title("Sure?").modal_of("console").ui(ui, |w, ui| {
-            if w.button_ui(ui, "yes", ActionSpec::new("Yes")).inner.is_some() {
+            if w.button(ui, "yes", ActionSpec::new("Yes")).inner.is_some() {
                 s.confirm = false;
             }
         });
@@ -167,7 +167,7 @@ fn a_popup_menu_keeps_egui_s_popup_options() {
         let Some(bridge) = s.0.clone() else { return };
         bridge.window("share").title("Sharing").ui(ui, |w, ui| {
             let button = ui.button("Share…");
-            w.popup_menu_ui(ui, popup(&button), |m| {
+            w.popup_menu(ui, popup(&button), |m| {
                 if let Some(press) = m.button("copy_link", ActionSpec::new("Copy link")) {
                     s.1 += 1;
                     press.ok("Copied");
@@ -216,7 +216,7 @@ fn a_submenu_keeps_egui_s_submenu_button() {
     fn bridged(ui: &mut egui::Ui, s: &mut (Option<Bridge>, usize)) {
         let Some(bridge) = s.0.clone() else { return };
         bridge.window("files").title("Files").ui(ui, |w, ui| {
-            w.menu_ui(ui, "File", |m| {
+            w.menu_button(ui, "File", |m| {
                 m.add_menu(submenu(), |m| {
                     if let Some(press) = m.button("open_last", ActionSpec::new("Open the last file")) {
                         s.1 += 1;
@@ -262,7 +262,7 @@ fn a_shortcut_can_work_only_while_a_field_has_focus() {
         bridge.window("console").title("Console").ui(ui, |w, ui| {
             let line = ui.add(egui::TextEdit::singleline(&mut s.1).hint_text("Command"));
             w.describes(&line);
-            let send = w.with_shortcut(ENTER).when(line.lost_focus()).button_ui(ui, "send", ActionSpec::new("Send"));
+            let send = w.with_shortcut(ENTER).when(line.lost_focus()).button(ui, "send", ActionSpec::new("Send"));
             if let Some(press) = send.inner {
                 s.2.push(std::mem::take(&mut s.1));
                 press.ok("Sent");

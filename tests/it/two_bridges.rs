@@ -31,7 +31,7 @@ fn app(bridge: &Bridge, ui: &mut egui::Ui, s: &mut App) {
             f.edit("name", &Input::text("Name"), &mut s.name);
             f.edit("flag", &Input::text("Flag"), &mut s.flag);
         });
-        if let Some(call) = w.action::<Note>("note", ActionSpec::new("Note")) {
+        if let Some(call) = w.agents().action::<Note>("note", ActionSpec::new("Note")) {
             s.notes.push(call.args().text.clone());
             call.ok("Noted");
         }

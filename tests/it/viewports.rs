@@ -300,7 +300,7 @@ fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
     let frame = |ctx: &egui::Context| {
         native_frame(ctx, &bridge, &open, |bridge, ui, o| {
             bridge.window("main").title("Main").ui(ui, |w, ui| {
-                if let Some(press) = w.button_ui(ui, "bump", ActionSpec::new("Bump")).inner {
+                if let Some(press) = w.button(ui, "bump", ActionSpec::new("Bump")).inner {
                     o.1 += 1;
                     press.ok("Bumped");
                 }
@@ -309,7 +309,7 @@ fn a_native_window_shown_with_ui_is_declared_and_closed_in_its_own_viewport() {
                 // The state changes inside the closure: egui may run it again in the same pass.
                 let mut close = false;
                 bridge.window("panel").title("Panel").ui(ui, |w, ui| {
-                    if let Some(press) = w.button_ui(ui, "close", ActionSpec::new("Close")).inner {
+                    if let Some(press) = w.button(ui, "close", ActionSpec::new("Close")).inner {
                         close = true;
                         press.ok("Closed");
                     }

@@ -22,11 +22,11 @@ struct Shop {
     read_only: bool,
 }
 
-fn name() -> Input {
+fn name() -> egui_mcp_bridge::TextInput {
     Input::text("Name").char_limit(8)
 }
 
-fn price() -> Input {
+fn price() -> egui_mcp_bridge::NumberInput {
     Input::number("Price", 0.0..=100.0).decimals(2)
 }
 
@@ -44,22 +44,22 @@ fn app(ui: &mut egui::Ui, s: &mut Shop) {
             f.edit("qty", &Input::integer("Qty", 1..=9), &mut s.qty);
             f.derived("total", &Input::number("Total", 0.0..=1e6).decimals(2), total, "price times qty");
         });
-        w.text_ui(ui, "intro", "Welcome to the shop");
-        w.notice_ui(ui, "stock", Severity::Warn, "Stock is low");
+        w.label(ui, "intro", "Welcome to the shop");
+        w.notice(ui, "stock", Severity::Warn, "Stock is low");
         let drop = ActionSpec::new("Drop an item").description("Drop the item at a row (0-based)");
         let options = TableOptions::new().agent_rows(2).row_button("Drop").row_action("drop", drop).height(120.0);
         if let Some(press) =
-            w.table_ui(ui, "items", &["Item", "Qty"], &s.items, |it, t| t.row((it.0.as_str(), it.1)), options)
+            w.table(ui, "items", &["Item", "Qty"], &s.items, |it, t| t.row((it.0.as_str(), it.1)), options)
         {
             let row = *press.args();
             s.dropped.push(row);
             press.ok(format!("Dropped row {row}"));
         }
-        w.ordered_list_ui(ui, "tags", &["new", "sale"]);
-        w.media_ui(ui, "logo", ("image/png", "data:image/png;base64,AA=="), "A round logo", |ui| {
+        w.ordered_list(ui, "tags", &["new", "sale"]);
+        w.media(ui, "logo", ("image/png", "data:image/png;base64,AA=="), "A round logo", |ui| {
             ui.label("[logo]");
         });
-        if let Some(press) = w.button_ui(ui, "ring", ActionSpec::new("Ring the bell")).inner {
+        if let Some(press) = w.button(ui, "ring", ActionSpec::new("Ring the bell")).inner {
             s.pressed += 1;
             press.ok("Rang");
         }
@@ -337,7 +337,7 @@ fn an_owned_string_is_a_value_as_a_borrowed_one_is() {
                 w.form(ui, "f", |f| {
                     f.value("Count", format!("{count} items"));
                 });
-                w.fields("more", |f| f.field("Twice", format!("{} items", *count * 2)));
+                w.agents().fields("more", |f| f.field("Twice", format!("{} items", *count * 2)));
             });
         },
         3,
@@ -357,7 +357,7 @@ fn a_rich_text_link_is_read_by_its_words() {
     let mut h = Harness::builder(&bridge).build_ui(move |ui| {
         b.window("w").title("W").ui(ui, |w, ui| {
             let text = egui::RichText::new("The manual").strong();
-            w.hyperlink_ui(ui, "manual", text, "https://example.org/manual");
+            w.hyperlink(ui, "manual", text, "https://example.org/manual");
         });
     });
     h.run();

@@ -80,13 +80,12 @@ impl Editor {
             }
             Dialog::Authorize { .. } => return self.authorize_dialog(w, ui, k, total, parts),
             Dialog::Discard { .. } => {
-                w.text_ui(ui, "question", &format!("{label} has unsaved changes. Discard them and close the editor?"));
+                w.label(ui, "question", &format!("{label} has unsaved changes. Discard them and close the editor?"));
                 let discard = ActionSpec::new("Discard changes").destructive();
                 (("discard", discard), ("keep_editing", ActionSpec::new("Keep editing")))
             }
         };
-        let (yes, no) =
-            ui.horizontal(|ui| (w.button_ui(ui, yes, yes_spec).inner, w.button_ui(ui, no, no_spec).inner)).inner;
+        let (yes, no) = ui.horizontal(|ui| (w.button(ui, yes, yes_spec).inner, w.button(ui, no, no_spec).inner)).inner;
         let confirm = matches!(self.dialogs[k], Dialog::Confirm { .. });
         if let Some(press) = yes {
             press.reply(Ok(if confirm { self.confirm(parts.ids) } else { self.discard() }));
@@ -106,7 +105,7 @@ impl Editor {
         });
         let Dialog::Authorize { password, error, focused, .. } = &mut self.dialogs[k] else { return };
         if let Some(e) = error.clone() {
-            w.notice_ui(ui, "error-password", Severity::Error, &format!("password: {e}"));
+            w.notice(ui, "error-password", Severity::Error, &format!("password: {e}"));
         }
         let spec = ActionSpec::new("Authorize payment")
             .destructive()
@@ -116,7 +115,7 @@ impl Editor {
         // {password}`: one gesture, one press.
         let (authorize, cancel) = ui
             .horizontal(|ui| {
-                let authorize = w.gesture_ui(ui, "authorize", spec, |ui| {
+                let authorize = w.gesture(ui, "authorize", spec, |ui| {
                     let l = ui.label("Payment password");
                     let field = egui::TextEdit::singleline(password).password(true).desired_width(110.0);
                     let r = ui.add(field).labelled_by(l.id);
@@ -126,7 +125,7 @@ impl Editor {
                     let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     (ui.button("Authorize").clicked() || enter).then(|| AuthorizeArgs { password: password.clone() })
                 });
-                (authorize, w.button_ui(ui, "cancel", ActionSpec::new("Cancel")).inner)
+                (authorize, w.button(ui, "cancel", ActionSpec::new("Cancel")).inner)
             })
             .inner;
         if let Some(press) = authorize {

@@ -5,7 +5,7 @@
 //! (`inputs.rs`), the same errors and the same result. A method that rejects its input changes
 //! nothing.
 
-use egui_mcp_bridge::{FieldError, Input, ToolError, ToolResult};
+use egui_mcp_bridge::{FieldError, Input, TextInput, ToolError, ToolResult};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -166,10 +166,10 @@ impl Editor {
     /// Appends a line item, checked by the rules the person's add-item row follows.
     pub fn add_item(&mut self, product: &str, quantity: u32, unit_price: Option<f64>) -> Result<ToolResult, ToolError> {
         let (product, unit_price) = (product.trim(), unit_price.unwrap_or(0.0));
-        let given = [
-            ("product", inputs::product(), Value::from(product)),
-            ("quantity", inputs::quantity(), Value::from(quantity)),
-            ("unitPrice", inputs::unit_price(), Value::from(unit_price)),
+        let given: [(&str, Input, Value); 3] = [
+            ("product", inputs::product().into(), Value::from(product)),
+            ("quantity", inputs::quantity().into(), Value::from(quantity)),
+            ("unitPrice", inputs::unit_price().into(), Value::from(unit_price)),
         ];
         let errors: Vec<FieldError> =
             given.iter().filter_map(|(key, input, v)| input.check(v).err().map(|e| FieldError::new(*key, e))).collect();
@@ -199,7 +199,7 @@ impl Editor {
         // invalid field at once (the given values' and the order's), shows them in the editor,
         // and changes nothing else.
         let mut errors = Vec::new();
-        let mut check = |key: &str, input: Input, v: Option<String>| {
+        let mut check = |key: &str, input: TextInput, v: Option<String>| {
             let v = v?;
             input.check(&Value::from(v.clone())).map_err(|e| errors.push(FieldError::new(key, e))).ok().map(|_| v)
         };

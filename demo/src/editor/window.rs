@@ -48,7 +48,7 @@ impl Editor {
             self.details_ui(w, ui);
             self.items_ui(w, ui);
             self.submit_ui(w, ui, parts);
-            if let Some(press) = w.button("focus", ActionSpec::new("Bring to front").idempotent()) {
+            if let Some(press) = w.agents().button("focus", ActionSpec::new("Bring to front").idempotent()) {
                 parts.bridge.focus(ctx, &self.app_id);
                 press.ok(format!("{title} is in front"));
             }
@@ -96,7 +96,7 @@ impl Editor {
         }
         let cells =
             |it: &crate::data::LineItem, t: &mut Rows<'_>| t.row((it.product.as_str(), it.quantity, it.unit_price));
-        if let Some(press) = w.table_ui(ui, "items", &ITEM_COLUMNS, &self.draft.items, cells, options) {
+        if let Some(press) = w.table(ui, "items", &ITEM_COLUMNS, &self.draft.items, cells, options) {
             press.handle(|row| self.remove_item(row));
         }
         if self.submitted {
@@ -104,7 +104,7 @@ impl Editor {
         }
         let add = ActionSpec::new(ADD).description(&*ADD_ITEM);
         let new = &mut self.new_item;
-        if let Some(press) = w.gesture_ui(ui, "add_item", add, |ui| add_item_row(ui, new)) {
+        if let Some(press) = w.gesture(ui, "add_item", add, |ui| add_item_row(ui, new)) {
             let by_person = !press.by_agent();
             if press.handle(|a| self.add_item(&a.product, a.quantity, a.unit_price)) && by_person {
                 self.new_item.product.clear();
@@ -116,15 +116,15 @@ impl Editor {
     /// (with the values to apply first), one press.
     fn submit_ui(&mut self, w: &mut WindowUi, ui: &mut egui::Ui, parts: &mut Parts<'_>) {
         for e in &self.errors {
-            w.notice_ui(ui, &format!("error-{}", e.field), Severity::Error, &format!("{}: {}", e.field, e.error));
+            w.notice(ui, &format!("error-{}", e.field), Severity::Error, &format!("{}: {}", e.field, e.error));
         }
         if self.submitted {
-            w.notice_ui(ui, "read-only", Severity::Info, "Submitted: this order is read-only.");
+            w.notice(ui, "read-only", Severity::Info, "Submitted: this order is read-only.");
             return;
         }
         ui.separator();
         let spec = ActionSpec::new(SUBMIT).description("Apply the values given, validate, open Confirm order");
-        let submit = w.gesture_ui(ui, "submit", spec, |ui| ui.button(SUBMIT).clicked().then(SubmitArgs::default));
+        let submit = w.gesture(ui, "submit", spec, |ui| ui.button(SUBMIT).clicked().then(SubmitArgs::default));
         if let Some(press) = submit {
             press.handle(|a| self.submit(a, parts.ids));
         }

@@ -150,15 +150,15 @@ impl Monitor {
         if self.asking_reset {
             let dialog = bridge.window("reset").title("Reset settings?").modal_of("settings");
             dialog.summary("Asks before resetting the display and plot settings").ui(ui, |d, ui| {
-                d.text_ui(ui, "question", "Reset the display and plot settings to their defaults?");
+                d.label(ui, "question", "Reset the display and plot settings to their defaults?");
                 ui.horizontal(|ui| {
-                    if let Some(press) = d.button_ui(ui, "reset", ActionSpec::new("Reset").destructive()).inner {
+                    if let Some(press) = d.button(ui, "reset", ActionSpec::new("Reset").destructive()).inner {
                         let port = (self.settings.port.clone(), self.settings.baud, self.settings.parity);
                         self.settings = Settings { port: port.0, baud: port.1, parity: port.2, ..Settings::default() };
                         self.asking_reset = false;
                         press.ok("Display and plot settings reset");
                     }
-                    if let Some(press) = d.button_ui(ui, "keep", ActionSpec::new("Keep them")).inner {
+                    if let Some(press) = d.button(ui, "keep", ActionSpec::new("Keep them")).inner {
                         self.asking_reset = false;
                         press.ok("Settings kept");
                     }
@@ -203,7 +203,7 @@ impl Monitor {
 
     fn menu(&mut self, w: &mut egui_mcp_bridge::WindowUi, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
-            w.menu_ui(ui, "File", |m| {
+            w.menu_button(ui, "File", |m| {
                 m.enabled(!self.lines.is_empty());
                 if let Some(press) = m.shortcut("clear", ActionSpec::new("Clear the console"), CLEAR) {
                     self.lines.clear();
@@ -226,13 +226,13 @@ impl Monitor {
                 f.choice("parity", &Input::choice("Parity").radio(), &mut s.parity, &PARITY);
             });
             let connect = ActionSpec::new("Connect").description("Open the port; answers once it is open");
-            if let Some(press) = w.button_ui(ui, "connect", connect).inner {
+            if let Some(press) = w.button(ui, "connect", connect).inner {
                 self.device.start_opening(now);
                 self.connecting = Some(press.defer());
             }
         });
         ui.add_enabled_ui(self.device.is_open(), |ui| {
-            if let Some(press) = w.button_ui(ui, "disconnect", ActionSpec::new("Disconnect")).inner {
+            if let Some(press) = w.button(ui, "disconnect", ActionSpec::new("Disconnect")).inner {
                 self.device.close();
                 press.ok("Disconnected");
             }
@@ -253,7 +253,7 @@ impl Monitor {
             });
         });
         let reset = ActionSpec::new("Reset settings").description("Asks first, in the Reset settings? dialog");
-        if let Some(press) = w.button_ui(ui, "reset_settings", reset).inner {
+        if let Some(press) = w.button(ui, "reset_settings", reset).inner {
             self.asking_reset = true;
             press.ok("Asking first: answer the Reset settings? dialog");
         }
@@ -265,7 +265,7 @@ impl Monitor {
         let typed = &mut self.typed;
         let sent = ui
             .add_enabled_ui(self.device.is_open(), |ui| {
-                w.gesture_ui(ui, "send", spec, |ui| {
+                w.gesture(ui, "send", spec, |ui| {
                     ui.horizontal(|ui| {
                         let l = ui.label("Command");
                         let r = ui.text_edit_singleline(typed).labelled_by(l.id);
@@ -296,7 +296,7 @@ impl Monitor {
             let status = if self.device.is_opening() { "Connecting…" } else { "Not connected" };
             (Severity::Info, status.to_owned())
         };
-        w.notice_ui(ui, "status", severity, &status);
+        w.notice(ui, "status", severity, &status);
         // One description: every line for the person, scrolled (only the visible ones laid
         // out), and the newest AGENT_LINES for agents, as a page of the whole (§9).
         let timestamps = self.settings.timestamps;
@@ -306,7 +306,7 @@ impl Monitor {
             if timestamps { format!("[{t:.1}] {line}") } else { line.clone() }
         };
         let options = ListOptions::new().newest_items(AGENT_LINES).stick_to_bottom(self.settings.autoscroll);
-        w.long_list_ui(ui, "lines", lines.len(), shown, options);
+        w.long_list(ui, "lines", lines.len(), shown, options);
     }
 }
 

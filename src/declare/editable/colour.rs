@@ -140,7 +140,7 @@ fn float_picker_holds(checked: &Value) -> Value {
 }
 
 /// A colour in linear floats, premultiplied inside (egui's `color_edit_button_rgba`, with the
-/// input's [`alpha`](Input::alpha)).
+/// input's [`alpha`](crate::ColorInput::alpha)).
 impl Editable for egui::Rgba {
     fn to_value(&self) -> Value {
         Value::String(color_text(self.to_srgba_unmultiplied()))

@@ -174,7 +174,7 @@ impl Form<'_> {
     }
 
     /// A cell of the form holding anything else the window draws: a described button, link,
-    /// section, list or widget of your own beside the fields (`|w, ui| w.button_ui(ui, "test",
+    /// section, list or widget of your own beside the fields (`|w, ui| w.button(ui, "test",
     /// spec)`), as an egui grid mixes them. In the form's grid it is a row of its own (its
     /// widget in the first column, as egui's `ui.button(..); ui.end_row()`); in
     /// [`row`](Self::row) or [`labelled`](Self::labelled), a cell of that row. What it declares
@@ -193,7 +193,7 @@ impl Form<'_> {
     ///             |f| {
     ///                 f.edit("port", &Input::text("Device"), &mut port);
     ///                 f.cell(|w, ui| {
-    ///                     if let Some(press) = w.button_ui(ui, "rescan", ActionSpec::new("Rescan")).inner {
+    ///                     if let Some(press) = w.button(ui, "rescan", ActionSpec::new("Rescan")).inner {
     ///                         press.ok("Rescanned");
     ///                     }
     ///                 });

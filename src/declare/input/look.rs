@@ -10,7 +10,7 @@ use std::hash::{Hash, Hasher};
 use egui::SliderClamping;
 
 use super::text_look::TextLook;
-use super::{Input, Kind, Widget};
+use super::{CheckboxInput, ChoiceInput, ColorInput, Kind, NumberInput, Widget};
 
 /// A value's display for the person; the unit words also go into the rules agents read.
 #[derive(Clone, Debug, Default)]
@@ -96,9 +96,9 @@ impl Look {
     }
 }
 
-/// egui's own options on the person's widget.
-impl Input {
-    /// When a slider keeps values in its range (number; implies [`slider`](Self::slider)), as
+// egui's own options on the person's widget.
+impl NumberInput {
+    /// When a slider keeps values in its range (implies [`slider`](Self::slider)), as
     /// egui's `Slider::clamping`. With `SliderClamping::Never` the person can type any number
     /// into the slider's value box (the rail still ends at the range), and an agent may set any
     /// number the value's type holds.
@@ -112,15 +112,15 @@ impl Input {
     /// ```
     #[must_use]
     pub fn clamping(mut self, clamping: SliderClamping) -> Self {
-        if let Kind::Number { clamped, .. } = &mut self.kind {
+        if let Kind::Number { clamped, .. } = &mut self.0.kind {
             *clamped = clamping != SliderClamping::Never;
-            self.look.clamping = clamping;
-            self.look.widget = Widget::Slider;
+            self.0.look.clamping = clamping;
+            self.0.look.widget = Widget::Slider;
         }
         self
     }
 
-    /// A slider's smart aim (number; implies [`slider`](Self::slider)), as egui's
+    /// A slider's smart aim (implies [`slider`](Self::slider)), as egui's
     /// `Slider::smart_aim`: on, dragging prefers round numbers; off, it takes the exact value
     /// under the pointer.
     ///
@@ -139,16 +139,12 @@ impl Input {
     /// ```
     #[must_use]
     pub fn smart_aim(mut self, on: bool) -> Self {
-        if let Kind::Number { .. } = self.kind {
-            self.look.smart_aim = Some(on);
-            self.look.widget = Widget::Slider;
-        }
+        self.0.look.smart_aim = Some(on);
+        self.0.look.widget = Widget::Slider;
         self
     }
 
-    /// A vertical slider (number; implies [`slider`](Self::slider)), as egui's
-    /// `Slider::vertical`; for a choice drawn as radio buttons or selectable labels, its
-    /// options one under another (egui's `ui.vertical`) instead of in a row.
+    /// A vertical slider (implies [`slider`](Self::slider)), as egui's `Slider::vertical`.
     ///
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
@@ -165,19 +161,12 @@ impl Input {
     /// ```
     #[must_use]
     pub fn vertical(mut self) -> Self {
-        match self.kind {
-            Kind::Number { .. } => {
-                self.look.vertical = true;
-                self.look.widget = Widget::Slider;
-            }
-            // A choice's radio buttons or selectable labels one under another.
-            Kind::Choice => self.look.vertical = true,
-            _ => {}
-        }
+        self.0.look.vertical = true;
+        self.0.look.widget = Widget::Slider;
         self
     }
 
-    /// A slider's rail filled from its start up to the handle (number; implies
+    /// A slider's rail filled from its start up to the handle (implies
     /// [`slider`](Self::slider)), as egui's `Slider::trailing_fill`: how much of the range is
     /// used, at a glance. Agents read and set the number the same either way.
     ///
@@ -198,26 +187,24 @@ impl Input {
     /// ```
     #[must_use]
     pub fn trailing_fill(mut self, fill: bool) -> Self {
-        if let Kind::Number { .. } = self.kind {
-            self.look.trailing_fill = Some(fill);
-            self.look.widget = Widget::Slider;
-        }
+        self.0.look.trailing_fill = Some(fill);
+        self.0.look.widget = Widget::Slider;
         self
     }
 
-    /// A slider's handle (number; implies [`slider`](Self::slider)), as egui's
+    /// A slider's handle (implies [`slider`](Self::slider)), as egui's
     /// `Slider::handle_shape`: a circle, or a rectangle of an aspect ratio (see
     /// [`trailing_fill`](Self::trailing_fill)).
     #[must_use]
     pub fn handle_shape(mut self, shape: egui::style::HandleShape) -> Self {
-        if let Kind::Number { .. } = self.kind {
-            self.look.handle_shape = Some(shape);
-            self.look.widget = Widget::Slider;
-        }
+        self.0.look.handle_shape = Some(shape);
+        self.0.look.widget = Widget::Slider;
         self
     }
+}
 
-    /// A tri-state checkbox (yes/no), as egui's `Checkbox::indeterminate`: while `mixed` (a
+impl CheckboxInput {
+    /// A tri-state checkbox, as egui's `Checkbox::indeterminate`: while `mixed` (a
     /// "select all" over some of its items) it is drawn neither on nor off, and agents read the
     /// `bool` the app holds with "now mixed" in the field's rules. Agents set it `true` or
     /// `false`, as the person's click does.
@@ -231,13 +218,38 @@ impl Input {
     /// ```
     #[must_use]
     pub fn indeterminate(mut self, mixed: bool) -> Self {
-        if self.kind == Kind::Bool {
-            self.look.indeterminate = mixed;
-        }
+        self.0.look.indeterminate = mixed;
         self
     }
+}
 
-    /// How the colour picker treats alpha (colour), as egui's `color_picker::Alpha`: `Opaque`
+impl ChoiceInput {
+    /// Its radio buttons or selectable labels one under another (egui's `ui.vertical`)
+    /// instead of in a row that wraps.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut size = 1;
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("shirt").title("Shirt").ui(ui, |w, ui| {
+    ///     w.form(ui, "shirt", |f| {
+    ///         let sizes = [(0, "Small"), (1, "Medium"), (2, "Large")];
+    ///         f.choice("size", &Input::choice("Size").radio().vertical(), &mut size, &sizes);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn vertical(mut self) -> Self {
+        self.0.look.vertical = true;
+        self
+    }
+}
+
+impl ColorInput {
+    /// How the colour picker treats alpha, as egui's `color_picker::Alpha`: `Opaque`
     /// shows no alpha, `BlendOrAdditive` also offers additive colours (the bridge's own:
     /// `OnlyBlend`). For an `egui::Color32` or an `egui::Rgba`. An additive colour is one the
     /// person can pick and agents read as transparent (`#rrggbbaa` names none).
@@ -258,9 +270,7 @@ impl Input {
     /// ```
     #[must_use]
     pub fn alpha(mut self, alpha: egui::color_picker::Alpha) -> Self {
-        if let Kind::Color { .. } = self.kind {
-            self.look.alpha = Some(PickerAlpha(alpha));
-        }
+        self.0.look.alpha = Some(PickerAlpha(alpha));
         self
     }
 }

@@ -5,7 +5,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use super::{Input, Kind};
+use super::TextInput;
 
 /// A text edit's options that are egui's own and change nothing agents read: rows, focus, font,
 /// colour, layouter, alignment, background, margin, clipping and size.
@@ -26,6 +26,22 @@ pub(in crate::declare) struct TextLook {
     pub clip: Option<bool>,
     /// The edit's size, as egui's `Ui::add_sized` gives it.
     pub size: Option<egui::Vec2>,
+    /// Any other option of egui's `TextEdit`, as the app sets it ([`TextInput::text_edit`]).
+    pub edit: Option<EditOptions>,
+}
+
+/// The app's own options on egui's `TextEdit` ([`TextInput::text_edit`]).
+#[derive(Clone)]
+pub(in crate::declare) struct EditOptions(pub Arc<EditOptionsFn>);
+
+/// What [`TextInput::text_edit`] takes: egui's `TextEdit` as the bridge set it up, returned as
+/// the app wants it.
+pub(in crate::declare) type EditOptionsFn = dyn for<'t> Fn(egui::TextEdit<'t>) -> egui::TextEdit<'t> + Send + Sync;
+
+impl std::fmt::Debug for EditOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EditOptions")
+    }
 }
 
 /// How a text edit lays its text out (egui's `TextEdit::layouter`: syntax colouring).
@@ -48,11 +64,16 @@ impl PartialEq for TextLook {
             (Some(a), Some(b)) => Arc::ptr_eq(&a.0, &b.0),
             (a, b) => a.is_none() && b.is_none(),
         };
+        let same_edit = match (&self.edit, &other.edit) {
+            (Some(a), Some(b)) => Arc::ptr_eq(&a.0, &b.0),
+            (a, b) => a.is_none() && b.is_none(),
+        };
         (self.rows, self.lock_focus, self.color) == (other.rows, other.lock_focus, other.color)
             && (self.align, self.background, self.margin, self.clip, self.size)
                 == (other.align, other.background, other.margin, other.clip, other.size)
             && self.font.as_ref().map(font_key) == other.font.as_ref().map(font_key)
             && same_layouter
+            && same_edit
     }
 }
 
@@ -66,8 +87,8 @@ fn font_key(font: &egui::FontSelection) -> (u8, Option<&egui::FontId>, Option<&e
 }
 
 impl TextLook {
-    /// Hashes what [`PartialEq`] compares, but for the layouter (compared by address: an app
-    /// makes a new one every pass).
+    /// Hashes what [`PartialEq`] compares, but for the layouter and the app's own options
+    /// (compared by address: an app makes new ones every pass; neither changes what agents read).
     pub(super) fn hash_into<H: Hasher>(&self, h: &mut H) {
         (self.rows, self.lock_focus, self.color, self.font.as_ref().map(font_key)).hash(h);
         (self.align, self.background, self.clip, self.size.map(|s| (s.x.to_bits(), s.y.to_bits()))).hash(h);
@@ -76,16 +97,14 @@ impl TextLook {
 }
 
 /// egui's own options on a text edit.
-impl Input {
-    /// Sets a text edit's option; an input of another kind has none.
+impl TextInput {
+    /// Sets a text edit's option.
     fn text_look(mut self, set: impl FnOnce(&mut TextLook)) -> Self {
-        if let Kind::Text { .. } = self.kind {
-            set(&mut self.look.text);
-        }
+        set(&mut self.0.look.text);
         self
     }
 
-    /// How many rows a text edit shows (text), as egui's `TextEdit::desired_rows` (the
+    /// How many rows a text edit shows, as egui's `TextEdit::desired_rows` (the
     /// bridge's own: 3 for [`multiline`](Self::multiline), 4 for [`code`](Self::code)).
     ///
     /// ```
@@ -106,7 +125,7 @@ impl Input {
         self.text_look(|t| t.rows = Some(rows))
     }
 
-    /// Whether the tab key indents instead of moving to the next widget (text), as egui's
+    /// Whether the tab key indents instead of moving to the next widget, as egui's
     /// `TextEdit::lock_focus` ([`code`](Self::code) has it on). The text agents may set is the
     /// same either way.
     ///
@@ -128,7 +147,7 @@ impl Input {
         self.text_look(|t| t.lock_focus = Some(tab_will_indent))
     }
 
-    /// The text edit's font (text), as egui's `TextEdit::font`: a `TextStyle` or a `FontId`.
+    /// The text edit's font, as egui's `TextEdit::font`: a `TextStyle` or a `FontId`.
     ///
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
@@ -148,7 +167,7 @@ impl Input {
         self.text_look(|t| t.font = Some(font.into()))
     }
 
-    /// The text edit's text colour (text), as egui's `TextEdit::text_color`.
+    /// The text edit's text colour, as egui's `TextEdit::text_color`.
     ///
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
@@ -168,7 +187,7 @@ impl Input {
         self.text_look(|t| t.color = Some(color))
     }
 
-    /// Where the text sits in the text edit (text), as egui's `TextEdit::align` (its
+    /// Where the text sits in the text edit, as egui's `TextEdit::align` (its
     /// `horizontal_align` and `vertical_align`).
     ///
     /// ```
@@ -191,28 +210,28 @@ impl Input {
         self.text_look(|t| t.align = Some(align))
     }
 
-    /// The text edit's background (text), as egui's `TextEdit::background_color` (see
+    /// The text edit's background, as egui's `TextEdit::background_color` (see
     /// [`align`](Self::align)).
     #[must_use]
     pub fn background_color(self, color: egui::Color32) -> Self {
         self.text_look(|t| t.background = Some(color))
     }
 
-    /// The room around the text inside the edit (text), as egui's `TextEdit::margin` (see
+    /// The room around the text inside the edit, as egui's `TextEdit::margin` (see
     /// [`align`](Self::align)).
     #[must_use]
     pub fn margin(self, margin: impl Into<egui::Margin>) -> Self {
         self.text_look(|t| t.margin = Some(margin.into()))
     }
 
-    /// Whether a line longer than the text edit is clipped or the edit grows to hold it (text),
+    /// Whether a line longer than the text edit is clipped or the edit grows to hold it,
     /// as egui's `TextEdit::clip_text`.
     #[must_use]
     pub fn clip_text(self, clip: bool) -> Self {
         self.text_look(|t| t.clip = Some(clip))
     }
 
-    /// The text edit's size (text), as egui's `ui.add_sized(size, text_edit)` gives it (a
+    /// The text edit's size, as egui's `ui.add_sized(size, text_edit)` gives it (a
     /// password box as wide and tall as the room left, `ui.available_size()`).
     ///
     /// ```
@@ -233,7 +252,7 @@ impl Input {
         self.text_look(|t| t.size = Some(size.into()))
     }
 
-    /// How the text edit lays its text out (text), as egui's `TextEdit::layouter`: a code
+    /// How the text edit lays its text out, as egui's `TextEdit::layouter`: a code
     /// editor's syntax colouring. Called with the `ui`, the text and the width to wrap at, as
     /// egui calls it, at least once a pass: keep what it works out in egui's memory if it is
     /// slow. Agents read and set the text itself.
@@ -269,5 +288,35 @@ impl Input {
         layouter: impl Fn(&egui::Ui, &dyn egui::TextBuffer, f32) -> Arc<egui::Galley> + Send + Sync + 'static,
     ) -> Self {
         self.text_look(|t| t.layouter = Some(Layouter(Arc::new(layouter))))
+    }
+
+    /// Any other option of egui's `TextEdit` (`frame`, `min_size`, `cursor_at_end`,
+    /// `return_key`, `id_salt`…), as egui's own builder: `options` gets the
+    /// `TextEdit` as the bridge set it up (the options above applied) and returns it as the app
+    /// wants it. The field's rules stay the bridge's: its character limit and a secret's dots
+    /// are set again after `options`, so the person can type nothing an agent could not set.
+    /// Called every pass the field is drawn; compared by address, as
+    /// [`layouter`](Self::layouter) is.
+    ///
+    /// ```
+    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
+    /// # let mut search = String::new();
+    /// use egui_mcp_bridge::Input;
+    ///
+    /// let input = Input::text("Search").text_edit(|te| te.min_size(egui::vec2(240.0, 0.0)).cursor_at_end(false));
+    /// # egui::__run_test_ui(|ui| {
+    /// bridge.window("find").title("Find").ui(ui, |w, ui| {
+    ///     w.form(ui, "find", |f| {
+    ///         f.edit("search", &input, &mut search);
+    ///     });
+    /// });
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn text_edit(
+        self,
+        options: impl for<'t> Fn(egui::TextEdit<'t>) -> egui::TextEdit<'t> + Send + Sync + 'static,
+    ) -> Self {
+        self.text_look(|t| t.edit = Some(EditOptions(Arc::new(options))))
     }
 }
