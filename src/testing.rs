@@ -263,7 +263,7 @@ impl<'a, State> Harness<'a, State> {
     /// let b = bridge.clone();
     /// let mut harness = Harness::new_ui_state(&bridge, move |ui, count: &mut u32| {
     ///     b.window("counter").title("Counter").ui(ui, |w, ui| {
-    ///         if let Some(press) = w.button_ui(ui, "add", ActionSpec::new("Add one")).inner {
+    ///         if let Some(press) = w.button(ui, "add", ActionSpec::new("Add one")).inner {
     ///             *count += 1;
     ///             press.ok("Added");
     ///         }

@@ -123,7 +123,7 @@ impl WindowBuilder {
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
     /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("chart").title("Chart").own_window_button(true).ui(ui, |w, ui| w.text_ui(ui, "chart", "…"));
+    /// bridge.window("chart").title("Chart").own_window_button(true).ui(ui, |w, ui| w.label(ui, "chart", "…"));
     /// # });
     /// ```
     pub fn own_window_button(mut self, on: bool) -> Self {

@@ -297,7 +297,7 @@ struct Job {
 fn job(ui: &mut egui::Ui, s: &mut Job) {
     let Some(bridge) = s.bridge.clone() else { return };
     bridge.window("job").title("Job").ui(ui, |w, ui| {
-        if let Some(press) = w.button_ui(ui, "start", egui_mcp_bridge::ActionSpec::new("Start")).inner {
+        if let Some(press) = w.button(ui, "start", egui_mcp_bridge::ActionSpec::new("Start")).inner {
             s.waiting.push(press.defer());
         }
     });
@@ -360,7 +360,7 @@ async fn a_described_call_applied_but_answered_late_is_never_answered_action_tim
         let (state, bridge) = (in_app, b);
         move |ui: &mut egui::Ui| {
             bridge.window("late").title("Late").ui(ui, |w, ui| {
-                if let Some(press) = w.button_ui(ui, "go", egui_mcp_bridge::ActionSpec::new("Go")).inner {
+                if let Some(press) = w.button(ui, "go", egui_mcp_bridge::ActionSpec::new("Go")).inner {
                     let mut s = state.lock();
                     s.presses += 1;
                     s.work();

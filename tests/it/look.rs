@@ -14,12 +14,12 @@ const LABELS: [&str; 3] = ["The first line of the window", "Ring", "The last lin
 
 /// The contents with the bridge: a text, a button (the person's and the agent's) and a text.
 fn described(w: &mut egui_mcp_bridge::WindowUi, ui: &mut egui::Ui, rang: &mut usize) {
-    w.text_ui(ui, "first", LABELS[0]);
-    if let Some(press) = w.button_ui(ui, "ring", ActionSpec::new(LABELS[1])).inner {
+    w.label(ui, "first", LABELS[0]);
+    if let Some(press) = w.button(ui, "ring", ActionSpec::new(LABELS[1])).inner {
         *rang += 1;
         press.ok("Rang");
     }
-    w.text_ui(ui, "last", LABELS[2]);
+    w.label(ui, "last", LABELS[2]);
 }
 
 /// The same contents drawn with egui alone.
@@ -174,7 +174,7 @@ fn no_own_window_button_unless_the_app_turns_it_on() {
         if let Some(on) = s.1 {
             window = window.own_window_button(on);
         }
-        window.ui(ui, |w, ui| w.text_ui(ui, "first", LABELS[0]));
+        window.ui(ui, |w, ui| w.label(ui, "first", LABELS[0]));
     }
     // How many buttons the window has, and how tall it is.
     let shown = |bridge: &Bridge, on: Option<bool>| {

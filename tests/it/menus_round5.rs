@@ -27,9 +27,9 @@ fn app(ui: &mut egui::Ui, s: &mut App) {
     let Some(bridge) = s.bridge.clone() else { return };
     bridge.window("menus").title("Menus").ui(ui, |w, ui| {
         egui::MenuBar::new().ui(ui, |ui| {
-            bridge.app_menu_ui(ui, "App", |m| recursive(m, &mut s.items));
-            w.menu_ui(ui, "Recursive", |m| recursive(m, &mut s.items));
-            w.menu_ui(ui, "File", |m| {
+            bridge.app_menu_button(ui, "App", |m| recursive(m, &mut s.items));
+            w.menu_button(ui, "Recursive", |m| recursive(m, &mut s.items));
+            w.menu_button(ui, "File", |m| {
                 m.enabled(false);
                 m.menu("Export", |m| {
                     if let Some(press) = m.button("export_pdf", ActionSpec::new("Export as PDF")) {
