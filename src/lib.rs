@@ -91,7 +91,8 @@ pub mod limits {
         ACTIVITY_CAPACITY, DEFAULT_MAX_STRING_CHARS, MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION, MAX_NAMED_ERRORS,
         MAX_TOOL_NAME,
     };
-    pub use crate::plugin::{MAX_EDIT_FIELDS, STALLED_AFTER};
+    pub use crate::plugin::STALLED_AFTER;
+    pub use crate::protocol::MAX_EDIT_FIELDS;
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub use crate::server::SESSION_IDLE;

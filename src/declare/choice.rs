@@ -105,7 +105,7 @@ impl Form<'_> {
                 self.changed.push(key.to_owned());
             }
         } else if let Some(call) = self.w.edits.take_for(key) {
-            match pick(label, options, &call.args().value) {
+            match pick(label, options, call.args().value()) {
                 Ok(k) => {
                     *value = options[k].0.clone();
                     self.changed.push(key.to_owned());

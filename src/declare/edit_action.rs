@@ -19,22 +19,7 @@ use super::state::Made;
 use super::{Input, Press, WindowUi};
 use crate::hub::decl::ActionDecl;
 use crate::hub::{ActionSpec, add_expected_version, clipped};
-use crate::protocol::ToolError;
-
-/// The name of the edit action derived from a window's editable fields.
-pub(crate) const EDIT_ACTION: &str = "edit_field";
-
-/// `edit_field`'s arguments: one field, or several.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct EditArgs {
-    #[serde(default)]
-    pub field: String,
-    #[serde(default)]
-    pub value: Value,
-    #[serde(default)]
-    fields: Option<Map<String, Value>>,
-}
+use crate::protocol::{EDIT_FIELD, EditArgs, ToolError};
 
 /// One editable field of a window, for the derived edit action.
 #[derive(Clone, Debug)]
@@ -107,7 +92,7 @@ pub(crate) struct Edits {
 impl Edits {
     /// Takes the agent's edit if it is for `key`.
     pub(super) fn take_for(&mut self, key: &str) -> Option<Press<EditArgs>> {
-        if self.call.as_ref().is_some_and(|c| c.args().field == key) { self.call.take() } else { None }
+        if self.call.as_ref().is_some_and(|c| c.args().field() == key) { self.call.take() } else { None }
     }
 
     /// The checked value a call setting several fields has for `key`, once; the field counts
@@ -134,19 +119,19 @@ impl WindowUi {
         }
         self.edits.claimed = true;
         let Some(call) =
-            super::press::claim_call::<EditArgs>(&self.core, Some(&self.decl.app_id), EDIT_ACTION, "Edit field")
+            super::press::claim_call::<EditArgs>(&self.core, Some(&self.decl.app_id), EDIT_FIELD, "Edit field")
         else {
             return;
         };
         let Some(fields) = call.args().fields.clone() else {
-            if call.args().field.is_empty() {
+            if call.args().field().is_empty() {
                 call.fail(ToolError::invalid_field("field", "give field and value, or fields {key: value, …}"));
             } else {
                 self.edits.call = Some(call);
             }
             return;
         };
-        if !call.args().field.is_empty() || fields.is_empty() {
+        if !call.args().field().is_empty() || fields.is_empty() {
             call.fail(ToolError::invalid_field(
                 "fields",
                 "give field and value, or a non-empty fields {key: value, …}",
@@ -235,7 +220,7 @@ impl WindowUi {
             (Arc::clone(schema), description.clone())
         };
         let spec = ActionSpec::new("Edit field").idempotent().description(description);
-        let name = self.decl.action_name(EDIT_ACTION);
+        let name = self.decl.action_name(EDIT_FIELD);
         self.decl.actions.push(ActionDecl { name, spec, schema });
         // The rules, for a call setting several fields in the next pass: the last pass's while
         // they are the same (with what the schema does not say: a derived field's value, how

@@ -143,7 +143,7 @@ impl Form<'_> {
             self.w.edits.written(label);
             self.changed.push(key.to_owned());
         } else if let Some(call) = self.w.edits.take_for(key) {
-            match check_held(input, V::widget_holds, &call.args().value) {
+            match check_held(input, V::widget_holds, call.args().value()) {
                 Ok(checked) => {
                     value.set(&checked);
                     self.changed.push(key.to_owned());
@@ -189,8 +189,11 @@ impl Form<'_> {
         if self.editable
             && let Some(call) = self.w.edits.take_for(key)
         {
-            let same =
-                input.check(&call.args().value).ok().and_then(|v| v.as_f64()).is_some_and(|v| (v - value).abs() < 1e-9);
+            let same = input
+                .check(call.args().value())
+                .ok()
+                .and_then(|v| v.as_f64())
+                .is_some_and(|v| (v - value).abs() < 1e-9);
             if same {
                 call.ok(format!("{label} is {}, {note}", input.shown(value)));
             } else {

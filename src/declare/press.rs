@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 
 use crate::hub::decl::ActionDecl;
-use crate::hub::phase::{NotKept, dropped, unanswered};
+use crate::hub::phase::NotKept;
 use crate::hub::{ActionSpec, NoArgs, Outcome, PendingCall, UiCore, parse_args};
 use crate::protocol::{ToolError, ToolResult, is_name_safe, is_reserved_app_action};
 
@@ -150,7 +150,7 @@ impl Answer {
                 // can no longer be kept, and gets the error of a call taken and not answered.
                 let tool = self.pending.tool_name();
                 tracing::warn!(tool = %tool, "defer() on a call not claimed in this pass; the agent gets an error");
-                self.core.frame.lock().set_outcome(&self.pending, Err(unanswered(&tool)));
+                self.core.frame.lock().set_outcome(&self.pending, Err(ToolError::unanswered_by_app(&tool)));
                 Deferred::nobody()
             }
         }
@@ -351,7 +351,7 @@ impl Drop for Deferred {
         if let Some((pending, _)) = self.pending.as_ref().filter(|(p, _)| p.is_deferred()) {
             let tool = pending.tool_name();
             tracing::warn!(tool = %tool, "a deferred call was dropped without an answer; the agent gets an error");
-            self.give(Err(dropped(&tool)));
+            self.give(Err(ToolError::deferred_dropped(&tool)));
         }
     }
 }
@@ -361,7 +361,7 @@ impl Drop for Answer {
         if !self.answered {
             let tool = self.pending.tool_name();
             tracing::warn!(tool = %tool, "a call was dropped without an answer; the agent gets an error");
-            self.core.frame.lock().set_outcome(&self.pending, Err(unanswered(&tool)));
+            self.core.frame.lock().set_outcome(&self.pending, Err(ToolError::unanswered_by_app(&tool)));
         }
     }
 }

@@ -202,7 +202,7 @@ impl<'a, T> Tree<'a, T> {
     fn open_by_agent(&mut self, press: Press<PathArgs>, open: bool) {
         let path = press.args().path.clone();
         let Some(k) = self.find(&path) else {
-            return press.fail(not_a_row());
+            return press.fail(ToolError::not_a_row());
         };
         if !self.is_folder(k) {
             return press.fail(ToolError::invalid_field("path", "has no rows under it"));
@@ -241,10 +241,6 @@ struct CheckArgs {
     path: String,
     /// Checked or not.
     checked: bool,
-}
-
-fn not_a_row() -> ToolError {
-    ToolError::invalid_field("path", "is not a row of the tree")
 }
 
 impl<T> Describe for Tree<'_, T> {
@@ -326,7 +322,7 @@ impl<T> Tree<'_, T> {
             TreeEvent::Select { path } | TreeEvent::SetChecked { path, .. } | TreeEvent::Menu { path, .. } => path,
         };
         if self.find(path).is_none() {
-            press.fail(not_a_row());
+            press.fail(ToolError::not_a_row());
             return None;
         }
         if matches!(press.args(), TreeEvent::Select { .. }) && press.by_agent() {

@@ -128,7 +128,7 @@ impl Approvals {
         let clock = self.clock(now);
         self.waiting.retain(|w| {
             if w.call.is_pending() && clock >= w.until {
-                w.call.reject(unanswered(&w.approval));
+                w.call.reject(ToolError::unanswered_by_person(w.approval.seconds_left()));
             }
             w.call.is_pending()
         });
@@ -192,7 +192,7 @@ impl Approvals {
             return false; // its budget ran out first: it is never applied
         }
         if clock >= w.until {
-            w.call.reject(unanswered(&w.approval));
+            w.call.reject(ToolError::unanswered_by_person(w.approval.seconds_left()));
             return false;
         }
         if allow {
@@ -206,18 +206,6 @@ impl Approvals {
         }
         true
     }
-}
-
-/// The person's time ran out: `action_timeout` (it is not applied, ever), saying that nobody
-/// answered rather than that the UI was stuck.
-fn unanswered(asked: &Approval) -> ToolError {
-    ToolError::new(
-        ErrorCode::ActionTimeout,
-        format!(
-            "The person at the app did not answer the approval prompt within {} s; nothing was applied. Call again when they can answer",
-            asked.seconds_left()
-        ),
-    )
 }
 
 /// The arguments as the person sees them: secrets (`writeOnly` in the schema) masked, long

@@ -214,10 +214,15 @@ impl PendingCall {
     }
 
     /// The error a kept call gets when its budget runs out first: `action_timeout` for one the
-    /// bridge applies (nothing of it was, nor will be), else `unfinished` (the app holds it and
-    /// may still finish it).
-    pub fn expired(&self, unfinished: impl FnOnce() -> ToolError, budget: std::time::Duration) -> ToolError {
-        if self.by_bridge.load(Ordering::Acquire) { ToolError::timeout(budget) } else { unfinished() }
+    /// bridge applies (nothing of it was, nor will be), else
+    /// [`deferred_unfinished`](ToolError::deferred_unfinished) (the app holds it and may still
+    /// finish it).
+    pub fn expired(&self, budget: std::time::Duration) -> ToolError {
+        if self.by_bridge.load(Ordering::Acquire) {
+            ToolError::timeout(budget)
+        } else {
+            ToolError::deferred_unfinished(budget)
+        }
     }
 
     /// Whether its budget may still end it: kept, and nothing of it applied yet.

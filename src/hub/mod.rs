@@ -230,7 +230,7 @@ impl Hub {
     /// Answers every queued call with "shutting down".
     pub fn reject_queued(&self) {
         for call in self.calls_rx.try_iter() {
-            call.reject(phase::shutting_down());
+            call.reject(crate::protocol::ToolError::app_exiting());
         }
     }
 

@@ -20,25 +20,25 @@
 //!   out meanwhile is never applied.
 //! - **Settle**: the pass that applied the call is not published (its declarations may mix the
 //!   states before and after); the next one is, and only then is the call answered, with the
-//!   windows and tools it made new.
+//!   windows and tools it made new ([`answer`]).
 //! - **Defer**: instead of answering, the app may keep the call to answer on a later pass
 //!   ([`deferred`]). It settles as above, and once that pass is published it leaves the slot for
 //!   the calls the app keeps; the slot takes the next call. Past the limit of kept calls (all of
 //!   them, or the connection's share) the defer fails: the call settles answered with why.
 
 mod admit;
+mod answer;
 mod deferred;
 
+pub(crate) use deferred::MarkOf;
 pub use deferred::{MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION};
-pub(crate) use deferred::{MarkOf, dropped, unfinished};
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::approvals::Approvals;
 use super::call::{Outcome, PendingCall};
 use super::snapshot::Snapshot;
-use crate::protocol::{ErrorCode, ToolError};
+use crate::protocol::ToolError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -260,9 +260,10 @@ impl CallSlot {
                 self.deferred.claim_published(call, &active.before, published);
             }
             Phase::Settling => {
-                let outcome = active.outcome.take().unwrap_or_else(|| Err(unanswered(&call.tool_name())));
-                let (windows, tools) = deferred::what_is_new(&active.before, published);
-                let outcome = deferred::complete(outcome, call, published, windows, tools);
+                let outcome =
+                    active.outcome.take().unwrap_or_else(|| Err(ToolError::unanswered_by_app(&call.tool_name())));
+                let (windows, tools) = answer::what_is_new(&active.before, published);
+                let outcome = answer::complete(outcome, call, published, windows, tools);
                 tracing::debug!(tool = %call.tool_name(), ok = outcome.is_ok(), "call resolved");
                 call.resolve(outcome);
             }
@@ -274,32 +275,16 @@ impl CallSlot {
     pub fn shutdown(&mut self) {
         if let Some(a) = self.active.take() {
             match a.phase {
-                Phase::Admitted => a.call.reject(shutting_down()),
+                Phase::Admitted => a.call.reject(ToolError::app_exiting()),
                 Phase::Claimed | Phase::Settling if a.deferred => {}
-                Phase::Claimed | Phase::Settling => a.call.resolve(a.outcome.unwrap_or_else(|| Err(shutting_down()))),
+                Phase::Claimed | Phase::Settling => {
+                    a.call.resolve(a.outcome.unwrap_or_else(|| Err(ToolError::app_exiting())));
+                }
             }
         }
         self.deferred.shutdown();
-        self.approvals.shutdown(&shutting_down());
+        self.approvals.shutdown(&ToolError::app_exiting());
     }
-}
-
-/// The answer to a call the app took and never answered: an error, never a success the app did
-/// not give.
-pub(crate) fn unanswered(tool: &str) -> ToolError {
-    ToolError::new(
-        ErrorCode::ActionNotAvailable,
-        format!("The app took the call to {tool} but did not answer it; re-read the state to see what happened"),
-    )
-}
-
-pub(crate) fn shutting_down() -> ToolError {
-    ToolError::new(ErrorCode::ActionTimeout, "The application is shutting down")
-}
-
-/// The names not in `old`, in order.
-fn new_names<'a>(names: impl Iterator<Item = &'a String>, old: &HashSet<&str>) -> Vec<String> {
-    names.filter(|n| !old.contains(n.as_str())).cloned().collect()
 }
 
 #[cfg(test)]

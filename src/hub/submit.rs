@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use super::{CallTarget, ClientId, Hub, MAX_TOOL_NAME, Outcome, PendingCall, SafetyClass, check_arguments, phase};
+use super::{CallTarget, ClientId, Hub, MAX_TOOL_NAME, Outcome, PendingCall, SafetyClass, check_arguments};
 use crate::protocol::{ErrorCode, ToolError, split_tool_name};
 
 /// Where a call's outcome is sent.
@@ -32,7 +32,7 @@ impl Hub {
         };
         tracing::debug!(tool, "call queued");
         if self.calls_tx.send(Arc::clone(&call)).is_err() {
-            call.reject(shutting_down());
+            call.reject(ToolError::app_ended());
         }
         if self.is_ui_gone() {
             // Nothing would take it (checked after queueing: the UI's going drains the queue
@@ -125,7 +125,7 @@ impl Hub {
         let Ticket { call, mut rx } = self.submit_as(client, tool, args, class);
         let _guard = CancelOnDrop(call.clone(), self);
         if let Ok(outcome) = tokio::time::timeout(budget, &mut rx).await {
-            return outcome.unwrap_or_else(|_| Err(shutting_down()));
+            return outcome.unwrap_or_else(|_| Err(ToolError::app_ended()));
         }
         // Past the budget. If the UI has not claimed the call, cancel it: it will never be applied.
         if call.as_ref().is_none_or(|c| c.cancel(ToolError::timeout(budget))) {
@@ -133,20 +133,20 @@ impl Hub {
             return rx.await.unwrap_or_else(|_| Err(ToolError::timeout(budget)));
         }
         // The app kept it to answer later and has not: it ends now, and its answer is dropped.
-        if call.as_ref().is_some_and(|c| c.expire(c.expired(|| phase::unfinished(budget), budget))) {
+        if call.as_ref().is_some_and(|c| c.expire(c.expired(budget))) {
             tracing::debug!(tool, "a deferred call ran out of budget before the app answered");
             self.wake(); // the person's view stops saying the agent waits
-            return rx.await.unwrap_or_else(|_| Err(phase::unfinished(budget)));
+            return rx.await.unwrap_or_else(|_| Err(ToolError::deferred_unfinished(budget)));
         }
         // The UI claimed it already (or its effect is under way): it is applied, so its answer
         // is waited for, one more budget. Past that the agent is told it was taken, never
         // `action_timeout` (which says it was not applied).
         match tokio::time::timeout(budget, rx).await {
             Ok(Ok(outcome)) => outcome,
-            Ok(Err(_)) => Err(shutting_down()),
+            Ok(Err(_)) => Err(ToolError::app_ended()),
             Err(_) => {
                 tracing::warn!(tool, "the UI took a call but gave no answer within twice the call budget");
-                Err(phase::unanswered(tool))
+                Err(ToolError::unanswered_by_app(tool))
             }
         }
     }
@@ -186,8 +186,4 @@ pub(crate) struct Ticket {
     pub call: Option<Arc<PendingCall>>,
     /// Yields the outcome.
     pub rx: tokio::sync::oneshot::Receiver<Outcome>,
-}
-
-fn shutting_down() -> ToolError {
-    ToolError::new(ErrorCode::ActionTimeout, "The application ended before the operation took effect")
 }

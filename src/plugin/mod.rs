@@ -35,7 +35,6 @@ mod operate;
 mod read_pace;
 
 pub use hidden::{CallsWhileHidden, STALLED_AFTER};
-pub use operate::MAX_EDIT_FIELDS;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -43,8 +42,8 @@ use std::time::Duration;
 
 use crate::hub::UiCore;
 use crate::hub::frame::PassEnd;
-use crate::hub::phase::{NotKept, PassKey};
-use read_pace::{ReadPace, text_of};
+use crate::hub::phase::PassKey;
+use read_pace::ReadPace;
 
 /// The egui plugin: drains calls at the start of each root pass, publishes and resolves at its
 /// end. Add it with `ctx.add_plugin(bridge.plugin())`.
@@ -158,6 +157,7 @@ impl egui::Plugin for BridgePlugin {
         }
         let viewport = input.viewport_id;
         if self.viewports.is_empty() && self.core.hub.config().read_view != crate::hub::ReadView::Off {
+            self.forget_ended_op();
             self.pace_read_view(ctx);
         }
         self.viewports.push(viewport);
@@ -252,67 +252,5 @@ impl egui::Plugin for BridgePlugin {
         self.core.hub.set_waker(None);
         self.core.frame.lock().shutdown(&self.core.hub);
         self.core.release_context();
-    }
-}
-
-impl BridgePlugin {
-    /// Start of a pass of `viewport`, in the read view's operate mode: the next requests of the
-    /// generic call under way go into its input, and a generic call armed for it is claimed,
-    /// checked and started, once the state it was checked against was read from the pass
-    /// before (else this pass is looked at first, and the call checked again against that).
-    fn operate(&mut self, ctx: &egui::Context, viewport: egui::ViewportId, input: &mut egui::RawInput) {
-        let key = key(viewport);
-        if let Some(op) = self.op.as_mut().filter(|op| op.key == key) {
-            op.inject(input);
-        }
-        let mut frame = self.core.frame.lock();
-        let Some((app_id, action)) = frame.armed_for(key) else { return };
-        let Some(seen) = self.read.seen.get(&key) else { return };
-        let Some(targets) = seen.targets.get(&app_id) else { return }; // a described window's
-        if self.op.is_some() || !self.read.fresh.contains(&key) {
-            // One generic call at a time; and a look first, to check the call against.
-            frame.disarm(key);
-            drop(frame);
-            self.look_now(ctx);
-            ctx.request_repaint_of(viewport);
-            return;
-        }
-        let title = seen.windows.iter().find(|w| w.app_id == app_id).map_or_else(String::new, |w| w.title.clone());
-        let Some(call) = frame.claim(Some(&app_id), &action, &title) else { return };
-        match operate::plan(&call, key, &app_id, &title, targets, text_of(seen, &app_id)) {
-            Err(error) => frame.reject_claimed(&call, error),
-            Ok(mut op) => {
-                call.kept_by_bridge();
-                match frame.defer(&call) {
-                    Ok(()) => {
-                        op.inject(input);
-                        self.op = Some(op);
-                    }
-                    Err(NotKept::Refused(_)) => {} // answered with why: too many in progress
-                    Err(NotKept::NotClaimed) => {
-                        frame.reject_claimed(&call, crate::hub::phase::unanswered(&call.tool_name()));
-                    }
-                }
-            }
-        }
-    }
-
-    /// A pass of `viewport` ended (kept or discarded): the generic call's requests in it are
-    /// done, and the next look shows their effect.
-    fn op_pass_ended(&mut self, viewport: egui::ViewportId) {
-        if let Some(op) = self.op.as_mut().filter(|op| op.key == key(viewport)) {
-            op.pass_ended();
-        }
-    }
-
-    /// The tree of a pass of `viewport` the generic call's requests went into: what its fields
-    /// show there is kept for the answer.
-    fn op_glimpse(&mut self, viewport: egui::ViewportId, output: &egui::FullOutput) {
-        if let (Some(op), Some(tree)) = (
-            self.op.as_mut().filter(|op| op.key == key(viewport) && op.injected()),
-            output.platform_output.accesskit_update.as_ref(),
-        ) {
-            op.glimpse(tree);
-        }
     }
 }

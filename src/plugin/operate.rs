@@ -19,45 +19,24 @@ use std::sync::Arc;
 
 use egui::accesskit::{self, Action, ActionData, ActionRequest, Node, NodeId, Role, TreeUpdate};
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 mod check;
+mod passes;
 mod report;
 
 use super::observe::{Target, TargetKind};
 use crate::hub::decl::ActionDecl;
 use crate::hub::phase::PassKey;
 use crate::hub::{ActionSpec, Hub, Outcome, PendingCall, clipped};
-use crate::protocol::{ErrorCode, FieldError, ToolError};
-use check::{Miss, Set, check, disabled, find, parse};
+use crate::protocol::{EDIT_FIELD, EditArgs, ErrorCode, FieldError, MAX_EDIT_FIELDS, ToolError};
+use check::{Miss, Set, check, find, parse};
 
-/// The generic tool that sets fields.
-pub(crate) const EDIT_FIELD: &str = "edit_field";
 /// The generic tool that presses a control.
 pub(crate) const PRESS: &str = "press";
 
-/// The most fields one `edit_field` call of a window the app has not described may name: as
-/// many as such a window's fields block lists. A call naming more is refused with
-/// `validation_failed` before the UI sees it, so that its check never holds up a pass.
-pub const MAX_EDIT_FIELDS: usize = super::observe::MAX_ITEMS;
-
-/// The arguments of `edit_field`: one field, or several at once.
-#[derive(Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(extend("maxProperties" = 4))]
-struct EditArgs {
-    /// The field's key, as its item in the window's fields block carries it (or its label).
-    #[serde(default)]
-    field: Option<String>,
-    /// Its new value: text, a number, true or false for a checkbox, true to select a radio
-    /// button, or the option's text for a combo box.
-    #[serde(default)]
-    value: Option<Value>,
-    /// Several fields at once, key to value: all set, or none when one is invalid.
-    #[serde(default)]
-    #[schemars(extend("maxProperties" = MAX_EDIT_FIELDS))]
-    fields: Option<Map<String, Value>>,
-}
+// As many fields as a read-view window's fields block lists may be named in one call.
+const _: () = assert!(MAX_EDIT_FIELDS == super::observe::MAX_ITEMS);
 
 /// The arguments of `press`.
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -198,7 +177,7 @@ pub(crate) fn plan(
                 ToolError::validation(message, vec![FieldError::new("control", miss.why(targets, true))])
             })?;
             if t.disabled {
-                return Err(disabled(title, &[t]));
+                return Err(ToolError::disabled(title, [clipped(&t.label)]));
             }
             op.pressed = Some(t.label.clone());
             op.steps.push_back(Step::Requests(vec![request(t.node, Action::Click, None)]));
@@ -284,7 +263,7 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
         });
     }
     if !off.is_empty() {
-        return Err(disabled(title, &off));
+        return Err(ToolError::disabled(title, off.iter().map(|t| clipped(&t.label))));
     }
     if !errors.is_empty() {
         let and_more = if unnamed > 0 { format!(" (and {unnamed} more not named here)") } else { String::new() };

@@ -69,9 +69,6 @@ impl BridgePlugin {
     /// to match, unless something else turned it on.
     pub(super) fn pace_read_view(&mut self, ctx: &egui::Context) {
         let every_pass = self.core.read_view_every_pass.load(std::sync::atomic::Ordering::Acquire);
-        if self.op.as_ref().is_some_and(|op| !op.call.is_deferred()) {
-            self.op = None; // its budget ran out, or its client left
-        }
         let wanted = every_pass || self.core.hub.agent_about();
         // While an agent's generic call is under way, every pass is looked at.
         let pace = self.read.pace();
@@ -139,7 +136,8 @@ impl BridgePlugin {
 
     /// A look at the tree of a pass of viewport `key`: what it shows and the app did not
     /// describe, kept for the passes until the next look; the generic call under way, if any,
-    /// checked against it. True when this is an outermost pass (its end publishes the look).
+    /// shown it (`operate/passes.rs`). True when this is an outermost pass (its end publishes
+    /// the look).
     fn look(&mut self, key: PassKey, tree: &egui::accesskit::TreeUpdate, modal: Option<u64>) -> bool {
         let operate = self.core.hub.config().read_view == crate::hub::ReadView::Operate;
         let hub = Arc::clone(&self.core.hub);
@@ -150,14 +148,7 @@ impl BridgePlugin {
         if let Some(last) = last {
             seen.keep_unseen(last, self.core.frame.lock().window_uis(key));
         }
-        if let Some(op) = self.op.as_mut().filter(|op| op.key == key)
-            && let Some(outcome) =
-                op.looked(seen.targets.get(op.app_id()).map(|t| (t.as_slice(), text_of(&seen, op.app_id()))), tree)
-        {
-            let call = Arc::clone(&op.call);
-            self.op = None;
-            self.core.frame.lock().answer_deferred(&call, outcome);
-        }
+        self.op_looked(key, &seen, tree);
         self.read.seen.insert(key, seen);
         self.read.fresh.insert(key);
         if !self.viewports.is_empty() {
@@ -181,18 +172,6 @@ impl BridgePlugin {
             self.read.ours = true;
         }
     }
-}
-
-/// The text lines the last look read in the read-view window `app_id`.
-pub(super) fn text_of(seen: &observe::Seen, app_id: &str) -> Vec<String> {
-    let window = seen.windows.iter().find(|w| w.app_id == app_id);
-    let text = window.and_then(|w| {
-        w.read.blocks.iter().find_map(|b| match b {
-            crate::protocol::Block::Text { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-    });
-    text.map(|t| t.lines().map(str::to_owned).collect()).unwrap_or_default()
 }
 
 #[cfg(test)]

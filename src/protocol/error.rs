@@ -142,6 +142,113 @@ impl ToolError {
     }
 }
 
+/// The bridge's own errors, for the situations only it knows (a call the app took and never
+/// answered, the app exiting, a kept call past its budget): each says what became of the call.
+/// What they need of the layers above (a limit, a clipped label) is given to them.
+impl ToolError {
+    /// The app took the call to `tool` and gave no answer: an error, never a success the app
+    /// did not give.
+    pub(crate) fn unanswered_by_app(tool: &str) -> Self {
+        Self::new(
+            ErrorCode::ActionNotAvailable,
+            format!("The app took the call to {tool} but did not answer it; re-read the state to see what happened"),
+        )
+    }
+
+    /// The person did not answer the approval prompt in time (`seconds`, as its countdown
+    /// showed): `action_timeout`, for it is never applied, saying that nobody answered rather
+    /// than that the UI was stuck.
+    pub(crate) fn unanswered_by_person(seconds: u64) -> Self {
+        Self::new(
+            ErrorCode::ActionTimeout,
+            format!(
+                "The person at the app did not answer the approval prompt within {seconds} s; nothing was applied. Call again when they can answer"
+            ),
+        )
+    }
+
+    /// The app is exiting: a call it still holds and never applied (admitted, waiting for the
+    /// person, or kept without an answer) is answered on the way out.
+    pub(crate) fn app_exiting() -> Self {
+        Self::new(ErrorCode::ActionTimeout, "The application is shutting down")
+    }
+
+    /// The app is gone: its UI side ended before the call took effect (the call could not be
+    /// queued, or its reply was dropped unsent).
+    pub(crate) fn app_ended() -> Self {
+        Self::new(ErrorCode::ActionTimeout, "The application ended before the operation took effect")
+    }
+
+    /// A deferred call's budget ran out before the app answered. Not `action_timeout`, which says
+    /// the call never takes effect: the app took it and may still finish it.
+    pub(crate) fn deferred_unfinished(budget: std::time::Duration) -> Self {
+        Self::new(
+            ErrorCode::ActionNotAvailable,
+            format!(
+                "The app took the operation but did not finish it within {} ms; it may still finish it, so re-read the state before trying again",
+                budget.as_millis()
+            ),
+        )
+    }
+
+    /// A deferred call the app dropped without an answer.
+    pub(crate) fn deferred_dropped(tool: &str) -> Self {
+        Self::new(
+            ErrorCode::ActionNotAvailable,
+            format!(
+                "The app took the call to {tool} to answer later, but did not answer it; re-read the state to see what happened"
+            ),
+        )
+    }
+
+    /// A call whose requests went into the app's input, and whose effect no look showed within
+    /// twice the budget.
+    pub(crate) fn no_effect_seen(tool: &str) -> Self {
+        Self::new(
+            ErrorCode::ActionNotAvailable,
+            format!(
+                "The call to {tool} was applied (its input went to the app), but no pass showed its effect in time; re-read the state to see what happened"
+            ),
+        )
+    }
+
+    /// A call the app could not keep: it keeps as many deferred calls as it may (`max`).
+    pub(crate) fn too_many_deferred(max: usize) -> Self {
+        Self::new(
+            ErrorCode::ActionNotAvailable,
+            format!(
+                "The app has too many operations in progress ({max}, the most it keeps) to finish this one later; it may have started it, so re-read the state, and try again once one has finished (each ends within the call budget)"
+            ),
+        )
+    }
+
+    /// A call the app could not keep: its connection holds its whole share of the deferred calls
+    /// (`max`).
+    pub(crate) fn too_many_deferred_of_connection(max: usize) -> Self {
+        Self::new(
+            ErrorCode::ActionNotAvailable,
+            format!(
+                "This connection has too many operations in progress ({max}, the most one connection may have) for the app to finish this one later; it may have started it, so re-read the state, and try again once one of yours has finished (each ends within the call budget)"
+            ),
+        )
+    }
+
+    /// A generic call on widgets the app drew disabled (their `labels`, clipped), in the window
+    /// `title`: nothing was done.
+    pub(crate) fn disabled<L: std::fmt::Display>(title: &str, labels: impl IntoIterator<Item = L>) -> Self {
+        let labels: Vec<String> = labels.into_iter().map(|l| format!("\"{l}\"")).collect();
+        Self::new(
+            ErrorCode::ActionNotAvailable,
+            format!("{} disabled in {title} now: the app does not allow it; nothing was done", labels.join(", ")),
+        )
+    }
+
+    /// A tree's `path` that names none of its rows.
+    pub(crate) fn not_a_row() -> Self {
+        Self::invalid_field("path", "is not a row of the tree")
+    }
+}
+
 impl std::fmt::Display for ToolError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.code.as_str(), self.message)

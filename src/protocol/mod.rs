@@ -1,18 +1,22 @@
 //! The protocol layer: pure data and rules of the MCP GUI Bridge Protocol 0.1.0.
 //!
 //! Nothing here knows egui, rmcp or any I/O. Public here: the wire types of `app://windows`
-//! ([`WindowsState`], [`Window`], [`Block`], [`FieldItem`]), tool names, and what a secret reads
-//! as ([`MASK`]). Results and errors ([`ToolResult`], [`ToolError`]) and a notice's
+//! ([`WindowsState`], [`Window`], [`Block`], [`FieldItem`]), tool names, what a secret reads
+//! as ([`MASK`]), and the bound on one `edit_field` call ([`MAX_EDIT_FIELDS`]; its arguments,
+//! `edit_field.rs`, are read as one type by every window's `edit_field`). Results and errors ([`ToolResult`], [`ToolError`]) and a notice's
 //! [`Severity`](windows::Severity) are defined here and reached from the crate's root. The crate's own bookkeeping stays inside it: the
 //! operability rules (`operability.rs`), the name-safe handle registry (`handles.rs`), masking.
 //! Everything else in the crate builds on these.
 
+mod edit_field;
 pub(crate) mod error;
 mod handles;
 pub(crate) mod operability;
 pub(crate) mod result;
 pub(crate) mod windows;
 
+pub use edit_field::MAX_EDIT_FIELDS;
+pub(crate) use edit_field::{EDIT_FIELD, EditArgs};
 pub(crate) use error::{ErrorCode, FieldError, ToolError};
 pub(crate) use handles::HandleRegistry;
 pub use handles::{

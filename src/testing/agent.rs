@@ -122,7 +122,7 @@ impl AgentCall {
         match self.ticket.rx.try_recv() {
             Ok(outcome) => Some(outcome),
             Err(tokio::sync::oneshot::error::TryRecvError::Empty) => None,
-            Err(tokio::sync::oneshot::error::TryRecvError::Closed) => Some(Err(ended())),
+            Err(tokio::sync::oneshot::error::TryRecvError::Closed) => Some(Err(ToolError::app_ended())),
         }
     }
 
@@ -135,7 +135,7 @@ impl Future for AgentCall {
     type Output = Outcome;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Outcome> {
-        Pin::new(&mut self.ticket.rx).poll(cx).map(|r| r.unwrap_or_else(|_| Err(ended())))
+        Pin::new(&mut self.ticket.rx).poll(cx).map(|r| r.unwrap_or_else(|_| Err(ToolError::app_ended())))
     }
 }
 
@@ -145,8 +145,4 @@ impl Drop for AgentCall {
             call.cancel(ToolError::new(ErrorCode::ActionTimeout, "The test dropped the call"));
         }
     }
-}
-
-fn ended() -> ToolError {
-    ToolError::new(ErrorCode::ActionTimeout, "The application ended before the operation took effect")
 }

@@ -17,14 +17,14 @@
 //! that finishes the held calls included); past the limit the app's `defer` fails, and the call
 //! is answered with why.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{PassKey, new_names};
-use crate::hub::call::{CallTarget, ClientId, Outcome, PendingCall};
+use super::PassKey;
+use super::answer::{complete, what_is_new};
+use crate::hub::call::{ClientId, Outcome, PendingCall};
 use crate::hub::snapshot::Snapshot;
-use crate::protocol::{ErrorCode, ToolError};
+use crate::protocol::ToolError;
 
 /// The most calls the app may keep to answer later at once (see [`crate::Deferred`]). While
 /// this many wait, a call the app tries to keep is answered with `action_not_available` instead
@@ -80,10 +80,10 @@ impl Deferrals {
     /// Whether one more call of `client` may be kept; if not, the error its agent gets.
     pub fn room_for(&self, client: ClientId) -> Result<(), ToolError> {
         if self.kept.len() >= MAX_DEFERRED_CALLS {
-            return Err(too_many());
+            return Err(ToolError::too_many_deferred(MAX_DEFERRED_CALLS));
         }
         if self.kept.iter().filter(|k| k.call.client == client).count() >= MAX_DEFERRED_PER_CONNECTION {
-            return Err(too_many_of_one());
+            return Err(ToolError::too_many_deferred_of_connection(MAX_DEFERRED_PER_CONNECTION));
         }
         Ok(())
     }
@@ -159,7 +159,7 @@ impl Deferrals {
                 continue;
             }
             let kept = self.kept.swap_remove(k);
-            let outcome = kept.outcome.unwrap_or_else(|| Err(dropped(&kept.call.tool_name())));
+            let outcome = kept.outcome.unwrap_or_else(|| Err(ToolError::deferred_dropped(&kept.call.tool_name())));
             let (mut windows, mut tools) = kept.claimed.unwrap_or_default();
             windows.retain(|w| published.window(w).is_some());
             tools.retain(|t| published.tool(t).is_some());
@@ -174,10 +174,10 @@ impl Deferrals {
         }
     }
 
-    /// Start of a pass: ends the kept calls past their deadline with [`unfinished`] (unless
-    /// their effect is under way: then only their answer ends them), and forgets those that
-    /// ended meanwhile (the server's wait ran out). Returns when the next one is due,
-    /// to wake for it, and the calls that ended (their marks).
+    /// Start of a pass: ends the kept calls past their deadline with
+    /// [`ToolError::deferred_unfinished`] (unless their effect is under way: then only their
+    /// answer ends them), and forgets those that ended meanwhile (the server's wait ran out).
+    /// Returns when the next one is due, to wake for it, and the calls that ended (their marks).
     pub fn prune(&mut self, budget: Duration) -> (Option<Duration>, Vec<Arc<PendingCall>>) {
         self.budget = budget;
         let now = Instant::now();
@@ -186,14 +186,11 @@ impl Deferrals {
             if k.stage != Stage::Waiting {
                 return true;
             }
-            if now > k.call.deadline
-                && !k.call.expire(k.call.expired(|| unfinished(budget), budget))
-                && now > k.call.deadline + budget
-            {
+            if now > k.call.deadline && !k.call.expire(k.call.expired(budget)) && now > k.call.deadline + budget {
                 // Its effect was under way and no answer came within a second budget (its
                 // viewport stopped running passes): ended, saying so, never `action_timeout`.
                 if k.call.take_back() {
-                    k.call.resolve(Err(no_effect_seen(&k.call.tool_name())));
+                    k.call.resolve(Err(ToolError::no_effect_seen(&k.call.tool_name())));
                 }
             }
             let waiting = k.call.is_deferred();
@@ -221,100 +218,14 @@ impl Deferrals {
             match k.outcome {
                 Some(outcome) => k.call.resolve(outcome),
                 None => {
-                    if !k.call.expire(super::shutting_down()) && k.call.take_back() {
+                    if !k.call.expire(ToolError::app_exiting()) && k.call.take_back() {
                         // Its effect was under way: not `action_timeout`, which says it was not.
-                        k.call.resolve(Err(dropped(&k.call.tool_name())));
+                        k.call.resolve(Err(ToolError::deferred_dropped(&k.call.tool_name())));
                     }
                 }
             }
         }
     }
-}
-
-/// The windows and tools of `published` that `before` did not have, in order.
-pub(super) fn what_is_new(before: &Snapshot, published: &Snapshot) -> (Vec<String>, Vec<String>) {
-    // Set lookups, so that answering a call stays linear in the number of windows and tools.
-    let old_windows: HashSet<&str> = before.windows().map(|w| w.id.as_str()).collect();
-    let old_tools: HashSet<&str> = before.tools.iter().map(|t| t.name.as_str()).collect();
-    let windows = new_names(published.windows().map(|w| &w.id), &old_windows);
-    (windows, new_names(published.tools.iter().map(|t| &t.name), &old_tools))
-}
-
-/// A success completed with what the call made new and the target window's version in
-/// `published`.
-pub(super) fn complete(
-    outcome: Outcome,
-    call: &PendingCall,
-    published: &Snapshot,
-    windows: Vec<String>,
-    tools: Vec<String>,
-) -> Outcome {
-    outcome.map(|mut r| {
-        for id in windows {
-            if let Some(w) = published.window(&id) {
-                r.opened_window_versions.insert(id.clone(), w.version);
-            }
-            r.opened_window_ids.push(id);
-        }
-        r.new_tools = tools;
-        if let CallTarget::Window(h) = &call.target {
-            r.version = published.window(h).map(|w| w.version);
-        }
-        r
-    })
-}
-
-/// A deferred call's budget ran out before the app answered. Not `action_timeout`, which says
-/// the call never takes effect: the app took it and may still finish it.
-pub(crate) fn unfinished(budget: Duration) -> ToolError {
-    ToolError::new(
-        ErrorCode::ActionNotAvailable,
-        format!(
-            "The app took the operation but did not finish it within {} ms; it may still finish it, so re-read the state before trying again",
-            budget.as_millis()
-        ),
-    )
-}
-
-/// A call whose requests went into the app's input, and whose effect no look showed within
-/// twice the budget.
-fn no_effect_seen(tool: &str) -> ToolError {
-    ToolError::new(
-        ErrorCode::ActionNotAvailable,
-        format!(
-            "The call to {tool} was applied (its input went to the app), but no pass showed its effect in time; re-read the state to see what happened"
-        ),
-    )
-}
-
-/// A deferred call the app dropped without an answer.
-pub(crate) fn dropped(tool: &str) -> ToolError {
-    ToolError::new(
-        ErrorCode::ActionNotAvailable,
-        format!(
-            "The app took the call to {tool} to answer later, but did not answer it; re-read the state to see what happened"
-        ),
-    )
-}
-
-/// A call the app could not keep: it keeps as many deferred calls as it may.
-fn too_many() -> ToolError {
-    ToolError::new(
-        ErrorCode::ActionNotAvailable,
-        format!(
-            "The app has too many operations in progress ({MAX_DEFERRED_CALLS}, the most it keeps) to finish this one later; it may have started it, so re-read the state, and try again once one has finished (each ends within the call budget)"
-        ),
-    )
-}
-
-/// A call the app could not keep: its connection holds its whole share of the deferred calls.
-fn too_many_of_one() -> ToolError {
-    ToolError::new(
-        ErrorCode::ActionNotAvailable,
-        format!(
-            "This connection has too many operations in progress ({MAX_DEFERRED_PER_CONNECTION}, the most one connection may have) for the app to finish this one later; it may have started it, so re-read the state, and try again once one of yours has finished (each ends within the call budget)"
-        ),
-    )
 }
 
 #[cfg(test)]
@@ -323,6 +234,7 @@ mod tests {
 
     use super::*;
     use crate::hub::call::CallTarget;
+    use crate::protocol::ErrorCode;
 
     fn kept_call(deadline: Instant) -> (Arc<PendingCall>, tokio::sync::oneshot::Receiver<Outcome>) {
         let (tx, rx) = tokio::sync::oneshot::channel();

@@ -8,7 +8,7 @@ use super::*;
 use crate::hub::action::Hints;
 use crate::hub::call::{CallTarget, ClientId};
 use crate::hub::snapshot::{SnapshotParts, ToolSpec};
-use crate::protocol::{ToolResult, Window, WindowsState};
+use crate::protocol::{ErrorCode, ToolResult, Window, WindowsState};
 
 const BUDGET: Duration = Duration::from_secs(10);
 

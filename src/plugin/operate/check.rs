@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::request;
 use crate::hub::clipped;
 use crate::plugin::observe::{Target, TargetKind};
-use crate::protocol::{ErrorCode, FieldError, ToolError};
+use crate::protocol::{FieldError, ToolError};
 
 /// What setting a field takes.
 pub(super) enum Set {
@@ -175,12 +175,4 @@ fn names(targets: &[Target], control: bool) -> String {
         .take(20)
         .collect();
     if keys.is_empty() { "none enabled now".to_owned() } else { keys.join(", ") }
-}
-
-pub(super) fn disabled(title: &str, targets: &[&Target]) -> ToolError {
-    let labels: Vec<String> = targets.iter().map(|t| format!("\"{}\"", clipped(&t.label))).collect();
-    ToolError::new(
-        ErrorCode::ActionNotAvailable,
-        format!("{} disabled in {title} now: the app does not allow it; nothing was done", labels.join(", ")),
-    )
 }
