@@ -9,28 +9,25 @@ use egui_mcp_bridge::{ActionSpec, Bridge, Input};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Add {
-    /// How much to add (an action's arguments are checked before your code sees them).
-    amount: i64,
+    amount: i64, // an action's arguments are checked before your code sees them
 }
-
 struct Counter {
     bridge: Bridge,
     name: String,
     count: i64,
 }
-
 impl eframe::App for Counter {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        let (name, count) = (&mut self.name, &mut self.count);
-        self.bridge.window("counter").title("Counter").summary(format!("{count} {name}")).ui(ui, |w, ui| {
-            w.form(ui, "what", |f| _ = f.edit("name", &Input::text("Counting").char_limit(40), name));
+        let summary = format!("{} {}", self.count, self.name);
+        self.bridge.window("counter").title("Counter").summary(summary).ui(ui, |w, ui| {
+            w.form(ui, "what", |f| _ = f.edit("name", &Input::text("Counting").char_limit(40), &mut self.name));
             if let Some(press) = w.button(ui, "add_one", ActionSpec::new("Add one")).inner {
-                *count += 1; // the person's click and the agent's call: one handler
-                press.ok(format!("{count} {name}"));
+                self.count += 1; // the person's click and the agent's call: one handler
+                press.ok(format!("{} {}", self.count, self.name));
             }
             if let Some(call) = w.agents().action::<Add>("add", ActionSpec::new("Add to the count")) {
-                *count += call.args().amount; // for agents only
-                call.ok(format!("{count} {name}"));
+                self.count += call.args().amount; // for agents only
+                call.ok(format!("{} {}", self.count, self.name));
             }
         });
     }

@@ -245,5 +245,5 @@ fn the_readme_is_a_ten_minute_read() {
         .find(|(info, body)| info.starts_with("rust") && body.contains("struct Counter"))
         .expect("the first example");
     let first_lines = first.lines().count();
-    assert!(first_lines <= 45, "the first example has {first_lines} lines");
+    assert!(first_lines <= 40, "the first example has {first_lines} lines");
 }
