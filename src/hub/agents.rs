@@ -17,11 +17,12 @@ pub const READ_VIEW_EVERY: Duration = Duration::from_secs(1);
 /// How long after an agent's last request the read view keeps being built.
 pub const AGENT_AWAY: Duration = Duration::from_secs(60);
 
-/// How long the first read of the state after an agent arrives waits, at most, for the read
-/// view's first look (the arrival woke the app for it, which under a window takes a frame or
-/// two): without it, that read would show no window the app has not described. A UI that runs
-/// no pass (a window hidden where the platform stops painting it) is answered after this with
-/// what was published last.
+/// How long the first read of the state after an agent arrives (`app://windows`,
+/// `app__read_windows`, or `tools/list`) waits, at most, for the read view's first look (the
+/// arrival woke the app for it, which under a window takes a frame or two): without it, that
+/// read would show no window the app has not described, and that list none of their generic
+/// tools. A UI that runs no pass (a window hidden where the platform stops painting it) is
+/// answered after this with what was published last.
 pub const FIRST_LOOK_WAIT: Duration = Duration::from_secs(1);
 
 /// What the bridge does with what the app draws but has not described (the read view):
@@ -84,12 +85,12 @@ impl Hub {
         });
     }
 
-    /// Before a read of the state is answered (the agent counted as active already): when no
-    /// look was published since the agent arrived, waits for the first, at most
-    /// [`FIRST_LOOK_WAIT`]; when the last look is older than the read view's pace, wakes the UI
-    /// for one, which this read does not wait for (what changed in a pass since was looked at
-    /// within the pace already; the wake-up is for a state that changed with no pass at all,
-    /// which the next read then shows).
+    /// Before a read of the state or a tool list is answered (the agent counted as active
+    /// already): when no look was published since the agent arrived, waits for the first, at
+    /// most [`FIRST_LOOK_WAIT`]; when the last look is older than the read view's pace, wakes
+    /// the UI for one, which this read does not wait for (what changed in a pass since was
+    /// looked at within the pace already; the wake-up is for a state that changed with no pass
+    /// at all, which the next read then shows).
     pub async fn look_for_read(&self) {
         if self.config.read_view == ReadView::Off {
             return;

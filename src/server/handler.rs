@@ -225,6 +225,10 @@ impl ServerHandler for BridgeHandler {
     ) -> Result<ListToolsResult, ErrorData> {
         self.shared.hub.agent_active();
         self.shared.hub.first_frame().await;
+        // As a read of the state: the first list after an agent arrives waits (bounded) for the
+        // read view's first look, so that it holds the generic tools of the windows the app has
+        // not described (a client that lists once would otherwise miss them).
+        self.shared.hub.look_for_read().await;
         let app = self.shared.tools();
         let mut tools: Vec<Tool> = self.bridge_tools().chain(app.iter().cloned()).collect();
         // One list for every connection (MCP 2026-07-28: `tools/list` must not vary per

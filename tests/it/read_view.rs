@@ -447,6 +447,28 @@ async fn the_first_read_after_an_agent_arrives_holds_the_undescribed_windows() {
     }
 }
 
+/// The first `tools/list` after an agent arrives waits (bounded) for the read view's first look,
+/// as the first read does: it already holds the generic tools of the windows the app has not
+/// described, for a client that lists once and ignores `tools/list_changed`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_tool_list_after_an_agent_arrives_holds_the_generic_tools() {
+    for lifecycle in [Lifecycle::Legacy, Lifecycle::Modern] {
+        let bridge = Bridge::builder().build();
+        let _ui = HeadlessUi::start(&bridge, "slow-ui", slow_plain);
+        let mut published = egui_mcp_bridge::testing::Agent::new(&bridge).watch();
+        let first = tokio::time::timeout(crate::common::WAIT, published.wait_for(|s| s.windows_revision() > 0));
+        assert!(first.await.is_ok_and(|r| r.is_ok()), "the app's first pass");
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        let _serving = bridge.serve_io("duplex", server_io).expect("serve");
+        let client = Client::connect(client_io, lifecycle, "test-client").await;
+        let names = client.tool_names().await;
+        assert!(
+            names.iter().any(|n| n == "ui-settings__edit_field") && names.iter().any(|n| n == "ui-settings__press"),
+            "{lifecycle:?}: the first tool list holds no generic tool of the Settings window: {names:?}"
+        );
+    }
+}
+
 /// A state that changed with no pass at all (nothing asked egui for one) cannot be looked at
 /// until a pass runs: an agent's read wakes the app for a look once the last look is a pace
 /// old, and a later read shows it. The UI's loop here runs no pass of its own for a minute.

@@ -5,7 +5,8 @@
 //! - `scale`: per frame, the bridge's cost at 10, 100, 1,000 and 10,000 windows of 10 blocks,
 //!   next to the demo's own pass with as many Order Editors open; publish + serialise and
 //!   `resources/read` at those sizes, with the growth exponents; the look pass (p50, p99 and
-//!   worst pass while an agent reads every 100 ms).
+//!   worst pass while an agent reads every 100 ms, and what the read view's looks cost a pass
+//!   on average). `EGUI_MCP_BRIDGE_SCALE_SIZES=10,100,1000` runs it at those sizes only.
 //! - `calls`: the demo's `edit_field` round trip in-process, over stdio and over HTTP
 //!   (headless); throughput with 1, 4 and 8 HTTP clients.
 //! - `window`: the same call in a real window under Xvfb: frames and time per call (skipped,

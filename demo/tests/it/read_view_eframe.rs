@@ -4,6 +4,9 @@
 //! result, which the app picks up in a pass of its own, reaches a subscribed agent within about
 //! a second, without any read; and a change made with no pass at all shows once the agent reads.
 //!
+//! The first `tools/list` after `initialize` already holds the window's generic tools (a client
+//! that lists once, and ignores `list_changed`, can operate it).
+//!
 //! The deadlines are correctness bounds, not benchmarks: "within about a second" is checked as
 //! within [`FRESH_WITHIN`] (3 s), slack for a loaded machine; before the fix the job's result
 //! was not seen at all until the next input. Needs Xvfb and Mesa, as `native_windows` does.
@@ -187,5 +190,31 @@ async fn an_undescribed_eframe_app_is_read_fresh_without_input() {
     // pass the real run loop runs with no input.
     let picked = call(&client, "ui-project__edit_field", serde_json::json!({"field": "kind", "value": "Final"})).await;
     assert!(picked.as_ref().is_ok_and(|r| r["result"]["fields"]["kind"] == "Final"), "{picked:?}");
+    drop(client);
+}
+
+/// The first `tools/list` after `initialize`, asked once with no retry, holds the generic tools
+/// of the app's window: the list waits for the read view's first look, as the first read does.
+/// Before it did, the list held only the bridge's own tools in most runs (the generic tools came
+/// later, with `notifications/tools/list_changed`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_tool_list_holds_the_window_s_generic_tools() {
+    let x = Xvfb::start();
+    let (mut app, _trigger) = start(&x).await;
+    let io = (app.stdout.take().expect("stdout"), app.stdin.take().expect("stdin"));
+    let (tx, _updates) = mpsc::unbounded_channel();
+    let client =
+        tokio::time::timeout(WAIT, Updates(tx).serve(io)).await.expect("initialized in time").expect("initialize");
+    let asked = Instant::now();
+    let tools = tokio::time::timeout(WAIT, client.list_tools(None))
+        .await
+        .expect("tools/list answered in time")
+        .expect("tools/list");
+    eprintln!("the first tool list was answered in {:.3} s", asked.elapsed().as_secs_f64());
+    let names: Vec<&str> = tools.tools.iter().map(|t| t.name.as_ref()).collect();
+    assert!(
+        names.contains(&"ui-project__press") && names.contains(&"ui-project__edit_field"),
+        "the first tool list holds no generic tool of the Project window: {names:?}"
+    );
     drop(client);
 }
