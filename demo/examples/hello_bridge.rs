@@ -6,7 +6,6 @@
 //! the copy already open if there is one (then it opens no window of its own).
 
 use egui_mcp_bridge::{ActionSpec, Bridge, Input};
-
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Add {
     amount: i64, // an action's arguments are checked before your code sees them
@@ -20,6 +19,7 @@ impl eframe::App for Counter {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let summary = format!("{} {}", self.count, self.name);
         self.bridge.window("counter").title("Counter").summary(summary).ui(ui, |w, ui| {
+            w.label(ui, "count", &format!("Count: {}", self.count));
             w.form(ui, "what", |f| _ = f.edit("name", &Input::text("Counting").char_limit(40), &mut self.name));
             if let Some(press) = w.button(ui, "add_one", ActionSpec::new("Add one")).inner {
                 self.count += 1; // the person's click and the agent's call: one handler
