@@ -61,7 +61,7 @@ fn observed(described: Option<egui::Id>) -> Vec<ObservedWindow> {
     drop(draw(&ctx, &mut app, described));
     let tree = draw(&ctx, &mut app, described);
     let described = described.map(|id| id.accesskit_id());
-    observe(&tree, &|id| Some(id) == described, &|_| false, &|_| false, true).windows
+    observe(&tree, &|id| Some(id) == described, &|_| false, &|_| false, true, &HashMap::new()).windows
 }
 
 fn field<'a>(w: &'a ObservedWindow, label: &str) -> &'a FieldItem {
@@ -127,11 +127,11 @@ fn the_same_screen_reads_the_same_and_a_change_shows() {
     ctx.enable_accesskit();
     let mut a = app();
     drop(draw(&ctx, &mut a, None));
-    let first = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true).windows;
-    let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true).windows;
+    let first = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &HashMap::new()).windows;
+    let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &HashMap::new()).windows;
     assert_eq!(first, again);
     a.name = "Ada".into();
-    let changed = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true).windows;
+    let changed = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &HashMap::new()).windows;
     let settings = changed.iter().find(|w| w.title == "Settings").expect("Settings");
     assert_eq!(field(settings, "Name").value, json!("Ada"));
     assert_eq!(
