@@ -28,7 +28,7 @@ use crate::hub::{UiCore, UndescribedWidget};
 use crate::protocol::Block;
 
 use tree::Tree;
-pub(crate) use widgets::{Target, TargetKind};
+pub(crate) use widgets::{Target, TargetKind, readable};
 
 /// What the input widgets with these node ids show in `tree` (those it holds), as the read view
 /// reads them: a glimpse of a pass that is not looked at as a whole.
@@ -51,7 +51,8 @@ pub(crate) const MAX_TEXT_CHARS: usize = 200;
 pub(crate) struct ObservedWindow {
     /// The container's AccessKit node id (its egui `Id`): stable while it is open.
     pub(crate) node: u64,
-    /// A panel (no title of its own: its title follows its first text).
+    /// A panel (no title of its own: titled by its first text, or its first controls, when first
+    /// seen, and so while it shows).
     pub(crate) panel: bool,
     /// An `egui::Modal`: it blocks everything under it, for the person and for agents.
     pub(crate) modal: bool,
@@ -69,11 +70,17 @@ pub(crate) struct ObservedWindow {
 }
 
 /// How one look reads the tree: which container is an `egui::Modal` (egui's top modal layer),
-/// and, when agents may operate what is read, the generic tools each window gets.
+/// when agents may operate what is read, the generic tools each window gets, and the titles
+/// the last look of the viewport gave its panels (kept while they show).
 pub(crate) struct LookOptions<'a> {
     pub(crate) modal: Option<u64>,
     pub(crate) tools: Option<ToolsOf<'a>>,
+    pub(crate) panel_titles: Option<&'a HashMap<u64, String>>,
 }
+
+/// The most panels of one viewport whose titles are kept between looks (the rest are titled
+/// afresh at each look).
+const MAX_PANEL_TITLES: usize = 64;
 
 /// The generic tools of a window with these targets.
 pub(crate) type ToolsOf<'a> = &'a dyn Fn(&[Target]) -> Vec<ActionDecl>;
@@ -89,12 +96,14 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
         let uis: HashMap<u64, String> = frame.window_uis(key).iter().cloned().collect();
         (c.iter().copied().collect::<HashSet<u64>>(), w.iter().copied().collect::<HashSet<u64>>(), uis)
     };
+    let no_titles = HashMap::new();
     let seen = observe(
         tree,
         &|id| containers.contains(&id.0),
         &|id| widgets.contains(&id.0),
         &|id| window_uis.contains_key(&id.0),
         options.tools.is_some(),
+        options.panel_titles.unwrap_or(&no_titles),
     );
     core.frame.lock().set_undescribed(key, seen.undescribed);
     let inside = seen
@@ -102,6 +111,9 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
         .into_iter()
         .filter_map(|(node, blocks)| Some((window_uis.get(&node)?.clone(), ReadBlocks::new(blocks))))
         .collect();
+    // The panels shown now keep their titles; one that went is titled afresh when it is back.
+    let panel_titles: HashMap<u64, String> =
+        seen.windows.iter().filter(|w| w.panel).take(MAX_PANEL_TITLES).map(|w| (w.node, w.title.clone())).collect();
     let mut ids = HashSet::new();
     let mut targets = HashMap::new();
     let windows = seen
@@ -124,7 +136,7 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
             window
         })
         .collect();
-    Seen { windows, inside, targets }
+    Seen { windows, inside, targets, panel_titles }
 }
 
 /// Gives each target a key unique in its window, made of its label (`max-files`, then
@@ -197,6 +209,8 @@ pub(crate) struct Seen {
     pub(crate) inside: Vec<(String, ReadBlocks)>,
     /// By read-only window (app id), what an agent may address in it.
     pub(crate) targets: HashMap<String, Vec<Target>>,
+    /// By panel node, the title it was first seen with (see [`ObservedWindow::panel`]).
+    pub(crate) panel_titles: HashMap<u64, String>,
 }
 
 impl Seen {
@@ -214,8 +228,8 @@ impl Seen {
 }
 
 /// The app id a read-only window is declared under: `ui-` and its title's words, which stay
-/// as long as the title does; a panel's title follows its first text, so a panel is known by
-/// its node instead.
+/// as long as the title does; a panel's title is its first text when first seen, so a panel is
+/// known by its node instead (shown again, it may be titled anew).
 fn app_id_of(w: &ObservedWindow) -> String {
     if w.panel {
         return format!("ui-panel-{:06x}", w.node & 0xff_ffff);
@@ -250,10 +264,11 @@ pub(crate) fn observe(
     widgets: &dyn Fn(NodeId) -> bool,
     window_uis: &dyn Fn(NodeId) -> bool,
     operable: bool,
+    panel_titles: &HashMap<u64, String>,
 ) -> Observation {
     let nodes: HashMap<NodeId, &Node> = update.nodes.iter().map(|(id, n)| (*id, n)).collect();
     let Some(root) = update.tree.as_ref().map(|t| t.root) else { return Observation::default() };
-    let tree = Tree { nodes, described: &|id| containers(id) || widgets(id), operable };
+    let tree = Tree { nodes, described: &|id| containers(id) || widgets(id), operable, panel_titles };
     let mut top = Vec::new();
     tree.top_level(root, &mut top);
     let mut seen = Observation::default();

@@ -358,22 +358,18 @@ impl Operation {
             return None;
         }
         if let Some((combo, label, option)) = self.picking.take() {
-            match pick(tree, combo, &option) {
+            match pick(tree, combo, &label, &option) {
                 Ok(node) => {
                     self.next = vec![request(node, Action::Click, None)];
                     self.stage = Stage::Inject;
                     return None;
                 }
-                Err(options) => {
+                Err(error) => {
                     // Closed again as it was; nothing else was set.
                     self.next = vec![request(combo, Action::Click, None)];
                     self.steps.clear();
                     self.stage = Stage::Inject;
-                    let shown = if options.is_empty() { "none were shown".to_owned() } else { options.join(", ") };
-                    self.failed = Some(ToolError::validation(
-                        format!("{label} has no option \"{}\"; nothing after it was set", clipped(&option)),
-                        vec![FieldError::new(clipped(&label), format!("not one of its options: {shown}"))],
-                    ));
+                    self.failed = Some(error);
                     return None;
                 }
             }
@@ -389,8 +385,11 @@ impl Operation {
     }
 }
 
-/// The option `option` of the open combo box `combo`: its node, or the options it shows.
-fn pick(tree: &TreeUpdate, combo: u64, option: &str) -> Result<u64, Vec<String>> {
+/// The option `option` of the open combo box `combo` (labelled `label`): its node. It is the
+/// option of that very text, else of that text in any case, else the one option whose text
+/// starts so in any case ("HTML" for "HTML (.html)"); several that start so are not guessed
+/// between: the refusal names them, as a miss names the options shown.
+fn pick(tree: &TreeUpdate, combo: u64, label: &str, option: &str) -> Result<u64, ToolError> {
     let nodes: HashMap<NodeId, &Node> = tree.nodes.iter().map(|(id, n)| (*id, n)).collect();
     let mut options = Vec::new();
     let mut stack = vec![NodeId(combo)];
@@ -398,17 +397,38 @@ fn pick(tree: &TreeUpdate, combo: u64, option: &str) -> Result<u64, Vec<String>>
         let Some(n) = nodes.get(&id) else { continue };
         if id.0 != combo && matches!(n.role(), Role::Button | Role::ListBoxOption | Role::MenuItem | Role::RadioButton)
         {
-            if let Some(label) = n.label().or(n.value()).map(str::trim) {
-                options.push((id.0, label.to_owned()));
+            // Read as the combo box's value is: an icon glyph in it is no part of its name.
+            if let Some(text) = super::observe::readable(n.label().or(n.value()).unwrap_or_default()) {
+                options.push((id.0, text.into_owned()));
             }
             continue;
         }
         stack.extend(n.children().iter().rev());
     }
+    let asked = option.trim().to_lowercase();
     let exact = options.iter().find(|(_, l)| l == option);
-    let loose = || options.iter().find(|(_, l)| l.eq_ignore_ascii_case(option.trim()));
-    match exact.or_else(loose) {
-        Some((node, _)) => Ok(*node),
-        None => Err(options.into_iter().take(20).map(|(_, l)| clipped(&l).into_owned()).collect()),
+    let loose = || options.iter().find(|(_, l)| l.to_lowercase() == asked);
+    if let Some((node, _)) = exact.or_else(loose) {
+        return Ok(*node);
     }
+    let starting: Vec<&(u64, String)> = options.iter().filter(|(_, l)| l.to_lowercase().starts_with(&asked)).collect();
+    let listed = |shown: &[&(u64, String)]| {
+        let names: Vec<String> = shown.iter().take(20).map(|(_, l)| clipped(l).into_owned()).collect();
+        if names.is_empty() { "none were shown".to_owned() } else { names.join(", ") }
+    };
+    let (message, why) = match starting.as_slice() {
+        [(node, _)] => return Ok(*node),
+        [] => (
+            format!("{label} has no option \"{}\"", clipped(option)),
+            format!("not one of its options: {}", listed(&options.iter().collect::<Vec<_>>())),
+        ),
+        many => (
+            format!("\"{}\" starts {} options of {label}", clipped(option), many.len()),
+            format!("more than one option starts so; give more of its text: {}", listed(many)),
+        ),
+    };
+    Err(ToolError::validation(
+        format!("{message}; nothing after it was set"),
+        vec![FieldError::new(clipped(label), why)],
+    ))
 }

@@ -142,8 +142,12 @@ impl BridgePlugin {
         let operate = self.core.hub.config().read_view == crate::hub::ReadView::Operate;
         let hub = Arc::clone(&self.core.hub);
         let tools = move |targets: &[observe::Target]| operate::tools(targets, &hub);
-        let options = observe::LookOptions { modal, tools: operate.then_some(&tools as observe::ToolsOf<'_>) };
         let last = self.read.seen.remove(&key);
+        let options = observe::LookOptions {
+            modal,
+            tools: operate.then_some(&tools as observe::ToolsOf<'_>),
+            panel_titles: last.as_ref().map(|l| &l.panel_titles),
+        };
         let mut seen = observe::read_undescribed(&self.core, key, tree, &options);
         if let Some(last) = last {
             seen.keep_unseen(last, self.core.frame.lock().window_uis(key));

@@ -34,6 +34,9 @@
 //! - `read_view`, `operate`: what the app draws but has not described is published, read, and
 //!   operated through generic tools under the protocol's rules; the
 //!   developer's list names what was left out.
+//! - `names`: names in the read view: no icon glyph in a name, key or title, a text edit named
+//!   by its hint, a panel's title kept while it shows, "Also changed" said once, a combo box's
+//!   option by the unique start of its text.
 //! - `local`: the per-user local endpoint and the stdio relay: clients relayed to the running
 //!   app share it, and what the endpoint may meet is refused, replaced or contained.
 //! - `harness`: the test harness's builder: kittest's options (its accessibility check: a form
@@ -72,6 +75,7 @@ mod log_secrets;
 mod long_lists;
 mod look;
 mod menus_round5;
+mod names;
 mod notifications;
 mod operate;
 mod options;

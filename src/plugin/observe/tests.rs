@@ -61,7 +61,7 @@ fn observed(described: Option<egui::Id>) -> Vec<ObservedWindow> {
     drop(draw(&ctx, &mut app, described));
     let tree = draw(&ctx, &mut app, described);
     let described = described.map(|id| id.accesskit_id());
-    observe(&tree, &|id| Some(id) == described, &|_| false, &|_| false, true).windows
+    observe(&tree, &|id| Some(id) == described, &|_| false, &|_| false, true, &HashMap::new()).windows
 }
 
 fn field<'a>(w: &'a ObservedWindow, label: &str) -> &'a FieldItem {
@@ -127,11 +127,11 @@ fn the_same_screen_reads_the_same_and_a_change_shows() {
     ctx.enable_accesskit();
     let mut a = app();
     drop(draw(&ctx, &mut a, None));
-    let first = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true).windows;
-    let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true).windows;
+    let first = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &HashMap::new()).windows;
+    let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &HashMap::new()).windows;
     assert_eq!(first, again);
     a.name = "Ada".into();
-    let changed = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true).windows;
+    let changed = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &HashMap::new()).windows;
     let settings = changed.iter().find(|w| w.title == "Settings").expect("Settings");
     assert_eq!(field(settings, "Name").value, json!("Ada"));
     assert_eq!(
@@ -139,4 +139,34 @@ fn the_same_screen_reads_the_same_and_a_change_shows() {
         changed.iter().map(|w| w.node).collect::<Vec<_>>(),
         "node ids are stable"
     );
+}
+
+#[test]
+fn icon_glyphs_are_dropped_with_the_space_they_leave() {
+    let read = |t: &str| widgets::readable(t).map(std::borrow::Cow::into_owned);
+    assert_eq!(read("\u{eb28} main.rs").as_deref(), Some("main.rs"));
+    assert_eq!(read("main.rs \u{eb28}").as_deref(), Some("main.rs"));
+    assert_eq!(read("Save \u{e161} now").as_deref(), Some("Save now"));
+    assert_eq!(read("\u{f0415}\u{10fffd}New  file").as_deref(), Some("New  file"), "spaces of the app's kept");
+    assert_eq!(read("  \u{e000}  "), None);
+    assert_eq!(read("\u{f8ff}\u{f0000}\u{ffffd}\u{100000}\u{10fffd}"), None, "every private-use area");
+    assert_eq!(read("\u{d7ff}\u{f900}\u{fffe}").as_deref(), Some("\u{d7ff}\u{f900}\u{fffe}"), "not private use: kept");
+    assert!(
+        matches!(widgets::readable(" plain "), Some(std::borrow::Cow::Borrowed("plain"))),
+        "no copy without a glyph"
+    );
+}
+
+#[test]
+fn a_panel_keeps_the_title_it_was_first_seen_with() {
+    let ctx = egui::Context::default();
+    ctx.enable_accesskit();
+    let mut a = app();
+    drop(draw(&ctx, &mut a, None));
+    let first = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &HashMap::new()).windows;
+    let panel = first.iter().find(|w| w.panel).expect("the top panel");
+    let kept = HashMap::from([(panel.node, "Panel: First seen".to_owned())]);
+    let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &kept).windows;
+    let titles: Vec<&str> = again.iter().map(|w| w.title.as_str()).collect();
+    assert!(titles.contains(&"Panel: First seen") && titles.contains(&"Settings"), "{titles:?}");
 }

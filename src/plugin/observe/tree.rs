@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::ObservedWindow;
 use super::widgets::{
     Content, Input, TargetKind, beside, clip, control, input, is_chrome, is_symbolic, label_text, push_control,
-    push_input, push_text, row_name, summary,
+    push_input, push_text, readable_of, row_name, row_text, summary,
 };
 
 pub(super) struct Tree<'a> {
@@ -17,6 +17,9 @@ pub(super) struct Tree<'a> {
     pub(super) described: &'a dyn Fn(NodeId) -> bool,
     /// Agents may operate what is read (the summary says how).
     pub(super) operable: bool,
+    /// The titles panels were first seen with, by node: a panel keeps its title while it
+    /// shows, whatever it comes to show.
+    pub(super) panel_titles: &'a HashMap<u64, String>,
 }
 
 impl Tree<'_> {
@@ -48,7 +51,8 @@ impl Tree<'_> {
         window_uis: &dyn Fn(NodeId) -> bool,
         seen: &mut super::Observation,
     ) {
-        let title = self.nodes.get(&id).and_then(|n| n.label()).map_or_else(|| "Panel".to_owned(), clip);
+        let title =
+            self.nodes.get(&id).and_then(|n| readable_of(n.label())).map_or_else(|| "Panel".to_owned(), |t| clip(&t));
         let mut outside = Content::default();
         self.walk(id, &mut outside, false);
         seen.undescribed.extend(outside.undescribed(&title));
@@ -84,8 +88,8 @@ impl Tree<'_> {
         let node = self.nodes.get(&id)?;
         let mut content = Content { with_close: !root, ..Content::default() };
         self.walk(id, &mut content, root);
-        let own = node.label().map(str::trim).filter(|l| !l.is_empty());
-        let named = if root { Some("Main".to_owned()) } else { own.filter(|l| !is_symbolic(l)).map(clip) };
+        let own = readable_of(node.label());
+        let named = if root { Some("Main".to_owned()) } else { own.filter(|l| !is_symbolic(l)).map(|l| clip(&l)) };
         // Titled by words a person reads: never by a lone icon glyph.
         let first_words = content.text.iter().find(|t| !is_symbolic(t));
         // A window or dialog (an `egui::Modal`) without a title of words is titled by its first.
@@ -93,7 +97,9 @@ impl Tree<'_> {
         let title = match (named.clone(), titled) {
             (Some(t), _) => t,
             (None, true) => first_words.map_or_else(|| "Dialog".to_owned(), |t| t.chars().take(40).collect()),
-            (None, false) => {
+            // A panel is titled once, when first seen: not by the menu opened in it later, nor
+            // by its next message.
+            (None, false) => self.panel_titles.get(&id.0).cloned().unwrap_or_else(|| {
                 // A panel of buttons only (a menu bar) is titled by them.
                 let controls = || {
                     let names: Vec<&str> = content.targets.iter().take(3).map(|t| t.label.as_str()).collect();
@@ -103,7 +109,7 @@ impl Tree<'_> {
                     Some(first) => format!("Panel: {}", first.chars().take(40).collect::<String>()),
                     None => "Panel".to_owned(),
                 }
-            }
+            }),
         };
         let summary = summary(&content, self.operable);
         let targets = std::mem::take(&mut content.targets);
@@ -120,9 +126,9 @@ impl Tree<'_> {
         let node = self.nodes.get(&by)?;
         // A label, or whatever else names it (a link to its documentation), read as shown.
         let text = label_text(node)
-            .or_else(|| node.label().or(node.value()).map(str::trim).filter(|t| !t.is_empty()))
+            .or_else(|| readable_of(node.label().or(node.value())))
             .filter(|t| !is_symbolic(t))
-            .map(clip)?;
+            .map(|t| clip(&t))?;
         if let Some(i) = children.iter().position(|(c, _)| *c == by).filter(|_| node.role() == Role::Label) {
             used[i] = true;
         }
@@ -177,6 +183,9 @@ impl Tree<'_> {
         if input.label.is_none() && matches!(input.target, TargetKind::Checkbox | TargetKind::Radio) {
             input.label = row_name(children, k);
         }
+        if input.label.is_none() {
+            input.label = input.hint.take();
+        }
     }
 
     /// Whether the first thing a person reads in `id` is an input without a name of its own (or
@@ -230,7 +239,13 @@ impl Tree<'_> {
             }
             if let Some(input) = inputs[k].take() {
                 push_input(out, *child, input);
-            } else if let Some(control) = control(n) {
+            } else if let Some(mut control) = control(n) {
+                if let Some(item) = control.1.as_object_mut().filter(|i| i.get(control.0) == Some(&Value::from(""))) {
+                    // Only an icon, and no tooltip: the text of its row names it.
+                    if let Some(text) = row_text(&children, k) {
+                        item.insert(control.0.to_owned(), Value::String(text));
+                    }
+                }
                 push_control(out, *child, control);
                 // A menu open under its button: its items are pressed as the person would.
                 for item in n.children() {
@@ -239,8 +254,9 @@ impl Tree<'_> {
                     }
                 }
             } else if n.role() == Role::Label {
-                if let Some(text) = n.value().or(n.label()).map(str::trim).filter(|t| !t.is_empty()) {
-                    push_text(out, clip(text));
+                // A label of an icon alone is no text to read.
+                if let Some(text) = label_text(n) {
+                    push_text(out, clip(&text));
                 }
             } else {
                 // A group, or a container nested in this one: read as part of it.

@@ -1,6 +1,8 @@
 //! One node of the tree as the read view reads it: an input's value (a password masked), a
 //! control's state, a label a person would use; and the limits on what one window carries.
 
+use std::borrow::Cow;
+
 use egui::accesskit::{Node, NodeId, Role, Toggled};
 use serde_json::{Value, json};
 
@@ -59,6 +61,8 @@ pub(super) struct Input {
     pub(super) label: Option<String>,
     /// A number's prefix or suffix (egui names a drag value by it): the name of last resort.
     pub(super) affix: Option<String>,
+    /// A text edit's hint text, else the widget's tooltip: its name when nothing beside it names it.
+    pub(super) hint: Option<String>,
     pub(super) value: Value,
     pub(super) sensitive: bool,
     pub(super) disabled: bool,
@@ -124,15 +128,62 @@ pub(super) fn is_chrome(n: &Node, with_close: bool) -> bool {
         || (n.role() == Role::Button && n.label() == Some("Close window") && !with_close)
 }
 
-/// Whether a text names nothing a person could say: only symbols, icon-font glyphs (Unicode's
-/// private-use areas), punctuation or spaces.
+/// Whether a text names nothing a person could say: only symbols, punctuation or spaces.
 pub(crate) fn is_symbolic(text: &str) -> bool {
     !text.chars().any(char::is_alphanumeric)
 }
 
-/// The text a label node shows, trimmed; `None` when empty.
-pub(super) fn label_text(n: &Node) -> Option<&str> {
-    (n.role() == Role::Label).then(|| n.value().or(n.label())).flatten().map(str::trim).filter(|t| !t.is_empty())
+/// Whether `c` is in one of Unicode's private-use areas, where icon fonts (egui-phosphor,
+/// codicons, Nerd Fonts) put their glyphs: a picture to the person, nothing to read.
+pub(crate) fn is_private_use(c: char) -> bool {
+    matches!(c, '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..='\u{ffffd}' | '\u{100000}'..='\u{10fffd}')
+}
+
+/// A text as the read view names things by: its icon glyphs dropped with the whitespace they
+/// leave ("\u{eb28} main.rs" reads "main.rs", "Save \u{e161} now" reads "Save now"), trimmed;
+/// `None` when nothing is left.
+pub(crate) fn readable(text: &str) -> Option<Cow<'_, str>> {
+    let text = if text.chars().any(is_private_use) {
+        let mut out = String::with_capacity(text.len());
+        let mut after_glyph = false;
+        for c in text.chars() {
+            if is_private_use(c) {
+                after_glyph = true;
+            } else if c.is_whitespace() && after_glyph && (out.is_empty() || out.ends_with(char::is_whitespace)) {
+                // The space that set the glyph apart: one is kept between words, none at the start.
+            } else {
+                after_glyph = false;
+                out.push(c);
+            }
+        }
+        let trimmed = out.trim();
+        if trimmed.len() == out.len() { Cow::Owned(out) } else { Cow::Owned(trimmed.to_owned()) }
+    } else {
+        Cow::Borrowed(text.trim())
+    };
+    (!text.is_empty()).then_some(text)
+}
+
+/// [`readable`] of an optional text.
+pub(super) fn readable_of(text: Option<&str>) -> Option<Cow<'_, str>> {
+    text.and_then(readable)
+}
+
+/// The text a label node shows, readable; `None` when nothing is.
+pub(super) fn label_text(n: &Node) -> Option<Cow<'_, str>> {
+    (n.role() == Role::Label).then(|| readable_of(n.value().or(n.label()))).flatten()
+}
+
+/// The text a person reads in the row of the control at `k` that has no name of its own: the
+/// nearest label beside it on the same line (after it, else before it), which keeps its own
+/// place as text.
+pub(super) fn row_text(children: &[(NodeId, &Node)], k: usize) -> Option<String> {
+    let line = |n: &Node| match (children[k].1.bounds(), n.bounds()) {
+        (Some(a), Some(b)) => a.y0 < b.y1 && b.y0 < a.y1,
+        _ => true,
+    };
+    let name = |n: &Node| label_text(n).filter(|t| !is_symbolic(t) && line(n)).map(|t| clip(&t));
+    children[k + 1..].iter().chain(children[..k].iter().rev()).find_map(|(_, n)| name(n))
 }
 
 /// The unused label at `before` (right before an input), else at `after` (right after it).
@@ -146,7 +197,7 @@ pub(super) fn beside(
         .into_iter()
         .flatten()
         .filter(|i| *i < children.len() && !used[*i])
-        .find_map(|i| label_text(children[i].1).filter(|t| !is_symbolic(t)).map(|t| (i, clip(t))));
+        .find_map(|i| label_text(children[i].1).filter(|t| !is_symbolic(t)).map(|t| (i, clip(&t))));
     let (i, text) = found?;
     used[i] = true;
     Some(text)
@@ -156,12 +207,14 @@ pub(super) fn beside(
 /// checkbox, then the file's name as a selectable label or button): the nearest sibling after
 /// it with a name, else before it. The sibling keeps its own place.
 pub(super) fn row_name(children: &[(NodeId, &Node)], k: usize) -> Option<String> {
-    let name = |n: &Node| label_text(n).or_else(|| control_label(n)).filter(|t| !is_symbolic(t)).map(clip);
+    let name = |n: &Node| label_text(n).or_else(|| control_label(n)).filter(|t| !is_symbolic(t)).map(|t| clip(&t));
     children[k + 1..].iter().chain(children[..k].iter().rev()).find_map(|(_, n)| name(n))
 }
 
 pub(super) fn input(n: &Node) -> Option<Input> {
     let text = || Value::String(n.value().map(clip).unwrap_or_default());
+    // What a combo box or colour shows is a name the app gave its option: read as one.
+    let shown = || Value::String(readable_of(n.value()).map(|v| clip(&v)).unwrap_or_default());
     let number = || n.numeric_value().map_or(Value::Null, number_value);
     let toggled = || match n.toggled() {
         Some(Toggled::True) => Value::Bool(true),
@@ -184,9 +237,9 @@ pub(super) fn input(n: &Node) -> Option<Input> {
         Role::Slider if n.numeric_value().is_none() => ("slider", TargetKind::Shown, Value::Null, false),
         Role::Slider => ("slider", TargetKind::Number, number(), false),
         // A colour button: its colour is read; choosing one takes its picker.
-        Role::ColorWell => ("colour", TargetKind::Shown, text(), false),
+        Role::ColorWell => ("colour", TargetKind::Shown, shown(), false),
         Role::SpinButton | Role::NumberInput => ("number input", TargetKind::Number, number(), false),
-        Role::ComboBox | Role::EditableComboBox => ("combo box", TargetKind::Combo, text(), false),
+        Role::ComboBox | Role::EditableComboBox => ("combo box", TargetKind::Combo, shown(), false),
         Role::ProgressIndicator => ("progress", TargetKind::Shown, number(), false),
         _ => return None,
     };
@@ -197,7 +250,8 @@ pub(super) fn input(n: &Node) -> Option<Input> {
     } else {
         target
     };
-    let own = n.label().map(str::trim).filter(|l| !l.is_empty());
+    let own = readable_of(n.label());
+    let tooltip = || readable_of(n.description()).map(|d| clip(&d));
     // egui names a drag value or slider by its prefix or suffix ("files" of "100 files"): that
     // is a unit, not a name; the row's label names it better.
     let shown = n.value().unwrap_or_default();
@@ -205,13 +259,26 @@ pub(super) fn input(n: &Node) -> Option<Input> {
         matches!(target, TargetKind::Number) && !shown.is_empty() && (shown.starts_with(l) || shown.ends_with(l))
     };
     let (label, affix) = match own {
-        Some(l) if is_affix(l) => (None, Some(clip(l)).filter(|a| !is_symbolic(a))),
-        Some(l) if is_symbolic(l) => (n.description().map(str::trim).filter(|d| !d.is_empty()).map(clip), None),
-        Some(l) => (Some(clip(l)), None),
+        Some(l) if is_affix(&l) => (None, Some(clip(&l)).filter(|a| !is_symbolic(a))),
+        Some(l) if is_symbolic(&l) => (tooltip(), None),
+        Some(l) => (Some(clip(&l)), None),
         None => (None, None),
     };
+    // A text edit's hint ("Search files..."), else a tooltip: what names it when nothing beside it does.
+    let hint = readable_of(n.placeholder()).map(|h| clip(&h)).filter(|h| !is_symbolic(h)).or_else(tooltip);
     let range = (n.min_numeric_value(), n.max_numeric_value());
-    Some(Input { kind, target, label, affix, value, sensitive, disabled: n.is_disabled(), range, options: Vec::new() })
+    Some(Input {
+        kind,
+        target,
+        label,
+        affix,
+        hint,
+        value,
+        sensitive,
+        disabled: n.is_disabled(),
+        range,
+        options: Vec::new(),
+    })
 }
 
 /// A number as a person reads it: a whole number without a fraction (a `u32` reads `100`, not
@@ -220,12 +287,13 @@ fn number_value(v: f64) -> Value {
     if v.fract() == 0.0 && v.abs() < 9.0e15 { json!(v as i64) } else { json!(v) }
 }
 
-/// The name of a control: its label, or its tooltip when the label is only an icon.
-fn control_label(n: &Node) -> Option<&str> {
-    let own = n.label().or(n.value()).map(str::trim).filter(|l| !l.is_empty());
+/// The name of a control: its label, or its tooltip when the label is only an icon (an icon
+/// glyph alone is no name: without a tooltip the row's text or its place names it).
+fn control_label(n: &Node) -> Option<Cow<'_, str>> {
+    let own = readable_of(n.label().or(n.value()));
     match own {
-        Some(l) if is_symbolic(l) => n.description().map(str::trim).filter(|d| !d.is_empty()).or(Some(l)),
-        other => other.or_else(|| n.description().map(str::trim).filter(|d| !d.is_empty())),
+        Some(l) if is_symbolic(&l) => readable_of(n.description()).or(Some(l)),
+        other => other.or_else(|| readable_of(n.description())),
     }
 }
 
@@ -239,7 +307,7 @@ pub(super) fn control(n: &Node) -> Option<(&'static str, Value)> {
         Role::DisclosureTriangle => "section",
         _ => return None,
     };
-    let label = clip(control_label(n).unwrap_or_default());
+    let label = control_label(n).map(|l| clip(&l)).unwrap_or_default();
     let mut item = serde_json::Map::new();
     item.insert(kind.to_owned(), Value::String(label));
     if let Some(open) = n.is_expanded().filter(|_| n.role() == Role::DisclosureTriangle) {
@@ -274,7 +342,8 @@ pub(super) fn push_input(out: &mut Content, node: NodeId, input: Input) {
         out.more += 1;
         return;
     }
-    let label = if label.is_empty() { input.kind.to_owned() } else { label };
+    // Nothing names it: its kind and its place among the window's fields ("text input 3").
+    let label = if label.is_empty() { format!("{} {}", input.kind, out.fields.len() + 1) } else { label };
     let mut item = FieldItem::new(label.clone(), input.value.clone());
     item.sensitive = input.sensitive;
     item.disabled = input.disabled;
@@ -295,7 +364,11 @@ pub(super) fn push_input(out: &mut Content, node: NodeId, input: Input) {
     );
 }
 
-pub(super) fn push_control(out: &mut Content, node: NodeId, (kind, item): (&'static str, Value)) {
+pub(super) fn push_control(out: &mut Content, node: NodeId, (kind, mut item): (&'static str, Value)) {
+    if let Some(obj) = item.as_object_mut().filter(|o| o.get(kind).and_then(Value::as_str).is_none_or(str::is_empty)) {
+        // Nothing names it: its kind and its place among the window's controls ("button 4").
+        obj.insert(kind.to_owned(), Value::String(format!("{kind} {}", out.controls.len() + 1)));
+    }
     let label = item.get(kind).and_then(Value::as_str).unwrap_or_default().to_owned();
     out.widgets.push((kind, label.clone()));
     if out.controls.len() < MAX_ITEMS {

@@ -56,7 +56,7 @@ impl Operation {
             format!("In {}: {}", self.title, parts.join("; "))
         };
         let mut changed = self.changes(after, &now, &shown);
-        let new_lines: Vec<&str> = text.iter().filter(|l| !self.text.contains(l)).take(3).map(String::as_str).collect();
+        let new_lines = said_once(text.iter().filter(|l| !self.text.contains(l)).take(3).cloned().collect());
         if !new_lines.is_empty() {
             let shows = format!("shows \"{}\"", new_lines.join(" / "));
             changed = if changed.is_empty() { shows } else { format!("{changed}; {shows}") };
@@ -112,12 +112,31 @@ impl Operation {
             }
         }
         let was = |t: &Target| self.before.iter().any(|b| b.key == t.key || b.node == t.node);
-        let new: Vec<&str> = after.iter().filter(|t| !was(t)).take(5).map(|t| t.label.as_str()).collect();
+        let mut new: Vec<&str> = Vec::new();
+        for t in after.iter().filter(|t| !was(t) && !t.label.trim().is_empty()) {
+            if new.len() == 5 {
+                break;
+            }
+            if !new.contains(&t.label.as_str()) {
+                new.push(&t.label);
+            }
+        }
         if !new.is_empty() {
             parts.push(format!("new: {}", new.join(", ")));
         }
-        clipped_to_owned(&parts.join("; "), CHANGES_CHARS)
+        clipped_to_owned(&said_once(parts).join("; "), CHANGES_CHARS)
     }
+}
+
+/// Each change said once, none blank: two rows of one name that both went are one "x gone".
+fn said_once(parts: Vec<String>) -> Vec<String> {
+    let mut once: Vec<String> = Vec::with_capacity(parts.len());
+    for part in parts {
+        if !part.trim().is_empty() && !once.contains(&part) {
+            once.push(part);
+        }
+    }
+    once
 }
 
 fn masked(value: &Value) -> Value {
