@@ -183,6 +183,19 @@ impl BridgePlugin {
     }
 }
 
+impl BridgePlugin {
+    /// The passes from now on are not looked at for a picture any more (with the read view off,
+    /// nothing else looks): egui's tree is turned off again if the bridge turned it on.
+    pub(super) fn look_off(&mut self, ctx: &egui::Context) {
+        self.read.building = false;
+        self.core.frame.lock().set_looking(false);
+        if self.read.ours && !self.read.external {
+            ctx.disable_accesskit();
+            self.read.ours = false;
+        }
+    }
+}
+
 /// The text lines the last look read in the read-view window `app_id`.
 pub(super) fn text_of(seen: &observe::Seen, app_id: &str) -> Vec<String> {
     let window = seen.windows.iter().find(|w| w.app_id == app_id);

@@ -48,6 +48,7 @@ mod tool_entry;
 mod tool_search;
 mod tools;
 mod user_files;
+mod view_window;
 
 #[cfg(feature = "http")]
 pub use http::{Held, HttpHandle};
