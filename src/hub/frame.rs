@@ -75,6 +75,9 @@ struct PassDecls {
     /// Per declared window drawn in this pass, the egui id whose rectangle is the window's: its
     /// egui window's area, else the `Ui` holding its contents (a panel).
     window_nodes: Vec<(u64, String)>,
+    /// Per declared panel drawn in this pass, all of the panel (in egui points, `[x0, y0, x1,
+    /// y1]`), where its contents take less.
+    window_rects: Vec<(String, [f32; 4])>,
     /// How many of `windows` were made in their window's first pass ([`WindowDecl::first`]),
     /// counted as they are declared, so that recycling the list need not look at each.
     firsts: usize,
@@ -93,6 +96,7 @@ impl PassDecls {
             window_uis: Vec::new(),
             hidden: Vec::new(),
             window_nodes: Vec::new(),
+            window_rects: Vec::new(),
             firsts: 0,
         }
     }

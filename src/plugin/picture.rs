@@ -234,7 +234,13 @@ impl BridgePlugin {
         let (crop, window_layer) = match window {
             None => (screen, None),
             Some(id) => match rects.get(&id) {
-                Some((layer, rect, _)) => (rect.intersect(screen), Some(*layer)),
+                Some((layer, rect, _)) => {
+                    // A described panel: all of it, whatever its contents take.
+                    let whole = nodes.rect.map_or(*rect, |[x0, y0, x1, y1]| {
+                        egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1))
+                    });
+                    (whole.intersect(screen), Some(*layer))
+                }
                 None => return Err(not_shown(handle, "egui drew nothing of it in this pass")),
             },
         };

@@ -98,8 +98,10 @@ pub async fn view_window(shared: &ServerShared, sees: ResultView, args: &Map<Str
     if picture.scaled {
         message.push_str(", scaled down");
     }
-    if picture.blanked > 0 {
-        message.push_str(&format!("; {} grey areas are hidden from agents (passwords, hidden parts)", picture.blanked));
+    match picture.blanked {
+        0 => {}
+        1 => message.push_str("; 1 grey area is hidden from agents (a password, a hidden part)"),
+        n => message.push_str(&format!("; {n} grey areas are hidden from agents (passwords, hidden parts)")),
     }
     let value = json!({
         "message": message,

@@ -10,6 +10,8 @@ pub(crate) struct PictureNodes {
     /// The egui id (as `u64`) whose rectangle is the window's, when the app drew it in this pass
     /// (`None`: declared without being drawn, or not in this pass).
     pub window: Option<u64>,
+    /// All of a described panel, in egui points (its contents' `Ui` may take less).
+    pub rect: Option<[f32; 4]>,
     /// The `Ui`s the app hid from the read view in this pass.
     pub hidden: Vec<u64>,
     /// The `Ui`s holding declared windows' contents in this pass: a hidden `Ui` inside one
@@ -25,6 +27,14 @@ impl FrameState {
         self.describe_node(id);
         if let Some(p) = self.passes.last_mut() {
             p.hidden.push(id);
+        }
+    }
+
+    /// All of the described panel `app_id` drawn in the pass under way, in egui points, when
+    /// this frame is looked at (a picture of it takes the whole panel).
+    pub fn panel_rect(&mut self, app_id: &str, rect: [f32; 4]) {
+        if let (true, Some(p)) = (self.looking, self.passes.last_mut()) {
+            p.window_rects.push((app_id.to_owned(), rect));
         }
     }
 
@@ -44,6 +54,7 @@ impl FrameState {
         let Some(pass) = pass else { return PictureNodes::default() };
         PictureNodes {
             window: pass.window_nodes.iter().find(|(_, a)| a == app_id).map(|(id, _)| *id),
+            rect: pass.window_rects.iter().find(|(a, _)| a == app_id).map(|(_, r)| *r),
             hidden: pass.hidden.clone(),
             window_uis: pass.window_uis.iter().map(|(id, _)| *id).collect(),
         }
