@@ -222,9 +222,10 @@ impl BridgePlugin {
             },
         };
         let tree = output.platform_output.accesskit_update.as_ref();
-        let mut hidden: Vec<u64> = nodes.hidden.clone();
+        let hidden_uis: Vec<u64> = nodes.hidden.iter().map(|(id, _)| *id).collect();
+        let mut hidden = hidden_uis.clone();
         if let Some(tree) = tree {
-            hidden.extend(hidden_containers(tree, &nodes.hidden, &nodes.window_uis));
+            hidden.extend(hidden_containers(tree, &hidden_uis, &nodes.window_uis));
         }
         let passwords = tree.map(password_edits).unwrap_or_default();
         let wanted: HashSet<u64> =
@@ -249,13 +250,31 @@ impl BridgePlugin {
         }
         let order: Vec<egui::LayerId> = ctx.memory(|m| m.layer_ids().collect());
         let rank = |l: egui::LayerId| (l.order, order.iter().position(|o| *o == l).map_or(-1, |p| p as i64));
+        // A hidden `Ui` paints within its room (noted when it was hidden) and what it took.
+        let room: HashMap<u64, egui::Rect> = nodes
+            .hidden
+            .iter()
+            .map(|(id, [x0, y0, x1, y1])| (*id, egui::Rect::from_min_max(egui::pos2(*x0, *y0), egui::pos2(*x1, *y1))))
+            .collect();
         let blanks: Vec<egui::Rect> = hidden
             .iter()
             .chain(&passwords)
-            .filter_map(|id| rects.get(id))
+            .filter_map(|id| match (rects.get(id), room.get(id)) {
+                (Some((layer, _, shown)), room) => {
+                    let global = ctx.layer_transform_to_global(*layer);
+                    let room = room.map_or(egui::Rect::NOTHING, |r| global.map_or(*r, |t| t * *r));
+                    Some((Some(*layer), shown.union(room)))
+                }
+                // Not laid out as a widget: its room, above everything.
+                (None, Some(room)) => Some((None, *room)),
+                (None, None) => None,
+            })
             // Under the pictured window's own layer, the window covers it within its crop.
-            .filter(|(layer, _, _)| window_layer.is_none_or(|w| rank(w) <= rank(*layer)))
-            .map(|(_, _, shown)| shown.intersect(crop))
+            .filter(|(layer, _)| match (window_layer, layer) {
+                (Some(w), Some(l)) => rank(w) <= rank(*l),
+                _ => true,
+            })
+            .map(|(_, r)| r.intersect(crop))
             .filter(egui::Rect::is_positive)
             .collect();
         let version = self.core.hub.snapshot().window(handle).map(|w| w.version);
