@@ -102,6 +102,7 @@ impl ServerShared {
             reads_resources: profile.reads_resources,
             dispatchers: self.policy.accommodations(),
             read_windows_tool: !self.policy.no_read_windows,
+            view_window_tool: !self.policy.no_view_window,
         };
         instructions(v, self.hub.config().instructions.as_deref())
     }
