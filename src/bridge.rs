@@ -182,10 +182,7 @@ impl Bridge {
     /// # });
     /// ```
     pub fn hide_from_read_view(&self, ui: &egui::Ui) {
-        // What it may paint: all of its room within its clip (what it holds may take less, and
-        // an app may paint the whole room; what it takes is added at the pass's end).
-        let r = ui.max_rect().intersect(ui.clip_rect());
-        self.core.frame.lock().hide_from_read_view(ui.unique_id().value(), [r.min.x, r.min.y, r.max.x, r.max.y]);
+        self.core.frame.lock().hide_from_read_view(ui.unique_id().value());
     }
 
     /// An app-level action without arguments: [`app_action`](Self::app_action) with [`NoArgs`].

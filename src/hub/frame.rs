@@ -69,10 +69,9 @@ struct PassDecls {
     /// The egui ids of the `Ui`s that hold the contents of declared windows, with their app
     /// ids: what the app drew there but did not describe is added to the window it is in.
     window_uis: Vec<(u64, String)>,
-    /// The egui ids of the `Ui`s the app hid from the read view (`Bridge::hide_from_read_view`),
-    /// with what each may paint (its `max_rect` within its clip, in egui points): a picture of
-    /// a window blanks them.
-    hidden: Vec<(u64, [f32; 4])>,
+    /// The egui ids of the `Ui`s the app hid from the read view (`Bridge::hide_from_read_view`):
+    /// a picture of a window blanks them.
+    hidden: Vec<u64>,
     /// Per declared window drawn in this pass, the egui id whose rectangle is the window's: its
     /// egui window's area, else the `Ui` holding its contents (a panel).
     window_nodes: Vec<(u64, String)>,

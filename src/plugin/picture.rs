@@ -2,7 +2,7 @@
 //! `hub/picture.rs`): a screenshot asked of egui's integration, and the window framed in it.
 //!
 //! egui's integrations take the screenshot of the frame after the one whose output asked for it
-//! (eframe, glow and wgpu), or of that very output (egui_kittest with a renderer). So the
+//! (eframe, glow and wgpu), or of that very output (`egui_kittest` with a renderer). So the
 //! framing (the window's rectangle, what to blank, its version) is made at the end of the pass
 //! that asks, and made again at the end of the next kept pass of that viewport (the one eframe
 //! paints); the integration's callback takes whichever was made last before it ran. Both passes
@@ -222,10 +222,9 @@ impl BridgePlugin {
             },
         };
         let tree = output.platform_output.accesskit_update.as_ref();
-        let hidden_uis: Vec<u64> = nodes.hidden.iter().map(|(id, _)| *id).collect();
-        let mut hidden = hidden_uis.clone();
+        let mut hidden: Vec<u64> = nodes.hidden.clone();
         if let Some(tree) = tree {
-            hidden.extend(hidden_containers(tree, &hidden_uis, &nodes.window_uis));
+            hidden.extend(hidden_containers(tree, &nodes.hidden, &nodes.window_uis));
         }
         let passwords = tree.map(password_edits).unwrap_or_default();
         let wanted: HashSet<u64> =
@@ -250,31 +249,13 @@ impl BridgePlugin {
         }
         let order: Vec<egui::LayerId> = ctx.memory(|m| m.layer_ids().collect());
         let rank = |l: egui::LayerId| (l.order, order.iter().position(|o| *o == l).map_or(-1, |p| p as i64));
-        // A hidden `Ui` paints within its room (noted when it was hidden) and what it took.
-        let room: HashMap<u64, egui::Rect> = nodes
-            .hidden
-            .iter()
-            .map(|(id, [x0, y0, x1, y1])| (*id, egui::Rect::from_min_max(egui::pos2(*x0, *y0), egui::pos2(*x1, *y1))))
-            .collect();
         let blanks: Vec<egui::Rect> = hidden
             .iter()
             .chain(&passwords)
-            .filter_map(|id| match (rects.get(id), room.get(id)) {
-                (Some((layer, _, shown)), room) => {
-                    let global = ctx.layer_transform_to_global(*layer);
-                    let room = room.map_or(egui::Rect::NOTHING, |r| global.map_or(*r, |t| t * *r));
-                    Some((Some(*layer), shown.union(room)))
-                }
-                // Not laid out as a widget: its room, above everything.
-                (None, Some(room)) => Some((None, *room)),
-                (None, None) => None,
-            })
+            .filter_map(|id| rects.get(id))
             // Under the pictured window's own layer, the window covers it within its crop.
-            .filter(|(layer, _)| match (window_layer, layer) {
-                (Some(w), Some(l)) => rank(w) <= rank(*l),
-                _ => true,
-            })
-            .map(|(_, r)| r.intersect(crop))
+            .filter(|(layer, _, _)| window_layer.is_none_or(|w| rank(w) <= rank(*layer)))
+            .map(|(_, _, shown)| shown.intersect(crop))
             .filter(egui::Rect::is_positive)
             .collect();
         let version = self.core.hub.snapshot().window(handle).map(|w| w.version);
@@ -307,7 +288,7 @@ fn hidden_containers(tree: &TreeUpdate, hidden: &[u64], window_uis: &[u64]) -> V
         let mut outermost = None;
         let mut in_described = false;
         // Up to the root (a tree has no cycles; the bound keeps a malformed one finite).
-        for _ in 0..roles.len() + 1 {
+        for _ in 0..=roles.len() {
             in_described |= window_uis.contains(&node.0);
             if container(roles.get(&node)) {
                 outermost = Some(node.0);

@@ -42,7 +42,7 @@ pub fn view_window_tool() -> Tool {
         to_mcp_tool(&ToolSpec {
             name: VIEW_WINDOW.clone(),
             title: "View a window".to_owned(),
-            description: "A picture (PNG) of a window as the person sees it now, for what is painted that its blocks cannot say (a chart, a drawing, a custom widget). Hidden areas and passwords are grey.".to_owned(),
+            description: "A window as the person sees it now (PNG), for what is painted that blocks cannot say: a chart, a custom widget. Hidden parts and passwords are grey.".to_owned(),
             input_schema: Arc::new(rmcp::model::object(json!({
                 "type": "object",
                 "properties": {"windowId": {"type": "string"}},
@@ -94,15 +94,14 @@ pub async fn view_window(shared: &ServerShared, sees: ResultView, args: &Map<Str
         blanked = picture.blanked,
         "window picture"
     );
-    let mut message = format!("Window {window} as the person sees it: {}×{} px", picture.width, picture.height);
-    if picture.scaled {
-        message.push_str(", scaled down");
-    }
-    match picture.blanked {
-        0 => {}
-        1 => message.push_str("; 1 grey area is hidden from agents (a password, a hidden part)"),
-        n => message.push_str(&format!("; {n} grey areas are hidden from agents (passwords, hidden parts)")),
-    }
+    let scaled = if picture.scaled { ", scaled down" } else { "" };
+    let grey = match picture.blanked {
+        0 => String::new(),
+        1 => "; 1 grey area is hidden from agents (a password, a hidden part)".to_owned(),
+        n => format!("; {n} grey areas are hidden from agents (passwords, hidden parts)"),
+    };
+    let message =
+        format!("Window {window} as the person sees it: {}×{} px{scaled}{grey}", picture.width, picture.height);
     let value = json!({
         "message": message,
         "result": {"windowId": window, "version": picture.version, "width": picture.width, "height": picture.height}
@@ -306,7 +305,7 @@ mod tests {
         assert_eq!((tall.width, tall.height), (40, MAX_VIEW_SIDE));
         // Noise does not compress: 1,200 × 1,000 of it is 3.6 MB as pixels.
         let noise = |x: usize, y: usize| {
-            let v = (x * 2_654_435_761 ^ y * 40_503 ^ (x * y).rotate_left(7)).wrapping_mul(0x9E37_79B9) >> 7;
+            let v = ((x * 2_654_435_761) ^ (y * 40_503) ^ (x * y).rotate_left(7)).wrapping_mul(0x9E37_79B9) >> 7;
             [v as u8, (v >> 8) as u8, (v >> 16) as u8]
         };
         let noisy = picture(shot(1200, 1000, noise, [0.0, 0.0, 1200.0, 1000.0])).unwrap();

@@ -123,7 +123,7 @@ fn app(bridge: &Bridge, ui: &mut egui::Ui, login: &mut Login) {
             ui.label("A chart the app paints");
         });
     });
-    egui::Window::new("Login").id(egui::Id::new("login")).fixed_pos([400.0, 300.0]).show(ui.ctx(), |ui| {
+    egui::Window::new("Login").id(egui::Id::unique("login")).fixed_pos([400.0, 300.0]).show(ui.ctx(), |ui| {
         ui.label("Password");
         ui.add(egui::TextEdit::singleline(&mut login.password).password(true));
     });
@@ -269,7 +269,7 @@ async fn a_picture_is_the_window_with_what_is_hidden_blanked() {
 
     // The undescribed window: its area, the password edit grey.
     let (body, w, h, rgb) = view(&c, "ui-login").await;
-    let area = painted.ctx.memory(|m| m.area_rect(egui::Id::new("login"))).unwrap();
+    let area = painted.ctx.memory(|m| m.area_rect(egui::Id::unique("login"))).unwrap();
     let (x0, y0) = (area.min.x.floor() as usize, area.min.y.floor() as usize);
     assert_eq!((w, h), (area.max.x.ceil() as usize - x0, area.max.y.ceil() as usize - y0), "{area:?}");
     assert_eq!(body["result"], json!({"windowId": "ui-login", "version": login["version"], "width": w, "height": h}));

@@ -91,27 +91,27 @@ async fn view(client: &RunningService<RoleClient, ()>, window: &str) -> Result<(
 /// The grey regions of a picture (4-connected runs of exactly [`GREY`] of at least 200 pixels,
 /// so that a grey pixel of anti-aliased text is not one), each as its bounding box and whether
 /// every pixel in that box is grey.
-fn grey_regions(w: usize, h: usize, rgb: &[u8]) -> Vec<([usize; 4], bool)> {
+fn grey_regions(width: usize, height: usize, rgb: &[u8]) -> Vec<([usize; 4], bool)> {
     let grey = |i: usize| rgb[i * 3..i * 3 + 3] == GREY;
-    let mut seen = vec![false; w * h];
+    let mut seen = vec![false; width * height];
     let mut regions = Vec::new();
-    for start in 0..w * h {
+    for start in 0..width * height {
         if seen[start] || !grey(start) {
             continue;
         }
         seen[start] = true;
-        let (mut stack, mut count, mut b) = (vec![start], 0, [usize::MAX, usize::MAX, 0, 0]);
-        while let Some(i) = stack.pop() {
-            let (x, y) = (i % w, i / w);
+        let (mut stack, mut count, mut bounds) = (vec![start], 0, [usize::MAX, usize::MAX, 0, 0]);
+        while let Some(at) = stack.pop() {
+            let (x, y) = (at % width, at / width);
             count += 1;
-            b = [b[0].min(x), b[1].min(y), b[2].max(x + 1), b[3].max(y + 1)];
-            let near = [
-                (x > 0).then(|| i - 1),
-                (x + 1 < w).then(|| i + 1),
-                (y > 0).then(|| i - w),
-                (y + 1 < h).then(|| i + w),
+            bounds = [bounds[0].min(x), bounds[1].min(y), bounds[2].max(x + 1), bounds[3].max(y + 1)];
+            let next = [
+                (x > 0).then(|| at - 1),
+                (x + 1 < width).then(|| at + 1),
+                (y > 0).then(|| at - width),
+                (y + 1 < height).then(|| at + width),
             ];
-            for n in near.into_iter().flatten() {
+            for n in next.into_iter().flatten() {
                 if !seen[n] && grey(n) {
                     seen[n] = true;
                     stack.push(n);
@@ -119,7 +119,7 @@ fn grey_regions(w: usize, h: usize, rgb: &[u8]) -> Vec<([usize; 4], bool)> {
             }
         }
         if count >= 200 {
-            regions.push((b, count == (b[2] - b[0]) * (b[3] - b[1])));
+            regions.push((bounds, count == (bounds[2] - bounds[0]) * (bounds[3] - bounds[1])));
         }
     }
     regions

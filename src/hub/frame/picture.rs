@@ -12,22 +12,21 @@ pub(crate) struct PictureNodes {
     pub window: Option<u64>,
     /// All of a described panel, in egui points (its contents' `Ui` may take less).
     pub rect: Option<[f32; 4]>,
-    /// The `Ui`s the app hid from the read view in this pass, each with what it may paint (its
-    /// `max_rect` within its clip when it was hidden, in egui points).
-    pub hidden: Vec<(u64, [f32; 4])>,
+    /// The `Ui`s the app hid from the read view in this pass.
+    pub hidden: Vec<u64>,
     /// The `Ui`s holding declared windows' contents in this pass: a hidden `Ui` inside one
     /// hides itself, elsewhere the whole egui window or panel it is in.
     pub window_uis: Vec<u64>,
 }
 
 impl FrameState {
-    /// A `Ui` the app hides from the read view, in the pass under way (an egui id's value, and
-    /// where it may paint in egui points): left out of what the read view reads (as
-    /// [`Self::describe_node`]), and blanked in a picture of a window.
-    pub fn hide_from_read_view(&mut self, id: u64, paints: [f32; 4]) {
+    /// A `Ui` the app hides from the read view, in the pass under way (an egui id's value):
+    /// left out of what the read view reads (as [`Self::describe_node`]), and blanked in a
+    /// picture of a window.
+    pub fn hide_from_read_view(&mut self, id: u64) {
         self.describe_node(id);
         if let Some(p) = self.passes.last_mut() {
-            p.hidden.push((id, paints));
+            p.hidden.push(id);
         }
     }
 
