@@ -102,32 +102,37 @@ impl BridgePlugin {
                 return;
             }
         }
-        let (app_id, request) = {
+        // The hub's slot is not held while the bookkeeping is locked (nor the other way round).
+        let window = {
             let mut waiting = self.core.hub.waiting_picture();
-            let Some(request) = waiting.as_ref() else { return };
-            if request.is_abandoned() {
-                waiting.take();
+            match waiting.as_ref() {
+                None => return,
+                Some(r) if r.is_abandoned() => {
+                    waiting.take();
+                    return;
+                }
+                Some(r) => r.window.clone(),
+            }
+        };
+        let place = self.core.frame.lock().window_place(&window);
+        let take = || self.core.hub.waiting_picture().take_if(|r| r.window == window);
+        let (app_id, request) = match place {
+            None => {
+                if let Some(r) = take() {
+                    let _ = r.reply.send(Err(ToolError::window_not_found(&clipped(&r.window))));
+                }
                 return;
             }
-            let place = self.core.frame.lock().window_place(&request.window);
-            match place {
-                None => {
-                    if let Some(r) = waiting.take() {
-                        let _ = r.reply.send(Err(ToolError::window_not_found(&clipped(&r.window))));
-                    }
-                    return;
+            Some((_, pass)) if pass != key => {
+                if let Some(other) = self.known.get(&pass) {
+                    ctx.send_viewport_cmd_to(*other, egui::ViewportCommand::RequestPaintWhileHidden);
                 }
-                Some((_, pass)) if pass != key => {
-                    if let Some(other) = self.known.get(&pass) {
-                        ctx.send_viewport_cmd_to(*other, egui::ViewportCommand::RequestPaintWhileHidden);
-                    }
-                    return;
-                }
-                Some((app_id, _)) => match waiting.take() {
-                    Some(request) => (app_id, request),
-                    None => return,
-                },
+                return;
             }
+            Some((app_id, _)) => match take() {
+                Some(request) => (app_id, request),
+                None => return,
+            },
         };
         let minimised = input.viewports.get(&viewport).and_then(|v| v.minimized) == Some(true);
         if minimised {
