@@ -3,8 +3,8 @@
 //! - It is listed on every connection, whatever the client and `Compat`, read-only, beside
 //!   `app__read_windows`; an app can turn it off.
 //! - Where no picture can be had it answers at once with a clear error: a headless pass (no
-//!   renderer takes the screenshot), a window declared without being drawn, an unknown id (as
-//!   every tool refuses one).
+//!   renderer takes the screenshot), the test harness without a renderer, a window declared
+//!   without being drawn, an unknown id (as every tool refuses one).
 //! - Under an integration that takes screenshots as eframe does (of the frame after the one
 //!   that asked; here a made-up screen whose every pixel says where it is), the picture is the
 //!   window's rectangle, with the panel the app hid from the read view and the password edit
@@ -80,6 +80,39 @@ async fn a_headless_pass_answers_a_clear_error() {
         // At once: not after the wait bound (5 s).
         assert!(asked.elapsed() < Duration::from_secs(2), "{tool}: {:?}", asked.elapsed());
     }
+}
+
+/// The test harness without a renderer (kittest built without `wgpu` or `snapshot`, as the
+/// bridge's `testing` feature is) takes no screenshots: a picture is answered at the next pass,
+/// with the same clear error, not after the wait bound.
+#[test]
+fn the_test_harness_without_a_renderer_answers_a_clear_error() {
+    let bridge = Bridge::builder().build();
+    let b = bridge.clone();
+    let mut harness = egui_mcp_bridge::testing::Harness::new_ui_state(
+        &bridge,
+        move |ui, (): &mut ()| {
+            b.window("chart").title("Chart").ui(ui, |_, ui| ui.label("A chart the app paints"));
+        },
+        (),
+    );
+    harness.run();
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let _serving = bridge.serve_io("duplex", server_io).unwrap();
+    let asked = Instant::now();
+    let answer = rt.spawn(async move {
+        let c = Client::connect(client_io, Lifecycle::Legacy, "test-client").await;
+        c.call("app__view_window", json!({"windowId": "chart"})).await
+    });
+    while !answer.is_finished() && asked.elapsed() < common::WAIT {
+        harness.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let r = rt.block_on(answer).unwrap();
+    assert_eq!(r.code(), "action_not_available", "{:?}", r.body);
+    assert!(r.body["message"].as_str().unwrap().contains("renderer"), "{:?}", r.body);
+    assert!(asked.elapsed() < Duration::from_secs(2), "{:?}", asked.elapsed());
 }
 
 /// An unknown id is refused as every tool refuses one (`window_not_found`, the same error
