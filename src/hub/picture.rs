@@ -260,7 +260,8 @@ mod tests {
         let e = picture(&hub, SHORT).await.unwrap_err();
         assert_eq!(e.code, ErrorCode::ActionTimeout, "{e:?}");
         assert!(e.message.contains("one at a time"), "{e:?}");
-        assert!(started.elapsed() < SHORT + Duration::from_millis(200), "{:?}", started.elapsed());
+        // Its own wait, not the slow one's 1.5 s (slack for a loaded machine).
+        assert!(started.elapsed() < SHORT + Duration::from_secs(1), "{:?}", started.elapsed());
         assert!(slow.await.expect("joined").is_ok(), "the slow one is answered");
         // A UI that drops the request unanswered (no renderer): a clear error at once.
         let hub = Arc::new(Hub::new(HubConfig::default()));
