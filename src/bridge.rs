@@ -169,7 +169,8 @@ impl Bridge {
     /// Leaves the egui window or panel that `ui` is in out of the read view (see
     /// [`BridgeBuilder::read_view`](crate::BridgeBuilder::read_view)): for what the app
     /// describes some other way, decoration that would only cost an agent's tokens, or what
-    /// agents must not read at all.
+    /// agents must not read at all. A picture of a window (`app__view_window`) shows it as a
+    /// flat grey area: the window or panel, or within a described window only `ui` itself.
     ///
     /// ```
     /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
@@ -181,7 +182,7 @@ impl Bridge {
     /// # });
     /// ```
     pub fn hide_from_read_view(&self, ui: &egui::Ui) {
-        self.core.frame.lock().describe_node(ui.unique_id().value());
+        self.core.frame.lock().hide_from_read_view(ui.unique_id().value());
     }
 
     /// An app-level action without arguments: [`app_action`](Self::app_action) with [`NoArgs`].

@@ -140,6 +140,16 @@ impl BridgeBuilder {
         self
     }
 
+    /// Whether the bridge serves its read-only picture tool `app__view_window` (default true): a
+    /// window as the person sees it, as a PNG, with what the app hides from the read view and
+    /// every password edit blanked. Turn it off for an app whose painted content agents must
+    /// not see at all.
+    #[must_use]
+    pub fn view_window_tool(mut self, on: bool) -> Self {
+        self.policy.no_view_window = !on;
+        self
+    }
+
     /// Whether doc comments on argument fields become `description`s in the tools' input
     /// schemas (default true, as `derive(JsonSchema)` does). Turn it off to save tokens when
     /// the field names say enough: a host sends every tool's schema with every turn. Either way

@@ -58,6 +58,7 @@ impl WindowBuilder {
             paint_mark(&ctx, ui.layer_id(), rect, &mark_text(a), s, band);
         }
         state.places.lock().inline(&ctx, &app_id, rect);
+        core.frame.lock().panel_rect(&app_id, [rect.min.x, rect.min.y, rect.max.x, rect.max.y]);
         shown.inner
     }
 }

@@ -11,6 +11,7 @@ mod build;
 mod calls;
 mod mark;
 mod memory;
+mod picture;
 mod read_view;
 mod reuse;
 mod union;
@@ -68,6 +69,15 @@ struct PassDecls {
     /// The egui ids of the `Ui`s that hold the contents of declared windows, with their app
     /// ids: what the app drew there but did not describe is added to the window it is in.
     window_uis: Vec<(u64, String)>,
+    /// The egui ids of the `Ui`s the app hid from the read view (`Bridge::hide_from_read_view`):
+    /// a picture of a window blanks them.
+    hidden: Vec<u64>,
+    /// Per declared window drawn in this pass, the egui id whose rectangle is the window's: its
+    /// egui window's area, else the `Ui` holding its contents (a panel).
+    window_nodes: Vec<(u64, String)>,
+    /// Per declared panel drawn in this pass, all of the panel (in egui points, `[x0, y0, x1,
+    /// y1]`), where its contents take less.
+    window_rects: Vec<(String, [f32; 4])>,
     /// How many of `windows` were made in their window's first pass ([`WindowDecl::first`]),
     /// counted as they are declared, so that recycling the list need not look at each.
     firsts: usize,
@@ -84,6 +94,9 @@ impl PassDecls {
             described: Vec::new(),
             widgets: Vec::new(),
             window_uis: Vec::new(),
+            hidden: Vec::new(),
+            window_nodes: Vec::new(),
+            window_rects: Vec::new(),
             firsts: 0,
         }
     }

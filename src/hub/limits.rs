@@ -85,6 +85,23 @@ pub fn check_arguments(
     }
 }
 
+/// The longest side of a window's picture (`app__view_window`), in pixels: a larger window is
+/// scaled down to it, keeping its proportions.
+pub const MAX_VIEW_SIDE: usize = 1600;
+
+/// The most bytes of PNG one picture of a window (`app__view_window`) takes: a picture that
+/// would be larger is scaled down further until it fits.
+pub const MAX_VIEW_BYTES: usize = 1_000_000;
+
+/// The least time between the end of one window picture and the start of the next, per app:
+/// each takes a pass with egui's accessibility tree and a read of the screen on the UI thread,
+/// so that agents cannot take more than a few a second of the person's frames.
+pub const MIN_VIEW_INTERVAL: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// The longest a call of `app__view_window` waits, for its turn (one picture at a time) and for
+/// the app's picture, before it is answered `action_timeout` (or the call budget, if shorter).
+pub const VIEW_WINDOW_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// How many invalid parameters (or fields) one error names; the rest are counted, so that an
 /// answer stays short whatever the request.
 pub const MAX_NAMED_ERRORS: usize = 10;

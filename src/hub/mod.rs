@@ -72,6 +72,7 @@ pub(crate) mod decl;
 pub(crate) mod frame;
 mod limits;
 pub(crate) mod phase;
+pub(crate) mod picture;
 mod snapshot;
 mod submit;
 mod ui_core;
@@ -89,7 +90,9 @@ pub use call::Outcome;
 pub(crate) use call::{CallTarget, ClientId, PendingCall};
 pub use decl::AgentAction;
 pub use frame::Footprint;
-pub use limits::{DEFAULT_MAX_STRING_CHARS, MAX_NAMED_ERRORS};
+pub use limits::{
+    DEFAULT_MAX_STRING_CHARS, MAX_NAMED_ERRORS, MAX_VIEW_BYTES, MAX_VIEW_SIDE, MIN_VIEW_INTERVAL, VIEW_WINDOW_WAIT,
+};
 pub(crate) use limits::{check_arguments, clipped, clipped_to};
 pub use phase::{MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION};
 pub use snapshot::{Snapshot, ToolSpec};
@@ -176,6 +179,8 @@ pub(crate) struct Hub {
     ui_gone: watch::Sender<Option<bool>>,
     /// The input schemas of the actions' argument types, made once per type for this bridge.
     schemas: action::Schemas,
+    /// Pictures of windows (`app__view_window`): whose turn, and the request for the UI.
+    pictures: picture::Pictures,
 }
 
 impl std::fmt::Debug for Hub {
@@ -201,6 +206,7 @@ impl Hub {
             born: std::time::Instant::now(),
             ui_gone: watch::Sender::new(None),
             schemas: action::Schemas::default(),
+            pictures: picture::Pictures::default(),
             config,
         }
     }
@@ -232,6 +238,7 @@ impl Hub {
         for call in self.calls_rx.try_iter() {
             call.reject(crate::protocol::ToolError::app_exiting());
         }
+        self.reject_picture();
     }
 
     /// Milliseconds since the hub was made: what `agent_seen` holds (0 is "never").

@@ -32,6 +32,7 @@ pub mod headless;
 mod hidden;
 mod observe;
 mod operate;
+mod picture;
 mod read_pace;
 
 pub use hidden::{CallsWhileHidden, STALLED_AFTER};
@@ -61,6 +62,8 @@ pub struct BridgePlugin {
     inert: bool,
     /// An agent's generic call on a window the app has not described, under way.
     op: Option<operate::Operation>,
+    /// A picture of a window (`app__view_window`) under way.
+    picture: Option<picture::PictureTask>,
 }
 
 /// Whether this pass carries input from the person that can change what a window shows.
@@ -121,6 +124,7 @@ impl BridgePlugin {
             primary,
             inert: false,
             op: None,
+            picture: None,
         }
     }
 }
@@ -170,6 +174,9 @@ impl egui::Plugin for BridgePlugin {
         self.ask(ctx, viewport, &wanted);
         if self.core.hub.config().read_view == crate::hub::ReadView::Operate {
             self.operate(ctx, viewport, input);
+        }
+        if self.primary {
+            self.picture_begin(ctx, viewport, input);
         }
     }
 
@@ -225,6 +232,7 @@ impl egui::Plugin for BridgePlugin {
         }
         self.op_pass_ended(viewport);
         let wanted = self.core.frame.lock().end_pass(&self.core.hub, key(viewport), live.as_deref());
+        self.picture_end(ctx, viewport, output);
         if looked {
             self.core.hub.looked(self.read.pace());
         }

@@ -116,6 +116,8 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
         seen.windows.iter().filter(|w| w.panel).take(MAX_PANEL_TITLES).map(|w| (w.node, w.title.clone())).collect();
     let mut ids = HashSet::new();
     let mut targets = HashMap::new();
+    let mut nodes = HashMap::new();
+    let root = tree.tree.as_ref().map(|t| t.root.0);
     let windows = seen
         .windows
         .into_iter()
@@ -131,12 +133,13 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
                 tools(&w.targets)
             });
             let modal = options.modal == Some(w.node);
+            nodes.insert(app_id.clone(), (Some(w.node) != root).then_some(w.node));
             let window = ReadOnlyWindow::new(app_id.clone(), w.title, w.summary, w.blocks, modal, actions);
             targets.insert(app_id, w.targets);
             window
         })
         .collect();
-    Seen { windows, inside, targets, panel_titles }
+    Seen { windows, inside, targets, panel_titles, nodes }
 }
 
 /// Gives each target a key unique in its window, made of its label (`max-files`, then
@@ -211,6 +214,9 @@ pub(crate) struct Seen {
     pub(crate) targets: HashMap<String, Vec<Target>>,
     /// By panel node, the title it was first seen with (see [`ObservedWindow::panel`]).
     pub(crate) panel_titles: HashMap<u64, String>,
+    /// By read-only window (app id), its container's node (an egui id: its rectangle is the
+    /// window's), or `None` for what is drawn straight into the viewport ("Main": all of it).
+    pub(crate) nodes: HashMap<String, Option<u64>>,
 }
 
 impl Seen {

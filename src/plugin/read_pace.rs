@@ -178,6 +178,19 @@ impl BridgePlugin {
     }
 }
 
+impl BridgePlugin {
+    /// The passes from now on are not looked at for a picture any more (with the read view off,
+    /// nothing else looks): egui's tree is turned off again if the bridge turned it on.
+    pub(super) fn look_off(&mut self, ctx: &egui::Context) {
+        self.read.building = false;
+        self.core.frame.lock().set_looking(false);
+        if self.read.ours && !self.read.external {
+            ctx.disable_accesskit();
+            self.read.ours = false;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -167,6 +167,23 @@ impl ToolError {
         )
     }
 
+    /// No picture of a window can be had: the UI dropped the request unanswered, which only an
+    /// integration that takes no screenshots does (a headless run, a harness without a renderer).
+    pub(crate) fn no_picture_renderer() -> Self {
+        Self::new(
+            ErrorCode::ActionNotAvailable,
+            "No picture can be had here: the app runs without a renderer that takes screenshots (a headless run, or a test harness without one); read the window's blocks instead",
+        )
+    }
+
+    /// A window with nothing on screen to picture (`handle` as agents see it, clipped), and why.
+    pub(crate) fn window_not_shown(handle: &str, why: &str) -> Self {
+        Self::new(
+            ErrorCode::ActionNotAvailable,
+            format!("Window {handle} is not shown ({why}): no picture of it now; its blocks still read"),
+        )
+    }
+
     /// The app is exiting: a call it still holds and never applied (admitted, waiting for the
     /// person, or kept without an answer) is answered on the way out.
     pub(crate) fn app_exiting() -> Self {

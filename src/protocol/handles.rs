@@ -14,6 +14,9 @@ pub const APP_TARGET: &str = "app";
 /// The action of the bridge's own read-only state tool, `app__read_windows`.
 pub const READ_WINDOWS_ACTION: &str = "read_windows";
 
+/// The action of the bridge's own read-only picture tool, `app__view_window`.
+pub const VIEW_WINDOW_ACTION: &str = "view_window";
+
 /// The action of the bridge's dispatcher for writes that are not destructive, `app__call`.
 pub const CALL_ACTION: &str = "call";
 
@@ -25,7 +28,8 @@ pub const CALL_READONLY_ACTION: &str = "call_readonly";
 
 /// App-level action names that the bridge's own tools take: an app cannot declare them.
 pub fn is_reserved_app_action(action: &str) -> bool {
-    [READ_WINDOWS_ACTION, CALL_ACTION, CALL_DESTRUCTIVE_ACTION, CALL_READONLY_ACTION].contains(&action)
+    [READ_WINDOWS_ACTION, VIEW_WINDOW_ACTION, CALL_ACTION, CALL_DESTRUCTIVE_ACTION, CALL_READONLY_ACTION]
+        .contains(&action)
 }
 
 /// Whether `s` can stand on either side of the `__` in a tool name: only `[A-Za-z0-9_-]`,

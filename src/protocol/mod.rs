@@ -20,8 +20,8 @@ pub(crate) use edit_field::{EDIT_FIELD, EditArgs};
 pub(crate) use error::{ErrorCode, FieldError, ToolError};
 pub(crate) use handles::HandleRegistry;
 pub use handles::{
-    APP_TARGET, CALL_ACTION, CALL_DESTRUCTIVE_ACTION, CALL_READONLY_ACTION, READ_WINDOWS_ACTION, is_name_safe,
-    is_reserved_app_action, split_tool_name, tool_name,
+    APP_TARGET, CALL_ACTION, CALL_DESTRUCTIVE_ACTION, CALL_READONLY_ACTION, READ_WINDOWS_ACTION, VIEW_WINDOW_ACTION,
+    is_name_safe, is_reserved_app_action, split_tool_name, tool_name,
 };
 pub(crate) use result::ToolResult;
 pub(crate) use windows::masked;

@@ -1,5 +1,7 @@
 //! The bridge's own tools, for clients as they are (docs/design.md, "Clients as they are"):
 //!
+//! - `app__view_window` (`view_window.rs`): a picture of one window, read-only, listed beside
+//!   `app__read_windows`.
 //! - `app__read_windows`: read-only, listed on every connection at every moment (an app-level
 //!   modal included: reading operates nothing). Its `result` is `app://windows` as it is now,
 //!   the same snapshot and, for `operableWindowIds` and `windows`, the same bytes; unless the
@@ -161,11 +163,14 @@ pub enum Dispatch {
     Outcome(String, Box<Outcome>),
     /// The inner tool is `app__read_windows`, with these arguments.
     ReadWindows(Map<String, Value>),
+    /// The inner tool is `app__view_window`, with these arguments.
+    ViewWindow(Map<String, Value>),
 }
 
 /// Runs a dispatcher of `class`: the inner call goes through [`crate::hub::Hub::call_as`],
 /// exactly as a direct one, and is refused if the tool is of another class
-/// (`app__read_windows` is served through any of them: reading changes nothing).
+/// (`app__read_windows` and `app__view_window` are served through any of them: reading changes
+/// nothing).
 pub async fn dispatch(
     shared: &ServerShared,
     client: ClientId,
@@ -179,6 +184,9 @@ pub async fn dispatch(
     };
     if tool == READ_WINDOWS.as_str() && !shared.policy.no_read_windows {
         return Dispatch::ReadWindows(arguments);
+    }
+    if tool == super::view_window::VIEW_WINDOW.as_str() && !shared.policy.no_view_window {
+        return Dispatch::ViewWindow(arguments);
     }
     if dispatcher_class(tool).is_some() {
         let e = ToolError::new(

@@ -14,6 +14,7 @@ use rmcp::{RoleServer, ServerHandler};
 use super::bridge_tools::{self, Dispatch, READ_WINDOWS};
 use super::result::call_result;
 use super::serving::Serving;
+use super::view_window::{self, VIEW_WINDOW};
 use super::{ClientProfile, ResultView, ServerShared, WINDOWS_URI};
 use crate::hub::{ClientId, Outcome, clipped};
 
@@ -73,13 +74,15 @@ impl BridgeHandler {
         self.profile(context.client_info().as_ref().map(|i| i.name.as_str()))
     }
 
-    /// The bridge's own tools on this connection: `app__read_windows` (unless the app turned it
-    /// off) and, unless the app chose `Compat::Off`, the three dispatchers.
+    /// The bridge's own tools on this connection: `app__read_windows` and `app__view_window`
+    /// (unless the app turned them off) and, unless the app chose `Compat::Off`, the three
+    /// dispatchers.
     fn bridge_tools(&self) -> impl Iterator<Item = Tool> {
         let read = (!self.shared.policy.no_read_windows)
             .then(|| bridge_tools::read_windows_tool(self.shared.policy.accommodations()));
+        let view = (!self.shared.policy.no_view_window).then(view_window::view_window_tool);
         let calls = self.shared.policy.accommodations().then(bridge_tools::call_tools);
-        read.into_iter().chain(calls.into_iter().flatten())
+        read.into_iter().chain(view).chain(calls.into_iter().flatten())
     }
 
     /// Tells this connection what the call changed before its result is written, waiting at
@@ -295,7 +298,7 @@ impl ServerHandler for BridgeHandler {
 
 /// What a tool call comes to, before its result is written.
 enum Answer {
-    /// A read of the state, answered whole.
+    /// A read of the state or a picture of a window, answered whole.
     Read(CallToolResult),
     /// The tool called (through a dispatcher, the one it named) and its outcome.
     Called { tool: String, outcome: Outcome },
@@ -323,12 +326,16 @@ impl BridgeHandler {
             tracing::debug!(tool = name, "state read");
             return Answer::Read(bridge_tools::read_windows(&self.shared, accommodations, sees, &args).await);
         }
+        if name == VIEW_WINDOW.as_str() && !self.shared.policy.no_view_window {
+            return Answer::Read(view_window::view_window(&self.shared, sees, &args).await);
+        }
         let dispatcher = bridge_tools::dispatcher_class(name).filter(|_| accommodations);
         if let Some(class) = dispatcher {
             return match bridge_tools::dispatch(&self.shared, self.client, class, &args).await {
                 Dispatch::ReadWindows(inner) => {
                     Answer::Read(bridge_tools::read_windows(&self.shared, accommodations, sees, &inner).await)
                 }
+                Dispatch::ViewWindow(inner) => Answer::Read(view_window::view_window(&self.shared, sees, &inner).await),
                 Dispatch::Outcome(tool, outcome) => Answer::Called { tool, outcome: *outcome },
             };
         }

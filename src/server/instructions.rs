@@ -37,6 +37,8 @@ pub struct InstructionsFor {
     pub dispatchers: bool,
     /// The `app__read_windows` tool is served.
     pub read_windows_tool: bool,
+    /// The `app__view_window` tool is served.
+    pub view_window_tool: bool,
 }
 
 const OPENING: &str = "You operate a multi-window desktop app for the user. ";
@@ -58,7 +60,9 @@ const AUTHORITY: &str = "operableWindowIds is the sole authority: operate only t
 
 const DISPATCH_HEAD: &str = "Tools missing from your list (a dialog's): call via app__call {tool, arguments}, or app__call_destructive for destructive ones. ";
 
-const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks; undescribed ones: edit_field/press by key. Call a window's focus action, if any, before acting. Your call's result says what changed; on resources/updated or tools/list_changed from others, re-read the state before deciding. Calls sent together: at most one write per window. Errors: isError with {code, message}: stale_state (currentVersion), validation_failed (fields: each wrong parameter), blocked_by_modal (blockingWindowId: answer it first), window_not_found, action_not_available, action_timeout, denied_by_user (the person said no): not applied. Large data: in a read-only tool's result. Success: {message, version?, openedWindowIds?, openedWindowVersions?, result?, newTools?}: version is the called window's version after the call (next expectedVersion), openedWindowVersions each opened one's; newTools: now callable. ";
+const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks; undescribed ones: edit_field/press by key. Call a window's focus action, if any, before acting. Your call's result says what changed; on resources/updated or tools/list_changed from others, re-read the state before deciding. Calls sent together: at most one write per window. Errors: isError, {code, message}: stale_state (currentVersion), validation_failed (fields: each wrong parameter), blocked_by_modal (blockingWindowId: answer it first), window_not_found, action_not_available, action_timeout, denied_by_user (the person said no): not applied. Large data: in a read-only tool's result. Success: {message, version?, openedWindowIds?, openedWindowVersions?, result?, newTools?}: version is the called window's version after the call (next expectedVersion), openedWindowVersions each opened one's; newTools: now callable. ";
+
+const VIEW: &str = "For what is painted (a chart): app__view_window {windowId} gives a picture. ";
 
 const DISPATCH_BODY: &str =
     "app__read_windows' tools and results' newToolSpecs give each tool's inputSchema and via (its dispatcher).";
@@ -76,6 +80,9 @@ pub fn instructions(v: InstructionsFor, app_notes: Option<&str>) -> String {
         text.push_str(DISPATCH_HEAD);
     }
     text.push_str(BODY);
+    if v.view_window_tool {
+        text.push_str(VIEW);
+    }
     text.push_str(if v.dispatchers { DISPATCH_BODY } else { LIVE_BODY });
     let Some(notes) = app_notes.map(str::trim).filter(|n| !n.is_empty()) else { return text };
     text.push_str("\n\nAbout this application: ");
@@ -109,10 +116,11 @@ mod tests {
     }
 
     fn all_variants() -> impl Iterator<Item = InstructionsFor> {
-        (0..8u8).map(|bits| InstructionsFor {
+        (0..16u8).map(|bits| InstructionsFor {
             reads_resources: bits & 1 != 0,
             dispatchers: bits & 2 != 0,
             read_windows_tool: bits & 4 != 0,
+            view_window_tool: bits & 8 != 0,
         })
     }
 
@@ -156,8 +164,10 @@ mod tests {
             if v.dispatchers {
                 assert!(text.contains("app__call"), "{v:?}");
             }
+            assert_eq!(text.contains("app__view_window {windowId}"), v.view_window_tool, "{v:?}");
         }
-        assert!(notes_budget() >= 440, "room for app notes: {}", notes_budget());
+        // 441 before app__view_window's sentence (issue 47), 371 with it.
+        assert!(notes_budget() >= 370, "room for app notes: {}", notes_budget());
     }
 
     #[test]
@@ -186,7 +196,12 @@ mod tests {
     #[test]
     fn notes_too_long_are_cut_at_a_character_boundary() {
         let notes = "é".repeat(2000);
-        let v = InstructionsFor { reads_resources: false, dispatchers: true, read_windows_tool: true };
+        let v = InstructionsFor {
+            reads_resources: false,
+            dispatchers: true,
+            read_windows_tool: true,
+            view_window_tool: true,
+        };
         let text = instructions(v, Some(&notes));
         assert!(text.len() <= INSTRUCTIONS_MAX_BYTES && text.ends_with("..."), "{}", text.len());
     }

@@ -48,6 +48,7 @@ mod tool_entry;
 mod tool_search;
 mod tools;
 mod user_files;
+mod view_window;
 
 #[cfg(feature = "http")]
 pub use http::{Held, HttpHandle};
@@ -101,6 +102,7 @@ impl ServerShared {
             reads_resources: profile.reads_resources,
             dispatchers: self.policy.accommodations(),
             read_windows_tool: !self.policy.no_read_windows,
+            view_window_tool: !self.policy.no_view_window,
         };
         instructions(v, self.hub.config().instructions.as_deref())
     }

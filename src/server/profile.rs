@@ -136,6 +136,8 @@ pub struct ClientPolicy {
     pub all: Option<ClientProfile>,
     /// Turns the `app__read_windows` tool off (on by default).
     pub no_read_windows: bool,
+    /// Turns the `app__view_window` tool off (on by default).
+    pub no_view_window: bool,
 }
 
 impl ClientPolicy {

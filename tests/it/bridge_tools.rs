@@ -18,8 +18,8 @@ fn names(tools: &[String]) -> Vec<&str> {
     tools.iter().map(String::as_str).filter(|t| t.starts_with("app__")).collect()
 }
 
-const BRIDGE_TOOLS: [&str; 5] =
-    ["app__read_windows", "app__call_readonly", "app__call", "app__call_destructive", "app__lock"];
+const BRIDGE_TOOLS: [&str; 6] =
+    ["app__read_windows", "app__view_window", "app__call_readonly", "app__call", "app__call_destructive", "app__lock"];
 
 /// Every connection gets the bridge's tools, whatever client it is and on both lifecycles:
 /// whether a client's model sees tools that appear mid-task is a race in every real client, so
@@ -56,7 +56,11 @@ async fn compat_on_off_and_app_overrides_win_over_the_table() {
     assert_eq!(serde_json::from_str::<Value>(&ok.text).unwrap(), ok.body, "compat on: shaped as an unknown client");
     let off = Rig::start_with(Bridge::builder().compat(Compat::Off));
     let c = off.connect_as(Lifecycle::Legacy, "claude-ai").await;
-    assert_eq!(names(&c.tool_names().await), ["app__read_windows", "app__lock"], "compat off: the spec's floor");
+    assert_eq!(
+        names(&c.tool_names().await),
+        ["app__read_windows", "app__view_window", "app__lock"],
+        "compat off: the spec's floor and the bridge's two reads"
+    );
     let r = c.call("app__read_windows", json!({})).await;
     assert!(r.ok()["result"].get("tools").is_none(), "compat off: no tools in the state");
     let ours = ClientProfile { label: "test", reads_resources: true, sees: ResultView::Structured };
@@ -97,7 +101,7 @@ async fn read_windows_is_the_resource_as_a_tool_at_every_moment() {
         let in_state: Vec<&str> =
             f.ok()["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
         let app_listed: Vec<&str> =
-            listed.iter().map(String::as_str).filter(|t| !BRIDGE_TOOLS[..4].contains(t)).collect();
+            listed.iter().map(String::as_str).filter(|t| !BRIDGE_TOOLS[..5].contains(t)).collect();
         assert_eq!(in_state, app_listed, "{moment}: every callable tool, and only those");
         assert!(f.ok()["result"]["tools"][0]["inputSchema"]["type"] == "object");
         for t in f.ok()["result"]["tools"].as_array().unwrap() {

@@ -128,12 +128,12 @@ async fn c04_tools_list_only_operable_and_list_changed_is_sent() {
         assert!(tools.contains(&format!("{d}__close")));
 
         // App-level modal: only its tools, no app tools (the bridge's read-only
-        // `app__read_windows` stays: reading operates nothing; so do the dispatchers, which call
+        // `app__read_windows` and `app__view_window` stay: reading operates nothing; so do the dispatchers, which call
         // only what is callable: docs/design.md, invariant 3).
         client.call("app__lock", json!({})).await.ok();
         client.expect_note(Note::ToolsChanged).await;
         let tools = client.tool_names().await;
-        let bridge_own = |t: &str| t == "app__read_windows" || t.starts_with("app__call");
+        let bridge_own = |t: &str| ["app__read_windows", "app__view_window"].contains(&t) || t.starts_with("app__call");
         assert!(tools.iter().all(|t| t.starts_with("lock-") || bridge_own(t)), "{lifecycle:?}: {tools:?}");
         assert!(tools.iter().any(|t| t.starts_with("lock-")) && tools.contains(&"app__read_windows".to_owned()));
     }

@@ -46,6 +46,9 @@
 //!   cycle.
 //! - `census`: scripts/census.py (docs/census.md's census) runs, and judges a made-up app's
 //!   widgets by its rules.
+//! - `view_window`: `app__view_window`, a window's picture: listed read-only on every
+//!   connection, a clear error where no picture can be had (headless), and under an integration
+//!   that takes screenshots the window's rectangle with what is hidden blanked.
 //! - `two_bridges`: two bridges in one process, even in one egui context, share nothing: each
 //!   keeps its own window places and caches.
 
@@ -88,5 +91,6 @@ mod shortcuts;
 mod state_json;
 mod tree;
 mod two_bridges;
+mod view_window;
 mod viewports;
 mod widgets;

@@ -234,9 +234,11 @@ async def lock_report(kind, where):
         assert state["operableWindowIds"] == [lock], state["operableWindowIds"]
         assert window(state, lock)["modal"] is True and window(state, lock)["ownerId"] is None
         names = [x.name for x in (await s.list_tools()).tools]
-        # Besides unlock, only the bridge's read-only state tool (docs/demo.md).
+        # Besides unlock, only the bridge's own: its read-only state and picture tools and the
+        # dispatchers (docs/demo.md).
         dispatchers = ["app__call", "app__call_destructive", "app__call_readonly"]
-        assert sorted(names) == sorted(["app__read_windows", *dispatchers, f"{lock}__unlock"]), names
+        reads = ["app__read_windows", "app__view_window"]
+        assert sorted(names) == sorted([*reads, *dispatchers, f"{lock}__unlock"]), names
         err, body = await call(s, "orders__load_orders", {})
         assert err and body["code"] == "blocked_by_modal" and body["blockingWindowId"] == lock, body
         err, body = await call(s, f"{lock}__unlock", {"pin": "0000"})

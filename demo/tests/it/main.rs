@@ -9,6 +9,8 @@
 //!   `token_store` (the HTTP token kept across restarts),
 //!   `client_zoo` (emulated clients that cannot run here), `native_windows` (under Xvfb),
 //!   `read_view_eframe` (an app that describes nothing, in an eframe window under Xvfb),
+//!   `view_window_eframe` (`app__view_window` in an eframe window under Xvfb: the picture
+//!   decoded, a hidden panel blanked; minimised, refused),
 //!   `attach` (`--stdio` attaching to the demo already running, one case under Xvfb).
 //! - Real clients we did not write: `interop` (the Python SDK), `node_clients` (the Inspector,
 //!   the conformance suite, the TypeScript SDK), `real_clients` (the agent programs people run,
@@ -34,3 +36,4 @@ mod stdio_hygiene;
 mod token_budget;
 mod token_store;
 mod validation;
+mod view_window_eframe;

@@ -37,6 +37,9 @@ impl FrameState {
         if let Some(id) = window_node {
             self.describe_node(id);
         }
+        if let (Some(id), Some(p)) = (window_node.or(content_ui), self.passes.last_mut()) {
+            p.window_nodes.push((id, app_id.to_owned()));
+        }
         if let Some(p) = self.passes.last_mut() {
             p.widgets.extend_from_slice(widgets);
         }
