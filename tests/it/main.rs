@@ -56,6 +56,7 @@ mod call_lifecycle;
 mod census;
 mod conformance;
 mod containers;
+mod day_one_round2;
 mod deferred;
 mod form_grid;
 mod generic_round5;
