@@ -28,7 +28,7 @@ use crate::hub::{UiCore, UndescribedWidget};
 use crate::protocol::Block;
 
 use tree::Tree;
-pub(crate) use widgets::{Target, TargetKind};
+pub(crate) use widgets::{Clickable, Target, TargetKind};
 
 /// What the input widgets with these node ids show in `tree` (those it holds), as the read view
 /// reads them: a glimpse of a pass that is not looked at as a whole.
@@ -66,6 +66,8 @@ pub(crate) struct ObservedWindow {
     /// What an agent may address in it: its fields' (in the order of its `fields` block),
     /// then its controls' (in the order of its `controls` list).
     pub(crate) targets: Vec<Target>,
+    /// Its labels that sense clicks (read as text): what a secondary `press` may name besides.
+    pub(crate) labels: Vec<Clickable>,
 }
 
 /// How one look reads the tree: which container is an `egui::Modal` (egui's top modal layer),
@@ -104,6 +106,7 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
         .collect();
     let mut ids = HashSet::new();
     let mut targets = HashMap::new();
+    let mut labels = HashMap::new();
     let windows = seen
         .windows
         .into_iter()
@@ -120,11 +123,12 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
             });
             let modal = options.modal == Some(w.node);
             let window = ReadOnlyWindow::new(app_id.clone(), w.title, w.summary, w.blocks, modal, actions);
+            labels.insert(app_id.clone(), w.labels);
             targets.insert(app_id, w.targets);
             window
         })
         .collect();
-    Seen { windows, inside, targets }
+    Seen { windows, inside, targets, labels }
 }
 
 /// Gives each target a key unique in its window, made of its label (`max-files`, then
@@ -197,6 +201,8 @@ pub(crate) struct Seen {
     pub(crate) inside: Vec<(String, ReadBlocks)>,
     /// By read-only window (app id), what an agent may address in it.
     pub(crate) targets: HashMap<String, Vec<Target>>,
+    /// By read-only window (app id), its labels that sense clicks.
+    pub(crate) labels: HashMap<String, Vec<Clickable>>,
 }
 
 impl Seen {

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 /// idiom), notes on several lines, a checkbox, rows with a context menu each, a label that
 /// senses clicks with one, a disabled row with one, and a button with none.
 #[derive(Default)]
-struct Files {
+struct Browser {
     query: String,
     searches: Vec<String>,
     notes: String,
@@ -27,7 +27,7 @@ struct Files {
     locked_menus: u32,
 }
 
-fn files(ui: &mut egui::Ui, s: &mut Files) {
+fn browser(ui: &mut egui::Ui, s: &mut Browser) {
     egui::Window::new("Files").default_width(400.0).show(ui.ctx(), |ui| {
         ui.horizontal(|ui| {
             ui.label("Find");
@@ -70,13 +70,13 @@ fn files(ui: &mut egui::Ui, s: &mut Files) {
     });
 }
 
-fn harness() -> Harness<'static, Files> {
+fn harness() -> Harness<'static, Browser> {
     let bridge = Bridge::builder().build();
-    let state = Files { files: vec!["a.txt".into(), "b.txt".into(), "c.txt".into()], ..Files::default() };
+    let state = Browser { files: vec!["a.txt".into(), "b.txt".into(), "c.txt".into()], ..Browser::default() };
     let mut h = Harness::builder(&bridge)
         .with_size([900.0, 700.0])
         .with_accessibility_check(false)
-        .build_ui_state(files, state);
+        .build_ui_state(browser, state);
     h.run();
     h
 }

@@ -107,10 +107,11 @@ impl Tree<'_> {
         };
         let summary = summary(&content, self.operable);
         let targets = std::mem::take(&mut content.targets);
+        let labels = std::mem::take(&mut content.labels);
         let blocks = content.blocks("", true);
         let widgets = content.undescribed(&title);
         let panel = named.is_none() && !titled;
-        Some(ObservedWindow { node: id.0, panel, modal: false, title, summary, blocks, widgets, targets })
+        Some(ObservedWindow { node: id.0, panel, modal: false, title, summary, blocks, widgets, targets, labels })
     }
 
     /// The text of the label `n` is labelled by (egui's `labelled_by`, a combo box's label),
@@ -200,6 +201,15 @@ impl Tree<'_> {
         })
     }
 
+    /// The menus open under widget `n` (its menu or context menu): their items, in order.
+    fn walk_menus(&self, n: &Node, out: &mut Content, skip_containers: bool) {
+        for item in n.children() {
+            if self.nodes.get(item).is_some_and(|m| matches!(m.role(), Role::Menu | Role::MenuListPopup)) {
+                self.walk_row(*item, out, skip_containers, None);
+            }
+        }
+    }
+
     /// Collects the content under `id`, children in order; a label beside an input names it.
     pub(super) fn walk(&self, id: NodeId, out: &mut Content, skip_containers: bool) {
         self.walk_row(id, out, skip_containers, None);
@@ -233,15 +243,13 @@ impl Tree<'_> {
             } else if let Some(control) = control(n) {
                 push_control(out, *child, control);
                 // A menu open under its button: its items are pressed as the person would.
-                for item in n.children() {
-                    if self.nodes.get(item).is_some_and(|m| matches!(m.role(), Role::Menu | Role::MenuListPopup)) {
-                        self.walk_row(*item, out, skip_containers, None);
-                    }
-                }
+                self.walk_menus(n, out, skip_containers);
             } else if n.role() == Role::Label {
                 if let Some(text) = n.value().or(n.label()).map(str::trim).filter(|t| !t.is_empty()) {
-                    push_text(out, clip(text));
+                    push_text(out, *child, n, clip(text));
                 }
+                // Its context menu, open (a popup's node is a child of the widget it belongs to).
+                self.walk_menus(n, out, skip_containers);
             } else {
                 // A group, or a container nested in this one: read as part of it.
                 let named = rows[k].take().or_else(|| row.take_if(|_| self.starts_unnamed(*child)));
