@@ -231,3 +231,73 @@ fn a_disabled_row_refuses_secondary_and_no_menu_is_said_so() {
     assert_eq!(h.kittest().state().refreshes, 0, "a secondary click is not a click");
     assert!(r.result.as_ref().and_then(|r| r.get("menu")).is_none(), "{:?}", r.result);
 }
+
+/// A right-click lands only on what the agent named: a row another window covers is refused,
+/// and neither the row's menu nor anything of the window on top is touched.
+#[test]
+fn a_covered_row_is_not_right_clicked() {
+    #[derive(Default)]
+    struct Covered {
+        rows: Browser,
+        cover_menus: u32,
+    }
+    let bridge = Bridge::builder().build();
+    let state = Covered {
+        rows: Browser { files: vec!["a.txt".into(), "b.txt".into(), "c.txt".into()], ..Browser::default() },
+        cover_menus: 0,
+    };
+    let mut h = Harness::builder(&bridge).with_size([900.0, 700.0]).with_accessibility_check(false).build_ui_state(
+        |ui: &mut egui::Ui, s: &mut Covered| {
+            browser(ui, &mut s.rows);
+            // Drawn after, so on top, over the whole of Files.
+            egui::Window::new("Cover").fixed_pos([0.0, 0.0]).fixed_size([880.0, 680.0]).show(ui.ctx(), |ui| {
+                ui.allocate_response(ui.available_size(), egui::Sense::click()).context_menu(|ui| {
+                    s.cover_menus += 1;
+                    ui.label("the cover's menu");
+                });
+            });
+        },
+        state,
+    );
+    h.run();
+    let e = refused(h.call("ui-files__press", json!({"control": "b-txt", "secondary": true})));
+    assert_eq!(e.code, ErrorCode::ActionNotAvailable, "{e:?}");
+    assert!(e.message.contains("nothing was right-clicked"), "{e:?}");
+    h.run();
+    assert_eq!(h.kittest().state().cover_menus, 0, "the window on top got no right-click");
+    assert!(!format!("{:?}", by_title(&h, "Files").blocks).contains("Delete"), "no menu of the row opened");
+}
+
+/// A row scrolled out of sight is scrolled into view first, as a person scrolls to it, then
+/// right-clicked.
+#[test]
+fn a_row_scrolled_away_is_scrolled_into_view_and_right_clicked() {
+    #[derive(Default)]
+    struct Long {
+        deleted: Vec<usize>,
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::builder(&bridge).with_size([600.0, 400.0]).with_accessibility_check(false).build_ui_state(
+        |ui: &mut egui::Ui, s: &mut Long| {
+            egui::Window::new("Log").show(ui.ctx(), |ui| {
+                egui::ScrollArea::vertical().max_height(80.0).show(ui, |ui| {
+                    for k in 0..40 {
+                        ui.selectable_label(false, format!("line {k}")).context_menu(|ui| {
+                            if ui.button("Delete").clicked() {
+                                s.deleted.push(k);
+                                ui.close();
+                            }
+                        });
+                    }
+                });
+            });
+        },
+        Long::default(),
+    );
+    h.run();
+    let r = h.call("ui-log__press", json!({"control": "line-30", "secondary": true})).expect("right-clicked");
+    let items = menu_items(r.result.as_ref());
+    assert_eq!(items.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>(), ["Delete"], "{r:?}");
+    h.call("ui-log__press", json!({"control": items[0].1})).expect("chosen");
+    assert_eq!(h.kittest().state().deleted, [30]);
+}

@@ -34,6 +34,8 @@
 //! - `read_view`, `operate`: what the app draws but has not described is published, read, and
 //!   operated through generic tools under the protocol's rules; the
 //!   developer's list names what was left out.
+//! - `day_one_round2`: the person's keyboard and pointer on what the app has not described:
+//!   Enter with `edit_field`'s `submit`, a context menu with `press`'s `secondary`.
 //! - `local`: the per-user local endpoint and the stdio relay: clients relayed to the running
 //!   app share it, and what the endpoint may meet is refused, replaced or contained.
 //! - `harness`: the test harness's builder: kittest's options (its accessibility check: a form

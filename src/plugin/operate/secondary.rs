@@ -26,6 +26,9 @@ pub(super) enum Wait {
     /// The look shows where the widget is: the pointer goes there (`scrolled`: it was scrolled
     /// into view already).
     Place { scrolled: bool },
+    /// Scrolled into view: egui's scroll area moves it in the pass after (the look after that
+    /// shows where).
+    Scrolled,
     /// The pointer went to `pos`: the button goes down there next if egui saw the widget under it.
     Over { pos: egui::Pos2, scrolled: bool },
     /// Pressed and released: the looks find the menu that opened (at most `looks` more).
@@ -128,7 +131,7 @@ impl Click {
                     Next::Inject(click.into(), Wait::Menu { looks: MENU_LOOKS })
                 } else if !scrolled {
                     // Scrolled away, or clipped: into view, as a person scrolls to it.
-                    Next::Inject(vec![event(self.node, Action::ScrollIntoView)], Wait::Place { scrolled: true })
+                    Next::Inject(vec![event(self.node, Action::ScrollIntoView)], Wait::Scrolled)
                 } else {
                     Next::Failed(ToolError::new(
                         ErrorCode::ActionNotAvailable,
@@ -139,6 +142,7 @@ impl Click {
                     ))
                 }
             }
+            Wait::Scrolled => Next::Look(Wait::Place { scrolled: true }),
             Wait::Menu { looks } => {
                 let own = nodes.get(&NodeId(self.node)).map(|n| n.children().to_vec()).unwrap_or_default();
                 let new: Vec<u64> = menus(&nodes).filter(|m| !self.menus_before.contains(m)).collect();
