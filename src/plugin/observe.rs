@@ -68,6 +68,9 @@ pub(crate) struct ObservedWindow {
     pub(crate) targets: Vec<Target>,
     /// Its labels that sense clicks (read as text): what a secondary `press` may name besides.
     pub(crate) labels: Vec<Clickable>,
+    /// It holds something the app made to sense clicks besides its controls (a label, a bare
+    /// interaction such as a background's): `press` is listed for a secondary click on it.
+    pub(crate) senses_clicks: bool,
 }
 
 /// How one look reads the tree: which container is an `egui::Modal` (egui's top modal layer),
@@ -78,7 +81,8 @@ pub(crate) struct LookOptions<'a> {
 }
 
 /// The generic tools of a window with these targets.
-pub(crate) type ToolsOf<'a> = &'a dyn Fn(&[Target]) -> Vec<ActionDecl>;
+/// (Its targets, and whether it holds something else the app made to sense clicks.)
+pub(crate) type ToolsOf<'a> = &'a dyn Fn(&[Target], bool) -> Vec<ActionDecl>;
 
 /// Reads the tree of viewport `key`'s pass that is ending: a read-only window for each
 /// container the app has not described, and blocks for what declared windows hold undescribed
@@ -107,6 +111,7 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
     let mut ids = HashSet::new();
     let mut targets = HashMap::new();
     let mut labels = HashMap::new();
+    let mut nodes = HashMap::new();
     let windows = seen
         .windows
         .into_iter()
@@ -119,16 +124,17 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
             assign_keys(&mut w.targets);
             let actions = options.tools.map(|tools| {
                 apply_keys(&mut w.blocks, &w.targets);
-                tools(&w.targets)
+                tools(&w.targets, w.senses_clicks)
             });
             let modal = options.modal == Some(w.node);
             let window = ReadOnlyWindow::new(app_id.clone(), w.title, w.summary, w.blocks, modal, actions);
             labels.insert(app_id.clone(), w.labels);
+            nodes.insert(app_id.clone(), w.node);
             targets.insert(app_id, w.targets);
             window
         })
         .collect();
-    Seen { windows, inside, targets, labels }
+    Seen { windows, inside, targets, labels, nodes }
 }
 
 /// Gives each target a key unique in its window, made of its label (`max-files`, then
@@ -203,6 +209,8 @@ pub(crate) struct Seen {
     pub(crate) targets: HashMap<String, Vec<Target>>,
     /// By read-only window (app id), its labels that sense clicks.
     pub(crate) labels: HashMap<String, Vec<Clickable>>,
+    /// By read-only window (app id), its container's node (an `egui::Window`'s own).
+    pub(crate) nodes: HashMap<String, u64>,
 }
 
 impl Seen {

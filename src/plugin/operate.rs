@@ -44,17 +44,22 @@ const _: () = assert!(MAX_EDIT_FIELDS == super::observe::MAX_ITEMS);
 #[serde(deny_unknown_fields)]
 #[schemars(extend("maxProperties" = 3))]
 struct PressArgs {
-    /// The control's key, as its item in the window's controls list carries it (or its label).
-    control: String,
+    /// The control's key, as its item in the window's controls list carries it (or its label);
+    /// with secondary, omitted: the window's own background.
+    #[serde(default)]
+    control: Option<String>,
     /// A secondary (right) click instead; the answer lists the menu it opened, by key.
     #[serde(default)]
     secondary: Option<bool>,
 }
 
 /// The generic tools of a read-view window with these targets: `edit_field` while it has an
-/// enabled field an agent can set, `press` while it has an enabled control. Their effect is
-/// the app's and unknown to the bridge, so they say destructive: clients ask their user.
-pub(crate) fn tools(targets: &[Target], hub: &Hub) -> Vec<ActionDecl> {
+/// enabled field an agent can set, `press` while it has an enabled control or something else
+/// the app made to sense clicks (`clickable`: a label, right-clicked by its text; a bare
+/// interaction, such as the window's background).
+/// Their effect is the app's and unknown to the bridge, so they say destructive: clients ask
+/// their user.
+pub(crate) fn tools(targets: &[Target], clickable: bool, hub: &Hub) -> Vec<ActionDecl> {
     let mut tools = Vec::new();
     let settable = |t: &&Target| !matches!(t.kind, TargetKind::Control | TargetKind::Shown) && !t.disabled;
     if targets.iter().any(|t| settable(&t)) {
@@ -68,12 +73,12 @@ pub(crate) fn tools(targets: &[Target], hub: &Hub) -> Vec<ActionDecl> {
             schema: hub.input_schema::<EditArgs>(true),
         });
     }
-    if targets.iter().any(|t| t.kind == TargetKind::Control && !t.disabled) {
+    if clickable || targets.iter().any(|t| t.kind == TargetKind::Control && !t.disabled) {
         tools.push(ActionDecl {
             name: PRESS.to_owned(),
             spec: ActionSpec::new("Press a control")
                 .description(
-                    "Press a button, link, menu item, tab or section of this window, which the app has not described, as the person's click would; what it does is the app's. secondary: true right-clicks it (or a text line) and lists the menu opened",
+                    "Press a button, link, menu item, tab or section of this window, which the app has not described, as the person's click would; what it does is the app's. secondary: true right-clicks it (or a text line; no control: the window) and lists the menu opened",
                 )
                 .destructive(),
             schema: hub.input_schema::<PressArgs>(true),
@@ -167,17 +172,23 @@ impl std::fmt::Debug for Operation {
     }
 }
 
+/// What the last look found in a call's window.
+pub(crate) struct Window<'a> {
+    pub(crate) app_id: &'a str,
+    pub(crate) title: &'a str,
+    /// Its container's node.
+    pub(crate) node: u64,
+    pub(crate) targets: &'a [Target],
+    /// Its labels that sense clicks.
+    pub(crate) labels: &'a [Clickable],
+    /// Its text lines.
+    pub(crate) text: Vec<String>,
+}
+
 /// Checks a claimed call's arguments against what the last look found in its window and plans
 /// what to do; a refusal changes nothing.
-pub(crate) fn plan(
-    call: &Arc<PendingCall>,
-    key: PassKey,
-    app_id: &str,
-    title: &str,
-    targets: &[Target],
-    labels: &[Clickable],
-    text: Vec<String>,
-) -> Result<Operation, ToolError> {
+pub(crate) fn plan(call: &Arc<PendingCall>, key: PassKey, window: Window<'_>) -> Result<Operation, ToolError> {
+    let Window { app_id, title, node: window, targets, labels, text } = window;
     let mut op = Operation {
         call: Arc::clone(call),
         key,
@@ -199,15 +210,25 @@ pub(crate) fn plan(
         PRESS => {
             let args: PressArgs = parse(&call.args)?;
             if args.secondary == Some(true) {
-                let (node, label) = secondary::target(targets, labels, &args.control, title)?;
-                op.pressed = Some(label);
-                op.secondary = Some(secondary::Click::new(node));
+                op.secondary = Some(if let Some(control) = args.control.as_deref() {
+                    let (node, label) = secondary::target(targets, labels, control, title)?;
+                    op.pressed = Some(label);
+                    secondary::Click::new(node, false)
+                } else {
+                    op.pressed = Some(String::new());
+                    secondary::Click::new(window, true)
+                });
                 op.waiting = Some(Wait::Secondary(secondary::Wait::Place { scrolled: false }));
                 op.stage = Stage::AwaitLook;
                 return Ok(op);
             }
-            let t = find(targets, &args.control, true)
-                .map_err(|miss| press_refused(&miss, &args.control, title, targets))?;
+            let Some(control) = args.control.as_deref() else {
+                return Err(ToolError::validation(
+                    format!("Name the control of {title} to press; nothing was pressed"),
+                    vec![FieldError::new("control", format!("missing; its controls: {}", check::names(targets, true)))],
+                ));
+            };
+            let t = find(targets, control, true).map_err(|miss| press_refused(&miss, control, title, targets))?;
             if t.disabled {
                 return Err(ToolError::disabled(title, [clipped(&t.label)]));
             }
@@ -422,10 +443,10 @@ impl Operation {
     /// The end of a pass of its viewport (egui's context still in it): a secondary click notes
     /// whether egui saw its widget under the pointer.
     pub(crate) fn pass_drawn(&mut self, ctx: &egui::Context) {
-        if let (Some(Wait::Secondary(secondary::Wait::Over { .. })), Some(click)) =
+        if let (Some(Wait::Secondary(secondary::Wait::Over { pos, .. })), Some(click)) =
             (&self.waiting, self.secondary.as_mut())
         {
-            click.pass_drawn(ctx);
+            click.pass_drawn(ctx, *pos);
         }
     }
 

@@ -301,3 +301,68 @@ fn a_row_scrolled_away_is_scrolled_into_view_and_right_clicked() {
     h.call("ui-log__press", json!({"control": items[0].1})).expect("chosen");
     assert_eq!(h.kittest().state().deleted, [30]);
 }
+
+/// A window's own background where the app gives it a menu (egui's `container_context_menu` on
+/// the window's response, or a click-sensing background behind its widgets, which lists `press`
+/// in a window without controls), right-clicked with `secondary` and no control; a window
+/// without one says no menu opened.
+#[test]
+fn a_windows_background_menu_is_opened_with_secondary_and_no_control() {
+    #[derive(Default)]
+    struct Boards {
+        notes: u32,
+        pasted: u32,
+    }
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::builder(&bridge).with_size([900.0, 700.0]).with_accessibility_check(false).build_ui_state(
+        |ui: &mut egui::Ui, s: &mut Boards| {
+            let board = egui::Window::new("Board").default_pos([10.0, 10.0]).default_size([300.0, 200.0]).show(
+                ui.ctx(),
+                |ui| {
+                    ui.label("Right-click to add a note");
+                    ui.allocate_space(egui::vec2(280.0, 150.0));
+                    let _ = ui.button("Clear");
+                },
+            );
+            if let Some(board) = board {
+                board.response.container_context_menu(|ui| {
+                    if ui.button("Add note").clicked() {
+                        s.notes += 1;
+                        ui.close();
+                    }
+                });
+            }
+            egui::Window::new("Canvas").default_pos([450.0, 10.0]).default_size([300.0, 200.0]).show(ui.ctx(), |ui| {
+                let background = ui.interact(ui.max_rect(), ui.scope_id().with("background"), egui::Sense::click());
+                ui.label("Nothing here yet");
+                background.context_menu(|ui| {
+                    if ui.button("Paste").clicked() {
+                        s.pasted += 1;
+                        ui.close();
+                    }
+                });
+            });
+            egui::Window::new("Plain").default_pos([10.0, 400.0]).show(ui.ctx(), |ui| {
+                ui.label("No menu here");
+                ui.allocate_space(egui::vec2(200.0, 80.0));
+                let _ = ui.button("Ok");
+            });
+        },
+        Boards::default(),
+    );
+    h.run();
+    for (window, item) in [("ui-board", "Add note"), ("ui-canvas", "Paste")] {
+        let r = h.call(&format!("{window}__press"), json!({"secondary": true})).expect("right-clicked");
+        let message = r.message.clone().unwrap_or_default();
+        assert!(message.contains("background"), "{message}");
+        let items = menu_items(r.result.as_ref());
+        assert_eq!(items.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>(), [item], "{r:?}");
+        h.call(&format!("{window}__press"), json!({"control": items[0].1})).expect("chosen");
+    }
+    assert_eq!((h.kittest().state().notes, h.kittest().state().pasted), (1, 1), "each handler ran once");
+    let r = h.call("ui-plain__press", json!({"secondary": true})).expect("right-clicked");
+    assert!(r.message.unwrap_or_default().contains("no menu opened"));
+    // Without secondary, a control is named.
+    let e = refused(h.call("ui-plain__press", json!({})));
+    assert!(e.code == ErrorCode::ValidationFailed && format!("{:?}", e.fields).contains("control"), "{e:?}");
+}

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::ObservedWindow;
 use super::widgets::{
     Content, Input, TargetKind, beside, clip, control, input, is_chrome, is_symbolic, label_text, push_control,
-    push_input, push_text, row_name, summary,
+    push_input, push_text, row_name, senses_clicks, summary,
 };
 
 pub(super) struct Tree<'a> {
@@ -108,10 +108,22 @@ impl Tree<'_> {
         let summary = summary(&content, self.operable);
         let targets = std::mem::take(&mut content.targets);
         let labels = std::mem::take(&mut content.labels);
+        let senses_clicks = content.senses_clicks;
         let blocks = content.blocks("", true);
         let widgets = content.undescribed(&title);
         let panel = named.is_none() && !titled;
-        Some(ObservedWindow { node: id.0, panel, modal: false, title, summary, blocks, widgets, targets, labels })
+        Some(ObservedWindow {
+            node: id.0,
+            panel,
+            modal: false,
+            title,
+            summary,
+            blocks,
+            widgets,
+            targets,
+            labels,
+            senses_clicks,
+        })
     }
 
     /// The text of the label `n` is labelled by (egui's `labelled_by`, a combo box's label),
@@ -235,6 +247,16 @@ impl Tree<'_> {
         }
         for (k, (child, n)) in children.iter().enumerate() {
             let container = matches!(n.role(), Role::Window | Role::Dialog | Role::AlertDialog | Role::Pane);
+            if n.role() == Role::Unknown && !(self.described)(*child) {
+                // A bare interaction (`ui.interact`, a background's own response): nothing to
+                // read, but a person can right-click it, and choose from the context menu open
+                // under it.
+                // (Not a window's title bar: its double-click area, among the title bar's
+                // chrome only.)
+                let title_bar = children.iter().all(|(_, c)| is_chrome(c, false));
+                out.senses_clicks |= !title_bar && senses_clicks(n);
+                self.walk_menus(n, out, skip_containers);
+            }
             if used[k] || is_chrome(n, out.with_close) || (self.described)(*child) || (skip_containers && container) {
                 continue;
             }

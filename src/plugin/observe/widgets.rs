@@ -90,6 +90,10 @@ pub(super) struct Content {
     pub(super) controls: Vec<Value>,
     /// The labels of `text` that sense clicks, in order.
     pub(super) labels: Vec<Clickable>,
+    /// It holds something enabled the app made to sense clicks that is not a control: a label
+    /// (`Label::sense`; egui's selectable text senses clicks too, but is not focusable) or a
+    /// bare interaction (`ui.interact`, a background's own response).
+    pub(super) senses_clicks: bool,
     /// The fields' and controls' targets, fields first (in the order of `fields`), each with a
     /// key from its label, unique in the content.
     pub(super) targets: Vec<Target>,
@@ -276,10 +280,17 @@ pub(super) fn control(n: &Node) -> Option<(&'static str, Value)> {
     Some((kind, Value::Object(item)))
 }
 
+/// Whether the app made `n` sense clicks (a click-sensing widget is focusable; egui's
+/// selectable text is not).
+pub(super) fn senses_clicks(n: &Node) -> bool {
+    n.supports_action(Action::Click) && n.supports_action(Action::Focus) && !n.is_disabled()
+}
+
 pub(super) fn push_text(out: &mut Content, node: NodeId, n: &Node, text: String) {
     if out.text.len() < MAX_ITEMS {
         if n.supports_action(Action::Click) {
             out.labels.push(Clickable { node: node.0, text: text.clone(), disabled: n.is_disabled() });
+            out.senses_clicks |= senses_clicks(n);
         }
         out.text.push(text);
     } else {

@@ -38,8 +38,15 @@ impl BridgePlugin {
         }
         let title = seen.windows.iter().find(|w| w.app_id == app_id).map_or_else(String::new, |w| w.title.clone());
         let Some(call) = frame.claim(Some(&app_id), &action, &title) else { return };
-        let labels = seen.labels.get(&app_id).map_or(&[][..], Vec::as_slice);
-        match super::plan(&call, key, &app_id, &title, targets, labels, text_of(seen, &app_id)) {
+        let window = super::Window {
+            app_id: &app_id,
+            title: &title,
+            node: seen.nodes.get(&app_id).copied().unwrap_or_default(),
+            targets,
+            labels: seen.labels.get(&app_id).map_or(&[][..], Vec::as_slice),
+            text: text_of(seen, &app_id),
+        };
+        match super::plan(&call, key, window) {
             Err(error) => frame.reject_claimed(&call, error),
             Ok(mut op) => {
                 call.kept_by_bridge();

@@ -16,10 +16,13 @@ const CHANGES_CHARS: usize = 600;
 impl Operation {
     /// The answer: what was done, as the window now shows it, and what else changed in it.
     pub(super) fn report(&self, after: Option<(&[Target], Vec<String>)>) -> ToolResult {
-        let verb = if self.secondary.is_some() { "Right-clicked" } else { "Pressed" };
         let Some((after, text)) = after else {
-            let what = self.pressed.as_ref().map_or_else(|| "Set the fields".to_owned(), |p| format!("{verb} \"{p}\""));
-            return ToolResult::message(format!("{what} in {}; the window closed", self.title));
+            let what = match (&self.pressed, &self.secondary) {
+                (Some(p), Some(click)) => format!("Right-clicked {}", click.what(p, &self.title)),
+                (Some(p), None) => format!("Pressed \"{p}\" in {}", self.title),
+                (None, _) => format!("Set the fields in {}", self.title),
+            };
+            return ToolResult::message(format!("{what}; the window closed"));
         };
         // Matched by key (its label's), then by node: egui's automatic ids follow positions.
         let by_key: HashMap<&str, &Target> = after.iter().map(|t| (t.key.as_str(), t)).collect();

@@ -50,6 +50,8 @@ pub(super) enum Next {
 #[derive(Debug)]
 pub(super) struct Click {
     pub(super) node: u64,
+    /// The window's own background (`node` is the window's), not a widget in it.
+    background: bool,
     /// egui saw the widget under the pointer in the last pass drawn (egui's hover).
     hovered: bool,
     /// The menus open before the click: the one it opened is not one of them.
@@ -94,14 +96,19 @@ pub(super) fn target(
 }
 
 impl Click {
-    pub(super) fn new(node: u64) -> Self {
-        Self { node, hovered: false, menus_before: Vec::new(), menu: None, items: Vec::new() }
+    pub(super) fn new(node: u64, background: bool) -> Self {
+        Self { node, background, hovered: false, menus_before: Vec::new(), menu: None, items: Vec::new() }
     }
 
-    /// The end of a pass drawn while the pointer is over the widget's place: whether egui saw
-    /// the widget under it.
-    pub(super) fn pass_drawn(&mut self, ctx: &egui::Context) {
-        self.hovered = ctx.interaction_snapshot(|s| s.hovered.iter().any(|id| id.value() == self.node));
+    /// The end of a pass drawn while the pointer is at `pos`, over the widget's place: whether
+    /// egui saw the widget under it (the window's background: the window on top there; an
+    /// `egui::Window`'s node is its area's, `{layer id}.with("move")`).
+    pub(super) fn pass_drawn(&mut self, ctx: &egui::Context, pos: egui::Pos2) {
+        self.hovered = if self.background {
+            ctx.layer_id_at(pos).is_some_and(|layer| layer.id.with("move").value() == self.node)
+        } else {
+            ctx.interaction_snapshot(|s| s.hovered.iter().any(|id| id.value() == self.node))
+        };
     }
 
     /// A look after the step under way (`wait`): the next step, or done.
@@ -109,16 +116,32 @@ impl Click {
         let nodes: HashMap<NodeId, &Node> = tree.nodes.iter().map(|(id, n)| (*id, n)).collect();
         match wait {
             Wait::Place { scrolled } => {
-                let Some(rect) = nodes.get(&NodeId(self.node)).and_then(|n| n.bounds()) else {
-                    return Next::Failed(ToolError::new(
-                        ErrorCode::ActionNotAvailable,
-                        format!("\"{}\" is no longer shown in {title}; nothing was right-clicked", clipped(label)),
-                    ));
+                let pos = if self.background {
+                    let Some(pos) = background(&nodes, self.node) else {
+                        return Next::Failed(ToolError::new(
+                            ErrorCode::ActionNotAvailable,
+                            format!(
+                                "{title} shows no background of its own to right-click (a panel, a dialog, or a window its widgets fill): name a widget in it; nothing was right-clicked"
+                            ),
+                        ));
+                    };
+                    pos
+                } else {
+                    let Some(rect) = nodes.get(&NodeId(self.node)).and_then(|n| n.bounds()) else {
+                        return Next::Failed(ToolError::new(
+                            ErrorCode::ActionNotAvailable,
+                            format!("\"{}\" is no longer shown in {title}; nothing was right-clicked", clipped(label)),
+                        ));
+                    };
+                    // AccessKit's bounds are egui's points (the root's transform scales them).
+                    egui::pos2(f64::midpoint(rect.x0, rect.x1) as f32, f64::midpoint(rect.y0, rect.y1) as f32)
                 };
                 self.menus_before = menus(&nodes).collect();
-                // AccessKit's bounds are egui's points (the root's transform scales them).
-                let pos = egui::pos2(f64::midpoint(rect.x0, rect.x1) as f32, f64::midpoint(rect.y0, rect.y1) as f32);
-                Next::Inject(vec![egui::Event::PointerMoved(pos)], Wait::Over { pos, scrolled })
+                // A background is not scrolled to: it is where the window is.
+                Next::Inject(
+                    vec![egui::Event::PointerMoved(pos)],
+                    Wait::Over { pos, scrolled: scrolled || self.background },
+                )
             }
             Wait::Over { pos, scrolled } => {
                 if self.hovered {
@@ -136,8 +159,8 @@ impl Click {
                     Next::Failed(ToolError::new(
                         ErrorCode::ActionNotAvailable,
                         format!(
-                            "\"{}\" in {title} cannot be right-clicked where it is drawn: something else is over it; nothing was right-clicked",
-                            clipped(label)
+                            "{} cannot be right-clicked where it is drawn: something else is over it; nothing was right-clicked",
+                            self.what(label, title)
                         ),
                     ))
                 }
@@ -168,7 +191,8 @@ impl Click {
     /// What the click did, for the answer (`label`: what was right-clicked; `after`: what the
     /// window shows now): the message, and the menu with its items' keys.
     pub(super) fn said(&self, label: &str, title: &str, after: &[Target]) -> (String, Option<Value>) {
-        let clicked = format!("Right-clicked \"{}\" in {title}", clipped(label));
+        let clicked = format!("Right-clicked {}", self.what(label, title));
+        let label = if self.background { "background" } else { label };
         let Some((_, own)) = self.menu else {
             return (format!("{clicked}; no menu opened"), None);
         };
@@ -204,6 +228,48 @@ impl Click {
             Some(json!({"menu": {"of": label, "items": json_items}})),
         )
     }
+}
+
+impl Click {
+    /// What was right-clicked, in an answer.
+    pub(super) fn what(&self, label: &str, title: &str) -> String {
+        if self.background {
+            format!("the background of {title}")
+        } else {
+            format!("\"{}\" in {title}", clipped(label))
+        }
+    }
+}
+
+/// Widgets' bounds are kept this far from the point a background is right-clicked at: egui
+/// gives a click near a widget (within `interact_radius`, 5 points) to the widget.
+const CLEAR: f64 = 8.0;
+
+/// A point of `egui::Window` `window`'s background: inside it, away from its edges (where it is
+/// resized) and from every widget in it; the lowest such point, then the rightmost (the title
+/// bar is at the top). `None` for anything but an `egui::Window`, or one its widgets fill.
+fn background(nodes: &HashMap<NodeId, &Node>, window: u64) -> Option<egui::Pos2> {
+    let node = nodes.get(&NodeId(window)).filter(|n| n.role() == Role::Window)?;
+    let area = node.bounds()?;
+    let widgets: Vec<_> = inside(nodes, window)
+        .filter_map(|id| nodes.get(&NodeId(id)))
+        // Containers (egui's `Ui`s) and bare interactions (`ui.interact`: a background's own
+        // response, read without a role) are the background.
+        .filter(|n| {
+            !matches!(n.role(), Role::GenericContainer | Role::Group | Role::ScrollView | Role::Pane | Role::Unknown)
+        })
+        .filter_map(|n| n.bounds())
+        .collect();
+    let clear = |x: f64, y: f64| {
+        !widgets.iter().any(|b| x > b.x0 - CLEAR && x < b.x1 + CLEAR && y > b.y0 - CLEAR && y < b.y1 + CLEAR)
+    };
+    let (step, edge) = (4.0, 2.0 * CLEAR);
+    let rows = ((area.y1 - area.y0 - 2.0 * edge) / step).max(0.0) as usize;
+    let columns = ((area.x1 - area.x0 - 2.0 * edge) / step).max(0.0) as usize;
+    (0..=rows)
+        .map(|r| area.y1 - edge - r as f64 * step)
+        .find_map(|y| (0..=columns).map(|c| area.x1 - edge - c as f64 * step).find(|x| clear(*x, y)).map(|x| (x, y)))
+        .map(|(x, y)| egui::pos2(x as f32, y as f32))
 }
 
 /// The menus (popups) open in the tree.
