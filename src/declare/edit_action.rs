@@ -19,7 +19,7 @@ use super::state::Made;
 use super::{Input, Press, WindowUi};
 use crate::hub::decl::ActionDecl;
 use crate::hub::{ActionSpec, add_expected_version, clipped};
-use crate::protocol::{EDIT_FIELD, EditArgs, ToolError};
+use crate::protocol::{EDIT_FIELD, EditArgs, FieldError, ToolError};
 
 /// One editable field of a window, for the derived edit action.
 #[derive(Clone, Debug)]
@@ -123,6 +123,15 @@ impl WindowUi {
         else {
             return;
         };
+        if call.args().submit() {
+            // Enter is the generic tool's, for a window the app has not described; here the
+            // window's own actions say what submitting does, and take what it needs.
+            call.fail(ToolError::validation(
+                "Nothing was set: submit (Enter) is for windows the app has not described; set this window's fields, then call its own action that submits them",
+                vec![FieldError::new("submit", "not taken by a described window's edit_field")],
+            ));
+            return;
+        }
         let Some(fields) = call.args().fields.clone() else {
             if call.args().field().is_empty() {
                 call.fail(ToolError::invalid_field("field", "give field and value, or fields {key: value, …}"));

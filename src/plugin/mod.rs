@@ -186,6 +186,9 @@ impl egui::Plugin for BridgePlugin {
         // one is published and answers the call. Where egui cannot (its last allowed pass, or
         // `max_passes` is 1), the next frame does instead.
         let Some(viewport) = self.viewports.last().copied() else { return };
+        if !self.inert {
+            self.op_pass_drawn(ui.ctx(), viewport);
+        }
         let stepped = self.op.as_ref().is_some_and(|op| op.key == key(viewport) && op.injected());
         if !self.inert && (stepped || self.core.frame.lock().applied_in_pass(key(viewport))) {
             ui.ctx().request_discard("egui_mcp_bridge: an agent call was applied; publishing the pass after it");

@@ -28,7 +28,7 @@ use crate::hub::{UiCore, UndescribedWidget};
 use crate::protocol::Block;
 
 use tree::Tree;
-pub(crate) use widgets::{Target, TargetKind, readable};
+pub(crate) use widgets::{Clickable, Target, TargetKind, readable};
 
 /// What the input widgets with these node ids show in `tree` (those it holds), as the read view
 /// reads them: a glimpse of a pass that is not looked at as a whole.
@@ -67,6 +67,11 @@ pub(crate) struct ObservedWindow {
     /// What an agent may address in it: its fields' (in the order of its `fields` block),
     /// then its controls' (in the order of its `controls` list).
     pub(crate) targets: Vec<Target>,
+    /// Its labels that sense clicks (read as text): what a secondary `press` may name besides.
+    pub(crate) labels: Vec<Clickable>,
+    /// It holds something the app made to sense clicks besides its controls (a label, a bare
+    /// interaction such as a background's): `press` is listed for a secondary click on it.
+    pub(crate) senses_clicks: bool,
 }
 
 /// How one look reads the tree: which container is an `egui::Modal` (egui's top modal layer),
@@ -83,7 +88,8 @@ pub(crate) struct LookOptions<'a> {
 const MAX_PANEL_TITLES: usize = 64;
 
 /// The generic tools of a window with these targets.
-pub(crate) type ToolsOf<'a> = &'a dyn Fn(&[Target]) -> Vec<ActionDecl>;
+/// (Its targets, and whether it holds something else the app made to sense clicks.)
+pub(crate) type ToolsOf<'a> = &'a dyn Fn(&[Target], bool) -> Vec<ActionDecl>;
 
 /// Reads the tree of viewport `key`'s pass that is ending: a read-only window for each
 /// container the app has not described, and blocks for what declared windows hold undescribed
@@ -116,6 +122,7 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
         seen.windows.iter().filter(|w| w.panel).take(MAX_PANEL_TITLES).map(|w| (w.node, w.title.clone())).collect();
     let mut ids = HashSet::new();
     let mut targets = HashMap::new();
+    let mut labels = HashMap::new();
     let mut nodes = HashMap::new();
     let root = tree.tree.as_ref().map(|t| t.root.0);
     let windows = seen
@@ -130,16 +137,17 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
             assign_keys(&mut w.targets);
             let actions = options.tools.map(|tools| {
                 apply_keys(&mut w.blocks, &w.targets);
-                tools(&w.targets)
+                tools(&w.targets, w.senses_clicks)
             });
             let modal = options.modal == Some(w.node);
             nodes.insert(app_id.clone(), (Some(w.node) != root).then_some(w.node));
             let window = ReadOnlyWindow::new(app_id.clone(), w.title, w.summary, w.blocks, modal, actions);
+            labels.insert(app_id.clone(), w.labels);
             targets.insert(app_id, w.targets);
             window
         })
         .collect();
-    Seen { windows, inside, targets, panel_titles, nodes }
+    Seen { windows, inside, targets, panel_titles, labels, nodes }
 }
 
 /// Gives each target a key unique in its window, made of its label (`max-files`, then
@@ -217,6 +225,8 @@ pub(crate) struct Seen {
     /// By read-only window (app id), its container's node (an egui id: its rectangle is the
     /// window's), or `None` for what is drawn straight into the viewport ("Main": all of it).
     pub(crate) nodes: HashMap<String, Option<u64>>,
+    /// By read-only window (app id), its labels that sense clicks.
+    pub(crate) labels: HashMap<String, Vec<Clickable>>,
 }
 
 impl Seen {

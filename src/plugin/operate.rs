@@ -24,8 +24,9 @@ use serde_json::Value;
 mod check;
 mod passes;
 mod report;
+mod secondary;
 
-use super::observe::{Target, TargetKind};
+use super::observe::{Clickable, Target, TargetKind};
 use crate::hub::decl::ActionDecl;
 use crate::hub::phase::PassKey;
 use crate::hub::{ActionSpec, Hub, Outcome, PendingCall, clipped};
@@ -41,16 +42,24 @@ const _: () = assert!(MAX_EDIT_FIELDS == super::observe::MAX_ITEMS);
 /// The arguments of `press`.
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[schemars(extend("maxProperties" = 2))]
+#[schemars(extend("maxProperties" = 3))]
 struct PressArgs {
-    /// The control's key, as its item in the window's controls list carries it (or its label).
-    control: String,
+    /// The control's key, as its item in the window's controls list carries it (or its label);
+    /// with secondary, omitted: the window's own background.
+    #[serde(default)]
+    control: Option<String>,
+    /// A secondary (right) click instead; the answer lists the menu it opened, by key.
+    #[serde(default)]
+    secondary: Option<bool>,
 }
 
 /// The generic tools of a read-view window with these targets: `edit_field` while it has an
-/// enabled field an agent can set, `press` while it has an enabled control. Their effect is
-/// the app's and unknown to the bridge, so they say destructive: clients ask their user.
-pub(crate) fn tools(targets: &[Target], hub: &Hub) -> Vec<ActionDecl> {
+/// enabled field an agent can set, `press` while it has an enabled control or something else
+/// the app made to sense clicks (`clickable`: a label, right-clicked by its text; a bare
+/// interaction, such as the window's background).
+/// Their effect is the app's and unknown to the bridge, so they say destructive: clients ask
+/// their user.
+pub(crate) fn tools(targets: &[Target], clickable: bool, hub: &Hub) -> Vec<ActionDecl> {
     let mut tools = Vec::new();
     let settable = |t: &&Target| !matches!(t.kind, TargetKind::Control | TargetKind::Shown) && !t.disabled;
     if targets.iter().any(|t| settable(&t)) {
@@ -58,18 +67,18 @@ pub(crate) fn tools(targets: &[Target], hub: &Hub) -> Vec<ActionDecl> {
             name: EDIT_FIELD.to_owned(),
             spec: ActionSpec::new("Edit fields")
                 .description(
-                    "Set fields of this window, which the app has not described, as the person would: {field, value} or {fields: {key: value}}, keys as its fields carry them",
+                    "Set fields of this window, which the app has not described, as the person would: {field, value} or {fields: {key: value}}, keys as its fields carry them; submit: true then presses Enter in the last",
                 )
                 .destructive(),
             schema: hub.input_schema::<EditArgs>(true),
         });
     }
-    if targets.iter().any(|t| t.kind == TargetKind::Control && !t.disabled) {
+    if clickable || targets.iter().any(|t| t.kind == TargetKind::Control && !t.disabled) {
         tools.push(ActionDecl {
             name: PRESS.to_owned(),
             spec: ActionSpec::new("Press a control")
                 .description(
-                    "Press a button, link, menu item, tab or section of this window, which the app has not described, as the person's click would; what it does is the app's",
+                    "Press a button, link, menu item, tab or section of this window, which the app has not described, as the person's click would; what it does is the app's. secondary: true right-clicks it (or a text line; no control: the window) and lists the menu opened",
                 )
                 .destructive(),
             schema: hub.input_schema::<PressArgs>(true),
@@ -99,6 +108,26 @@ enum Step {
     Pick { combo: u64, label: String, option: String },
 }
 
+/// What the look after the step under way decides.
+#[derive(Debug)]
+enum Wait {
+    /// A combo box was opened: the option to click is found in the look.
+    Pick { combo: u64, label: String, option: String },
+    /// A secondary click under way (`operate/secondary.rs`).
+    Secondary(secondary::Wait),
+    /// Enter was pressed in the field being submitted: the look shows its effect.
+    Entered,
+}
+
+/// Enter pressed in the field set last (`submit: true`), once the fields are set.
+#[derive(Debug)]
+struct Submit {
+    node: u64,
+    label: String,
+    /// Whether Enter went in (`None`: not yet).
+    pressed: Option<bool>,
+}
+
 /// Where an operation is.
 #[derive(Debug, PartialEq, Eq)]
 enum Stage {
@@ -118,16 +147,21 @@ pub(crate) struct Operation {
     app_id: String,
     title: String,
     steps: VecDeque<Step>,
-    /// The requests of the step under way.
-    next: Vec<ActionRequest>,
-    /// A combo box opened by the step under way, to pick `option` from at the next look.
-    picking: Option<(u64, String, String)>,
+    /// The input events of the step under way (accessibility requests; a person's pointer or
+    /// keys for a secondary click or Enter).
+    next: Vec<egui::Event>,
+    /// What the look after the step under way decides.
+    waiting: Option<Wait>,
     stage: Stage,
     before: Vec<Target>,
     /// The window's text lines before the call.
     text: Vec<String>,
     wrote: Vec<Wrote>,
     pressed: Option<String>,
+    /// Enter to press after the fields are set.
+    submit: Option<Submit>,
+    /// A secondary click's target and, once the look after it read it, the menu it opened.
+    secondary: Option<secondary::Click>,
     /// A step failed (a combo box without the option): answered after the popup is closed.
     failed: Option<ToolError>,
 }
@@ -138,16 +172,23 @@ impl std::fmt::Debug for Operation {
     }
 }
 
+/// What the last look found in a call's window.
+pub(crate) struct Window<'a> {
+    pub(crate) app_id: &'a str,
+    pub(crate) title: &'a str,
+    /// Its container's node.
+    pub(crate) node: u64,
+    pub(crate) targets: &'a [Target],
+    /// Its labels that sense clicks.
+    pub(crate) labels: &'a [Clickable],
+    /// Its text lines.
+    pub(crate) text: Vec<String>,
+}
+
 /// Checks a claimed call's arguments against what the last look found in its window and plans
 /// what to do; a refusal changes nothing.
-pub(crate) fn plan(
-    call: &Arc<PendingCall>,
-    key: PassKey,
-    app_id: &str,
-    title: &str,
-    targets: &[Target],
-    text: Vec<String>,
-) -> Result<Operation, ToolError> {
+pub(crate) fn plan(call: &Arc<PendingCall>, key: PassKey, window: Window<'_>) -> Result<Operation, ToolError> {
+    let Window { app_id, title, node: window, targets, labels, text } = window;
     let mut op = Operation {
         call: Arc::clone(call),
         key,
@@ -155,27 +196,39 @@ pub(crate) fn plan(
         title: title.to_owned(),
         steps: VecDeque::new(),
         next: Vec::new(),
-        picking: None,
+        waiting: None,
         stage: Stage::Inject,
         before: targets.to_vec(),
         text,
         wrote: Vec::new(),
         pressed: None,
+        submit: None,
+        secondary: None,
         failed: None,
     };
     match call.action.as_str() {
         PRESS => {
             let args: PressArgs = parse(&call.args)?;
-            let t = find(targets, &args.control, true).map_err(|miss| {
-                let message = match miss {
-                    Miss::Ambiguous(..) => format!(
-                        "\"{}\" names more than one control in {title}: give the key of the one meant; nothing was pressed",
-                        clipped(&args.control)
-                    ),
-                    _ => format!("{title} has no control \"{}\"", clipped(&args.control)),
-                };
-                ToolError::validation(message, vec![FieldError::new("control", miss.why(targets, true))])
-            })?;
+            if args.secondary == Some(true) {
+                op.secondary = Some(if let Some(control) = args.control.as_deref() {
+                    let (node, label) = secondary::target(targets, labels, control, title)?;
+                    op.pressed = Some(label);
+                    secondary::Click::new(node, false)
+                } else {
+                    op.pressed = Some(String::new());
+                    secondary::Click::new(window, true)
+                });
+                op.waiting = Some(Wait::Secondary(secondary::Wait::Place { scrolled: false }));
+                op.stage = Stage::AwaitLook;
+                return Ok(op);
+            }
+            let Some(control) = args.control.as_deref() else {
+                return Err(ToolError::validation(
+                    format!("Name the control of {title} to press; nothing was pressed"),
+                    vec![FieldError::new("control", format!("missing; its controls: {}", check::names(targets, true)))],
+                ));
+            };
+            let t = find(targets, control, true).map_err(|miss| press_refused(&miss, control, title, targets))?;
             if t.disabled {
                 return Err(ToolError::disabled(title, [clipped(&t.label)]));
             }
@@ -194,7 +247,20 @@ pub(crate) fn plan(
     Ok(op)
 }
 
+/// The refusal of a `press` whose control names no one control.
+fn press_refused(miss: &Miss, control: &str, title: &str, targets: &[Target]) -> ToolError {
+    let message = match miss {
+        Miss::Ambiguous(..) => format!(
+            "\"{}\" names more than one control in {title}: give the key of the one meant; nothing was pressed",
+            clipped(control)
+        ),
+        _ => format!("{title} has no control \"{}\"", clipped(control)),
+    };
+    ToolError::validation(message, vec![FieldError::new("control", miss.why(targets, true))])
+}
+
 fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]) -> Result<(), ToolError> {
+    let submit = args.submit();
     let mut asked: Vec<(String, Value)> = Vec::new();
     match (args.field, args.value, args.fields) {
         (Some(field), Some(value), None) => asked.push((field, value)),
@@ -223,7 +289,9 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
     };
     let mut off = Vec::new();
     let mut direct = Vec::new();
+    let mut last = None;
     for (name, value) in asked {
+        last = None;
         let t = match find(targets, &name, false) {
             Ok(t) => t,
             Err(Miss::Unknown) => {
@@ -239,6 +307,7 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
                 continue;
             }
         };
+        last = Some(t);
         if t.disabled {
             if !off.iter().any(|o: &&Target| o.node == t.node) {
                 off.push(t);
@@ -265,9 +334,34 @@ fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]
     if !off.is_empty() {
         return Err(ToolError::disabled(title, off.iter().map(|t| clipped(&t.label))));
     }
+    if submit {
+        // Enter goes to the field set last, which must be one where Enter submits (an unknown
+        // name there is named already).
+        match last {
+            Some(t) if matches!(t.kind, TargetKind::Text | TargetKind::Password) && !t.multiline => {
+                direct.push(request(t.node, Action::Focus, None));
+                op.submit = Some(Submit { node: t.node, label: t.label.clone(), pressed: None });
+            }
+            Some(t) => {
+                let why = if t.multiline {
+                    format!("Enter in {} (several lines) starts a new line: set it without submit", clipped(&t.label))
+                } else {
+                    format!(
+                        "Enter goes to the field set last, which must be a one-line text; {} is not",
+                        clipped(&t.label)
+                    )
+                };
+                errors.push(FieldError::new("submit", why));
+            }
+            None => {}
+        }
+    }
     if !errors.is_empty() {
         let and_more = if unnamed > 0 { format!(" (and {unnamed} more not named here)") } else { String::new() };
-        let message = format!("Nothing was set in {title}: fix the fields named{and_more}");
+        let message = match errors.as_slice() {
+            [only] if only.field == "submit" => format!("Nothing was set in {title}: {}", only.error),
+            _ => format!("Nothing was set in {title}: fix the fields named{and_more}"),
+        };
         if unnamed > 0 {
             errors.push(FieldError::new("fields", format!("{unnamed} more invalid or unknown fields not named here")));
         }
@@ -285,6 +379,25 @@ fn request(node: u64, action: Action, data: Option<ActionData>) -> ActionRequest
     ActionRequest { action, target_tree: accesskit::TreeId::ROOT, target_node: NodeId(node), data }
 }
 
+/// An accessibility request as an input event.
+fn event(node: u64, action: Action) -> egui::Event {
+    egui::Event::AccessKitActionRequest(request(node, action, None))
+}
+
+/// Enter pressed and released, as a person types it.
+fn enter() -> Vec<egui::Event> {
+    [true, false]
+        .into_iter()
+        .map(|pressed| egui::Event::Key {
+            key: egui::Key::Enter,
+            physical_key: None,
+            pressed,
+            repeat: false,
+            modifiers: egui::Modifiers::NONE,
+        })
+        .collect()
+}
+
 impl Operation {
     /// The window's app id.
     pub(crate) fn app_id(&self) -> &str {
@@ -294,10 +407,10 @@ impl Operation {
     /// Moves to the next step: its requests, or a combo box to open.
     fn advance_step(&mut self) {
         match self.steps.pop_front() {
-            Some(Step::Requests(r)) => self.next = r,
+            Some(Step::Requests(r)) => self.next = r.into_iter().map(egui::Event::AccessKitActionRequest).collect(),
             Some(Step::Pick { combo, label, option }) => {
-                self.next = vec![request(combo, Action::Click, None)];
-                self.picking = Some((combo, label, option));
+                self.next = vec![event(combo, Action::Click)];
+                self.waiting = Some(Wait::Pick { combo, label, option });
             }
             None => {}
         }
@@ -318,11 +431,23 @@ impl Operation {
         if !self.call.start_applying() {
             self.next.clear();
             self.steps.clear();
+            self.waiting = None;
+            self.submit = None;
             return false;
         }
-        input.events.extend(self.next.drain(..).map(egui::Event::AccessKitActionRequest));
+        input.events.append(&mut self.next);
         self.stage = Stage::Injected;
         true
+    }
+
+    /// The end of a pass of its viewport (egui's context still in it): a secondary click notes
+    /// whether egui saw its widget under the pointer.
+    pub(crate) fn pass_drawn(&mut self, ctx: &egui::Context) {
+        if let (Some(Wait::Secondary(secondary::Wait::Over { pos, .. })), Some(click)) =
+            (&self.waiting, self.secondary.as_mut())
+        {
+            click.pass_drawn(ctx, *pos);
+        }
     }
 
     /// Whether the requests went into the pass under way.
@@ -357,22 +482,45 @@ impl Operation {
         if self.stage != Stage::AwaitLook {
             return None;
         }
-        if let Some((combo, label, option)) = self.picking.take() {
-            match pick(tree, combo, &label, &option) {
-                Ok(node) => {
-                    self.next = vec![request(node, Action::Click, None)];
-                    self.stage = Stage::Inject;
-                    return None;
+        match self.waiting.take() {
+            Some(Wait::Pick { combo, label, option }) => {
+                match pick(tree, combo, &label, &option) {
+                    Ok(node) => self.next = vec![event(node, Action::Click)],
+                    Err(error) => {
+                        // Closed again as it was; nothing else was set.
+                        self.next = vec![event(combo, Action::Click)];
+                        self.steps.clear();
+                        self.submit = None;
+                        self.failed = Some(error);
+                    }
                 }
-                Err(error) => {
-                    // Closed again as it was; nothing else was set.
-                    self.next = vec![request(combo, Action::Click, None)];
-                    self.steps.clear();
-                    self.stage = Stage::Inject;
-                    self.failed = Some(error);
-                    return None;
+                self.stage = Stage::Inject;
+                return None;
+            }
+            Some(Wait::Secondary(wait)) => {
+                let click = self.secondary.as_mut()?;
+                let targets = after.as_ref().map_or(&[][..], |(t, _)| *t);
+                match click.looked(wait, tree, targets, &self.title, self.pressed.as_deref().unwrap_or_default()) {
+                    secondary::Next::Inject(next, wait) => {
+                        self.next = next;
+                        self.waiting = Some(Wait::Secondary(wait));
+                        self.stage = Stage::Inject;
+                        return None;
+                    }
+                    secondary::Next::Look(wait) => {
+                        self.waiting = Some(Wait::Secondary(wait));
+                        return None;
+                    }
+                    secondary::Next::Failed(error) => self.failed = Some(error),
+                    secondary::Next::Done => {}
                 }
             }
+            Some(Wait::Entered) => {
+                if let Some(submit) = self.submit.as_mut() {
+                    submit.pressed = Some(true);
+                }
+            }
+            None => {}
         }
         if let Some(error) = self.failed.take() {
             return Some(Err(error));
@@ -380,6 +528,18 @@ impl Operation {
         if !self.steps.is_empty() {
             self.advance_step();
             return None;
+        }
+        if let Some(submit) = self.submit.as_mut().filter(|s| s.pressed.is_none()) {
+            // The fields are set and the last one focused (its Focus request went in with its
+            // value): Enter goes into the next pass, as a person types it, if egui shows it
+            // focused; else it is not pressed, and the answer says so.
+            if tree.focus.0 == submit.node {
+                self.next = enter();
+                self.waiting = Some(Wait::Entered);
+                self.stage = Stage::Inject;
+                return None;
+            }
+            submit.pressed = Some(false);
         }
         Some(Ok(self.report(after)))
     }

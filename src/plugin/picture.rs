@@ -219,7 +219,10 @@ impl BridgePlugin {
             None => match self.read.seen.get(&key).and_then(|s| s.nodes.get(app_id)) {
                 Some(node) => *node,
                 None => {
-                    return Err(ToolError::window_not_shown(&clipped(handle), "the app declares it without drawing it"));
+                    return Err(ToolError::window_not_shown(
+                        &clipped(handle),
+                        "the app declares it without drawing it",
+                    ));
                 }
             },
         };

@@ -141,7 +141,7 @@ impl BridgePlugin {
     fn look(&mut self, key: PassKey, tree: &egui::accesskit::TreeUpdate, modal: Option<u64>) -> bool {
         let operate = self.core.hub.config().read_view == crate::hub::ReadView::Operate;
         let hub = Arc::clone(&self.core.hub);
-        let tools = move |targets: &[observe::Target]| operate::tools(targets, &hub);
+        let tools = move |targets: &[observe::Target], clickable: bool| operate::tools(targets, clickable, &hub);
         let last = self.read.seen.remove(&key);
         let options = observe::LookOptions {
             modal,

@@ -2,7 +2,8 @@
 //! `{fields: {key: value, …}}`. A described window's `edit_field` (derived from its editable
 //! fields, in `declare/edit_action.rs`) and the generic one of a window the app has not
 //! described (`plugin/operate.rs`) read them as this one type; each checks them against its own
-//! fields.
+//! fields. `submit` (Enter pressed in the field set last) is the generic tool's: a described
+//! window refuses it, naming it (its own actions say what submitting does).
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -19,7 +20,7 @@ pub const MAX_EDIT_FIELDS: usize = 100;
 /// The arguments of `edit_field`: one field, or several at once.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[schemars(extend("maxProperties" = 4))]
+#[schemars(extend("maxProperties" = 5))]
 pub(crate) struct EditArgs {
     /// The field's key, as its item in the window's fields block carries it (or its label).
     #[serde(default)]
@@ -32,12 +33,20 @@ pub(crate) struct EditArgs {
     #[serde(default)]
     #[schemars(extend("maxProperties" = MAX_EDIT_FIELDS))]
     pub fields: Option<Map<String, Value>>,
+    /// Then press Enter in the field set last, as a person does (a search box run on Enter).
+    #[serde(default)]
+    pub submit: Option<bool>,
 }
 
 impl EditArgs {
     /// The one field named (empty when none is, or when `field` is JSON `null`).
     pub(crate) fn field(&self) -> &str {
         self.field.as_deref().unwrap_or_default()
+    }
+
+    /// Whether Enter is to be pressed in the field set last (`submit: true`).
+    pub(crate) fn submit(&self) -> bool {
+        self.submit == Some(true)
     }
 
     /// The one field's value (`null` when none is given).

@@ -37,6 +37,8 @@
 //! - `names`: names in the read view: no icon glyph in a name, key or title, a text edit named
 //!   by its hint, a panel's title kept while it shows, "Also changed" said once, a combo box's
 //!   option by the unique start of its text.
+//! - `day_one_round2`: the person's keyboard and pointer on what the app has not described:
+//!   Enter with `edit_field`'s `submit`, a context menu with `press`'s `secondary`.
 //! - `local`: the per-user local endpoint and the stdio relay: clients relayed to the running
 //!   app share it, and what the endpoint may meet is refused, replaced or contained.
 //! - `harness`: the test harness's builder: kittest's options (its accessibility check: a form
@@ -62,6 +64,7 @@ mod call_lifecycle;
 mod census;
 mod conformance;
 mod containers;
+mod day_one_round2;
 mod deferred;
 mod form_grid;
 mod generic_round5;

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::ObservedWindow;
 use super::widgets::{
     Content, Input, TargetKind, beside, clip, control, input, is_chrome, is_symbolic, label_text, push_control,
-    push_input, push_text, readable_of, row_name, row_text, summary,
+    push_input, push_text, readable_of, row_name, row_text, senses_clicks, summary,
 };
 
 pub(super) struct Tree<'a> {
@@ -113,10 +113,23 @@ impl Tree<'_> {
         };
         let summary = summary(&content, self.operable);
         let targets = std::mem::take(&mut content.targets);
+        let labels = std::mem::take(&mut content.labels);
+        let senses_clicks = content.senses_clicks;
         let blocks = content.blocks("", true);
         let widgets = content.undescribed(&title);
         let panel = named.is_none() && !titled;
-        Some(ObservedWindow { node: id.0, panel, modal: false, title, summary, blocks, widgets, targets })
+        Some(ObservedWindow {
+            node: id.0,
+            panel,
+            modal: false,
+            title,
+            summary,
+            blocks,
+            widgets,
+            targets,
+            labels,
+            senses_clicks,
+        })
     }
 
     /// The text of the label `n` is labelled by (egui's `labelled_by`, a combo box's label),
@@ -209,6 +222,15 @@ impl Tree<'_> {
         })
     }
 
+    /// The menus open under widget `n` (its menu or context menu): their items, in order.
+    fn walk_menus(&self, n: &Node, out: &mut Content, skip_containers: bool) {
+        for item in n.children() {
+            if self.nodes.get(item).is_some_and(|m| matches!(m.role(), Role::Menu | Role::MenuListPopup)) {
+                self.walk_row(*item, out, skip_containers, None);
+            }
+        }
+    }
+
     /// Collects the content under `id`, children in order; a label beside an input names it.
     pub(super) fn walk(&self, id: NodeId, out: &mut Content, skip_containers: bool) {
         self.walk_row(id, out, skip_containers, None);
@@ -234,6 +256,16 @@ impl Tree<'_> {
         }
         for (k, (child, n)) in children.iter().enumerate() {
             let container = matches!(n.role(), Role::Window | Role::Dialog | Role::AlertDialog | Role::Pane);
+            if n.role() == Role::Unknown && !(self.described)(*child) {
+                // A bare interaction (`ui.interact`, a background's own response): nothing to
+                // read, but a person can right-click it, and choose from the context menu open
+                // under it.
+                // (Not a window's title bar: its double-click area, among the title bar's
+                // chrome only.)
+                let title_bar = children.iter().all(|(_, c)| is_chrome(c, false));
+                out.senses_clicks |= !title_bar && senses_clicks(n);
+                self.walk_menus(n, out, skip_containers);
+            }
             if used[k] || is_chrome(n, out.with_close) || (self.described)(*child) || (skip_containers && container) {
                 continue;
             }
@@ -248,16 +280,14 @@ impl Tree<'_> {
                 }
                 push_control(out, *child, control);
                 // A menu open under its button: its items are pressed as the person would.
-                for item in n.children() {
-                    if self.nodes.get(item).is_some_and(|m| matches!(m.role(), Role::Menu | Role::MenuListPopup)) {
-                        self.walk_row(*item, out, skip_containers, None);
-                    }
-                }
+                self.walk_menus(n, out, skip_containers);
             } else if n.role() == Role::Label {
                 // A label of an icon alone is no text to read.
                 if let Some(text) = label_text(n) {
-                    push_text(out, clip(&text));
+                    push_text(out, *child, n, clip(&text));
                 }
+                // Its context menu, open (a popup's node is a child of the widget it belongs to).
+                self.walk_menus(n, out, skip_containers);
             } else {
                 // A group, or a container nested in this one: read as part of it.
                 let named = rows[k].take().or_else(|| row.take_if(|_| self.starts_unnamed(*child)));

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use egui::accesskit::{Node, NodeId, Role, Toggled};
+use egui::accesskit::{Action, Node, NodeId, Role, Toggled};
 use serde_json::{Value, json};
 
 use super::{MAX_ITEMS, MAX_TEXT_CHARS};
@@ -52,7 +52,22 @@ pub(crate) struct Target {
     pub(crate) range: (Option<f64>, Option<f64>),
     /// A radio group's enabled options: each button's node and text.
     pub(crate) options: Vec<(u64, String)>,
+    /// A text edit of several lines (Enter there starts a new line rather than submitting).
+    pub(crate) multiline: bool,
 }
+
+/// A label read as text that senses clicks (egui's labels do, to select their text, unless the
+/// app turns that off): a person can right-click it, so an agent's secondary `press` can name
+/// it by its text.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Clickable {
+    pub(crate) node: u64,
+    pub(crate) text: String,
+    pub(crate) disabled: bool,
+}
+
+/// The kind of a text edit of several lines, as the developer's list names it.
+const MULTILINE: &str = "multi-line text input";
 
 /// What one input widget holds, read from its node.
 pub(super) struct Input {
@@ -77,6 +92,12 @@ pub(super) struct Content {
     pub(super) text: Vec<String>,
     pub(super) fields: Vec<FieldItem>,
     pub(super) controls: Vec<Value>,
+    /// The labels of `text` that sense clicks, in order.
+    pub(super) labels: Vec<Clickable>,
+    /// It holds something enabled the app made to sense clicks that is not a control: a label
+    /// (`Label::sense`; egui's selectable text senses clicks too, but is not focusable) or a
+    /// bare interaction (`ui.interact`, a background's own response).
+    pub(super) senses_clicks: bool,
     /// The fields' and controls' targets, fields first (in the order of `fields`), each with a
     /// key from its label, unique in the content.
     pub(super) targets: Vec<Target>,
@@ -226,7 +247,7 @@ pub(super) fn input(n: &Node) -> Option<Input> {
         Role::TextInput | Role::SearchInput | Role::EmailInput | Role::PhoneNumberInput | Role::UrlInput => {
             ("text input", TargetKind::Text, text(), false)
         }
-        Role::MultilineTextInput => ("multi-line text input", TargetKind::Text, text(), false),
+        Role::MultilineTextInput => (MULTILINE, TargetKind::Text, text(), false),
         // Whatever egui put in the node, only whether it is filled in leaves.
         Role::PasswordInput => {
             ("password input", TargetKind::Password, masked(n.value().is_some_and(|v| !v.is_empty())), true)
@@ -327,8 +348,18 @@ pub(super) fn control(n: &Node) -> Option<(&'static str, Value)> {
     Some((kind, Value::Object(item)))
 }
 
-pub(super) fn push_text(out: &mut Content, text: String) {
+/// Whether the app made `n` sense clicks (a click-sensing widget is focusable; egui's
+/// selectable text is not).
+pub(super) fn senses_clicks(n: &Node) -> bool {
+    n.supports_action(Action::Click) && n.supports_action(Action::Focus) && !n.is_disabled()
+}
+
+pub(super) fn push_text(out: &mut Content, node: NodeId, n: &Node, text: String) {
     if out.text.len() < MAX_ITEMS {
+        if n.supports_action(Action::Click) {
+            out.labels.push(Clickable { node: node.0, text: text.clone(), disabled: n.is_disabled() });
+            out.senses_clicks |= senses_clicks(n);
+        }
         out.text.push(text);
     } else {
         out.more += 1;
@@ -360,6 +391,7 @@ pub(super) fn push_input(out: &mut Content, node: NodeId, input: Input) {
             value: input.value,
             range: input.range,
             options: input.options,
+            multiline: input.kind == MULTILINE,
         },
     );
 }
@@ -386,6 +418,7 @@ pub(super) fn push_control(out: &mut Content, node: NodeId, (kind, mut item): (&
             value: if state.is_empty() { Value::Null } else { Value::Object(state) },
             range: (None, None),
             options: Vec::new(),
+            multiline: false,
         });
     } else {
         out.more += 1;

@@ -167,7 +167,7 @@ pub(super) fn find<'a>(targets: &'a [Target], name: &str, control: bool) -> Resu
 }
 
 /// The keys an agent can use, for an error (at most 20).
-fn names(targets: &[Target], control: bool) -> String {
+pub(super) fn names(targets: &[Target], control: bool) -> String {
     let keys: Vec<&str> = targets
         .iter()
         .filter(|t| (t.kind == TargetKind::Control) == control && t.kind != TargetKind::Shown && !t.disabled)

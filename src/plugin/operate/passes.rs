@@ -38,7 +38,15 @@ impl BridgePlugin {
         }
         let title = seen.windows.iter().find(|w| w.app_id == app_id).map_or_else(String::new, |w| w.title.clone());
         let Some(call) = frame.claim(Some(&app_id), &action, &title) else { return };
-        match super::plan(&call, key, &app_id, &title, targets, text_of(seen, &app_id)) {
+        let window = super::Window {
+            app_id: &app_id,
+            title: &title,
+            node: seen.nodes.get(&app_id).copied().flatten().unwrap_or_default(),
+            targets,
+            labels: seen.labels.get(&app_id).map_or(&[][..], Vec::as_slice),
+            text: text_of(seen, &app_id),
+        };
+        match super::plan(&call, key, window) {
             Err(error) => frame.reject_claimed(&call, error),
             Ok(mut op) => {
                 call.kept_by_bridge();
@@ -61,6 +69,15 @@ impl BridgePlugin {
     pub(in crate::plugin) fn forget_ended_op(&mut self) {
         if self.op.as_ref().is_some_and(|op| !op.call.is_deferred()) {
             self.op = None;
+        }
+    }
+
+    /// The end of a pass of `viewport`, its context still in it: what the generic call under
+    /// way needs of egui's state there (a secondary click: whether its widget is under the
+    /// pointer).
+    pub(in crate::plugin) fn op_pass_drawn(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
+        if let Some(op) = self.op.as_mut().filter(|op| op.key == key(viewport)) {
+            op.pass_drawn(ctx);
         }
     }
 

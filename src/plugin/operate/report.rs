@@ -17,17 +17,28 @@ impl Operation {
     /// The answer: what was done, as the window now shows it, and what else changed in it.
     pub(super) fn report(&self, after: Option<(&[Target], Vec<String>)>) -> ToolResult {
         let Some((after, text)) = after else {
-            let what =
-                self.pressed.as_ref().map_or_else(|| "Set the fields".to_owned(), |p| format!("Pressed \"{p}\""));
-            return ToolResult::message(format!("{what} in {}; the window closed", self.title));
+            let what = match (&self.pressed, &self.secondary) {
+                (Some(p), Some(click)) => format!("Right-clicked {}", click.what(p, &self.title)),
+                (Some(p), None) => format!("Pressed \"{p}\" in {}", self.title),
+                (None, _) => format!("Set the fields in {}", self.title),
+            };
+            return ToolResult::message(format!("{what}; the window closed"));
         };
         // Matched by key (its label's), then by node: egui's automatic ids follow positions.
         let by_key: HashMap<&str, &Target> = after.iter().map(|t| (t.key.as_str(), t)).collect();
         let by_node: HashMap<u64, &Target> = after.iter().map(|t| (t.node, t)).collect();
         let now = |key: &str, node: u64| by_key.get(key).or_else(|| by_node.get(&node)).copied();
         let shown = |t: &Target| if t.kind == TargetKind::Password { masked(&t.value) } else { t.value.clone() };
+        let mut menu = None;
         let mut message = if let Some(label) = &self.pressed {
-            format!("Pressed \"{label}\" in {}", self.title)
+            match &self.secondary {
+                Some(click) => {
+                    let (said, json) = click.said(label, &self.title, after);
+                    menu = json;
+                    said
+                }
+                None => format!("Pressed \"{label}\" in {}", self.title),
+            }
         } else {
             let parts: Vec<String> = self
                 .wrote
@@ -53,7 +64,14 @@ impl Operation {
                     },
                 })
                 .collect();
-            format!("In {}: {}", self.title, parts.join("; "))
+            let enter = match &self.submit {
+                Some(super::Submit { label, pressed: Some(true), .. }) => format!("; Enter pressed in {label}"),
+                Some(super::Submit { label, .. }) => {
+                    format!("; Enter not pressed: {label} did not take the keyboard focus")
+                }
+                None => String::new(),
+            };
+            format!("In {}: {}{enter}", self.title, parts.join("; "))
         };
         let mut changed = self.changes(after, &now, &shown);
         let new_lines = said_once(text.iter().filter(|l| !self.text.contains(l)).take(3).cloned().collect());
@@ -76,7 +94,11 @@ impl Operation {
             .filter_map(|w| now(&w.key, w.node).map(|t| (t.key.clone(), shown(t))).or_else(|| glimpsed(w)))
             .collect();
         let result = ToolResult::message(clipped_to_owned(&message, CHANGES_CHARS * 2));
-        if fields.is_empty() { result } else { result.with_result(json!({ "fields": fields })) }
+        match menu {
+            Some(menu) => result.with_result(menu),
+            None if fields.is_empty() => result,
+            None => result.with_result(json!({ "fields": fields })),
+        }
     }
 
     /// What else changed in the window: fields' values, controls selected, opened, enabled or
@@ -112,8 +134,10 @@ impl Operation {
             }
         }
         let was = |t: &Target| self.before.iter().any(|b| b.key == t.key || b.node == t.node);
+        // A menu a secondary click opened is told with its keys already.
+        let listed = |t: &Target| self.secondary.as_ref().is_some_and(|c| c.in_menu(t.node));
         let mut new: Vec<&str> = Vec::new();
-        for t in after.iter().filter(|t| !was(t) && !t.label.trim().is_empty()) {
+        for t in after.iter().filter(|t| !was(t) && !listed(t) && !t.label.trim().is_empty()) {
             if new.len() == 5 {
                 break;
             }
