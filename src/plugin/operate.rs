@@ -113,6 +113,9 @@ enum Step {
 enum Wait {
     /// A combo box was opened: the option to click is found in the look.
     Pick { combo: u64, label: String, option: String },
+    /// The option was clicked: egui closes a combo box's popup on a pointer click only, so the
+    /// look checks it closed and, if not, closes it as the person's click on the box would.
+    Picked { combo: u64 },
     /// A secondary click under way (`operate/secondary.rs`).
     Secondary(secondary::Wait),
     /// Enter was pressed in the field being submitted: the look shows its effect.
@@ -485,7 +488,10 @@ impl Operation {
         match self.waiting.take() {
             Some(Wait::Pick { combo, label, option }) => {
                 match pick(tree, combo, &label, &option) {
-                    Ok(node) => self.next = vec![event(node, Action::Click)],
+                    Ok(node) => {
+                        self.next = vec![event(node, Action::Click)];
+                        self.waiting = Some(Wait::Picked { combo });
+                    }
                     Err(error) => {
                         // Closed again as it was; nothing else was set.
                         self.next = vec![event(combo, Action::Click)];
@@ -496,6 +502,13 @@ impl Operation {
                 }
                 self.stage = Stage::Inject;
                 return None;
+            }
+            Some(Wait::Picked { combo }) => {
+                if !options_of(tree, combo).is_empty() {
+                    self.next = vec![event(combo, Action::Click)];
+                    self.stage = Stage::Inject;
+                    return None;
+                }
             }
             Some(Wait::Secondary(wait)) => {
                 let click = self.secondary.as_mut()?;
@@ -545,11 +558,9 @@ impl Operation {
     }
 }
 
-/// The option `option` of the open combo box `combo` (labelled `label`): its node. It is the
-/// option of that very text, else of that text in any case, else the one option whose text
-/// starts so in any case ("HTML" for "HTML (.html)"); several that start so are not guessed
-/// between: the refusal names them, as a miss names the options shown.
-fn pick(tree: &TreeUpdate, combo: u64, label: &str, option: &str) -> Result<u64, ToolError> {
+/// The options shown in combo box `combo`'s open popup (none when it is closed), by node, read
+/// as the combo box's value is.
+fn options_of(tree: &TreeUpdate, combo: u64) -> Vec<(u64, String)> {
     let nodes: HashMap<NodeId, &Node> = tree.nodes.iter().map(|(id, n)| (*id, n)).collect();
     let mut options = Vec::new();
     let mut stack = vec![NodeId(combo)];
@@ -565,6 +576,15 @@ fn pick(tree: &TreeUpdate, combo: u64, label: &str, option: &str) -> Result<u64,
         }
         stack.extend(n.children().iter().rev());
     }
+    options
+}
+
+/// The option `option` of the open combo box `combo` (labelled `label`): its node. It is the
+/// option of that very text, else of that text in any case, else the one option whose text
+/// starts so in any case ("HTML" for "HTML (.html)"); several that start so are not guessed
+/// between: the refusal names them, as a miss names the options shown.
+fn pick(tree: &TreeUpdate, combo: u64, label: &str, option: &str) -> Result<u64, ToolError> {
+    let options = options_of(tree, combo);
     let asked = option.trim().to_lowercase();
     let exact = options.iter().find(|(_, l)| l == option);
     let loose = || options.iter().find(|(_, l)| l.to_lowercase() == asked);

@@ -60,7 +60,7 @@ const AUTHORITY: &str = "operableWindowIds is the sole authority: operate only t
 
 const DISPATCH_HEAD: &str = "Tools missing from your list (a dialog's): call via app__call {tool, arguments}, or app__call_destructive for destructive ones. ";
 
-const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks; undescribed ones: edit_field/press by key. Call a window's focus action, if any, before acting. Your call's result says what changed; on resources/updated or tools/list_changed from others, re-read the state before deciding. Calls sent together: at most one write per window. Errors: isError, {code, message}: stale_state (currentVersion), validation_failed (fields: each wrong parameter), blocked_by_modal (blockingWindowId: answer it first), window_not_found, action_not_available, action_timeout, denied_by_user (the person said no): not applied. Large data: in a read-only tool's result. Success: {message, version?, openedWindowIds?, openedWindowVersions?, result?, newTools?}: version is the called window's version after the call (next expectedVersion), openedWindowVersions each opened one's; newTools: now callable. ";
+const BODY: &str = "If a tool is listed, you can call it. A window has title, modal, ownerId, version, summary (read it first) and blocks; undescribed ones: edit_field/press by key (edit_field submit:true then presses Enter; press secondary:true right-clicks, for a context menu). Call a window's focus action, if any, before acting. Your call's result says what changed; on resources/updated or tools/list_changed from others, re-read the state before deciding. Calls sent together: at most one write per window. Errors: isError, {code, message}: stale_state (currentVersion), validation_failed (fields: each wrong parameter), blocked_by_modal (blockingWindowId: answer it first), window_not_found, action_not_available, action_timeout, denied_by_user (the person said no): not applied. Large data: in a read-only tool's result. Success: {message, version?, openedWindowIds?, openedWindowVersions?, result?, newTools?}: version is the called window's version after the call (next expectedVersion), openedWindowVersions each opened one's; newTools: now callable. ";
 
 const VIEW: &str = "For what is painted (a chart): app__view_window {windowId} gives a picture. ";
 
@@ -138,6 +138,8 @@ mod tests {
         "re-read the state before deciding",
         "at most one write per window",
         "undescribed ones: edit_field/press by key",
+        "submit:true then presses Enter",
+        "secondary:true right-clicks",
         "the user may act at the same time",
         "expectedVersion",
         "stale_state",
@@ -166,8 +168,9 @@ mod tests {
             }
             assert_eq!(text.contains("app__view_window {windowId}"), v.view_window_tool, "{v:?}");
         }
-        // 441 before app__view_window's sentence (issue 47), 371 with it.
-        assert!(notes_budget() >= 370, "room for app notes: {}", notes_budget());
+        // 441 before app__view_window's sentence (issue 47), 371 with it, 275 with submit and
+        // secondary.
+        assert!(notes_budget() >= 270, "room for app notes: {}", notes_budget());
     }
 
     #[test]
