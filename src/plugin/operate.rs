@@ -503,12 +503,10 @@ impl Operation {
                 self.stage = Stage::Inject;
                 return None;
             }
-            Some(Wait::Picked { combo }) => {
-                if !options_of(tree, combo).is_empty() {
-                    self.next = vec![event(combo, Action::Click)];
-                    self.stage = Stage::Inject;
-                    return None;
-                }
+            Some(Wait::Picked { combo }) if !options_of(tree, combo).is_empty() => {
+                self.next = vec![event(combo, Action::Click)];
+                self.stage = Stage::Inject;
+                return None;
             }
             Some(Wait::Secondary(wait)) => {
                 let click = self.secondary.as_mut()?;
@@ -533,7 +531,7 @@ impl Operation {
                     submit.pressed = Some(true);
                 }
             }
-            None => {}
+            Some(Wait::Picked { .. }) | None => {}
         }
         if let Some(error) = self.failed.take() {
             return Some(Err(error));
