@@ -62,6 +62,9 @@ pub struct BridgePlugin {
     inert: bool,
     /// An agent's generic call on a window the app has not described, under way.
     op: Option<operate::Operation>,
+    /// After a generic call's secondary click: the viewport, where the click left egui's pointer,
+    /// and the event that gives the person's pointer back in its next pass.
+    pointer_back: Option<(PassKey, egui::Pos2, egui::Event)>,
     /// A picture of a window (`app__view_window`) under way.
     picture: Option<picture::PictureTask>,
 }
@@ -124,6 +127,7 @@ impl BridgePlugin {
             primary,
             inert: false,
             op: None,
+            pointer_back: None,
             picture: None,
         }
     }

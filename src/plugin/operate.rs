@@ -444,13 +444,23 @@ impl Operation {
     }
 
     /// The end of a pass of its viewport (egui's context still in it): a secondary click notes
-    /// whether egui saw its widget under the pointer.
+    /// where the person's pointer is before it moves it, and whether egui saw its widget under
+    /// the pointer.
     pub(crate) fn pass_drawn(&mut self, ctx: &egui::Context) {
+        if let Some(click) = self.secondary.as_mut() {
+            click.note_person(ctx);
+        }
         if let (Some(Wait::Secondary(secondary::Wait::Over { pos, .. })), Some(click)) =
             (&self.waiting, self.secondary.as_mut())
         {
             click.pass_drawn(ctx, *pos);
         }
+    }
+
+    /// Once a secondary click moved egui's pointer: where to, and the event that gives the
+    /// person's pointer back, for the pass after the call ends.
+    pub(crate) fn pointer_back(&self) -> Option<(egui::Pos2, egui::Event)> {
+        self.secondary.as_ref()?.pointer_back()
     }
 
     /// Whether the requests went into the pass under way.

@@ -366,3 +366,40 @@ fn a_windows_background_menu_is_opened_with_secondary_and_no_control() {
     let e = refused(h.call("ui-plain__press", json!({})));
     assert!(e.code == ErrorCode::ValidationFailed && format!("{:?}", e.fields).contains("control"), "{e:?}");
 }
+
+/// The pointer an agent's right-click moved goes back where the person's was once the call is
+/// answered: no hover, highlight or tooltip is left at the row the agent clicked. Where the
+/// person had no pointer over the window, egui is told the pointer is gone; where the person
+/// moved it in the meantime, it is left where the person put it.
+#[test]
+fn a_right_click_gives_the_person_s_pointer_back() {
+    let pointer = |h: &mut Harness<'_, Browser>| h.kittest().ctx.input(|i| i.pointer.latest_pos());
+
+    // No pointer over the window before: none after.
+    let mut h = harness();
+    assert_eq!(pointer(&mut h), None);
+    h.call("ui-files__press", json!({"control": "b-txt", "secondary": true})).expect("right-clicked");
+    h.run();
+    assert_eq!(pointer(&mut h), None, "the agent's pointer is gone once answered");
+
+    // The person's pointer somewhere: back there after.
+    let mut h = harness();
+    let person = egui::pos2(880.0, 690.0);
+    h.kittest().event(egui::Event::PointerMoved(person));
+    h.run();
+    assert_eq!(pointer(&mut h), Some(person));
+    let r = h.call("ui-files__press", json!({"control": "readme.md", "secondary": true})).expect("right-clicked");
+    assert_eq!(menu_items(r.result.as_ref()).len(), 1, "the menu opened: {r:?}");
+    h.run();
+    assert_eq!(pointer(&mut h), Some(person), "the person's pointer is where it was");
+    let controls = format!("{:?}", by_title(&h, "Files").blocks);
+    assert!(controls.contains("Copy path"), "the menu the agent opened stays open: {controls}");
+
+    // The person moves the pointer as the call is answered: it stays where the person put it.
+    let mut h = harness();
+    h.call("ui-files__press", json!({"control": "a-txt", "secondary": true})).expect("right-clicked");
+    let moved = egui::pos2(870.0, 650.0);
+    h.kittest().event(egui::Event::PointerMoved(moved));
+    h.run();
+    assert_eq!(pointer(&mut h), Some(moved), "the person's move wins");
+}

@@ -24,6 +24,7 @@ impl BridgePlugin {
         if let Some(op) = self.op.as_mut().filter(|op| op.key == key) {
             op.inject(input);
         }
+        self.give_pointer_back(ctx, key, input);
         let mut frame = self.core.frame.lock();
         let Some((app_id, action)) = frame.armed_for(key) else { return };
         let Some(seen) = self.read.seen.get(&key) else { return };
@@ -68,7 +69,30 @@ impl BridgePlugin {
     /// answer (its budget ran out, or its client left).
     pub(in crate::plugin) fn forget_ended_op(&mut self) {
         if self.op.as_ref().is_some_and(|op| !op.call.is_deferred()) {
-            self.op = None;
+            self.end_op();
+        }
+    }
+
+    /// The generic call under way is over: a pointer its secondary click moved is given back to
+    /// the person in the next pass.
+    fn end_op(&mut self) {
+        if let Some(op) = self.op.take()
+            && let Some((moved, back)) = op.pointer_back()
+        {
+            self.pointer_back = Some((op.key, moved, back));
+            self.core.ask_for_pass();
+        }
+    }
+
+    /// Start of a pass of viewport `key`: the pointer a secondary click moved goes back where the
+    /// person had it, unless the person moved it since (egui has it elsewhere, or this pass
+    /// carries the person's own pointer).
+    fn give_pointer_back(&mut self, ctx: &egui::Context, key: crate::hub::phase::PassKey, input: &mut egui::RawInput) {
+        let Some((_, moved, back)) = self.pointer_back.take_if(|(k, _, _)| *k == key) else { return };
+        let person_moved =
+            input.events.iter().any(|e| matches!(e, egui::Event::PointerMoved(_) | egui::Event::PointerGone));
+        if !person_moved && ctx.input(|i| i.pointer.latest_pos()) == Some(moved) {
+            input.events.push(back);
         }
     }
 
@@ -114,7 +138,7 @@ impl BridgePlugin {
                 op.looked(seen.targets.get(op.app_id()).map(|t| (t.as_slice(), text_of(seen, op.app_id()))), tree)
         {
             let call = Arc::clone(&op.call);
-            self.op = None;
+            self.end_op();
             self.core.frame.lock().answer_deferred(&call, outcome);
         }
     }

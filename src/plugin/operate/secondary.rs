@@ -60,6 +60,10 @@ pub(super) struct Click {
     menu: Option<(u64, bool)>,
     /// Its items' nodes, in the order drawn.
     items: Vec<u64>,
+    /// Where egui had the person's pointer before the click moved it (`None`: not over the app).
+    person: Option<egui::Pos2>,
+    /// Where the click moved the pointer, once it did.
+    moved: Option<egui::Pos2>,
 }
 
 /// The widget `name` names for a secondary click: a control by key or label, else a label read
@@ -97,7 +101,31 @@ pub(super) fn target(
 
 impl Click {
     pub(super) fn new(node: u64, background: bool) -> Self {
-        Self { node, background, hovered: false, menus_before: Vec::new(), menu: None, items: Vec::new() }
+        Self {
+            node,
+            background,
+            hovered: false,
+            menus_before: Vec::new(),
+            menu: None,
+            items: Vec::new(),
+            person: None,
+            moved: None,
+        }
+    }
+
+    /// The end of a pass before the pointer moves: where the person's pointer is, to give it
+    /// back after the click.
+    pub(super) fn note_person(&mut self, ctx: &egui::Context) {
+        if self.moved.is_none() {
+            self.person = ctx.input(|i| i.pointer.latest_pos());
+        }
+    }
+
+    /// Once the click moved the pointer: where to, and the event that gives the person's pointer
+    /// back (to where it was, or gone if it was not over the app).
+    pub(super) fn pointer_back(&self) -> Option<(egui::Pos2, egui::Event)> {
+        let moved = self.moved?;
+        Some((moved, self.person.map_or(egui::Event::PointerGone, egui::Event::PointerMoved)))
     }
 
     /// The end of a pass drawn while the pointer is at `pos`, over the widget's place: whether
@@ -137,6 +165,7 @@ impl Click {
                     egui::pos2(f64::midpoint(rect.x0, rect.x1) as f32, f64::midpoint(rect.y0, rect.y1) as f32)
                 };
                 self.menus_before = menus(&nodes).collect();
+                self.moved = Some(pos);
                 // A background is not scrolled to: it is where the window is.
                 Next::Inject(
                     vec![egui::Event::PointerMoved(pos)],
