@@ -5,7 +5,8 @@
 //!
 //! It shows one window, "Project", with a name to type and a Rename button an agent operates
 //! through the window's generic tools (`ui-project__edit_field`, `ui-project__press`), in the
-//! real run loop. The `Bridge` is moved into eframe's app creator and dropped there: only the
+//! real run loop, a search box run on Enter (`submit`) and a file row with a context menu
+//! (`secondary`). The `Bridge` is moved into eframe's app creator and dropped there: only the
 //! serving handle is kept, as the README's shape allows. Once the first pass has run it prints
 //! `undescribed-app ready; trigger: ADDR` on stderr; each line sent to that loopback TCP address
 //! changes what it shows, as a background job would, without any input:
@@ -32,6 +33,11 @@ struct App {
     renames: u32,
     /// Picked from a combo box (an agent opens it and picks, in two passes).
     kind: &'static str,
+    /// A search box run when Enter is pressed in it, and what it last searched for.
+    find: String,
+    searched: Option<String>,
+    /// A file row whose context menu deletes it.
+    deleted: bool,
     /// Written by another thread, read in each pass.
     note: Arc<Mutex<String>>,
     /// The trigger's address, printed in the first pass.
@@ -61,6 +67,26 @@ impl eframe::App for App {
             if ui.button("Rename").clicked() {
                 self.renames += 1;
                 self.project = format!("Project {} (renamed {} times)", self.name, self.renames);
+            }
+            ui.horizontal(|ui| {
+                let label = ui.label("Find");
+                let find = ui.text_edit_singleline(&mut self.find).labelled_by(label.id);
+                if find.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    self.searched = Some(self.find.clone());
+                }
+            });
+            if let Some(searched) = &self.searched {
+                ui.label(format!("Searched for {searched}"));
+            }
+            if self.deleted {
+                ui.label("notes.txt deleted");
+            } else {
+                ui.selectable_label(false, "notes.txt").context_menu(|ui| {
+                    if ui.button("Delete").clicked() {
+                        self.deleted = true;
+                        ui.close();
+                    }
+                });
             }
         });
         if let Some(addr) = self.trigger.take() {
@@ -124,6 +150,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 name: String::new(),
                 renames: 0,
                 kind: "Draft",
+                find: String::new(),
+                searched: None,
+                deleted: false,
                 note,
                 trigger: Some(trigger),
                 _serving: serving,

@@ -4,6 +4,11 @@
 //! result, which the app picks up in a pass of its own, reaches a subscribed agent within about
 //! a second, without any read; and a change made with no pass at all shows once the agent reads.
 //!
+//! The agent then operates it in the real run loop, each step a pass an idle app runs with no
+//! input: a field typed, a button pressed, a combo box's option picked twice (its popup closed
+//! after each pick), a search box run on Enter (`submit`), a row's context menu opened
+//! (`secondary`) and its item pressed.
+//!
 //! The first `tools/list` after `initialize` already holds the window's generic tools (a client
 //! that lists once, and ignores `list_changed`, can operate it).
 //!
@@ -190,6 +195,31 @@ async fn an_undescribed_eframe_app_is_read_fresh_without_input() {
     // pass the real run loop runs with no input.
     let picked = call(&client, "ui-project__edit_field", serde_json::json!({"field": "kind", "value": "Final"})).await;
     assert!(picked.as_ref().is_ok_and(|r| r["result"]["fields"]["kind"] == "Final"), "{picked:?}");
+    // Picked again: the popup closed after the first pick (egui closes it on a pointer click
+    // only), so this call's click opens it rather than closing it.
+    let again = call(&client, "ui-project__edit_field", serde_json::json!({"field": "kind", "value": "Draft"})).await;
+    assert!(again.as_ref().is_ok_and(|r| r["result"]["fields"]["kind"] == "Draft"), "{again:?}");
+
+    // Enter in a search box (`lost_focus() && key_pressed(Enter)`): focused, typed, Enter, each
+    // a pass the run loop runs with no input; the answer comes after the search ran.
+    let found =
+        call(&client, "ui-project__edit_field", serde_json::json!({"field": "find", "value": "delta", "submit": true}))
+            .await;
+    assert!(found.as_ref().is_ok_and(|r| r["message"].to_string().contains("Enter pressed")), "{found:?}");
+    let shown = project(&read(&client).await).unwrap_or_default();
+    assert!(shown.contains("Searched for delta"), "the search ran: {shown}");
+
+    // A row's context menu: right-clicked (the pointer moved, egui's hover seen, the button
+    // pressed and released, the menu found: passes of an idle app), then its item pressed.
+    let opened =
+        call(&client, "ui-project__press", serde_json::json!({"control": "notes-txt", "secondary": true})).await;
+    let items = opened.as_ref().ok().and_then(|r| r["result"]["menu"]["items"].as_array().cloned()).unwrap_or_default();
+    let delete = items.iter().find(|i| i["label"] == "Delete").and_then(|i| i["key"].as_str());
+    let delete = delete.unwrap_or_else(|| panic!("the menu lists Delete with its key: {opened:?}")).to_owned();
+    let deleted = call(&client, "ui-project__press", serde_json::json!({"control": delete})).await;
+    assert!(deleted.is_ok(), "{deleted:?}");
+    let shown = project(&read(&client).await).unwrap_or_default();
+    assert!(shown.contains("notes.txt deleted"), "the menu's item ran: {shown}");
     drop(client);
 }
 
