@@ -10,6 +10,8 @@
 //!   window's rectangle, with the panel the app hid from the read view and the password edit
 //!   blanked grey, and its size and version in `structuredContent`. The real thing, eframe's
 //!   glow under Xvfb, is `demo/tests/it/view_window_eframe.rs`.
+//! - The test harness with kittest's renderer pictures a window with its password blanked (run
+//!   by hand: it builds wgpu).
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
@@ -113,6 +115,59 @@ fn the_test_harness_without_a_renderer_answers_a_clear_error() {
     assert_eq!(r.code(), "action_not_available", "{:?}", r.body);
     assert!(r.body["message"].as_str().unwrap().contains("renderer"), "{:?}", r.body);
     assert!(asked.elapsed() < Duration::from_secs(2), "{:?}", asked.elapsed());
+}
+
+/// The test harness with kittest's renderer (its `wgpu` feature) takes screenshots: a picture
+/// of a described window is its rectangle, the password edit blanked grey. Run by hand, as it
+/// builds wgpu: `WGPU_BACKEND=gl cargo test -p egui_mcp_bridge --features egui_kittest/wgpu
+/// --test it view_window::the_test_harness_with_a_renderer -- --ignored` (under Xvfb with Mesa,
+/// or any GPU). Without the feature the harness answers the clear error above.
+#[test]
+#[ignore = "needs kittest's renderer (--features egui_kittest/wgpu); see the doc comment"]
+fn the_test_harness_with_a_renderer_pictures_a_window() {
+    #[derive(Default)]
+    struct Login {
+        user: String,
+        pin: String,
+    }
+    let bridge = Bridge::builder().build();
+    let b = bridge.clone();
+    let mut harness = egui_mcp_bridge::testing::Harness::new_ui_state(
+        &bridge,
+        move |ui, s: &mut Login| {
+            b.window("login").title("Login").ui(ui, |w, ui| {
+                w.form(ui, "f", |f| {
+                    f.edit("user", &egui_mcp_bridge::Input::text("User"), &mut s.user);
+                    f.edit("pin", &egui_mcp_bridge::Input::secret("PIN"), &mut s.pin);
+                });
+            });
+        },
+        Login { user: "ada".into(), pin: "1234".into() },
+    );
+    harness.run();
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let served = bridge.clone();
+    let answer = rt.spawn(async move {
+        let c = connect(&served).await;
+        view(&c, "login").await
+    });
+    let asked = Instant::now();
+    while !answer.is_finished() && asked.elapsed() < common::WAIT {
+        harness.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (body, w, h, rgb) = rt.block_on(answer).unwrap();
+    eprintln!("pictured {w}×{h}: {body}");
+    let size = (body["result"]["width"].as_u64(), body["result"]["height"].as_u64());
+    assert_eq!(size, (Some(w as u64), Some(h as u64)), "{body}");
+    assert!(w > 100 && h > 40, "the window, not a speck: {w}×{h}");
+    // The edit blanked: rows of at least 100 grey pixels, as many as an edit is high (a stray
+    // grey pixel of the title's text is no blank).
+    let grey_rows =
+        (0..h).filter(|y| (0..w).filter(|x| rgb[(y * w + x) * 3..(y * w + x) * 3 + 3] == GREY).count() >= 100).count();
+    assert!(grey_rows >= 12, "the password edit is blanked grey: {grey_rows} grey rows");
+    let distinct: std::collections::HashSet<&[u8]> = rgb.chunks(3).collect();
+    assert!(distinct.len() > 10, "what the window paints is in the picture ({} colours)", distinct.len());
 }
 
 /// An unknown id is refused as every tool refuses one (`window_not_found`, the same error
