@@ -321,3 +321,51 @@ fn a_combo_box_option_is_chosen_by_the_unique_start_of_its_text() {
     let e = set(&mut h, "Word").expect_err("no option starts so");
     assert!(format!("{:?}", e.fields).contains("HTML (.html), Markdown (.md), PDF, PDF/A, Plain text (.txt)"), "{e:?}");
 }
+
+/// A package list's filter (ecargo's): a text edit named only by its hint, and after it on its
+/// line a count that changes with what the filter lets through.
+#[derive(Default)]
+struct Packages {
+    filter: String,
+}
+
+const PACKAGES: [&str; 5] = ["anyhow", "regex", "serde", "serde_json", "thiserror"];
+
+fn packages(ui: &mut egui::Ui, s: &mut Packages) {
+    egui::Window::new("Packages").show(ui.ctx(), |ui| {
+        ui.horizontal(|ui| {
+            ui.add(egui::TextEdit::singleline(&mut s.filter).hint_text("Filter"));
+            let shown = PACKAGES.iter().filter(|p| p.contains(s.filter.as_str())).count();
+            ui.label(format!("{shown}/{} packages", PACKAGES.len()));
+        });
+    });
+}
+
+#[test]
+fn a_text_edit_its_hint_names_is_not_named_by_the_label_after_it() {
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::builder(&bridge).with_size([600.0, 400.0]).build_ui_state(packages, Packages::default());
+    h.run();
+    let field = |h: &Harness<'_, Packages>| {
+        let w = h.window("ui-packages").unwrap_or_else(|| panic!("no ui-packages in {}", h.snapshot().json()));
+        let fields = fields(&w);
+        assert_eq!(fields.len(), 1, "{fields:?}");
+        (fields[0].clone(), w.version)
+    };
+    let ((label, _, key), v) = field(&h);
+    assert_eq!(
+        (label.as_str(), key.as_deref()),
+        ("Filter", Some("filter")),
+        "its hint names it, not the count after it"
+    );
+    h.call("ui-packages__edit_field", json!({"field": "filter", "value": "serde", "expectedVersion": v})).expect("set");
+    assert_eq!(h.kittest().state().filter, "serde");
+    let ((label, value, key), _) = field(&h);
+    assert_eq!(
+        (label.as_str(), value, key.as_deref()),
+        ("Filter", json!("serde"), Some("filter")),
+        "the name and key stay while the count beside it changes"
+    );
+    let w = h.window("ui-packages").expect("the window");
+    assert!(texts(&w).iter().any(|t| t.contains("2/5 packages")), "the count is read as text: {:?}", texts(&w));
+}

@@ -189,8 +189,11 @@ impl Tree<'_> {
             input.label = self.labelled_by(children[k].1, children, used);
         }
         if input.label.is_none() {
-            // A radio group's row label is before it (after it come its other buttons).
-            let after = if input.options.is_empty() { k + 1 + usize::from(spin) } else { usize::MAX };
+            // A radio group's row label is before it (after it come its other buttons); a text
+            // edit its hint names is not named by what follows it on its line (a count, a unit
+            // that changes with what is typed): the person reads the hint in the box.
+            let hinted = input.target == TargetKind::Text && input.hint.is_some();
+            let after = if input.options.is_empty() && !hinted { k + 1 + usize::from(spin) } else { usize::MAX };
             input.label = beside(children, used, k.checked_sub(1), after);
         }
         if input.label.is_none() && matches!(input.target, TargetKind::Checkbox | TargetKind::Radio) {
