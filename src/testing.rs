@@ -62,11 +62,13 @@ use crate::protocol::Window;
 mod agent;
 mod builder;
 mod headless_ui;
+mod replay;
 
 pub use agent::{Agent, AgentCall, Change};
 pub use builder::HarnessBuilder;
 pub use egui_kittest;
 pub use headless_ui::HeadlessUi;
+pub use replay::{Difference, MAX_REPLAY_BYTES, Replay, ReplayError, ReplayReport};
 
 /// How many frames [`Harness::call`] and [`Harness::wait_for_change`] step at most, unless
 /// [`HarnessBuilder::with_max_call_steps`] says otherwise. A call takes one (its pass runs

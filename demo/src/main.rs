@@ -127,7 +127,17 @@ fn main() -> ExitCode {
     }
 
     let headless_mode = options.headless || !has_display();
-    let bridge = Bridge::builder()
+    let mut builder = Bridge::builder();
+    if let Some(path) = &options.record {
+        builder = match builder.record(path) {
+            Ok(recording) => recording,
+            Err(e) => {
+                tracing::error!(error = %e, path = %path.display(), "--record: cannot write the recording");
+                return ExitCode::FAILURE;
+            }
+        };
+    }
+    let bridge = builder
         // The person approves an agent's payment at the window, when there is a person.
         .approvals(!options.no_approval && !headless_mode)
         .app_name("order-demo")

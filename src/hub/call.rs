@@ -96,6 +96,8 @@ pub struct PendingCall {
     activity: Option<Arc<ActivityLog>>,
     /// The activity record that says the agent waits (0: none), replaced by the outcome.
     waiting_record: AtomicU64,
+    /// What its line in the recording needs, if the app records calls.
+    record: Option<super::record::Seed>,
 }
 
 impl PendingCall {
@@ -122,7 +124,15 @@ impl PendingCall {
             reply: Mutex::new(Some(reply)),
             activity,
             waiting_record: AtomicU64::new(0),
+            record: None,
         }
+    }
+
+    /// The call is recorded with its answer ([`super::record`]).
+    #[must_use]
+    pub(crate) fn recorded(mut self, seed: Option<super::record::Seed>) -> Self {
+        self.record = seed;
+        self
     }
 
     /// The call made through the dispatcher of `class` (none: directly).
@@ -269,6 +279,9 @@ impl PendingCall {
                 };
                 let waiting = self.waiting_record.load(Ordering::Acquire);
                 log.record(self.tool_name(), error, message, (waiting != 0).then_some(waiting));
+            }
+            if let Some(seed) = &self.record {
+                seed.write(self, &outcome);
             }
             let _ = tx.send(outcome);
         }
