@@ -183,8 +183,17 @@ fn main() -> ExitCode {
         tracing::warn!(error = %e, "the window could not be opened; running headless instead");
         bridge.set_approvals(false); // nobody to ask
         run_headless(bridge, transport.as_deref());
+        return ExitCode::SUCCESS;
     }
+    flush_recording(&bridge);
     ExitCode::SUCCESS
+}
+
+/// With `--record`: the last calls' lines are on disk before the process ends.
+fn flush_recording(bridge: &Bridge) {
+    if !bridge.flush_recording(std::time::Duration::from_secs(2)) {
+        tracing::warn!("the recording's last lines may be missing: its writer did not finish in time");
+    }
 }
 
 /// With the `inspection` feature and `EGUI_INSPECTION=1`: egui's AccessKit inspection server on
@@ -214,6 +223,7 @@ fn run_headless(bridge: Bridge, transport: Option<&ServeHandle>) {
         || transport.is_none_or(|t| !t.is_closed()),
     );
     tracing::info!("MCP client disconnected; exiting");
+    flush_recording(app.bridge());
 }
 
 struct DemoApp {

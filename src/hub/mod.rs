@@ -97,7 +97,7 @@ pub use limits::{
 pub(crate) use limits::{check_arguments, clipped, clipped_to};
 pub use phase::{MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION};
 pub(crate) use record::Recorder;
-pub use record::{DEFAULT_MAX_RECORDING_BYTES, MIN_RECORDING_BYTES, RECORDING_QUEUE};
+pub use record::{DEFAULT_MAX_RECORDING_BYTES, MIN_RECORDING_BYTES, RECORDED_SECRETS, RECORDING_QUEUE};
 pub use snapshot::{Snapshot, ToolSpec};
 #[cfg(feature = "testing")]
 pub(crate) use submit::Ticket;

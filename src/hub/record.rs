@@ -32,6 +32,10 @@ pub const RECORDING_QUEUE: usize = 1024;
 const CLIENT_NAME_CHARS: usize = 64;
 /// The most connections whose client names are kept (the oldest forgotten first).
 const NAMED_CLIENTS: usize = 256;
+/// How many different secret values a recording tells apart (by a keyed hash kept in memory,
+/// never written): the first value sent for `password` is `{"$secret": "password"}`, another
+/// `password#2`, and so on; past this many, `password#more`.
+pub const RECORDED_SECRETS: usize = 256;
 /// What a stop line takes at most, kept free below the limit.
 const STOP_RESERVE: u64 = 256;
 
@@ -54,6 +58,32 @@ pub(crate) struct Recorder {
     /// The first line lost to a full queue (`u64::MAX`: none).
     first_lost: Arc<AtomicU64>,
     names: Mutex<VecDeque<(ClientId, String)>>,
+    secrets: Mutex<SecretNames>,
+}
+
+/// The secret values seen, by a hash keyed for this recorder: which placeholder names each.
+#[derive(Debug, Default)]
+struct SecretNames {
+    key: std::collections::hash_map::RandomState,
+    seen: Vec<(String, u64)>,
+}
+
+impl SecretNames {
+    /// `name` for the first value sent for it, `name#2` for a second one, and so on.
+    fn placeholder(&mut self, name: &str, value: &Value) -> String {
+        use std::hash::BuildHasher as _;
+        let hash = self.key.hash_one(value.to_string());
+        let mut of_name = self.seen.iter().filter(|(n, _)| n == name);
+        let nth = match of_name.position(|(_, h)| *h == hash) {
+            Some(i) => i + 1,
+            None if self.seen.len() < RECORDED_SECRETS => {
+                self.seen.push((name.to_owned(), hash));
+                self.seen.iter().filter(|(n, _)| n == name).count()
+            }
+            None => return format!("{name}#more"),
+        };
+        if nth == 1 { name.to_owned() } else { format!("{name}#{nth}") }
+    }
 }
 
 /// What a call's line needs, taken when the call arrives; written with its answer.
@@ -99,6 +129,7 @@ impl Recorder {
             next: AtomicU64::new(0),
             first_lost,
             names: Mutex::new(VecDeque::new()),
+            secrets: Mutex::default(),
         }))
     }
 
@@ -130,7 +161,9 @@ impl Recorder {
             recorder: Arc::clone(self),
             ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             client: self.client_name(call.client),
-            args: redact(&call.action, &args, window, &schema),
+            args: redact(&call.action, &args, window, &schema, &mut |name, value| {
+                self.secrets.lock().placeholder(name, value)
+            }),
             window_version: window.map(|w| w.version),
         }
     }

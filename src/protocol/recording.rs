@@ -101,12 +101,14 @@ pub fn placeholder_name(value: &Value) -> Option<&str> {
 
 /// `args` with every secret replaced by its placeholder: for `edit_field`, the values of the
 /// fields `window` shows masked (named by key or label); for any other tool, the parameters
-/// its `schema` marks `writeOnly`.
+/// its `schema` marks `writeOnly`. `name_of(name, value)` says what the placeholder of the
+/// secret `value` for `name` names (the recorder tells different values apart).
 pub fn redact(
     action: &str,
     args: &Map<String, Value>,
     window: Option<&Window>,
     schema: &Map<String, Value>,
+    name_of: &mut dyn FnMut(&str, &Value) -> String,
 ) -> Map<String, Value> {
     let mut out = args.clone();
     if action == EDIT_FIELD {
@@ -116,14 +118,14 @@ pub fn redact(
         }
         if let Some(field) = args.get("field").and_then(Value::as_str)
             && let Some(name) = secrets.iter().find(|(k, l)| names(k, l, field))
-            && out.contains_key("value")
+            && let Some(value) = out.get_mut("value")
         {
-            out.insert("value".to_owned(), secret_placeholder(&name.0));
+            *value = secret_placeholder(&name_of(&name.0, value));
         }
         if let Some(Value::Object(fields)) = out.get_mut("fields") {
             for (key, value) in fields.iter_mut() {
                 if let Some(name) = secrets.iter().find(|(k, l)| names(k, l, key)) {
-                    *value = secret_placeholder(&name.0);
+                    *value = secret_placeholder(&name_of(&name.0, value));
                 }
             }
         }
@@ -137,7 +139,7 @@ pub fn redact(
             .and_then(Value::as_bool)
             .unwrap_or(false);
         if write_only {
-            *value = secret_placeholder(name);
+            *value = secret_placeholder(&name_of(name, value));
         }
     }
     out
@@ -219,15 +221,16 @@ mod tests {
     #[test]
     fn secrets_become_placeholders_naming_their_field() {
         let w = window();
+        let name_of = &mut |name: &str, _: &Value| name.to_owned();
         let one = json!({"field": "Password", "value": "hunter2"});
-        let r = redact(EDIT_FIELD, one.as_object().unwrap(), Some(&w), &Map::new());
+        let r = redact(EDIT_FIELD, one.as_object().unwrap(), Some(&w), &Map::new(), name_of);
         assert_eq!(Value::Object(r), json!({"field": "Password", "value": {"$secret": "pw"}}));
         let many = json!({"fields": {"user": "bob", "pw": "hunter2"}});
-        let r = redact(EDIT_FIELD, many.as_object().unwrap(), Some(&w), &Map::new());
+        let r = redact(EDIT_FIELD, many.as_object().unwrap(), Some(&w), &Map::new(), name_of);
         assert_eq!(Value::Object(r), json!({"fields": {"user": "bob", "pw": {"$secret": "pw"}}}));
         let schema = json!({"properties": {"pin": {"type": "string", "writeOnly": true}, "n": {}}});
         let args = json!({"pin": "1234", "n": 2});
-        let r = redact("authorize", args.as_object().unwrap(), None, schema.as_object().unwrap());
+        let r = redact("authorize", args.as_object().unwrap(), None, schema.as_object().unwrap(), name_of);
         assert_eq!(Value::Object(r), json!({"pin": {"$secret": "pin"}, "n": 2}));
         assert_eq!(placeholder_name(&json!({"$secret": "pin"})), Some("pin"));
         assert_eq!(placeholder_name(&json!({"$secret": "pin", "x": 1})), None);

@@ -32,6 +32,7 @@ mod order_model;
 mod person_and_agent;
 mod read_view_eframe;
 mod real_clients;
+mod replay;
 mod stdio_hygiene;
 mod token_budget;
 mod token_store;
