@@ -89,6 +89,7 @@ mod options2;
 mod own_widget;
 mod read_view;
 mod readme;
+mod record;
 mod serve_handle;
 mod shortcuts;
 mod state_json;
