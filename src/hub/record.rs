@@ -172,13 +172,11 @@ impl Recorder {
     /// the recording stops before it.
     fn push(&self, text: String) {
         let seq = self.next.fetch_add(1, Ordering::AcqRel);
-        if let Err(e) = self.tx.try_send(Msg::Line(seq, text)) {
-            if e.is_full() && self.first_lost.fetch_min(seq, Ordering::AcqRel) == u64::MAX {
-                tracing::warn!(
-                    queued = RECORDING_QUEUE,
-                    "the recording's writer fell behind; the recording stops here"
-                );
-            }
+        if let Err(e) = self.tx.try_send(Msg::Line(seq, text))
+            && e.is_full()
+            && self.first_lost.fetch_min(seq, Ordering::AcqRel) == u64::MAX
+        {
+            tracing::warn!(queued = RECORDING_QUEUE, "the recording's writer fell behind; the recording stops here");
         }
     }
 }

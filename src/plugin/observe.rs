@@ -147,7 +147,7 @@ pub(crate) fn read_undescribed(core: &UiCore, key: PassKey, tree: &TreeUpdate, o
             window
         })
         .collect();
-    Seen { windows, inside, targets, panel_titles, labels, nodes }
+    Seen { windows, inside, targets, panel_titles, nodes, labels }
 }
 
 /// Gives each target a key unique in its window, made of its label (`max-files`, then

@@ -1,6 +1,7 @@
 //! Recording agents' calls (`BridgeBuilder::record`) and replaying them (`Harness::replay`):
 //! secrets left out of the file, versions carried relatively, an answer the app gives later
 //! awaited, the size limit, and a cut or malformed file refused with its line.
+#![allow(clippy::unwrap_used, reason = "test helpers may unwrap: a panic is a failed test")]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

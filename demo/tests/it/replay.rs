@@ -98,7 +98,6 @@ fn a_session_over_stdio_records_no_secret_and_replays() {
     let hello = json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw-client", "version": "0"}});
     request("initialize", hello);
     agent_types_secrets(&mut request);
-    drop(request);
     drop(stdin); // the client leaves: the demo writes its last lines and exits
     assert!(child.wait().unwrap().success());
 
