@@ -20,7 +20,7 @@ use super::call::{CallTarget, ClientId, Outcome, PendingCall};
 use super::snapshot::Snapshot;
 use crate::protocol::recording::{Header, RecordedCall, Stop, redact};
 
-/// A recording's size limit unless the app sets one ([`Recorder::start`]): 16 MiB, some
+/// A recording's size limit unless the app sets another (`BridgeBuilder::record_with_limit`): 16 MiB, some
 /// 10,000 calls.
 pub const DEFAULT_MAX_RECORDING_BYTES: u64 = 16 * 1024 * 1024;
 /// The smallest size limit a recording takes: its first line and its last (the stop) fit.
