@@ -205,7 +205,7 @@ mod tests {
 
     fn window() -> Window {
         let mut w: Window = serde_json::from_value(json!({
-            "id": "login", "title": "Login", "version": 1, "summary": "", "blocks": []
+            "id": "login", "title": "Login", "modal": false, "ownerId": null, "version": 1, "summary": "", "blocks": []
         }))
         .unwrap();
         w.blocks.push(Block::Fields {
