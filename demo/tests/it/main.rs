@@ -14,7 +14,8 @@
 //!   `attach` (`--stdio` attaching to the demo already running, one case under Xvfb).
 //! - Real clients we did not write: `interop` (the Python SDK), `node_clients` (the Inspector,
 //!   the conformance suite, the TypeScript SDK), `real_clients` (the agent programs people run,
-//!   each with a scripted model).
+//!   each with a scripted model), and `replay` (Claude Code's order task, recorded, replayed in
+//!   the harness as a test).
 
 mod support;
 
