@@ -247,3 +247,39 @@ fn many_calls_are_recorded_in_the_order_they_were_answered() {
     assert!(names.iter().enumerate().all(|(i, n)| *n == format!("\"n{i}\"")), "in order");
     std::fs::remove_file(&path).unwrap();
 }
+
+/// Over MCP: two connections, one calling directly and one through the dispatcher `app__call`,
+/// are recorded with their clients' names; a read of the state is not a call to the app and is
+/// not recorded; an error is recorded with its code and fields.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_over_mcp_are_recorded_with_their_clients_names() {
+    use crate::common::{Lifecycle, Rig};
+    let path = temp("mcp");
+    let rig = Rig::start_with(Bridge::builder().app_name("test-app").record(&path).unwrap());
+    let alpha = rig.connect_as(Lifecycle::Legacy, "alpha-agent").await;
+    let beta = rig.connect_as(Lifecycle::Modern, "beta-agent").await;
+    let v = alpha.version("main").await;
+    assert!(!alpha.call("main__set_name", json!({"name": "Ada", "expectedVersion": v})).await.is_error);
+    let dispatched = json!({"tool": "main__set_name", "arguments": {"name": "Bob", "expectedVersion": v + 1}});
+    assert!(!beta.call("app__call", dispatched).await.is_error);
+    assert!(!beta.call("app__read_windows", json!({})).await.is_error);
+    assert!(alpha.call("main__reject", json!({})).await.is_error);
+    assert!(rig.bridge.flush_recording(WAIT));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4, "the header and three calls:\n{text}");
+    assert_eq!(lines[0]["app"], "test-app");
+    let seen: Vec<(&str, &str)> =
+        lines[1..].iter().map(|l| (l["client"].as_str().unwrap(), l["tool"].as_str().unwrap())).collect();
+    assert_eq!(
+        seen,
+        [("alpha-agent", "main__set_name"), ("beta-agent", "main__set_name"), ("alpha-agent", "main__reject")]
+    );
+    assert_eq!(
+        (lines[2]["expectedVersion"].as_u64(), lines[2]["answer"]["version"].as_u64()),
+        (Some(v + 1), Some(v + 2))
+    );
+    assert_eq!(lines[3]["error"]["fields"][0]["field"], "name", "{text}");
+    drop((alpha, beta));
+    std::fs::remove_file(&path).unwrap();
+}
