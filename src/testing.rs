@@ -7,7 +7,8 @@
 //! transport. Everything is synchronous: [`Harness::call`] steps the harness until the call is
 //! answered, a bounded number of passes. [`Harness::builder`] takes kittest's options (size,
 //! theme, its accessibility check, …) and the bridge's; [`Harness::new_ui_state`] is its short
-//! form.
+//! form. [`Harness::replay`] runs a recording of agents' calls (`BridgeBuilder::record`) against
+//! the app again, comparing each answer: an agent's session becomes a test.
 //!
 //! # Example
 //!

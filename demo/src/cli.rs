@@ -24,7 +24,8 @@ USAGE: order-demo [--stdio [--new-instance | --instance PID]] [--http ADDR]
   --no-approval    an agent's payment is applied without asking the person first
   --compat MODE    auto (default), on or off: how clients are met (docs/demo.md)
   --record FILE    write every agent's call and its answer to FILE (JSON lines, secrets left
-                   out), to replay in a test (egui_mcp_bridge::testing::Harness::replay)
+                   out), to replay in a test (egui_mcp_bridge::testing::Harness::replay);
+                   with --stdio, a copy of its own (it never attaches)
   -h, --help       this help
 
 Without --stdio or --http: stdio when stdin is a pipe (an MCP client started it), else HTTP

@@ -109,7 +109,8 @@ fn main() -> ExitCode {
         (stdio, http) => (stdio, http.map(|a| (a, false))),
     };
     // `--headless --stdio`: a copy for that agent (shared with nobody unless HTTP serves too).
-    if stdio && !options.new_instance && !options.headless {
+    // `--record`: the calls must reach this process to be recorded, so it never attaches.
+    if stdio && !options.new_instance && !options.headless && options.record.is_none() {
         let attach = serve::Attach::new("order-demo").instance(options.instance);
         let named = attach.names_instance();
         match attach.stdio() {

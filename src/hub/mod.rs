@@ -39,6 +39,11 @@
 //! 6. `server/connections.rs`: the calling connection's notifications are written, then
 //!    `server/handler.rs` writes the result (`server/result.rs`, `call_result`).
 //!
+//! With a recording (`BridgeBuilder::record`), step 2 also takes what the call's line needs
+//! (its arguments with secrets replaced, the window's version, the client's name;
+//! `hub/record.rs`), and the call's one answer, wherever it is given (`PendingCall::send`),
+//! hands the line to the recorder's writer thread.
+//!
 //! # The life of one form field, file by file
 //!
 //! 1. `declare/form.rs` (`WindowUi::form` → `Form::edit`): the app's field in a pass, its

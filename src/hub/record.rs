@@ -16,7 +16,7 @@ use std::time::Instant;
 use parking_lot::Mutex;
 use serde_json::{Map, Value};
 
-use super::call::{CallTarget, ClientId, Outcome, PendingCall};
+use super::call::{CallTarget, ClientId, Outcome, PendingCall, Recorded};
 use super::snapshot::Snapshot;
 use crate::protocol::recording::{Header, RecordedCall, Stop, redact};
 
@@ -88,7 +88,7 @@ impl SecretNames {
 
 /// What a call's line needs, taken when the call arrives; written with its answer.
 #[derive(Debug)]
-pub(crate) struct Seed {
+struct Seed {
     recorder: Arc<Recorder>,
     ms: u64,
     client: String,
@@ -150,14 +150,14 @@ impl Recorder {
 
     /// What `call`'s line needs, as it arrives and is checked against `snapshot`: its
     /// arguments with secrets replaced, the target window's version, who sent it, and when.
-    pub fn seed(self: &Arc<Self>, call: &PendingCall, snapshot: &Snapshot) -> Seed {
+    pub fn seed(self: &Arc<Self>, call: &PendingCall, snapshot: &Snapshot) -> Box<dyn Recorded> {
         let window = match &call.target {
             CallTarget::Window(h) => snapshot.window(h),
             CallTarget::App => None,
         };
         let schema = snapshot.tool(&call.tool_name()).map(|t| Arc::clone(&t.input_schema)).unwrap_or_default();
         let args = call.args.as_object().cloned().unwrap_or_default();
-        Seed {
+        Box::new(Seed {
             recorder: Arc::clone(self),
             ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             client: self.client_name(call.client),
@@ -165,7 +165,7 @@ impl Recorder {
                 self.secrets.lock().placeholder(name, value)
             }),
             window_version: window.map(|w| w.version),
-        }
+        })
     }
 
     /// Hands a line to the writer, never waiting: when its queue is full, the line is lost and
@@ -195,9 +195,9 @@ impl Recorder {
     }
 }
 
-impl Seed {
+impl Recorded for Seed {
     /// Writes the call's line with its answer.
-    pub fn write(&self, call: &PendingCall, outcome: &Outcome) {
+    fn answered(&self, call: &PendingCall, outcome: &Outcome) {
         let line = RecordedCall {
             ms: self.ms,
             client: self.client.clone(),
