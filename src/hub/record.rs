@@ -39,6 +39,9 @@ pub const RECORDED_SECRETS: usize = 256;
 /// What a stop line takes at most, kept free below the limit.
 const STOP_RESERVE: u64 = 256;
 
+/// The stop line's reason when a line was lost to a full queue.
+const LOST: &str = "a call was not recorded here (the recording's writer fell behind); the recording stops";
+
 /// What the writer thread is sent.
 #[derive(Debug)]
 enum Msg {
@@ -46,6 +49,9 @@ enum Msg {
     Line(u64, String),
     /// Everything sent before is to be on disk: say so on this channel.
     Flush(crossbeam_channel::Sender<()>),
+    /// A unit test holds the writer until this channel yields (or closes): a slow disk.
+    #[cfg(test)]
+    Hold(crossbeam_channel::Receiver<()>),
 }
 
 /// The recorder a hub hands every answered call to.
@@ -112,11 +118,15 @@ impl Recorder {
     /// Writes the recording's first line into `file` (from [`Self::open`]) and starts the
     /// writer thread, which keeps the file from then on.
     pub fn start(file: File, max_bytes: u64, header: &Header) -> io::Result<Arc<Self>> {
+        Self::start_with_queue(file, max_bytes, header, RECORDING_QUEUE)
+    }
+
+    fn start_with_queue(file: File, max_bytes: u64, header: &Header, queue: usize) -> io::Result<Arc<Self>> {
         let mut out = BufWriter::new(file);
         let head = serde_json::to_string(header).map_err(io::Error::other)?;
         writeln!(out, "{head}")?;
         out.flush()?;
-        let (tx, rx) = crossbeam_channel::bounded::<Msg>(RECORDING_QUEUE);
+        let (tx, rx) = crossbeam_channel::bounded::<Msg>(queue);
         let first_lost = Arc::new(AtomicU64::new(u64::MAX));
         let lost = Arc::clone(&first_lost);
         let written = head.len() as u64 + 1;
@@ -176,7 +186,7 @@ impl Recorder {
             && e.is_full()
             && self.first_lost.fetch_min(seq, Ordering::AcqRel) == u64::MAX
         {
-            tracing::warn!(queued = RECORDING_QUEUE, "the recording's writer fell behind; the recording stops here");
+            tracing::warn!("the recording's writer fell behind; the recording stops here");
         }
     }
 }
@@ -228,21 +238,30 @@ fn write_lines(
             let _ = writeln!(out, "{text}").and_then(|()| out.flush());
         }
     };
+    let lost = || first_lost.load(Ordering::Acquire) != u64::MAX;
     for msg in rx {
         let (seq, text) = match msg {
             Msg::Line(seq, text) => (seq, text),
+            // The lines before a flush are written: if one was lost, the recording ends here.
+            Msg::Flush(done) if lost() => {
+                stop(&mut out, LOST.into());
+                let _ = done.try_send(());
+                return;
+            }
             Msg::Flush(done) => {
                 let _ = out.flush();
                 let _ = done.try_send(());
                 continue;
             }
+            #[cfg(test)]
+            Msg::Hold(until) => {
+                let _ = until.recv();
+                continue;
+            }
         };
         if seq >= first_lost.load(Ordering::Acquire) {
-            stop(
-                &mut out,
-                "a call was not recorded here (the recording's writer fell behind); the recording stops".into(),
-            );
-            break;
+            stop(&mut out, LOST.into());
+            return;
         }
         if written + text.len() as u64 + 1 + STOP_RESERVE > max_bytes {
             tracing::warn!(max_bytes, "the recording reached its size limit; later calls are not recorded");
@@ -250,7 +269,7 @@ fn write_lines(
                 &mut out,
                 format!("the recording reached its size limit of {max_bytes} bytes; later calls are not recorded"),
             );
-            break;
+            return;
         }
         let done = writeln!(out, "{text}").and_then(|()| if rx.is_empty() { out.flush() } else { Ok(()) });
         if let Err(e) = done {
@@ -259,6 +278,55 @@ fn write_lines(
         }
         written += text.len() as u64 + 1;
     }
-    // Whatever comes after a stop is refused by the closed queue; what was written stays.
+    // Every sender is gone (the app ended): if a line was lost, the recording says so.
+    if lost() {
+        stop(&mut out, LOST.into());
+    }
     let _ = out.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header { recording: "egui_mcp_bridge".into(), format: 1, app: "t".into(), app_version: "0".into() }
+    }
+
+    #[test]
+    fn a_full_queue_loses_the_line_without_waiting_and_the_recording_stops_there() {
+        let path = std::env::temp_dir().join(format!("egui-mcp-record-queue-{}.jsonl", std::process::id()));
+        let file = Recorder::open(&path, DEFAULT_MAX_RECORDING_BYTES).unwrap();
+        let recorder = Recorder::start_with_queue(file, DEFAULT_MAX_RECORDING_BYTES, &header(), 4).unwrap();
+        let (release, held) = crossbeam_channel::bounded(1);
+        recorder.tx.send(Msg::Hold(held)).unwrap();
+        let started = Instant::now();
+        for i in 0..20 {
+            recorder.push(format!("{{\"line\":{i}}}")); // never waits, however full
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        assert!(recorder.first_lost.load(Ordering::Acquire) <= 5, "a line past the queue was lost");
+        release.send(()).unwrap();
+        assert!(recorder.flush(std::time::Duration::from_secs(10)));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() <= 7, "the header, at most the queue's lines, the stop:\n{text}");
+        assert!(lines.last().unwrap().contains("was not recorded here"), "{text}");
+        assert!(lines[1..lines.len() - 1].iter().enumerate().all(|(i, l)| *l == format!("{{\"line\":{i}}}")), "{text}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn each_different_secret_value_is_a_placeholder_of_its_own() {
+        let mut names = SecretNames::default();
+        let (a, b) = (Value::from("one"), Value::from("two"));
+        assert_eq!(names.placeholder("pw", &a), "pw");
+        assert_eq!(names.placeholder("pw", &b), "pw#2");
+        assert_eq!(names.placeholder("pw", &a), "pw");
+        assert_eq!(names.placeholder("pin", &a), "pin");
+        for i in 0..RECORDED_SECRETS {
+            names.placeholder("many", &Value::from(i));
+        }
+        assert_eq!(names.placeholder("pw", &Value::from("three")), "pw#more");
+    }
 }
