@@ -234,11 +234,12 @@ impl BridgeBuilder {
     }
 
     /// Records every tool call that reaches the app, from any connection (stdio, HTTP, a
-    /// relayed client, an in-process test agent), into the file at `path` (made, or emptied):
-    /// one JSON line each, written once the call is answered, with the tool, its arguments, the
-    /// answer (the success's message and what it changed, or the error's code, message and
-    /// fields), the window's version the call expected and the one it had, the client's name
-    /// and the milliseconds since the recording began. Replay it in a test with
+    /// relayed client, an in-process test agent), into the file at `path` (made, or emptied; a
+    /// new one readable by the user only): one JSON line each, written once the call is
+    /// answered, with the tool, its arguments, the answer (the success's message and what it
+    /// changed, or the error's code, message and fields), the window's version the call
+    /// expected and the one it had, the client's name and the milliseconds since the recording
+    /// began. Replay it in a test with
     /// [`testing::Harness::replay`](crate::testing::Harness::replay): an agent's session
     /// becomes a test.
     ///

@@ -103,7 +103,8 @@ struct Seed {
 }
 
 impl Recorder {
-    /// Opens (creates, or empties) the file at `path` for a recording of at most `max_bytes`:
+    /// Opens (creates, or empties) the file at `path` for a recording of at most `max_bytes`,
+    /// made readable by the user only (0600 on Unix):
     /// an unwritable path is refused here, and a limit below [`MIN_RECORDING_BYTES`].
     pub fn open(path: &Path, max_bytes: u64) -> io::Result<File> {
         if max_bytes < MIN_RECORDING_BYTES {
@@ -112,7 +113,11 @@ impl Recorder {
                 format!("a recording's size limit is at least {MIN_RECORDING_BYTES} bytes, not {max_bytes}"),
             ));
         }
-        File::create(path)
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600); // the user's, as the app's data is
+        options.open(path)
     }
 
     /// Writes the recording's first line into `file` (from [`Self::open`]) and starts the
