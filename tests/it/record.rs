@@ -1,11 +1,13 @@
 //! Recording agents' calls (`BridgeBuilder::record`) and replaying them (`Harness::replay`):
-//! secrets left out of the file, versions carried relatively, an answer the app gives later
-//! awaited, the size limit, and a cut or malformed file refused with its line.
+//! secrets left out of the file, the person's own press not recorded, versions carried
+//! relatively, an answer the app gives later awaited, calls over MCP with their clients' names,
+//! the size limit, and a cut or malformed file refused with its line.
 #![allow(clippy::unwrap_used, reason = "test helpers may unwrap: a panic is a failed test")]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use egui_kittest::kittest::Queryable as _;
 use egui_mcp_bridge::testing::{Harness, Replay, ReplayError};
 use egui_mcp_bridge::{ActionSpec, Bridge, Deferred, ErrorCode, Input};
 use serde_json::json;
@@ -91,6 +93,10 @@ fn record_session(name: &str) -> PathBuf {
     let path = temp(name);
     let bridge = Bridge::builder().record(&path).unwrap().build();
     let mut h = harness(&bridge);
+    // The person's own press is the app's, not recorded.
+    h.get_by_label("Connect").click();
+    h.run();
+    assert!(h.state().connecting.is_none(), "the person's press was answered");
     let v = h.window("login").unwrap().version;
     let set = |f: serde_json::Value, v: u64| {
         let mut f = f;
@@ -124,7 +130,7 @@ fn no_secret_is_in_a_recording_and_the_replay_takes_them_from_the_test() {
     for name in ["password", "password#2", "pin", "pin#2"] {
         assert!(text.contains(&format!(r#"{{"$secret":"{name}"}}"#)), "no {name}:\n{text}");
     }
-    assert_eq!(text.lines().count(), 8, "the header and seven calls, the stale one included:\n{text}");
+    assert_eq!(text.lines().count(), 8, "the header and the agent's seven calls, the stale one included:\n{text}");
     assert!(text.lines().nth(6).unwrap().contains(r#""answer":{"message":"Connected as Ada""#), "{text}");
 
     let bridge = Bridge::builder().build();
