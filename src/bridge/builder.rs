@@ -245,8 +245,10 @@ impl BridgeBuilder {
     ///
     /// - **Secrets are never written**: a value for a field the window shows masked (a
     ///   password, a card number) or for a parameter the schema marks `writeOnly` is replaced by
-    ///   a placeholder naming it, `{"$secret": "card_number"}`; the replay takes the value from
-    ///   the test.
+    ///   a placeholder naming it, `{"$secret": "card_number"}` (`card_number#2` for a second,
+    ///   different value); the replay takes the value from the test. What cannot be told from
+    ///   a secret (a call to a window or tool the state does not have, a field the window does
+    ///   not show: refused anyway) is withheld, `{"$withheld": "password"}`.
     /// - **What is recorded**: the calls that reach the app's queue, including those refused
     ///   there (`stale_state`, `blocked_by_modal`, …), generic tools (`{id}__edit_field`,
     ///   `{id}__press`) and answers the app gives later, in the order they are answered. The

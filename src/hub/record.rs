@@ -170,13 +170,13 @@ impl Recorder {
             CallTarget::Window(h) => snapshot.window(h),
             CallTarget::App => None,
         };
-        let schema = snapshot.tool(&call.tool_name()).map(|t| Arc::clone(&t.input_schema)).unwrap_or_default();
+        let schema = snapshot.tool(&call.tool_name()).map(|t| Arc::clone(&t.input_schema));
         let args = call.args.as_object().cloned().unwrap_or_default();
         Box::new(Seed {
             recorder: Arc::clone(self),
             ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             client: self.client_name(call.client),
-            args: redact(&call.action, &args, window, &schema, &mut |name, value| {
+            args: redact(&call.action, &args, window, schema.as_deref(), &mut |name, value| {
                 self.secrets.lock().placeholder(name, value)
             }),
             window_version: window.map(|w| w.version),

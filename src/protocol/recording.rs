@@ -21,6 +21,10 @@ pub const RECORDING_FORMAT: u64 = 1;
 /// The key of a secret's placeholder: `{"$secret": "password"}` stands where an agent sent a
 /// secret, naming the field or parameter it was for.
 pub const SECRET_KEY: &str = "$secret";
+/// The key of what stands for a value that cannot be told from a secret (a call to a window or
+/// tool the state does not have, a field the window does not show): `{"$withheld": "field"}`.
+/// A replay sends it as it stands; such a call is refused then as it was.
+pub const WITHHELD_KEY: &str = "$withheld";
 
 /// A recording's first line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,34 +107,44 @@ pub fn placeholder_name(value: &Value) -> Option<&str> {
 /// fields `window` shows masked (named by key or label); for any other tool, the parameters
 /// its `schema` marks `writeOnly`. `name_of(name, value)` says what the placeholder of the
 /// secret `value` for `name` names (the recorder tells different values apart).
+///
+/// What cannot be told (the window or the tool is not in the state, so the call is refused;
+/// a field the window does not have) is withheld too: `{"$withheld": "name"}`, which a replay
+/// sends as it stands.
 pub fn redact(
     action: &str,
     args: &Map<String, Value>,
     window: Option<&Window>,
-    schema: &Map<String, Value>,
+    schema: Option<&Map<String, Value>>,
     name_of: &mut dyn FnMut(&str, &Value) -> String,
 ) -> Map<String, Value> {
     let mut out = args.clone();
     if action == EDIT_FIELD {
-        let secrets = secret_fields(window);
-        if secrets.is_empty() {
-            return out;
-        }
-        if let Some(field) = args.get("field").and_then(Value::as_str)
-            && let Some(name) = secrets.iter().find(|(k, l)| names(k, l, field))
-            && let Some(value) = out.get_mut("value")
-        {
-            *value = secret_placeholder(&name_of(&name.0, value));
+        let fields = window.map(window_fields);
+        // What stands for the value sent for the field named `asked`.
+        let mut hide =
+            |asked: &str, value: &mut Value| match fields.as_ref().map(|f| f.iter().find(|i| names(i, asked))) {
+                Some(Some(item)) if item.2 => *value = secret_placeholder(&name_of(&item.0, value)),
+                Some(Some(_)) => {}
+                None | Some(None) => *value = withheld(asked),
+            };
+        let field = args.get("field").and_then(Value::as_str).unwrap_or_default().to_owned();
+        if let Some(value) = out.get_mut("value") {
+            hide(&field, value);
         }
         if let Some(Value::Object(fields)) = out.get_mut("fields") {
             for (key, value) in fields.iter_mut() {
-                if let Some(name) = secrets.iter().find(|(k, l)| names(k, l, key)) {
-                    *value = secret_placeholder(&name_of(&name.0, value));
-                }
+                hide(key, value);
             }
         }
         return out;
     }
+    let Some(schema) = schema else {
+        for (name, value) in &mut out {
+            *value = withheld(name);
+        }
+        return out;
+    };
     let properties = schema.get("properties").and_then(Value::as_object);
     for (name, value) in &mut out {
         let write_only = properties
@@ -145,21 +159,25 @@ pub fn redact(
     out
 }
 
-/// Whether `asked` names the field of key `key` and label `label` (as `edit_field` takes it:
-/// by its key or its label, case and spaces aside).
-fn names(key: &str, label: &str, asked: &str) -> bool {
+/// What stands for a value that may be a secret but cannot be told: never filled by a replay.
+pub fn withheld(name: &str) -> Value {
+    json!({ WITHHELD_KEY: name })
+}
+
+/// Whether `asked` names the field `(key, label, _)` (as `edit_field` takes it: by its key or
+/// its label, case and spaces aside).
+fn names((key, label, _): &(String, String, bool), asked: &str) -> bool {
     let asked = asked.trim();
     asked.eq_ignore_ascii_case(key) || asked.eq_ignore_ascii_case(label.trim())
 }
 
-/// The window's masked fields: (the name a placeholder gives, its label).
-fn secret_fields(window: Option<&Window>) -> Vec<(String, String)> {
-    let Some(window) = window else { return Vec::new() };
+/// The window's fields: (the name a placeholder gives, its label, whether it is masked).
+fn window_fields(window: &Window) -> Vec<(String, String, bool)> {
     let mut out = Vec::new();
     for block in &window.blocks {
         if let Block::Fields { items, .. } = block {
-            for item in items.iter().filter(|i| i.sensitive) {
-                out.push((item.key.clone().unwrap_or_else(|| item.label.clone()), item.label.clone()));
+            for item in items {
+                out.push((item.key.clone().unwrap_or_else(|| item.label.clone()), item.label.clone(), item.sensitive));
             }
         }
     }
@@ -223,15 +241,24 @@ mod tests {
         let w = window();
         let name_of = &mut |name: &str, _: &Value| name.to_owned();
         let one = json!({"field": "Password", "value": "hunter2"});
-        let r = redact(EDIT_FIELD, one.as_object().unwrap(), Some(&w), &Map::new(), name_of);
+        let r = redact(EDIT_FIELD, one.as_object().unwrap(), Some(&w), None, name_of);
         assert_eq!(Value::Object(r), json!({"field": "Password", "value": {"$secret": "pw"}}));
         let many = json!({"fields": {"user": "bob", "pw": "hunter2"}});
-        let r = redact(EDIT_FIELD, many.as_object().unwrap(), Some(&w), &Map::new(), name_of);
+        let r = redact(EDIT_FIELD, many.as_object().unwrap(), Some(&w), None, name_of);
         assert_eq!(Value::Object(r), json!({"fields": {"user": "bob", "pw": {"$secret": "pw"}}}));
         let schema = json!({"properties": {"pin": {"type": "string", "writeOnly": true}, "n": {}}});
         let args = json!({"pin": "1234", "n": 2});
-        let r = redact("authorize", args.as_object().unwrap(), None, schema.as_object().unwrap(), name_of);
+        let r = redact("authorize", args.as_object().unwrap(), None, schema.as_object(), name_of);
         assert_eq!(Value::Object(r), json!({"pin": {"$secret": "pin"}, "n": 2}));
+        // What cannot be told is withheld: a field the window does not show, a window or a tool
+        // the state does not have.
+        let typo = json!({"fields": {"user": "bob", "pasword": "hunter2"}});
+        let r = redact(EDIT_FIELD, typo.as_object().unwrap(), Some(&w), None, name_of);
+        assert_eq!(Value::Object(r), json!({"fields": {"user": "bob", "pasword": {"$withheld": "pasword"}}}));
+        let r = redact(EDIT_FIELD, one.as_object().unwrap(), None, None, name_of);
+        assert_eq!(Value::Object(r), json!({"field": "Password", "value": {"$withheld": "Password"}}));
+        let r = redact("authorize", args.as_object().unwrap(), None, None, name_of);
+        assert_eq!(Value::Object(r), json!({"pin": {"$withheld": "pin"}, "n": {"$withheld": "n"}}));
         assert_eq!(placeholder_name(&json!({"$secret": "pin"})), Some("pin"));
         assert_eq!(placeholder_name(&json!({"$secret": "pin", "x": 1})), None);
     }

@@ -19,6 +19,7 @@ const FIELD_SECRET: &str = "mark-rec-field-4410";
 const FIELDS_SECRET: &str = "mark-rec-fields-5521";
 const PARAM_SECRET: &str = "mark-rec-pin-6632";
 const UNDESCRIBED_SECRET: &str = "mark-rec-undescribed-7743";
+const GONE_SECRET: &str = "mark-rec-gone-8854";
 
 #[derive(Default)]
 struct Login {
@@ -115,6 +116,9 @@ fn record_session(name: &str) -> PathBuf {
     let legacy = h.window("ui-legacy").unwrap();
     let set = json!({"field": "password", "value": UNDESCRIBED_SECRET, "expectedVersion": legacy.version});
     h.call("ui-legacy__edit_field", set).unwrap();
+    // A window the state does not have: what was sent cannot be told from a secret.
+    let gone = h.call("gone__edit_field", json!({"field": "password", "value": GONE_SECRET})).unwrap_err();
+    assert_eq!(gone.code, ErrorCode::WindowNotFound);
     assert!(bridge.flush_recording(WAIT), "written");
     path
 }
@@ -123,14 +127,15 @@ fn record_session(name: &str) -> PathBuf {
 fn no_secret_is_in_a_recording_and_the_replay_takes_them_from_the_test() {
     let path = record_session("secrets");
     let text = std::fs::read_to_string(&path).unwrap();
-    for secret in [FIELD_SECRET, FIELDS_SECRET, PARAM_SECRET, UNDESCRIBED_SECRET, "not-it"] {
+    for secret in [FIELD_SECRET, FIELDS_SECRET, PARAM_SECRET, UNDESCRIBED_SECRET, GONE_SECRET, "not-it"] {
         assert!(!text.contains(secret), "{secret} recorded:\n{text}");
     }
     // Each different value of one field has a placeholder of its own.
     for name in ["password", "password#2", "pin", "pin#2"] {
         assert!(text.contains(&format!(r#"{{"$secret":"{name}"}}"#)), "no {name}:\n{text}");
     }
-    assert_eq!(text.lines().count(), 8, "the header and the agent's seven calls, the stale one included:\n{text}");
+    assert_eq!(text.lines().count(), 9, "the header and the agent's eight calls, refused ones included:\n{text}");
+    assert!(text.contains(r#""args":{"field":"password","value":{"$withheld":"password"}}"#), "{text}");
     assert!(text.lines().nth(6).unwrap().contains(r#""answer":{"message":"Connected as Ada""#), "{text}");
 
     let bridge = Bridge::builder().build();
@@ -138,7 +143,7 @@ fn no_secret_is_in_a_recording_and_the_replay_takes_them_from_the_test() {
     let e = h.replay(&path).secret("password", FIELD_SECRET).run().unwrap_err();
     assert!(matches!(&e, ReplayError::Secret { line: 3, name } if name == "password#2"), "{e}");
     let report = with_secrets(h.replay(&path)).run().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(report.calls, 7);
+    assert_eq!(report.calls, 8);
     let s = h.state();
     assert_eq!((s.password.as_str(), s.legacy_password.as_str(), s.paid), (FIELDS_SECRET, UNDESCRIBED_SECRET, 1));
 
@@ -172,7 +177,7 @@ fn versions_are_carried_relatively() {
     h.run();
     assert!(h.window("login").unwrap().version >= 3);
     let report = with_secrets(h.replay(&path)).run().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(report.calls, 7);
+    assert_eq!(report.calls, 8);
     std::fs::remove_file(&path).unwrap();
 }
 
@@ -216,7 +221,7 @@ fn a_cut_or_malformed_recording_fails_with_its_line() {
     // Cut in the middle of its last line (a recording the app never finished).
     let cut = text.trim_end();
     let e = replay(cut[..cut.len() - 10].to_owned());
-    assert!(matches!(&e, ReplayError::Line { line: 8, why } if why.starts_with("not a recorded call")), "{e}");
+    assert!(matches!(&e, ReplayError::Line { line: 9, why } if why.starts_with("not a recorded call")), "{e}");
     // A line that is not JSON, an empty line, another file.
     let mut bad = lines.clone();
     bad[2] = "{not json";
