@@ -182,7 +182,8 @@ impl<'h, 'a, State> Replay<'h, 'a, State> {
     }
 
     /// The value of the secret the recording names `name` (`{"$secret": "name"}`: the key of
-    /// the masked field, or the `writeOnly` parameter, it was sent for).
+    /// the masked field, or the `writeOnly` parameter, it was sent for; `name#2` is the second
+    /// different value sent for it, and so on).
     pub fn secret(mut self, name: impl Into<String>, value: impl Into<Value>) -> Self {
         self.secrets.insert(name.into(), value.into());
         self
