@@ -20,8 +20,8 @@ use super::call::{CallTarget, ClientId, Outcome, PendingCall, Recorded};
 use super::snapshot::Snapshot;
 use crate::protocol::recording::{Header, RecordedCall, Stop, redact};
 
-/// A recording's size limit unless the app sets another (`BridgeBuilder::record_with_limit`): 16 MiB, some
-/// 10,000 calls.
+/// A recording's size limit unless the app sets another
+/// (`BridgeBuilder::record_with_limit`): 16 MiB, some 10,000 calls.
 pub const DEFAULT_MAX_RECORDING_BYTES: u64 = 16 * 1024 * 1024;
 /// The smallest size limit a recording takes: its first line and its last (the stop) fit.
 pub const MIN_RECORDING_BYTES: u64 = 1024;
@@ -194,9 +194,7 @@ impl Recorder {
             tracing::warn!("the recording's writer fell behind; the recording stops here");
         }
     }
-}
 
-impl Recorder {
     /// Waits, at most `timeout`, until every line handed over before is written and flushed
     /// (or the recording stopped): whether it is. Blocks the calling thread: not for the UI's.
     pub fn flush(&self, timeout: std::time::Duration) -> bool {
