@@ -244,6 +244,15 @@ impl Bridge {
         self.core.frame.lock().agent_action(app_id).cloned()
     }
 
+    /// Waits, at most `timeout`, until every call answered so far is written to the recording
+    /// ([`BridgeBuilder::record`]) and flushed: whether it is (true when the app records
+    /// nothing, or the recording stopped). Lines are written by a thread of their own, a moment
+    /// after each answer; call this before reading the file (in a test, before an app exits),
+    /// never on the UI thread.
+    pub fn flush_recording(&self, timeout: std::time::Duration) -> bool {
+        self.core.hub.flush_recording(timeout)
+    }
+
     /// The latest published state: what agents read from `app://windows` and `tools/list`.
     pub fn snapshot(&self) -> Arc<Snapshot> {
         self.core.hub.snapshot()

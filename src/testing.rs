@@ -7,7 +7,8 @@
 //! transport. Everything is synchronous: [`Harness::call`] steps the harness until the call is
 //! answered, a bounded number of passes. [`Harness::builder`] takes kittest's options (size,
 //! theme, its accessibility check, …) and the bridge's; [`Harness::new_ui_state`] is its short
-//! form.
+//! form. [`Harness::replay`] runs a recording of agents' calls (`BridgeBuilder::record`) against
+//! the app again, comparing each answer: an agent's session becomes a test.
 //!
 //! # Example
 //!
@@ -62,11 +63,13 @@ use crate::protocol::Window;
 mod agent;
 mod builder;
 mod headless_ui;
+mod replay;
 
 pub use agent::{Agent, AgentCall, Change};
 pub use builder::HarnessBuilder;
 pub use egui_kittest;
 pub use headless_ui::HeadlessUi;
+pub use replay::{Difference, MAX_REPLAY_BYTES, Replay, ReplayError, ReplayReport};
 
 /// How many frames [`Harness::call`] and [`Harness::wait_for_change`] step at most, unless
 /// [`HarnessBuilder::with_max_call_steps`] says otherwise. A call takes one (its pass runs

@@ -34,6 +34,8 @@ pub struct OrderApp {
     native: bool,
     /// How agents reach this app, shown in the menu bar ("stdio", a URL).
     endpoints: String,
+    /// Cents wrongly added to every editor's total: 0, except in tests ([`Self::with_wrong_totals`]).
+    wrong_cents: u32,
 }
 
 impl OrderApp {
@@ -50,7 +52,18 @@ impl OrderApp {
             orders_window: OrdersWindow::default(),
             native: false,
             endpoints: String::new(),
+            wrong_cents: 0,
         }
+    }
+
+    /// The app with a deliberate bug, for tests only (the binary never sets it): every Order
+    /// Editor's total is one cent too much. A replayed recording of an agent's session catches
+    /// it, naming the first call whose answer says another total (`demo/tests/it/replay.rs`).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_wrong_totals(mut self) -> Self {
+        self.wrong_cents = 1;
+        self
     }
 
     /// Shows where agents connect (for the person, in the menu bar).
@@ -80,13 +93,16 @@ impl OrderApp {
             self.bridge.focus(ctx, &app_id);
             return Ok(ToolResult::message(format!("{label} is already open; brought it to the front")));
         }
-        self.editors.push(Editor::for_order(i, &self.orders[i]));
+        let mut editor = Editor::for_order(i, &self.orders[i]);
+        editor.draft.wrong_cents = self.wrong_cents;
+        self.editors.push(editor);
         Ok(ToolResult::message(format!("Opened {label}")))
     }
 
     /// Opens an editor on a new order.
     pub fn new_order(&mut self) -> String {
-        let editor = Editor::new_order(self.ids.number());
+        let mut editor = Editor::new_order(self.ids.number());
+        editor.draft.wrong_cents = self.wrong_cents;
         let id = editor.app_id.clone();
         self.editors.push(editor);
         id

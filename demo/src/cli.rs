@@ -7,7 +7,7 @@ order-demo: a multi-window order editor that MCP agents can read and operate.
 
 USAGE: order-demo [--stdio [--new-instance | --instance PID]] [--http ADDR]
                   [--token-file PATH | --no-token | --rotate-token] [--headless]
-                  [--native-windows] [--no-approval] [--compat auto|on|off]
+                  [--native-windows] [--no-approval] [--compat auto|on|off] [--record FILE]
 
   --stdio          serve MCP over stdin/stdout; if an order-demo already runs for you, attach
                    to the newest (named on stderr) instead of opening a second one
@@ -23,6 +23,9 @@ USAGE: order-demo [--stdio [--new-instance | --instance PID]] [--http ADDR]
   --native-windows every window and dialog in an OS window of its own
   --no-approval    an agent's payment is applied without asking the person first
   --compat MODE    auto (default), on or off: how clients are met (docs/demo.md)
+  --record FILE    write every agent's call and its answer to FILE (JSON lines, secrets left
+                   out), to replay in a test (egui_mcp_bridge::testing::Harness::replay);
+                   with --stdio, a copy of its own (it never attaches)
   -h, --help       this help
 
 Without --stdio or --http: stdio when stdin is a pipe (an MCP client started it), else HTTP
@@ -48,6 +51,7 @@ pub(crate) struct Options {
     pub(crate) compat: Compat,
     pub(crate) new_instance: bool,
     pub(crate) instance: Option<u32>,
+    pub(crate) record: Option<std::path::PathBuf>,
 }
 
 pub(crate) fn parse_args() -> Result<Options, String> {
@@ -87,6 +91,7 @@ pub(crate) fn parse_args() -> Result<Options, String> {
                 }
                 o.token = Some(token);
             }
+            "--record" => o.record = Some(args.next().ok_or("--record needs a file's path")?.into()),
             "--no-token" => o.no_token = true,
             "--rotate-token" => o.rotate_token = true,
             "--compat" => o.compat = args.next().ok_or("--compat needs auto, on or off")?.parse()?,

@@ -12,6 +12,8 @@ pub const UNLOCK_PIN: &str = "1234";
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnlockArgs {
+    // A secret: masked wherever the call is shown, left out of recordings.
+    #[schemars(extend("writeOnly" = true))]
     pub pin: String,
 }
 

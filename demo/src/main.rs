@@ -109,7 +109,8 @@ fn main() -> ExitCode {
         (stdio, http) => (stdio, http.map(|a| (a, false))),
     };
     // `--headless --stdio`: a copy for that agent (shared with nobody unless HTTP serves too).
-    if stdio && !options.new_instance && !options.headless {
+    // `--record`: the calls must reach this process to be recorded, so it never attaches.
+    if stdio && !options.new_instance && !options.headless && options.record.is_none() {
         let attach = serve::Attach::new("order-demo").instance(options.instance);
         let named = attach.names_instance();
         match attach.stdio() {
@@ -127,7 +128,17 @@ fn main() -> ExitCode {
     }
 
     let headless_mode = options.headless || !has_display();
-    let bridge = Bridge::builder()
+    let mut builder = Bridge::builder();
+    if let Some(path) = &options.record {
+        builder = match builder.record(path) {
+            Ok(recording) => recording,
+            Err(e) => {
+                tracing::error!(error = %e, path = %path.display(), "--record: cannot write the recording");
+                return ExitCode::FAILURE;
+            }
+        };
+    }
+    let bridge = builder
         // The person approves an agent's payment at the window, when there is a person.
         .approvals(!options.no_approval && !headless_mode)
         .app_name("order-demo")
@@ -173,8 +184,17 @@ fn main() -> ExitCode {
         tracing::warn!(error = %e, "the window could not be opened; running headless instead");
         bridge.set_approvals(false); // nobody to ask
         run_headless(bridge, transport.as_deref());
+        return ExitCode::SUCCESS;
     }
+    flush_recording(&bridge);
     ExitCode::SUCCESS
+}
+
+/// With `--record`: the last calls' lines are on disk before the process ends.
+fn flush_recording(bridge: &Bridge) {
+    if !bridge.flush_recording(std::time::Duration::from_secs(2)) {
+        tracing::warn!("the recording's last lines may be missing: its writer did not finish in time");
+    }
 }
 
 /// With the `inspection` feature and `EGUI_INSPECTION=1`: egui's AccessKit inspection server on
@@ -204,6 +224,7 @@ fn run_headless(bridge: Bridge, transport: Option<&ServeHandle>) {
         || transport.is_none_or(|t| !t.is_closed()),
     );
     tracing::info!("MCP client disconnected; exiting");
+    flush_recording(app.bridge());
 }
 
 struct DemoApp {

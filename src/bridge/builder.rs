@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use super::Bridge;
 use crate::declare::DeclareState;
-use crate::hub::{Hub, HubConfig, ReadView, UiCore};
+use crate::hub::{DEFAULT_MAX_RECORDING_BYTES, Hub, HubConfig, ReadView, Recorder, UiCore};
+use crate::protocol::recording::{Header, RECORDING_FORMAT, RECORDING_KIND};
 use crate::server::{ClientPolicy, ClientProfile, Compat, LocalOptions};
 
 /// Configures a [`Bridge`]: the app's name and notes for agents, budgets, how clients are
@@ -18,6 +19,8 @@ pub struct BridgeBuilder {
     local: LocalOptions,
     native_windows: bool,
     own_window_buttons: bool,
+    /// The recording's file, opened, and its size limit.
+    record: Option<(std::fs::File, u64)>,
 }
 
 impl BridgeBuilder {
@@ -230,9 +233,83 @@ impl BridgeBuilder {
         self
     }
 
+    /// Records every tool call that reaches the app, from any connection (stdio, HTTP, a
+    /// relayed client, an in-process test agent), into the file at `path` (made, or emptied; a
+    /// new one readable by the user only): one JSON line each, written once the call is
+    /// answered, with the tool, its arguments, the answer (the success's message and what it
+    /// changed, or the error's code, message and fields), the window's version the call
+    /// expected and the one it had, the client's name and the milliseconds since the recording
+    /// began. Replay it in a test with
+    /// [`testing::Harness::replay`](crate::testing::Harness::replay): an agent's session
+    /// becomes a test.
+    ///
+    /// - **Secrets are never written**: a value for a field the window shows masked (a
+    ///   password, a card number) or for a parameter the schema marks `writeOnly` is replaced by
+    ///   a placeholder naming it, `{"$secret": "card_number"}` (`card_number#2` for a second,
+    ///   different value); the replay takes the value from the test. What cannot be told from
+    ///   a secret (a call to a window or tool the state does not have, a field the window does
+    ///   not show: refused anyway) is withheld, `{"$withheld": "password"}`.
+    /// - **What is recorded**: the calls that reach the app's queue, including those refused
+    ///   there (`stale_state`, `blocked_by_modal`, …), generic tools (`{id}__edit_field`,
+    ///   `{id}__press`) and answers the app gives later, in the order they are answered. The
+    ///   person's own gestures are the app's, not recorded; nor are reads of the state
+    ///   (`app__read_windows`, `app__view_window`), nor a call whose tool name or
+    ///   `expectedVersion` is malformed (refused before it reaches the app).
+    /// - **Never in the UI's way**: lines go to a writer thread of their own (`egui-mcp-recorder`)
+    ///   through a queue of [`RECORDING_QUEUE`](crate::limits::RECORDING_QUEUE) calls; if it is
+    ///   full, the recording stops there with a last line and a warning in the log.
+    /// - **Bounded**: at most [`DEFAULT_MAX_RECORDING_BYTES`](crate::limits::DEFAULT_MAX_RECORDING_BYTES)
+    ///   (16 MiB; [`record_with_limit`](Self::record_with_limit) sets another); at the limit the
+    ///   recording stops with a last line that says so, and a warning in the log. A replay
+    ///   refuses to go past such a line.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be made or written (refused now, not when the first call comes).
+    ///
+    /// ```
+    /// # fn main() -> std::io::Result<()> {
+    /// use egui_mcp_bridge::Bridge;
+    /// let path = std::env::temp_dir().join(format!("record-doc-{}.jsonl", std::process::id()));
+    /// let bridge = Bridge::builder().app_name("my-app").record(&path)?.build();
+    /// // … serve it, let an agent work; then `testing::Harness::replay(&path)` in a test.
+    /// # drop(bridge);
+    /// let first = std::fs::read_to_string(&path)?;
+    /// assert!(first.starts_with(r#"{"recording":"egui_mcp_bridge","format":1,"app":"my-app""#));
+    /// assert!(Bridge::builder().record("/no/such/folder/calls.jsonl").is_err(), "refused at once");
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn record(self, path: impl AsRef<std::path::Path>) -> std::io::Result<Self> {
+        self.record_with_limit(path, DEFAULT_MAX_RECORDING_BYTES)
+    }
+
+    /// [`record`](Self::record), at most `max_bytes` (at least
+    /// [`MIN_RECORDING_BYTES`](crate::limits::MIN_RECORDING_BYTES)).
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be made, or `max_bytes` is below the minimum.
+    pub fn record_with_limit(mut self, path: impl AsRef<std::path::Path>, max_bytes: u64) -> std::io::Result<Self> {
+        self.record = Some((Recorder::open(path.as_ref(), max_bytes)?, max_bytes));
+        Ok(self)
+    }
+
     /// Builds the bridge. Nothing is served until you call a `serve_*` method.
     pub fn build(self) -> Bridge {
+        let header = Header {
+            recording: RECORDING_KIND.to_owned(),
+            format: RECORDING_FORMAT,
+            app: self.config.app_name.clone(),
+            app_version: self.config.app_version.clone(),
+        };
         let hub = Arc::new(Hub::new(self.config));
+        if let Some((file, max_bytes)) = self.record {
+            match Recorder::start(file, max_bytes, &header) {
+                Ok(recorder) => hub.set_recorder(recorder),
+                Err(e) => tracing::error!(error = %e, "the recording could not start; calls are not recorded"),
+            }
+        }
         Bridge {
             core: Arc::new(UiCore::new(hub)),
             state: Arc::new(DeclareState::new(self.native_windows, self.own_window_buttons)),

@@ -53,6 +53,13 @@ impl ClientId {
     }
 }
 
+/// What is told of a call's answer besides its caller: the recording's line of it
+/// (`hub/record.rs`), once, whoever answers it.
+pub(crate) trait Recorded: Send + Sync + std::fmt::Debug {
+    /// `call` was answered with `outcome`.
+    fn answered(&self, call: &PendingCall, outcome: &Outcome);
+}
+
 const PENDING: u8 = 0;
 const CLAIMED: u8 = 1;
 const CANCELLED: u8 = 2;
@@ -96,6 +103,9 @@ pub struct PendingCall {
     activity: Option<Arc<ActivityLog>>,
     /// The activity record that says the agent waits (0: none), replaced by the outcome.
     waiting_record: AtomicU64,
+    /// Told of its answer besides the caller: its line in the recording, if the app records
+    /// calls.
+    record: Option<Box<dyn Recorded>>,
 }
 
 impl PendingCall {
@@ -122,7 +132,15 @@ impl PendingCall {
             reply: Mutex::new(Some(reply)),
             activity,
             waiting_record: AtomicU64::new(0),
+            record: None,
         }
+    }
+
+    /// The call is recorded with its answer (`hub/record.rs`).
+    #[must_use]
+    pub(crate) fn recorded(mut self, seed: Option<Box<dyn Recorded>>) -> Self {
+        self.record = seed;
+        self
     }
 
     /// The call made through the dispatcher of `class` (none: directly).
@@ -269,6 +287,9 @@ impl PendingCall {
                 };
                 let waiting = self.waiting_record.load(Ordering::Acquire);
                 log.record(self.tool_name(), error, message, (waiting != 0).then_some(waiting));
+            }
+            if let Some(record) = &self.record {
+                record.answered(self, &outcome);
             }
             let _ = tx.send(outcome);
         }

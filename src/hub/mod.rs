@@ -39,6 +39,11 @@
 //! 6. `server/connections.rs`: the calling connection's notifications are written, then
 //!    `server/handler.rs` writes the result (`server/result.rs`, `call_result`).
 //!
+//! With a recording (`BridgeBuilder::record`), step 2 also takes what the call's line needs
+//! (its arguments with secrets replaced, the window's version, the client's name;
+//! `hub/record.rs`), and the call's one answer, wherever it is given (`PendingCall::send`),
+//! hands the line to the recorder's writer thread.
+//!
 //! # The life of one form field, file by file
 //!
 //! 1. `declare/form.rs` (`WindowUi::form` → `Form::edit`): the app's field in a pass, its
@@ -73,6 +78,7 @@ pub(crate) mod frame;
 mod limits;
 pub(crate) mod phase;
 pub(crate) mod picture;
+mod record;
 mod snapshot;
 mod submit;
 mod ui_core;
@@ -95,6 +101,8 @@ pub use limits::{
 };
 pub(crate) use limits::{check_arguments, clipped, clipped_to};
 pub use phase::{MAX_DEFERRED_CALLS, MAX_DEFERRED_PER_CONNECTION};
+pub(crate) use record::Recorder;
+pub use record::{DEFAULT_MAX_RECORDING_BYTES, MIN_RECORDING_BYTES, RECORDED_SECRETS, RECORDING_QUEUE};
 pub use snapshot::{Snapshot, ToolSpec};
 #[cfg(feature = "testing")]
 pub(crate) use submit::Ticket;
@@ -181,6 +189,8 @@ pub(crate) struct Hub {
     schemas: action::Schemas,
     /// Pictures of windows (`app__view_window`): whose turn, and the request for the UI.
     pictures: picture::Pictures,
+    /// Where every answered call is recorded, if the app records them.
+    recorder: std::sync::OnceLock<Arc<Recorder>>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -207,6 +217,7 @@ impl Hub {
             ui_gone: watch::Sender::new(None),
             schemas: action::Schemas::default(),
             pictures: picture::Pictures::default(),
+            recorder: std::sync::OnceLock::new(),
             config,
         }
     }
@@ -255,6 +266,24 @@ impl Hub {
     pub fn set_approvals(&self, on: bool) {
         self.approvals.store(on, std::sync::atomic::Ordering::Release);
         self.wake();
+    }
+
+    /// Records every call answered from now on (set once, when the bridge is built).
+    pub fn set_recorder(&self, recorder: Arc<Recorder>) {
+        let _ = self.recorder.set(recorder);
+    }
+
+    /// Waits, at most `timeout`, until every call answered so far is written to the
+    /// recording: whether it is (true without a recording).
+    pub fn flush_recording(&self, timeout: Duration) -> bool {
+        self.recorder.get().is_none_or(|r| r.flush(timeout))
+    }
+
+    /// The connection `client` said which client it is: a recording names it so.
+    pub fn name_client(&self, client: ClientId, name: &str) {
+        if let Some(r) = self.recorder.get() {
+            r.name_client(client, name);
+        }
     }
 
     /// The configuration.

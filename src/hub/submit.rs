@@ -63,20 +63,22 @@ impl Hub {
                 return None;
             }
         };
-        let call = Arc::new(
-            PendingCall::new(
-                CallTarget::parse(window),
-                action.to_owned(),
-                args,
-                expected_version,
-                Instant::now() + self.config.call_timeout,
-                tx,
-                Some(Arc::clone(&self.activity)),
-            )
-            .through(class)
-            .sent_by(client),
-        );
+        let call = PendingCall::new(
+            CallTarget::parse(window),
+            action.to_owned(),
+            args,
+            expected_version,
+            Instant::now() + self.config.call_timeout,
+            tx,
+            Some(Arc::clone(&self.activity)),
+        )
+        .through(class)
+        .sent_by(client);
         let snapshot = self.snapshot();
+        // Seeded here, where the arguments are seen against the state the agent could read:
+        // a secret is known by the field or parameter it is for.
+        let seed = self.recorder.get().map(|r| r.seed(&call, &snapshot));
+        let call = Arc::new(call.recorded(seed));
         let checked = snapshot.validate(&call).and_then(|()| match (snapshot.tool(tool), call.args.as_object()) {
             (Some(spec), Some(args)) => check_arguments(&spec.input_schema, args, self.config.max_string_chars),
             _ => Ok(()),

@@ -57,6 +57,9 @@ impl BridgeHandler {
     /// The connection's profile; chosen (and logged) the first time a client name is known.
     fn profile(&self, client_name: Option<&str>) -> ClientProfile {
         *self.profile.get_or_init(|| {
+            if let Some(name) = client_name {
+                self.shared.hub.name_client(self.client, name);
+            }
             let profile = self.shared.policy.profile_for(client_name);
             tracing::debug!(
                 client = %client_name.map_or("(none)".into(), clipped),

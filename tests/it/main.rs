@@ -51,6 +51,8 @@
 //! - `view_window`: `app__view_window`, a window's picture: listed read-only on every
 //!   connection, a clear error where no picture can be had (headless), and under an integration
 //!   that takes screenshots the window's rectangle with what is hidden blanked.
+//! - `record`: recording agents' calls and replaying them in the harness: secrets left out,
+//!   versions carried relatively, the size limit, a cut or malformed file refused with its line.
 //! - `two_bridges`: two bridges in one process, even in one egui context, share nothing: each
 //!   keeps its own window places and caches.
 
@@ -89,6 +91,7 @@ mod options2;
 mod own_widget;
 mod read_view;
 mod readme;
+mod record;
 mod serve_handle;
 mod shortcuts;
 mod state_json;

@@ -16,6 +16,9 @@ pub struct Draft {
     pub card_number: String,
     /// Line items.
     pub items: Vec<LineItem>,
+    /// Cents wrongly added to the total: 0, except in the tests that show a replayed
+    /// recording catching a bug ([`OrderApp::with_wrong_totals`](crate::OrderApp::with_wrong_totals)).
+    pub(crate) wrong_cents: u32,
 }
 
 impl Draft {
@@ -23,6 +26,6 @@ impl Draft {
     /// the editor shows, what the agent reads and what Confirm and Authorize charge are always
     /// this one number.
     pub fn amount(&self) -> f64 {
-        crate::data::cents_total(&self.items)
+        crate::data::cents_total(&self.items) + f64::from(self.wrong_cents) / 100.0
     }
 }

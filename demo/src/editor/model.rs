@@ -99,6 +99,7 @@ impl Editor {
             currency: order.currency.clone(),
             card_number: order.card_number.clone(),
             items: order.items.clone(),
+            wrong_cents: 0,
         };
         Self::new(format!("order-{}", order.number), Some(index), draft, order.status != Status::Draft)
     }
@@ -178,7 +179,11 @@ impl Editor {
         }
         self.draft.items.push(LineItem { product: product.to_owned(), quantity, unit_price });
         self.touched("items");
-        Ok(ToolResult::message(format!("Added {quantity} × {product}; {} items now", self.draft.items.len())))
+        let (n, total) = (self.draft.items.len(), money(self.draft.amount()));
+        Ok(ToolResult::message(format!(
+            "Added {quantity} × {product}; {n} items now, total {total} {}",
+            self.draft.currency
+        )))
     }
 
     /// Removes a line item.
@@ -189,7 +194,11 @@ impl Editor {
         }
         let item = self.draft.items.remove(row);
         self.touched("items");
-        Ok(ToolResult::message(format!("Removed {}; {} items left", item.product, self.draft.items.len())))
+        let (n, total) = (self.draft.items.len(), money(self.draft.amount()));
+        Ok(ToolResult::message(format!(
+            "Removed {}; {n} items left, total {total} {}",
+            item.product, self.draft.currency
+        )))
     }
 
     /// Applies the given values, validates the whole order, and opens Confirm order.

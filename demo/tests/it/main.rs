@@ -14,7 +14,8 @@
 //!   `attach` (`--stdio` attaching to the demo already running, one case under Xvfb).
 //! - Real clients we did not write: `interop` (the Python SDK), `node_clients` (the Inspector,
 //!   the conformance suite, the TypeScript SDK), `real_clients` (the agent programs people run,
-//!   each with a scripted model).
+//!   each with a scripted model), and `replay` (Claude Code's order task, recorded, replayed in
+//!   the harness as a test).
 
 mod support;
 
@@ -32,6 +33,7 @@ mod order_model;
 mod person_and_agent;
 mod read_view_eframe;
 mod real_clients;
+mod replay;
 mod stdio_hygiene;
 mod token_budget;
 mod token_store;

@@ -10,11 +10,11 @@ use support::{Stream, spawn_demo};
 
 use serde_json::{Value, json};
 
-const CARD: &str = "5105-1051-0510-5100";
-const PASSWORD: &str = "1234";
-const WRONG_PASSWORD: &str = "pw-in-no-log-0815";
-const DISPATCHED_PASSWORD: &str = "pw-via-dispatcher-2203";
-const WRONG_PIN: &str = "pin-in-no-log-4711";
+pub(crate) const CARD: &str = "5105-1051-0510-5100";
+pub(crate) const PASSWORD: &str = "1234";
+pub(crate) const WRONG_PASSWORD: &str = "pw-in-no-log-0815";
+pub(crate) const DISPATCHED_PASSWORD: &str = "pw-via-dispatcher-2203";
+pub(crate) const WRONG_PIN: &str = "pin-in-no-log-4711";
 
 /// The filters under which secrets must stay out of the log: the broadest, and the rmcp
 /// directives more specific than any pin an app could add (`rmcp::service=trace` logged every
@@ -96,7 +96,7 @@ fn secrets_over_stdio_under(filter: &str) {
 
 /// An agent's whole order with secrets typed on the way (a card number, a wrong and a right
 /// password, one through the dispatcher, a wrong PIN), through `request(method, params)`.
-fn agent_types_secrets(request: &mut dyn FnMut(&str, Value) -> Value) {
+pub(crate) fn agent_types_secrets(request: &mut dyn FnMut(&str, Value) -> Value) {
     let mut call = |tool: &str, args: Value| {
         let message = request("tools/call", json!({"name": tool, "arguments": args}));
         message["result"]["structuredContent"].clone()
