@@ -193,7 +193,7 @@ fn standard_task(client: &str, frozen: bool) -> Figures {
 /// (2,409 for the model). Since issue 47 every list has `app__view_window` too (485 bytes with
 /// its `_meta`, 293 of them for the model): 8 calls, 13,185 bytes (12,628 before), the list
 /// 4,722 bytes (2,702 for the model). Since issue 47's `submit` and `secondary` sentence in the
-/// instructions (initialize 2,202 bytes) and issue 48's total in add_item's answer (so a replay
+/// instructions (initialize 2,202 bytes) and issue 48's total in `add_item`'s answer (so a replay
 /// can catch a wrong total): 8 calls, 13,322 bytes.
 #[test]
 fn the_standard_task_for_a_frozen_list_client() {

@@ -165,8 +165,17 @@ fn a_panel_keeps_the_title_it_was_first_seen_with() {
     drop(draw(&ctx, &mut a, None));
     let first = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &HashMap::new()).windows;
     let panel = first.iter().find(|w| w.panel).expect("the top panel");
-    let kept = HashMap::from([(panel.node, "Panel: First seen".to_owned())]);
+    // Kept while the text it was titled by shows (here, part of its heading).
+    let kept = HashMap::from([(panel.node, "Panel: monitor".to_owned())]);
     let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &kept).windows;
     let titles: Vec<&str> = again.iter().map(|w| w.title.as_str()).collect();
-    assert!(titles.contains(&"Panel: First seen") && titles.contains(&"Settings"), "{titles:?}");
+    assert!(titles.contains(&"Panel: monitor") && titles.contains(&"Settings"), "{titles:?}");
+    // Once that text is gone, "Panel": no stale title, and not the text it shows now.
+    let kept = HashMap::from([(panel.node, "Panel: Loading…".to_owned())]);
+    let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &kept).windows;
+    assert_eq!(again.iter().find(|w| w.panel).map(|w| w.title.as_str()), Some("Panel"));
+    // And "Panel" is kept.
+    let kept = HashMap::from([(panel.node, "Panel".to_owned())]);
+    let again = observe(&draw(&ctx, &mut a, None), &|_| false, &|_| false, &|_| false, true, &kept).windows;
+    assert_eq!(again.iter().find(|w| w.panel).map(|w| w.title.as_str()), Some("Panel"));
 }

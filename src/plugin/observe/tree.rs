@@ -11,14 +11,17 @@ use super::widgets::{
     push_input, push_text, readable_of, row_name, row_text, senses_clicks, summary,
 };
 
+/// How a panel titled by its first text is titled: `Panel: Ready`.
+const PANEL_TITLED: &str = "Panel: ";
+
 pub(super) struct Tree<'a> {
     pub(super) nodes: HashMap<NodeId, &'a Node>,
     /// Described containers and widgets: left out of what is read, with all they hold.
     pub(super) described: &'a dyn Fn(NodeId) -> bool,
     /// Agents may operate what is read (the summary says how).
     pub(super) operable: bool,
-    /// The titles panels were first seen with, by node: a panel keeps its title while it
-    /// shows, whatever it comes to show.
+    /// The titles panels were given, by node: a panel keeps its title while it shows, whatever
+    /// it comes to show (see [`Tree::panel_title`]).
     pub(super) panel_titles: &'a HashMap<u64, String>,
 }
 
@@ -82,6 +85,30 @@ impl Tree<'_> {
         }
     }
 
+    /// A panel's title. Chosen when first seen, by its first text (a panel of buttons only, a
+    /// menu bar, by them) and kept while it shows, so that it does not follow what the panel
+    /// comes to show (the menu opened in it, the status bar's next message). Once the text it
+    /// was titled by is shown there no more (a loading message, a status long gone), it is
+    /// titled "Panel", and keeps that: no title rather than a stale one. (AccessKit gives a
+    /// panel no bounds, so its place cannot name it.)
+    fn panel_title(&self, id: NodeId, content: &Content, first_words: Option<&String>) -> String {
+        let controls = || {
+            let names: Vec<&str> = content.targets.iter().take(3).map(|t| t.label.as_str()).collect();
+            (!names.is_empty()).then(|| names.join(", "))
+        };
+        let Some(kept) = self.panel_titles.get(&id.0) else {
+            return match first_words.cloned().or_else(controls) {
+                Some(first) => format!("{PANEL_TITLED}{}", first.chars().take(40).collect::<String>()),
+                None => "Panel".to_owned(),
+            };
+        };
+        let Some(words) = kept.strip_prefix(PANEL_TITLED) else { return kept.clone() };
+        // Its text, or the buttons it was titled by (a menu bar, a menu open in it or not).
+        let shown = content.text.iter().any(|t| t.contains(words))
+            || words.split(", ").all(|name| content.targets.iter().any(|t| t.label == name));
+        if shown { kept.clone() } else { "Panel".to_owned() }
+    }
+
     /// The read-only window of container `id`; `root`: the viewport itself, read outside the
     /// containers it holds (they are read on their own).
     pub(super) fn window(&self, id: NodeId, root: bool) -> Option<ObservedWindow> {
@@ -97,19 +124,7 @@ impl Tree<'_> {
         let title = match (named.clone(), titled) {
             (Some(t), _) => t,
             (None, true) => first_words.map_or_else(|| "Dialog".to_owned(), |t| t.chars().take(40).collect()),
-            // A panel is titled once, when first seen: not by the menu opened in it later, nor
-            // by its next message.
-            (None, false) => self.panel_titles.get(&id.0).cloned().unwrap_or_else(|| {
-                // A panel of buttons only (a menu bar) is titled by them.
-                let controls = || {
-                    let names: Vec<&str> = content.targets.iter().take(3).map(|t| t.label.as_str()).collect();
-                    (!names.is_empty()).then(|| names.join(", "))
-                };
-                match first_words.cloned().or_else(controls) {
-                    Some(first) => format!("Panel: {}", first.chars().take(40).collect::<String>()),
-                    None => "Panel".to_owned(),
-                }
-            }),
+            (None, false) => self.panel_title(id, &content, first_words),
         };
         let summary = summary(&content, self.operable);
         let targets = std::mem::take(&mut content.targets);
