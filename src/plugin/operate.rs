@@ -14,15 +14,17 @@
 //! from what the next look shows). The answer, with what the window then shows, is given in
 //! the pass after the last step's effect, and goes out once that state is published.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
-use egui::accesskit::{self, Action, ActionData, ActionRequest, Node, NodeId, Role, TreeUpdate};
-use serde::Deserialize;
+use egui::accesskit::{self, Action, ActionData, ActionRequest, NodeId, TreeUpdate};
 use serde_json::Value;
 
 mod check;
+mod combo;
+mod edit;
 mod passes;
+mod press;
 mod report;
 mod secondary;
 
@@ -30,28 +32,14 @@ use super::observe::{Clickable, Target, TargetKind};
 use crate::hub::decl::ActionDecl;
 use crate::hub::phase::PassKey;
 use crate::hub::{ActionSpec, Hub, Outcome, PendingCall, clipped};
-use crate::protocol::{EDIT_FIELD, EditArgs, ErrorCode, FieldError, MAX_EDIT_FIELDS, ToolError};
-use check::{Miss, Set, check, find, parse};
+use crate::protocol::{EDIT_FIELD, EditArgs, ErrorCode, MAX_EDIT_FIELDS, ToolError};
+use check::parse;
 
 /// The generic tool that presses a control.
 pub(crate) const PRESS: &str = "press";
 
 // As many fields as a read-view window's fields block lists may be named in one call.
 const _: () = assert!(MAX_EDIT_FIELDS == super::observe::MAX_ITEMS);
-
-/// The arguments of `press`.
-#[derive(Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(extend("maxProperties" = 3))]
-struct PressArgs {
-    /// The control's key, as its item in the window's controls list carries it (or its label);
-    /// with secondary, omitted: the window's own background.
-    #[serde(default)]
-    control: Option<String>,
-    /// A secondary (right) click instead; the answer lists the menu it opened, by key.
-    #[serde(default)]
-    secondary: Option<bool>,
-}
 
 /// The generic tools of a read-view window with these targets: `edit_field` while it has an
 /// enabled field an agent can set, `press` while it has an enabled control or something else
@@ -81,7 +69,7 @@ pub(crate) fn tools(targets: &[Target], clickable: bool, hub: &Hub) -> Vec<Actio
                     "Press a button, link, menu item, tab or section of this window, which the app has not described, as the person's click would; what it does is the app's. secondary: true right-clicks it (or a text line; no control: the window) and lists the menu opened",
                 )
                 .destructive(),
-            schema: hub.input_schema::<PressArgs>(true),
+            schema: hub.input_schema::<press::PressArgs>(true),
         });
     }
     tools
@@ -210,35 +198,8 @@ pub(crate) fn plan(call: &Arc<PendingCall>, key: PassKey, window: Window<'_>) ->
         failed: None,
     };
     match call.action.as_str() {
-        PRESS => {
-            let args: PressArgs = parse(&call.args)?;
-            if args.secondary == Some(true) {
-                op.secondary = Some(if let Some(control) = args.control.as_deref() {
-                    let (node, label) = secondary::target(targets, labels, control, title)?;
-                    op.pressed = Some(label);
-                    secondary::Click::new(node, false)
-                } else {
-                    op.pressed = Some(String::new());
-                    secondary::Click::new(window, true)
-                });
-                op.waiting = Some(Wait::Secondary(secondary::Wait::Place { scrolled: false }));
-                op.stage = Stage::AwaitLook;
-                return Ok(op);
-            }
-            let Some(control) = args.control.as_deref() else {
-                return Err(ToolError::validation(
-                    format!("Name the control of {title} to press; nothing was pressed"),
-                    vec![FieldError::new("control", format!("missing; its controls: {}", check::names(targets, true)))],
-                ));
-            };
-            let t = find(targets, control, true).map_err(|miss| press_refused(&miss, control, title, targets))?;
-            if t.disabled {
-                return Err(ToolError::disabled(title, [clipped(&t.label)]));
-            }
-            op.pressed = Some(t.label.clone());
-            op.steps.push_back(Step::Requests(vec![request(t.node, Action::Click, None)]));
-        }
-        EDIT_FIELD => plan_edit(&mut op, parse(&call.args)?, title, targets)?,
+        PRESS => press::plan(&mut op, &parse(&call.args)?, window, targets, labels)?,
+        EDIT_FIELD => edit::plan(&mut op, parse(&call.args)?, targets)?,
         other => {
             return Err(ToolError::new(
                 ErrorCode::ActionNotAvailable,
@@ -248,134 +209,6 @@ pub(crate) fn plan(call: &Arc<PendingCall>, key: PassKey, window: Window<'_>) ->
     }
     op.advance_step();
     Ok(op)
-}
-
-/// The refusal of a `press` whose control names no one control.
-fn press_refused(miss: &Miss, control: &str, title: &str, targets: &[Target]) -> ToolError {
-    let message = match miss {
-        Miss::Ambiguous(..) => format!(
-            "\"{}\" names more than one control in {title}: give the key of the one meant; nothing was pressed",
-            clipped(control)
-        ),
-        _ => format!("{title} has no control \"{}\"", clipped(control)),
-    };
-    ToolError::validation(message, vec![FieldError::new("control", miss.why(targets, true))])
-}
-
-fn plan_edit(op: &mut Operation, args: EditArgs, title: &str, targets: &[Target]) -> Result<(), ToolError> {
-    let submit = args.submit();
-    let mut asked: Vec<(String, Value)> = Vec::new();
-    match (args.field, args.value, args.fields) {
-        (Some(field), Some(value), None) => asked.push((field, value)),
-        (None, None, Some(fields)) if !fields.is_empty() => asked.extend(fields),
-        _ => {
-            return Err(ToolError::validation(
-                "Give {field, value} or {fields: {key: value, ...}}",
-                vec![FieldError::new("fields", "either field and value, or a non-empty fields object")],
-            ));
-        }
-    }
-    if asked.len() > MAX_EDIT_FIELDS {
-        // (Refused before the UI sees it when the tool is listed; this is the UI's own bound.)
-        return Err(ToolError::invalid_field("fields", format!("must hold at most {MAX_EDIT_FIELDS} entries")));
-    }
-    // The first errors are named and the rest counted, so that the answer stays short.
-    let mut errors = Vec::new();
-    let mut unnamed = 0_usize;
-    let mut unknown = false;
-    let mut error = |e: FieldError| {
-        if errors.len() < crate::hub::MAX_NAMED_ERRORS {
-            errors.push(e);
-        } else {
-            unnamed += 1;
-        }
-    };
-    let mut off = Vec::new();
-    let mut direct = Vec::new();
-    let mut last = None;
-    for (name, value) in asked {
-        last = None;
-        let t = match find(targets, &name, false) {
-            Ok(t) => t,
-            Err(Miss::Unknown) => {
-                // The window's fields are listed once, with the first unknown name.
-                let why =
-                    if unknown { "not a field of this window".to_owned() } else { Miss::Unknown.why(targets, false) };
-                unknown = true;
-                error(FieldError::new(clipped(&name), why));
-                continue;
-            }
-            Err(miss) => {
-                error(FieldError::new(clipped(&name), miss.why(targets, false)));
-                continue;
-            }
-        };
-        last = Some(t);
-        if t.disabled {
-            if !off.iter().any(|o: &&Target| o.node == t.node) {
-                off.push(t);
-            }
-            continue;
-        }
-        match check(t, &value) {
-            Err(why) => error(FieldError::new(t.key.clone(), why)),
-            Ok(Set::Nothing) => {}
-            Ok(Set::Request(r)) => direct.push(r),
-            Ok(Set::Pick(option)) => {
-                op.steps.push_back(Step::Pick { combo: t.node, label: t.label.clone(), option });
-            }
-        }
-        op.wrote.push(Wrote {
-            node: t.node,
-            key: t.key.clone(),
-            label: t.label.clone(),
-            asked: value,
-            sensitive: t.kind == TargetKind::Password,
-            glimpsed: None,
-        });
-    }
-    if !off.is_empty() {
-        return Err(ToolError::disabled(title, off.iter().map(|t| clipped(&t.label))));
-    }
-    if submit {
-        // Enter goes to the field set last, which must be one where Enter submits (an unknown
-        // name there is named already).
-        match last {
-            Some(t) if matches!(t.kind, TargetKind::Text | TargetKind::Password) && !t.multiline => {
-                direct.push(request(t.node, Action::Focus, None));
-                op.submit = Some(Submit { node: t.node, label: t.label.clone(), pressed: None });
-            }
-            Some(t) => {
-                let why = if t.multiline {
-                    format!("Enter in {} (several lines) starts a new line: set it without submit", clipped(&t.label))
-                } else {
-                    format!(
-                        "Enter goes to the field set last, which must be a one-line text; {} is not",
-                        clipped(&t.label)
-                    )
-                };
-                errors.push(FieldError::new("submit", why));
-            }
-            None => {}
-        }
-    }
-    if !errors.is_empty() {
-        let and_more = if unnamed > 0 { format!(" (and {unnamed} more not named here)") } else { String::new() };
-        let message = match errors.as_slice() {
-            [only] if only.field == "submit" => format!("Nothing was set in {title}: {}", only.error),
-            _ => format!("Nothing was set in {title}: fix the fields named{and_more}"),
-        };
-        if unnamed > 0 {
-            errors.push(FieldError::new("fields", format!("{unnamed} more invalid or unknown fields not named here")));
-        }
-        return Err(ToolError::validation(message, errors));
-    }
-    // The combo boxes first (each takes two passes: open, pick), so that an option that is not
-    // there stops the call before anything else is set.
-    if !direct.is_empty() {
-        op.steps.push_back(Step::Requests(direct));
-    }
-    Ok(())
 }
 
 fn request(node: u64, action: Action, data: Option<ActionData>) -> ActionRequest {
@@ -495,53 +328,9 @@ impl Operation {
         if self.stage != Stage::AwaitLook {
             return None;
         }
-        match self.waiting.take() {
-            Some(Wait::Pick { combo, label, option }) => {
-                match pick(tree, combo, &label, &option) {
-                    Ok(node) => {
-                        self.next = vec![event(node, Action::Click)];
-                        self.waiting = Some(Wait::Picked { combo });
-                    }
-                    Err(error) => {
-                        // Closed again as it was; nothing else was set.
-                        self.next = vec![event(combo, Action::Click)];
-                        self.steps.clear();
-                        self.submit = None;
-                        self.failed = Some(error);
-                    }
-                }
-                self.stage = Stage::Inject;
-                return None;
-            }
-            Some(Wait::Picked { combo }) if !options_of(tree, combo).is_empty() => {
-                self.next = vec![event(combo, Action::Click)];
-                self.stage = Stage::Inject;
-                return None;
-            }
-            Some(Wait::Secondary(wait)) => {
-                let click = self.secondary.as_mut()?;
-                let targets = after.as_ref().map_or(&[][..], |(t, _)| *t);
-                match click.looked(wait, tree, targets, &self.title, self.pressed.as_deref().unwrap_or_default()) {
-                    secondary::Next::Inject(next, wait) => {
-                        self.next = next;
-                        self.waiting = Some(Wait::Secondary(wait));
-                        self.stage = Stage::Inject;
-                        return None;
-                    }
-                    secondary::Next::Look(wait) => {
-                        self.waiting = Some(Wait::Secondary(wait));
-                        return None;
-                    }
-                    secondary::Next::Failed(error) => self.failed = Some(error),
-                    secondary::Next::Done => {}
-                }
-            }
-            Some(Wait::Entered) => {
-                if let Some(submit) = self.submit.as_mut() {
-                    submit.pressed = Some(true);
-                }
-            }
-            Some(Wait::Picked { .. }) | None => {}
+        let targets = after.as_ref().map_or(&[][..], |(t, _)| *t);
+        if self.waited(targets, tree) {
+            return None;
         }
         if let Some(error) = self.failed.take() {
             return Some(Err(error));
@@ -550,73 +339,63 @@ impl Operation {
             self.advance_step();
             return None;
         }
-        if let Some(submit) = self.submit.as_mut().filter(|s| s.pressed.is_none()) {
-            // The fields are set and the last one focused (its Focus request went in with its
-            // value): Enter goes into the next pass, as a person types it, if egui shows it
-            // focused; else it is not pressed, and the answer says so.
-            if tree.focus.0 == submit.node {
-                self.next = enter();
-                self.waiting = Some(Wait::Entered);
-                self.stage = Stage::Inject;
-                return None;
-            }
-            submit.pressed = Some(false);
+        if self.press_enter(tree) {
+            return None;
         }
         Some(Ok(self.report(after)))
     }
-}
 
-/// The options shown in combo box `combo`'s open popup (none when it is closed), by node, read
-/// as the combo box's value is.
-fn options_of(tree: &TreeUpdate, combo: u64) -> Vec<(u64, String)> {
-    let nodes: HashMap<NodeId, &Node> = tree.nodes.iter().map(|(id, n)| (*id, n)).collect();
-    let mut options = Vec::new();
-    let mut stack = vec![NodeId(combo)];
-    while let Some(id) = stack.pop() {
-        let Some(n) = nodes.get(&id) else { continue };
-        if id.0 != combo && matches!(n.role(), Role::Button | Role::ListBoxOption | Role::MenuItem | Role::RadioButton)
-        {
-            // Read as the combo box's value is: an icon glyph in it is no part of its name.
-            if let Some(text) = super::observe::readable(n.label().or(n.value()).unwrap_or_default()) {
-                options.push((id.0, text.into_owned()));
+    /// What the look decides of the step it waited for: whether the call goes on with it (more
+    /// input in the next pass, or another look first).
+    fn waited(&mut self, targets: &[Target], tree: &TreeUpdate) -> bool {
+        match self.waiting.take() {
+            Some(Wait::Pick { combo, label, option }) => {
+                self.pick_option(tree, combo, &label, &option);
+                true
             }
-            continue;
+            Some(Wait::Picked { combo }) => self.close_popup(tree, combo),
+            Some(Wait::Secondary(wait)) => {
+                let Some(click) = self.secondary.as_mut() else { return false };
+                match click.looked(wait, tree, targets, &self.title, self.pressed.as_deref().unwrap_or_default()) {
+                    secondary::Next::Inject(next, wait) => {
+                        self.next = next;
+                        self.waiting = Some(Wait::Secondary(wait));
+                        self.stage = Stage::Inject;
+                        true
+                    }
+                    secondary::Next::Look(wait) => {
+                        self.waiting = Some(Wait::Secondary(wait));
+                        true
+                    }
+                    secondary::Next::Failed(error) => {
+                        self.failed = Some(error);
+                        false
+                    }
+                    secondary::Next::Done => false,
+                }
+            }
+            Some(Wait::Entered) => {
+                if let Some(submit) = self.submit.as_mut() {
+                    submit.pressed = Some(true);
+                }
+                false
+            }
+            None => false,
         }
-        stack.extend(n.children().iter().rev());
     }
-    options
-}
 
-/// The option `option` of the open combo box `combo` (labelled `label`): its node. It is the
-/// option of that very text, else of that text in any case, else the one option whose text
-/// starts so in any case ("HTML" for "HTML (.html)"); several that start so are not guessed
-/// between: the refusal names them, as a miss names the options shown.
-fn pick(tree: &TreeUpdate, combo: u64, label: &str, option: &str) -> Result<u64, ToolError> {
-    let options = options_of(tree, combo);
-    let asked = option.trim().to_lowercase();
-    let exact = options.iter().find(|(_, l)| l == option);
-    let loose = || options.iter().find(|(_, l)| l.to_lowercase() == asked);
-    if let Some((node, _)) = exact.or_else(loose) {
-        return Ok(*node);
+    /// With every field set: Enter into the next pass, as a person types it, if the call asked
+    /// for it and egui shows the field set last focused (its Focus request went in with its
+    /// value); else it is not pressed, and the answer says so. Whether it goes in.
+    fn press_enter(&mut self, tree: &TreeUpdate) -> bool {
+        let Some(submit) = self.submit.as_mut().filter(|s| s.pressed.is_none()) else { return false };
+        if tree.focus.0 == submit.node {
+            self.next = enter();
+            self.waiting = Some(Wait::Entered);
+            self.stage = Stage::Inject;
+            return true;
+        }
+        submit.pressed = Some(false);
+        false
     }
-    let starting: Vec<&(u64, String)> = options.iter().filter(|(_, l)| l.to_lowercase().starts_with(&asked)).collect();
-    let listed = |shown: &[&(u64, String)]| {
-        let names: Vec<String> = shown.iter().take(20).map(|(_, l)| clipped(l).into_owned()).collect();
-        if names.is_empty() { "none were shown".to_owned() } else { names.join(", ") }
-    };
-    let (message, why) = match starting.as_slice() {
-        [(node, _)] => return Ok(*node),
-        [] => (
-            format!("{label} has no option \"{}\"", clipped(option)),
-            format!("not one of its options: {}", listed(&options.iter().collect::<Vec<_>>())),
-        ),
-        many => (
-            format!("\"{}\" starts {} options of {label}", clipped(option), many.len()),
-            format!("more than one option starts so; give more of its text: {}", listed(many)),
-        ),
-    };
-    Err(ToolError::validation(
-        format!("{message}; nothing after it was set"),
-        vec![FieldError::new(clipped(label), why)],
-    ))
 }

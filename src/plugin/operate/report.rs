@@ -16,70 +16,23 @@ const CHANGES_CHARS: usize = 600;
 impl Operation {
     /// The answer: what was done, as the window now shows it, and what else changed in it.
     pub(super) fn report(&self, after: Option<(&[Target], Vec<String>)>) -> ToolResult {
-        let Some((after, text)) = after else {
-            let what = match (&self.pressed, &self.secondary) {
-                (Some(p), Some(click)) => format!("Right-clicked {}", click.what(p, &self.title)),
-                (Some(p), None) => format!("Pressed \"{p}\" in {}", self.title),
-                (None, _) => format!("Set the fields in {}", self.title),
-            };
-            return ToolResult::message(format!("{what}; the window closed"));
-        };
+        let Some((after, text)) = after else { return self.closed() };
         // Matched by key (its label's), then by node: egui's automatic ids follow positions.
         let by_key: HashMap<&str, &Target> = after.iter().map(|t| (t.key.as_str(), t)).collect();
         let by_node: HashMap<u64, &Target> = after.iter().map(|t| (t.node, t)).collect();
         let now = |key: &str, node: u64| by_key.get(key).or_else(|| by_node.get(&node)).copied();
         let shown = |t: &Target| if t.kind == TargetKind::Password { masked(&t.value) } else { t.value.clone() };
         let mut menu = None;
-        let mut message = if let Some(label) = &self.pressed {
-            match &self.secondary {
-                Some(click) => {
-                    let (said, json) = click.said(label, &self.title, after);
-                    menu = json;
-                    said
-                }
-                None => format!("Pressed \"{label}\" in {}", self.title),
+        let mut message = match (&self.pressed, &self.secondary) {
+            (Some(label), Some(click)) => {
+                let (said, json) = click.said(label, &self.title, after);
+                menu = json;
+                said
             }
-        } else {
-            let parts: Vec<String> = self
-                .wrote
-                .iter()
-                .map(|w| match now(&w.key, w.node) {
-                    Some(t) if w.sensitive => format!("{} set ({})", w.label, masked(&t.value)),
-                    Some(t) if !same(&w.asked, &t.value) => {
-                        format!("{} shows {} (asked {})", w.label, t.value, clipped(&w.asked.to_string()))
-                    }
-                    Some(t) => format!("{} is {}", w.label, t.value),
-                    // Its request took effect in the pass it went into, which then closed it
-                    // (a menu item that closes its menu): what it showed there.
-                    None => match &w.glimpsed {
-                        Some(v) if w.sensitive => format!("{} set ({}); it is no longer shown", w.label, masked(v)),
-                        Some(v) if !same(&w.asked, v) => format!(
-                            "{} showed {} (asked {}); it is no longer shown",
-                            w.label,
-                            v,
-                            clipped(&w.asked.to_string())
-                        ),
-                        Some(v) => format!("{} is {v}; it is no longer shown", w.label),
-                        None => format!("{} is no longer shown", w.label),
-                    },
-                })
-                .collect();
-            let enter = match &self.submit {
-                Some(super::Submit { label, pressed: Some(true), .. }) => format!("; Enter pressed in {label}"),
-                Some(super::Submit { label, .. }) => {
-                    format!("; Enter not pressed: {label} did not take the keyboard focus")
-                }
-                None => String::new(),
-            };
-            format!("In {}: {}{enter}", self.title, parts.join("; "))
+            (Some(label), None) => format!("Pressed \"{label}\" in {}", self.title),
+            (None, _) => self.what_was_set(&now),
         };
-        let mut changed = self.changes(after, &now, &shown);
-        let new_lines = said_once(text.iter().filter(|l| !self.text.contains(l)).take(3).cloned().collect());
-        if !new_lines.is_empty() {
-            let shows = format!("shows \"{}\"", new_lines.join(" / "));
-            changed = if changed.is_empty() { shows } else { format!("{changed}; {shows}") };
-        }
-        let changed = clipped_to_owned(&changed, CHANGES_CHARS);
+        let changed = self.also_changed(after, &text, &now, &shown);
         if !changed.is_empty() {
             message.push_str(". Also changed: ");
             message.push_str(&changed);
@@ -99,6 +52,72 @@ impl Operation {
             None if fields.is_empty() => result,
             None => result.with_result(json!({ "fields": fields })),
         }
+    }
+
+    /// The answer when the window closed: what was done, and that.
+    fn closed(&self) -> ToolResult {
+        let what = match (&self.pressed, &self.secondary) {
+            (Some(p), Some(click)) => format!("Right-clicked {}", click.what(p, &self.title)),
+            (Some(p), None) => format!("Pressed \"{p}\" in {}", self.title),
+            (None, _) => format!("Set the fields in {}", self.title),
+        };
+        ToolResult::message(format!("{what}; the window closed"))
+    }
+
+    /// What an `edit_field` did: each field as the window shows it now (`now`: by key, then
+    /// node), or as it showed in the pass its request went into when it is gone since; and
+    /// whether Enter went in.
+    fn what_was_set<'a>(&self, now: &dyn Fn(&str, u64) -> Option<&'a Target>) -> String {
+        let parts: Vec<String> = self
+            .wrote
+            .iter()
+            .map(|w| match now(&w.key, w.node) {
+                Some(t) if w.sensitive => format!("{} set ({})", w.label, masked(&t.value)),
+                Some(t) if !same(&w.asked, &t.value) => {
+                    format!("{} shows {} (asked {})", w.label, t.value, clipped(&w.asked.to_string()))
+                }
+                Some(t) => format!("{} is {}", w.label, t.value),
+                // Its request took effect in the pass it went into, which then closed it (a
+                // menu item that closes its menu): what it showed there.
+                None => match &w.glimpsed {
+                    Some(v) if w.sensitive => format!("{} set ({}); it is no longer shown", w.label, masked(v)),
+                    Some(v) if !same(&w.asked, v) => format!(
+                        "{} showed {} (asked {}); it is no longer shown",
+                        w.label,
+                        v,
+                        clipped(&w.asked.to_string())
+                    ),
+                    Some(v) => format!("{} is {v}; it is no longer shown", w.label),
+                    None => format!("{} is no longer shown", w.label),
+                },
+            })
+            .collect();
+        let enter = match &self.submit {
+            Some(super::Submit { label, pressed: Some(true), .. }) => format!("; Enter pressed in {label}"),
+            Some(super::Submit { label, .. }) => {
+                format!("; Enter not pressed: {label} did not take the keyboard focus")
+            }
+            None => String::new(),
+        };
+        format!("In {}: {}{enter}", self.title, parts.join("; "))
+    }
+
+    /// What else changed: fields and controls (see [`Self::changes`]), then up to three new
+    /// text lines, clipped to [`CHANGES_CHARS`].
+    fn also_changed<'a>(
+        &self,
+        after: &'a [Target],
+        text: &[String],
+        now: &dyn Fn(&str, u64) -> Option<&'a Target>,
+        shown: &dyn Fn(&Target) -> Value,
+    ) -> String {
+        let mut changed = self.changes(after, now, shown);
+        let new_lines = said_once(text.iter().filter(|l| !self.text.contains(l)).take(3).cloned().collect());
+        if !new_lines.is_empty() {
+            let shows = format!("shows \"{}\"", new_lines.join(" / "));
+            changed = if changed.is_empty() { shows } else { format!("{changed}; {shows}") };
+        }
+        clipped_to_owned(&changed, CHANGES_CHARS)
     }
 
     /// What else changed in the window: fields' values, controls selected, opened, enabled or

@@ -80,7 +80,7 @@ pub(super) fn target(
         Err(miss) => miss,
     };
     if !matches!(miss, Miss::Unknown) {
-        return Err(super::press_refused(&miss, name, title, targets));
+        return Err(super::press::refused(&miss, name, title, targets));
     }
     let exact: Vec<&Clickable> = labels.iter().filter(|l| l.text == name).collect();
     let found = if exact.is_empty() {
@@ -91,7 +91,7 @@ pub(super) fn target(
     match found.as_slice() {
         [one] if one.disabled => Err(ToolError::disabled(title, [clipped(&one.text)])),
         [one] => Ok((one.node, one.text.clone())),
-        [] => Err(super::press_refused(&miss, name, title, targets)),
+        [] => Err(super::press::refused(&miss, name, title, targets)),
         many => Err(ToolError::validation(
             format!("\"{}\" is the text of {} lines in {title}; nothing was right-clicked", clipped(name), many.len()),
             vec![FieldError::new("control", "several text lines read so: name a control by its key instead")],
@@ -143,73 +143,81 @@ impl Click {
     pub(super) fn looked(&mut self, wait: Wait, tree: &TreeUpdate, after: &[Target], title: &str, label: &str) -> Next {
         let nodes: HashMap<NodeId, &Node> = tree.nodes.iter().map(|(id, n)| (*id, n)).collect();
         match wait {
-            Wait::Place { scrolled } => {
-                let pos = if self.background {
-                    let Some(pos) = background(&nodes, self.node) else {
-                        return Next::Failed(ToolError::new(
-                            ErrorCode::ActionNotAvailable,
-                            format!(
-                                "{title} shows no background of its own to right-click (a panel, a dialog, or a window its widgets fill): name a widget in it; nothing was right-clicked"
-                            ),
-                        ));
-                    };
-                    pos
-                } else {
-                    let Some(rect) = nodes.get(&NodeId(self.node)).and_then(|n| n.bounds()) else {
-                        return Next::Failed(ToolError::new(
-                            ErrorCode::ActionNotAvailable,
-                            format!("\"{}\" is no longer shown in {title}; nothing was right-clicked", clipped(label)),
-                        ));
-                    };
-                    // AccessKit's bounds are egui's points (the root's transform scales them).
-                    egui::pos2(f64::midpoint(rect.x0, rect.x1) as f32, f64::midpoint(rect.y0, rect.y1) as f32)
-                };
-                self.menus_before = menus(&nodes).collect();
-                self.moved = Some(pos);
-                // A background is not scrolled to: it is where the window is.
-                Next::Inject(
-                    vec![egui::Event::PointerMoved(pos)],
-                    Wait::Over { pos, scrolled: scrolled || self.background },
-                )
-            }
-            Wait::Over { pos, scrolled } => {
-                if self.hovered {
-                    let click = [true, false].map(|pressed| egui::Event::PointerButton {
-                        pos,
-                        button: egui::PointerButton::Secondary,
-                        pressed,
-                        modifiers: egui::Modifiers::NONE,
-                    });
-                    Next::Inject(click.into(), Wait::Menu { looks: MENU_LOOKS })
-                } else if !scrolled {
-                    // Scrolled away, or clipped: into view, as a person scrolls to it.
-                    Next::Inject(vec![event(self.node, Action::ScrollIntoView)], Wait::Scrolled)
-                } else {
-                    Next::Failed(ToolError::new(
-                        ErrorCode::ActionNotAvailable,
-                        format!(
-                            "{} cannot be right-clicked where it is drawn: something else is over it; nothing was right-clicked",
-                            self.what(label, title)
-                        ),
-                    ))
-                }
-            }
+            Wait::Place { scrolled } => self.place(&nodes, scrolled, title, label),
+            Wait::Over { pos, scrolled } => self.over(pos, scrolled, title, label),
             Wait::Scrolled => Next::Look(Wait::Place { scrolled: true }),
-            Wait::Menu { looks } => {
-                let own = nodes.get(&NodeId(self.node)).map(|n| n.children().to_vec()).unwrap_or_default();
-                let new: Vec<u64> = menus(&nodes).filter(|m| !self.menus_before.contains(m)).collect();
-                let menu = new.iter().find(|m| own.contains(&NodeId(**m))).or(new.first()).copied();
-                if let Some(menu) = menu {
-                    self.menu = Some((menu, own.contains(&NodeId(menu))));
-                    self.items = inside(&nodes, menu).filter(|n| after.iter().any(|t| t.node == *n)).collect();
-                }
-                // A popup is laid out unseen in the pass that opens it: its items come after.
-                if self.items.is_empty() && looks > 1 {
-                    return Next::Look(Wait::Menu { looks: looks - 1 });
-                }
-                Next::Done
-            }
+            Wait::Menu { looks } => self.find_menu(&nodes, after, looks),
         }
+    }
+
+    /// The look shows where the widget (or the window's background) is: the pointer goes there.
+    fn place(&mut self, nodes: &HashMap<NodeId, &Node>, scrolled: bool, title: &str, label: &str) -> Next {
+        let pos = if self.background {
+            let Some(pos) = background(nodes, self.node) else {
+                return Next::Failed(ToolError::new(
+                    ErrorCode::ActionNotAvailable,
+                    format!(
+                        "{title} shows no background of its own to right-click (a panel, a dialog, or a window its widgets fill): name a widget in it; nothing was right-clicked"
+                    ),
+                ));
+            };
+            pos
+        } else {
+            let Some(rect) = nodes.get(&NodeId(self.node)).and_then(|n| n.bounds()) else {
+                return Next::Failed(ToolError::new(
+                    ErrorCode::ActionNotAvailable,
+                    format!("\"{}\" is no longer shown in {title}; nothing was right-clicked", clipped(label)),
+                ));
+            };
+            // AccessKit's bounds are egui's points (the root's transform scales them).
+            egui::pos2(f64::midpoint(rect.x0, rect.x1) as f32, f64::midpoint(rect.y0, rect.y1) as f32)
+        };
+        self.menus_before = menus(nodes).collect();
+        self.moved = Some(pos);
+        // A background is not scrolled to: it is where the window is.
+        Next::Inject(vec![egui::Event::PointerMoved(pos)], Wait::Over { pos, scrolled: scrolled || self.background })
+    }
+
+    /// The pointer is at `pos`: the secondary button goes down and up there if egui saw the
+    /// widget under it; else it is scrolled into view once, and refused if still covered.
+    fn over(&self, pos: egui::Pos2, scrolled: bool, title: &str, label: &str) -> Next {
+        if self.hovered {
+            let click = [true, false].map(|pressed| egui::Event::PointerButton {
+                pos,
+                button: egui::PointerButton::Secondary,
+                pressed,
+                modifiers: egui::Modifiers::NONE,
+            });
+            Next::Inject(click.into(), Wait::Menu { looks: MENU_LOOKS })
+        } else if !scrolled {
+            // Scrolled away, or clipped: into view, as a person scrolls to it.
+            Next::Inject(vec![event(self.node, Action::ScrollIntoView)], Wait::Scrolled)
+        } else {
+            Next::Failed(ToolError::new(
+                ErrorCode::ActionNotAvailable,
+                format!(
+                    "{} cannot be right-clicked where it is drawn: something else is over it; nothing was right-clicked",
+                    self.what(label, title)
+                ),
+            ))
+        }
+    }
+
+    /// After the click: the menu it opened (its own first, else any new one) and its items
+    /// the window's targets hold, looking again while a new popup is still laid out unseen.
+    fn find_menu(&mut self, nodes: &HashMap<NodeId, &Node>, after: &[Target], looks: u8) -> Next {
+        let own = nodes.get(&NodeId(self.node)).map(|n| n.children().to_vec()).unwrap_or_default();
+        let new: Vec<u64> = menus(nodes).filter(|m| !self.menus_before.contains(m)).collect();
+        let menu = new.iter().find(|m| own.contains(&NodeId(**m))).or(new.first()).copied();
+        if let Some(menu) = menu {
+            self.menu = Some((menu, own.contains(&NodeId(menu))));
+            self.items = inside(nodes, menu).filter(|n| after.iter().any(|t| t.node == *n)).collect();
+        }
+        // A popup is laid out unseen in the pass that opens it: its items come after.
+        if self.items.is_empty() && looks > 1 {
+            return Next::Look(Wait::Menu { looks: looks - 1 });
+        }
+        Next::Done
     }
 
     /// Whether `node` is an item of the menu the click opened.
