@@ -151,21 +151,15 @@ impl WindowUi {
         let mut values = Map::new();
         // The first errors are named (the window's keys listed once), the rest counted: the
         // answer stays short whatever the request.
-        let (mut errors, mut unnamed, mut unknown) = (Vec::new(), 0_usize, false);
-        let mut error = |e: crate::protocol::FieldError| {
-            if errors.len() < crate::hub::MAX_NAMED_ERRORS {
-                errors.push(e);
-            } else {
-                unnamed += 1;
-            }
-        };
+        let mut errors = crate::hub::limits::NamedErrors::default();
+        let mut unknown = false;
         for (key, value) in &fields {
             let rule = rules.and_then(|r| r.0.iter().find(|e| e.key == *key));
             match rule.map(|r| r.check(value)) {
                 Some(Ok(checked)) => {
                     values.insert(key.clone(), checked);
                 }
-                Some(Err(e)) => error(crate::protocol::FieldError::new(clipped(key), e)),
+                Some(Err(e)) => errors.add(crate::protocol::FieldError::new(clipped(key), e)),
                 None => {
                     let why = if unknown {
                         "not a field".to_owned()
@@ -175,21 +169,17 @@ impl WindowUi {
                         format!("not a field; one of: {}", keys.join(", "))
                     };
                     unknown = true;
-                    error(crate::protocol::FieldError::new(clipped(key), why));
+                    errors.add(crate::protocol::FieldError::new(clipped(key), why));
                 }
             }
         }
         if errors.is_empty() {
             self.edits.multi = Some(Multi { call, values, written: Vec::new() });
         } else {
-            let n = errors.len() + unnamed;
+            let n = errors.named().len() + errors.unnamed();
             let message =
                 format!("Nothing was set: {n} of the fields {}", if n == 1 { "is invalid" } else { "are invalid" });
-            if unnamed > 0 {
-                let more = format!("{unnamed} more invalid or unknown fields not named here");
-                errors.push(crate::protocol::FieldError::new("fields", more));
-            }
-            call.fail(ToolError::validation(message, errors));
+            call.fail(ToolError::validation(message, errors.into_fields("fields", "invalid or unknown fields")));
         }
     }
 

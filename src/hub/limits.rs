@@ -64,24 +64,69 @@ pub fn check_arguments(
         return Err(ToolError::invalid_field("arguments", format!("at most {max} parameters")));
     }
     let properties = schema.get("properties").and_then(Value::as_object);
-    let mut broken = args.iter().filter_map(|(name, value)| {
+    let broken = args.iter().filter_map(|(name, value)| {
         check_one(name, value, properties.and_then(|p| p.get(name)), max_string)
             .map(|e| FieldError::new(clipped(name), e))
     });
-    let mut named: Vec<FieldError> = broken.by_ref().take(MAX_NAMED_ERRORS).collect();
-    let more = broken.count();
-    match named.as_slice() {
+    let mut errors = NamedErrors::default();
+    broken.for_each(|e| errors.add(e));
+    let more = errors.unnamed();
+    match errors.named() {
         [] => Ok(()),
         [one] => Err(ToolError::invalid_field(one.field.clone(), one.error.clone())),
         many => {
             let names: Vec<&str> = many.iter().map(|f| f.field.as_str()).collect();
             let and_more = if more > 0 { format!(", and {more} more") } else { String::new() };
             let message = format!("Rejected: {} are invalid{and_more}", names.join(", "));
-            if more > 0 {
-                named.push(FieldError::new("arguments", format!("{more} more invalid parameters not named here")));
-            }
-            Err(ToolError::validation(message, named))
+            Err(ToolError::validation(message, errors.into_fields("arguments", "invalid parameters")))
         }
+    }
+}
+
+/// A refusal's per-field errors, bounded: the first [`MAX_NAMED_ERRORS`] named, the rest
+/// counted, so that an answer stays short whatever the request.
+#[derive(Debug, Default)]
+pub(crate) struct NamedErrors {
+    named: Vec<FieldError>,
+    unnamed: usize,
+}
+
+impl NamedErrors {
+    /// One more error: named while there is room, else counted.
+    pub(crate) fn add(&mut self, e: FieldError) {
+        if self.named.len() < MAX_NAMED_ERRORS {
+            self.named.push(e);
+        } else {
+            self.unnamed += 1;
+        }
+    }
+
+    /// An error named whatever the bound (one about the call as a whole, not a field).
+    pub(crate) fn add_named(&mut self, e: FieldError) {
+        self.named.push(e);
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.named.is_empty() && self.unnamed == 0
+    }
+
+    /// Those named.
+    pub(crate) fn named(&self) -> &[FieldError] {
+        &self.named
+    }
+
+    /// How many were counted, not named.
+    pub(crate) fn unnamed(&self) -> usize {
+        self.unnamed
+    }
+
+    /// The errors for a refusal: those named, then, if some were only counted, an entry under
+    /// `field` saying how many more `what` (`"invalid parameters"`) it leaves unnamed.
+    pub(crate) fn into_fields(mut self, field: &str, what: &str) -> Vec<FieldError> {
+        if self.unnamed > 0 {
+            self.named.push(FieldError::new(field, format!("{} more {what} not named here", self.unnamed)));
+        }
+        self.named
     }
 }
 

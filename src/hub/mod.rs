@@ -75,7 +75,7 @@ mod call;
 mod chunked;
 pub(crate) mod decl;
 pub(crate) mod frame;
-mod limits;
+pub(crate) mod limits;
 pub(crate) mod phase;
 pub(crate) mod picture;
 mod record;

@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::check::{Miss, Set, check, find};
 use super::{Operation, Step, Submit, Wrote, request};
 use crate::hub::clipped;
+use crate::hub::limits::NamedErrors;
 use crate::plugin::observe::{Target, TargetKind};
 use crate::protocol::{EditArgs, FieldError, MAX_EDIT_FIELDS, ToolError};
 use egui::accesskit::Action;
@@ -116,27 +117,22 @@ impl Wrote {
     }
 }
 
-/// A refusal's per-field errors: the first [`crate::hub::MAX_NAMED_ERRORS`] named, the rest
-/// counted; the window's fields listed once, with the first unknown name.
+/// A refusal's per-field errors (bounded, [`NamedErrors`]), the window's fields listed once,
+/// with the first unknown name.
 #[derive(Default)]
 struct Errors {
-    named: Vec<FieldError>,
-    unnamed: usize,
+    errors: NamedErrors,
     unknown_listed: bool,
 }
 
 impl Errors {
     fn add(&mut self, e: FieldError) {
-        if self.named.len() < crate::hub::MAX_NAMED_ERRORS {
-            self.named.push(e);
-        } else {
-            self.unnamed += 1;
-        }
+        self.errors.add(e);
     }
 
     /// An error named whatever the bound (the one about `submit`).
     fn always(&mut self, e: FieldError) {
-        self.named.push(e);
+        self.errors.add_named(e);
     }
 
     /// `name` names no one field of the window.
@@ -150,20 +146,17 @@ impl Errors {
     }
 
     /// The refusal, if any error was found.
-    fn into_result(mut self, title: &str) -> Result<(), ToolError> {
-        if self.named.is_empty() {
+    fn into_result(self, title: &str) -> Result<(), ToolError> {
+        let errors = self.errors;
+        if errors.is_empty() {
             return Ok(());
         }
-        let and_more =
-            if self.unnamed > 0 { format!(" (and {} more not named here)", self.unnamed) } else { String::new() };
-        let message = match self.named.as_slice() {
+        let unnamed = errors.unnamed();
+        let and_more = if unnamed > 0 { format!(" (and {unnamed} more not named here)") } else { String::new() };
+        let message = match errors.named() {
             [only] if only.field == "submit" => format!("Nothing was set in {title}: {}", only.error),
             _ => format!("Nothing was set in {title}: fix the fields named{and_more}"),
         };
-        if self.unnamed > 0 {
-            let more = format!("{} more invalid or unknown fields not named here", self.unnamed);
-            self.named.push(FieldError::new("fields", more));
-        }
-        Err(ToolError::validation(message, self.named))
+        Err(ToolError::validation(message, errors.into_fields("fields", "invalid or unknown fields")))
     }
 }
