@@ -162,7 +162,7 @@ fn texts(w: &Window) -> Vec<String> {
 }
 
 /// The undescribed panel whose read holds `what`.
-fn panel_holding(h: &Harness<'_, Explorer>, what: &str) -> Window {
+fn panel_holding<S>(h: &Harness<'_, S>, what: &str) -> Window {
     let snapshot = h.snapshot();
     snapshot
         .state()
@@ -372,4 +372,32 @@ fn a_text_edit_its_hint_names_is_not_named_by_the_label_after_it() {
     );
     let w = h.window("ui-packages").expect("the window");
     assert!(texts(&w).iter().any(|t| t.contains("2/5 packages")), "the count is read as text: {:?}", texts(&w));
+}
+
+/// A panel of buttons only is titled by its first three, cut to 40 characters: the title is
+/// kept while those buttons show, though the last name in it is cut (it was lost at the second
+/// look, the cut name matching no button).
+#[test]
+fn a_panel_titled_by_long_button_names_keeps_its_title() {
+    let bridge = Bridge::builder().build();
+    let mut h = Harness::builder(&bridge).with_size([900.0, 400.0]).with_accessibility_check(false).build_ui_state(
+        |ui, (): &mut ()| {
+            egui::Panel::top("tools").show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    for name in ["Open the project folder", "Save everything now", "Export as HTML"] {
+                        let _ = ui.button(name);
+                    }
+                });
+            });
+        },
+        (),
+    );
+    h.run();
+    let first = panel_holding(&h, "Export as HTML");
+    assert_eq!(first.title, "Panel: Open the project folder, Save everything", "{first:?}");
+    for _ in 0..3 {
+        h.run();
+        h.call(&format!("{}__press", first.id), json!({"control": "export-as-html"})).expect("pressed");
+    }
+    assert_eq!(h.window(&first.id).expect("the panel").title, first.title);
 }

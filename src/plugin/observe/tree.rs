@@ -13,6 +13,8 @@ use super::widgets::{
 
 /// How a panel titled by its first text is titled: `Panel: Ready`.
 const PANEL_TITLED: &str = "Panel: ";
+/// The most characters of a panel's or dialog's first words its title takes.
+const PANEL_TITLE_CHARS: usize = 40;
 
 pub(super) struct Tree<'a> {
     pub(super) nodes: HashMap<NodeId, &'a Node>,
@@ -98,14 +100,22 @@ impl Tree<'_> {
         };
         let Some(kept) = self.panel_titles.get(&id.0) else {
             return match first_words.cloned().or_else(controls) {
-                Some(first) => format!("{PANEL_TITLED}{}", first.chars().take(40).collect::<String>()),
+                Some(first) => format!("{PANEL_TITLED}{}", first.chars().take(PANEL_TITLE_CHARS).collect::<String>()),
                 None => "Panel".to_owned(),
             };
         };
         let Some(words) = kept.strip_prefix(PANEL_TITLED) else { return kept.clone() };
-        // Its text, or the buttons it was titled by (a menu bar, a menu open in it or not).
-        let shown = content.text.iter().any(|t| t.contains(words))
-            || words.split(", ").all(|name| content.targets.iter().any(|t| t.label == name));
+        // Its text, or the buttons it was titled by (a menu bar, a menu open in it or not; the
+        // last name may be cut).
+        let names: Vec<&str> = words.split(", ").collect();
+        let button = |i: usize, name: &str| {
+            content
+                .targets
+                .iter()
+                .any(|t| if i + 1 == names.len() { t.label.starts_with(name) } else { t.label == name })
+        };
+        let shown =
+            content.text.iter().any(|t| t.contains(words)) || names.iter().enumerate().all(|(i, n)| button(i, n));
         if shown { kept.clone() } else { "Panel".to_owned() }
     }
 
@@ -123,7 +133,9 @@ impl Tree<'_> {
         let titled = !root && matches!(node.role(), Role::Window | Role::Dialog | Role::AlertDialog);
         let title = match (named.clone(), titled) {
             (Some(t), _) => t,
-            (None, true) => first_words.map_or_else(|| "Dialog".to_owned(), |t| t.chars().take(40).collect()),
+            (None, true) => {
+                first_words.map_or_else(|| "Dialog".to_owned(), |t| t.chars().take(PANEL_TITLE_CHARS).collect())
+            }
             (None, false) => self.panel_title(id, &content, first_words),
         };
         let summary = summary(&content, self.operable);
