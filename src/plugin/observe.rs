@@ -271,6 +271,11 @@ pub(crate) struct Observation {
     pub(crate) inside: Vec<(u64, Vec<Block>)>,
 }
 
+/// The nodes of one pass's tree, by id.
+pub(crate) fn node_map(tree: &TreeUpdate) -> HashMap<NodeId, &Node> {
+    tree.nodes.iter().map(|(id, n)| (*id, n)).collect()
+}
+
 /// Reads one pass's tree. A container is described when `containers` says so of its node or of
 /// any node inside it (the app's window, or a panel the app drew a described window into); a
 /// widget is described when `widgets` says so of it or of a node holding it.
@@ -282,7 +287,7 @@ pub(crate) fn observe(
     operable: bool,
     panel_titles: &HashMap<u64, String>,
 ) -> Observation {
-    let nodes: HashMap<NodeId, &Node> = update.nodes.iter().map(|(id, n)| (*id, n)).collect();
+    let nodes = node_map(update);
     let Some(root) = update.tree.as_ref().map(|t| t.root) else { return Observation::default() };
     let tree = Tree { nodes, described: &|id| containers(id) || widgets(id), operable, panel_titles };
     let mut top = Vec::new();

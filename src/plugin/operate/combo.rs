@@ -2,9 +2,7 @@
 //! found in the look after and clicked, and the popup closed again if egui left it open (it
 //! closes on a pointer click only, not on an accessibility click).
 
-use std::collections::HashMap;
-
-use egui::accesskit::{Action, Node, NodeId, Role, TreeUpdate};
+use egui::accesskit::{Action, NodeId, Role, TreeUpdate};
 
 use super::{Operation, Stage, Wait, event};
 use crate::hub::clipped;
@@ -44,7 +42,7 @@ impl Operation {
 /// The options shown in combo box `combo`'s open popup (none when it is closed), by node, read
 /// as the combo box's value is.
 fn options_of(tree: &TreeUpdate, combo: u64) -> Vec<(u64, String)> {
-    let nodes: HashMap<NodeId, &Node> = tree.nodes.iter().map(|(id, n)| (*id, n)).collect();
+    let nodes = crate::plugin::observe::node_map(tree);
     let mut options = Vec::new();
     let mut stack = vec![NodeId(combo)];
     while let Some(id) = stack.pop() {

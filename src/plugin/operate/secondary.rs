@@ -56,8 +56,8 @@ pub(super) struct Click {
     hovered: bool,
     /// The menus open before the click: the one it opened is not one of them.
     menus_before: Vec<u64>,
-    /// The menu that opened: its node, and whether it is the widget's own (its child).
-    menu: Option<(u64, bool)>,
+    /// Whether a menu opened, and then whether it is the widget's own (its child).
+    menu: Option<bool>,
     /// Its items' nodes, in the order drawn.
     items: Vec<u64>,
     /// Where egui had the person's pointer before the click moved it (`None`: not over the app).
@@ -141,7 +141,7 @@ impl Click {
 
     /// A look after the step under way (`wait`): the next step, or done.
     pub(super) fn looked(&mut self, wait: Wait, tree: &TreeUpdate, after: &[Target], title: &str, label: &str) -> Next {
-        let nodes: HashMap<NodeId, &Node> = tree.nodes.iter().map(|(id, n)| (*id, n)).collect();
+        let nodes = crate::plugin::observe::node_map(tree);
         match wait {
             Wait::Place { scrolled } => self.place(&nodes, scrolled, title, label),
             Wait::Over { pos, scrolled } => self.over(pos, scrolled, title, label),
@@ -210,7 +210,7 @@ impl Click {
         let new: Vec<u64> = menus(nodes).filter(|m| !self.menus_before.contains(m)).collect();
         let menu = new.iter().find(|m| own.contains(&NodeId(**m))).or(new.first()).copied();
         if let Some(menu) = menu {
-            self.menu = Some((menu, own.contains(&NodeId(menu))));
+            self.menu = Some(own.contains(&NodeId(menu)));
             self.items = inside(nodes, menu).filter(|n| after.iter().any(|t| t.node == *n)).collect();
         }
         // A popup is laid out unseen in the pass that opens it: its items come after.
@@ -230,7 +230,7 @@ impl Click {
     pub(super) fn said(&self, label: &str, title: &str, after: &[Target]) -> (String, Option<Value>) {
         let clicked = format!("Right-clicked {}", self.what(label, title));
         let label = if self.background { "background" } else { label };
-        let Some((_, own)) = self.menu else {
+        let Some(own) = self.menu else {
             return (format!("{clicked}; no menu opened"), None);
         };
         let whose = if own { "its menu" } else { "a menu" };
