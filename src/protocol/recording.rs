@@ -221,6 +221,17 @@ mod tests {
     use super::*;
     use crate::protocol::{ErrorCode, FieldError, FieldItem};
 
+    /// `redact` reads `edit_field`'s arguments by name: they are `EditArgs`'s, so that a
+    /// renamed parameter cannot slip a secret past it.
+    #[test]
+    fn redact_reads_edit_field_s_parameters_by_their_names() {
+        let schema = serde_json::to_value(schemars::schema_for!(crate::protocol::EditArgs)).unwrap();
+        let properties = schema["properties"].as_object().unwrap();
+        for name in ["field", "value", "fields"] {
+            assert!(properties.contains_key(name), "EditArgs has no {name}: {properties:?}");
+        }
+    }
+
     fn window() -> Window {
         let mut w: Window = serde_json::from_value(json!({
             "id": "login", "title": "Login", "modal": false, "ownerId": null, "version": 1, "summary": "", "blocks": []
