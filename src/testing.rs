@@ -165,13 +165,23 @@ impl<'a, State> Harness<'a, State> {
     /// client that left: never applied unless the app already took it).
     pub fn try_call(&mut self, tool: &str, args: impl Into<Value>) -> Option<Outcome> {
         let mut call = self.agent.send(tool, args);
-        for _ in 0..self.max_call_steps {
+        self.step_until_answered(&mut call).0
+    }
+
+    /// Steps the harness until `call` is answered, at most the harness's passes: its answer if
+    /// it came, and how many passes ran.
+    pub(crate) fn step_until_answered(&mut self, call: &mut AgentCall) -> (Option<Outcome>, usize) {
+        let mut passes = 0;
+        loop {
             if let Some(outcome) = call.try_outcome() {
-                return Some(outcome);
+                return (Some(outcome), passes);
+            }
+            if passes == self.max_call_steps {
+                return (None, passes);
             }
             self.kittest.step();
+            passes += 1;
         }
-        call.try_outcome()
     }
 
     /// Steps the harness until a call sent earlier with [`Agent::send`] is answered (so the
@@ -182,14 +192,8 @@ impl<'a, State> Harness<'a, State> {
     /// When the call is not answered within the harness's passes ([`MAX_STEPS`] unless
     /// [`with_max_call_steps`](HarnessBuilder::with_max_call_steps) says otherwise).
     pub fn finish(&mut self, mut call: AgentCall) -> Outcome {
-        for _ in 0..self.max_call_steps {
-            if let Some(outcome) = call.try_outcome() {
-                return outcome;
-            }
-            self.kittest.step();
-        }
-        let steps = self.max_call_steps;
-        call.try_outcome().unwrap_or_else(|| panic!("the call was not answered within {steps} passes"))
+        let (outcome, passes) = self.step_until_answered(&mut call);
+        outcome.unwrap_or_else(|| panic!("the call was not answered within {passes} passes"))
     }
 
     /// Steps the harness until something is published that the agent has not seen, and says

@@ -181,7 +181,10 @@ fn picture(shot: Shot) -> Result<Picture, ToolError> {
         let ratio = (MAX_VIEW_BYTES as f64 / png.len() as f64).sqrt() * 0.9;
         side = (side as f64 * ratio) as usize;
         if side < 16 {
-            return Err(ToolError::new(ErrorCode::ActionNotAvailable, "The window's picture does not fit in 1 MB"));
+            return Err(ToolError::new(
+                ErrorCode::ActionNotAvailable,
+                format!("The window's picture does not fit in {MAX_VIEW_BYTES} bytes"),
+            ));
         }
     }
 }

@@ -215,13 +215,7 @@ impl<'h, 'a, State> Replay<'h, 'a, State> {
                 a
             };
             let mut sent = harness.agent.send(&tool, Value::Object(args));
-            let mut outcome = sent.try_outcome();
-            let mut n = 0;
-            while outcome.is_none() && n < harness.max_call_steps {
-                harness.kittest.step();
-                n += 1;
-                outcome = sent.try_outcome();
-            }
+            let (outcome, n) = harness.step_until_answered(&mut sent);
             passes += n;
             let Some(replayed) = outcome else { return Err(ReplayError::Unanswered { line: step.line, tool }) };
             if !same_answer(&step.call.outcome, &replayed) {
