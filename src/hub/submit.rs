@@ -75,14 +75,17 @@ impl Hub {
         .through(class)
         .sent_by(client);
         let snapshot = self.snapshot();
-        // Seeded here, where the arguments are seen against the state the agent could read:
-        // a secret is known by the field or parameter it is for.
-        let seed = self.recorder.get().map(|r| r.seed(&call, &snapshot));
-        let call = Arc::new(call.recorded(seed));
-        let checked = snapshot.validate(&call).and_then(|()| match (snapshot.tool(tool), call.args.as_object()) {
+        let bounded = match (snapshot.tool(tool), call.args.as_object()) {
             (Some(spec), Some(args)) => check_arguments(&spec.input_schema, args, self.config.max_string_chars),
             _ => Ok(()),
-        });
+        };
+        // Seeded here, where the arguments are seen against the state the agent could read: a
+        // secret is known by the field or parameter it is for. A call past its arguments'
+        // bounds never reaches the app and is not recorded (its arguments may be as large as a
+        // request).
+        let seed = bounded.is_ok().then(|| self.recorder.get().map(|r| r.seed(&call, &snapshot))).flatten();
+        let call = Arc::new(call.recorded(seed));
+        let checked = snapshot.validate(&call).and(bounded);
         if let Err(e) = checked {
             call.reject(e);
             return None;

@@ -294,3 +294,27 @@ async fn calls_over_mcp_are_recorded_with_their_clients_names() {
     drop((alpha, beta));
     std::fs::remove_file(&path).unwrap();
 }
+
+/// A call refused for breaking its arguments' bounds (a string past the limit) never reaches
+/// the app and is not recorded: its arguments, as large as a request may be, are not copied
+/// into the file (they were, whole).
+#[test]
+fn a_call_past_its_arguments_bounds_is_not_recorded() {
+    let path = temp("bounds");
+    let bridge = Bridge::builder().record(&path).unwrap().build();
+    let mut h = harness(&bridge);
+    let long = "x".repeat(egui_mcp_bridge::limits::DEFAULT_MAX_STRING_CHARS + 1);
+    let e = h.call("login__edit_field", json!({"field": "name", "value": long})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::ValidationFailed, "{e:?}");
+    h.call("login__edit_field", json!({"field": "name", "value": "Ada"})).unwrap();
+    assert!(bridge.flush_recording(WAIT), "written");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        text.lines().count(),
+        2,
+        "the header and the one call that reached the app:\n{}",
+        &text[..text.len().min(300)]
+    );
+    assert!(!text.contains("xxxxxxxxxx"), "the refused call's argument is not in the file");
+    std::fs::remove_file(&path).unwrap();
+}
