@@ -14,140 +14,12 @@
 //! alone ([`WindowUi::agents`]: [`ForAgents::fields`](super::ForAgents::fields),
 //! [`ForAgents::action`](super::ForAgents::action)) stay for what fits no widget.
 
-use std::time::Duration;
-
+use super::mark::{Band, heading_height, mark_strength, mark_text, paint_mark, title_band};
 use super::places::Placed;
 use super::{WindowBuilder, WindowResponse, WindowUi};
 use crate::hub::AgentAction;
 
-/// How long a window stays marked after the agent's call that changed it (the last part fading).
-const MARK: Duration = Duration::from_secs(5);
-const FADE: Duration = Duration::from_millis(1500);
-pub(super) const AGENT_BLUE: egui::Color32 = egui::Color32::from_rgb(90, 160, 255);
-
 impl WindowBuilder {
-    /// The size the window opens with (egui's `Window::default_size`; default: what egui's own
-    /// `Window` opens with, the same contents taking the same room). In an OS window of its own,
-    /// its inner size (default 340 × 420 points, egui's default outer size; a dialog 300 × 120;
-    /// grown to hold its contents).
-    pub fn default_size(mut self, size: impl Into<egui::Vec2>) -> Self {
-        self.look.size = Some(size.into());
-        self
-    }
-
-    /// Whether the person can resize it (egui's `Window::resizable`; default: yes, a dialog no).
-    /// In an OS window of its own, whether that window can be resized.
-    pub fn resizable(mut self, resizable: bool) -> Self {
-        self.look.resizable = Some(resizable);
-        self
-    }
-
-    /// Whether the person can collapse it to its title bar (egui's `Window::collapsible`;
-    /// default: yes, a dialog no). Agents read a collapsed window all the same.
-    pub fn collapsible(mut self, collapsible: bool) -> Self {
-        self.look.collapsible = Some(collapsible);
-        self
-    }
-
-    /// Contents taller than the window scroll (egui's `Window::vscroll`).
-    pub fn vscroll(mut self, vscroll: bool) -> Self {
-        self.look.vscroll = Some(vscroll);
-        self
-    }
-
-    /// The width it opens with (egui's `Window::default_width`), its height from its contents.
-    pub fn default_width(mut self, width: f32) -> Self {
-        self.look.default_width = Some(width);
-        self
-    }
-
-    /// A size the person cannot change (egui's `Window::fixed_size`); an OS window of its own
-    /// gets it as its inner size, not resizable.
-    pub fn fixed_size(mut self, size: impl Into<egui::Vec2>) -> Self {
-        self.look.fixed_size = Some(size.into());
-        self
-    }
-
-    /// Keeps it at a corner or edge of the main window (egui's `Window::anchor`), instead of the
-    /// place the bridge picks: a Preferences dialog in the centre, a palette at the top right.
-    /// Inside the main window only.
-    pub fn anchor(mut self, align: egui::Align2, offset: impl Into<egui::Vec2>) -> Self {
-        self.look.anchor = Some((align, offset.into()));
-        self
-    }
-
-    /// Every other option of egui's `Window` (`default_height`, `min_width`, per-axis
-    /// `resizable([true, false])`, `hscroll`, `constrain(false)`, `fixed_pos`, `title_bar`,
-    /// `frame`…): `options` gets the `egui::Window` as the bridge set it up and returns it as the
-    /// app wants it. It runs last, after the bridge's choices and the options above, so the app's
-    /// word is the last, and an option can undo what the bridge does: `fixed_pos`, `current_pos`
-    /// and `anchor` replace the bridge's placement (where it covers the least, a dialog over its
-    /// owner; `default_pos` does not, as the bridge sets where a window opens); `constrain(false)` and `constrain_to` let it leave
-    /// what the app's panels leave free; `frame` replaces egui's window frame (the agent's mark is
-    /// painted over it all the same);
-    /// `order` a dialog's place above its owner; `id` the egui id its place is kept in;
-    /// `title_bar(false)` its close button (the `close` action stays for agents); `enabled(false)`
-    /// disables it for both (egui runs its contents in a disabled `ui`, so agents are offered
-    /// none of its widgets). Not run for an [`app_modal`](Self::app_modal) (an
-    /// `egui::Modal`) nor in an OS window of its own, where only [`resizable`](Self::resizable)
-    /// and [`fixed_size`](Self::fixed_size) apply.
-    ///
-    /// ```
-    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge
-    ///     .window("about")
-    ///     .title("About")
-    ///     .default_width(320.0)
-    ///     .with_window(|w| w.default_height(480.0).resizable([true, false]).hscroll(true))
-    ///     .ui(ui, |w, ui| w.label(ui, "about", "A demo"));
-    /// # });
-    /// ```
-    pub fn with_window(
-        mut self,
-        options: impl for<'a> Fn(egui::Window<'a>) -> egui::Window<'a> + Send + Sync + 'static,
-    ) -> Self {
-        self.look.window = Some(super::places::WindowOptions(std::sync::Arc::new(options)));
-        self
-    }
-
-    /// Whether the window has the bridge's "Own window" button, that lets the person move it
-    /// into an OS window of its own and back (default: the bridge's
-    /// [`BridgeBuilder::own_window_buttons`](crate::BridgeBuilder::own_window_buttons), off). The
-    /// button sits in a row above the contents, so turning it on moves them down by that row;
-    /// off, the window's contents are laid out where `egui::Window` puts them. A dialog never
-    /// has it (it goes where its owner is), nor a window when every window has its own
-    /// ([`BridgeBuilder::native_windows`](crate::BridgeBuilder::native_windows)). Turned off
-    /// while the window is in an OS window of its own, it moves back into the main window.
-    ///
-    /// ```
-    /// # let bridge = egui_mcp_bridge::Bridge::builder().build();
-    /// # egui::__run_test_ui(|ui| {
-    /// bridge.window("chart").title("Chart").own_window_button(true).ui(ui, |w, ui| w.label(ui, "chart", "…"));
-    /// # });
-    /// ```
-    pub fn own_window_button(mut self, on: bool) -> Self {
-        self.look.own_window_button = Some(on);
-        self
-    }
-
-    /// Gives the window a close button (and lets its OS window be closed; an
-    /// [`app_modal`](Self::app_modal) is closed by Escape or a click outside it, as egui's
-    /// `Modal`) and declares its
-    /// `close` action ("Close"): the person's close and the agent's call come back as one
-    /// [`Press`](crate::Press) in [`WindowResponse::close`], for the app to stop showing it (and
-    /// answer "closed") or to ask first (and answer what it did).
-    pub fn closable(self) -> Self {
-        self.closable_as(crate::hub::ActionSpec::new("Close"))
-    }
-
-    /// [`closable`](Self::closable), with the `close` action described by `spec` ("Close editor",
-    /// "asks first if there are unsaved changes").
-    pub fn closable_as(mut self, spec: crate::hub::ActionSpec) -> Self {
-        self.look.closable = Some(spec);
-        self
-    }
-
     /// Declares the window and shows it to the person, over `parent` (the app's root `ui`, after
     /// its panels: windows are placed in what they leave free), with `add_contents` drawing and
     /// declaring its contents at once ([`WindowUi::form`], [`WindowUi::button`] and
@@ -372,68 +244,93 @@ impl WindowBuilder {
         let look = self.look.clone();
         self.declare_window(|w| {
             if c.app_modal {
-                let modal = egui::Modal::new(c.placed.egui_id).show(ctx, |ui| {
-                    described(w, ui);
-                    if c.sized {
-                        ui.set_width(c.size.x);
-                    }
-                    ui.heading(w.decl.title.as_str());
-                    body(w, ui, &mut events.toggle)
-                });
-                events.rect = Some(modal.response.rect);
-                if let Some((text, strength)) = &c.mark {
-                    let style = ctx.global_style();
-                    let frame = egui::Frame::popup(&style);
-                    let band = Band {
-                        height: heading_height(ctx) + frame.total_margin().sum().y,
-                        right: 0.0,
-                        fill: style.visuals.window_fill,
-                        outside: false,
-                    };
-                    paint_mark(ctx, modal.response.layer_id, modal.response.rect, text, *strength, band);
-                }
-                // Escape or a click outside, as egui's modal closes: the person's close press.
-                events.closed = c.closable && modal.should_close();
-                return Some(modal.inner);
+                Some(show_modal(w, ctx, c, events, body))
+            } else {
+                show_window(w, &look, ctx, c, events, body)
             }
-            let mut open = true;
-            let mut window = egui::Window::new(w.decl.title.as_str()).id(c.placed.egui_id);
-            if c.sized {
-                window = window.default_size(c.size);
-            }
-            if let Some(area) = c.area {
-                window = window.constrain_to(area);
-            }
-            window = if c.placed.first { window.current_pos(c.placed.pos) } else { window.default_pos(c.placed.pos) };
-            if c.closable {
-                window = window.open(&mut open);
-            }
-            if c.dialog {
-                window = window.order(egui::Order::Foreground).collapsible(false).resizable(false);
-                if c.placed.became_top || !c.blocked {
-                    // The top of its chain: where the person answers it, whoever opened it.
-                    ctx.move_to_top(egui::LayerId::new(egui::Order::Foreground, c.placed.egui_id));
-                }
-            }
-            window = look.options(window);
-            let shown = window.show(ctx, |ui| {
-                described(w, ui);
-                body(w, ui, &mut events.toggle)
-            });
-            // Described even while collapsed, when egui runs no contents for it.
-            w.described.window_node = Some(c.placed.egui_id.value());
-            events.closed = !open;
-            shown.and_then(|r| {
-                events.rect = Some(r.response.rect);
-                if let Some((text, strength)) = &c.mark {
-                    paint_mark(ctx, r.response.layer_id, r.response.rect, text, *strength, title_band(ctx, c.closable));
-                }
-                r.inner
-            })
         })
     }
 }
 
+/// An app-level modal, as egui's `Modal`: its title as a heading, the mark over its top band,
+/// closed by Escape or a click outside when closable (the person's close press).
+fn show_modal<R>(
+    w: &mut WindowUi,
+    ctx: &egui::Context,
+    c: &Chrome,
+    events: &mut FrameEvents,
+    body: &mut impl FnMut(&mut WindowUi, &mut egui::Ui, &mut bool) -> R,
+) -> R {
+    let modal = egui::Modal::new(c.placed.egui_id).show(ctx, |ui| {
+        described(w, ui);
+        if c.sized {
+            ui.set_width(c.size.x);
+        }
+        ui.heading(w.decl.title.as_str());
+        body(w, ui, &mut events.toggle)
+    });
+    events.rect = Some(modal.response.rect);
+    if let Some((text, strength)) = &c.mark {
+        let style = ctx.global_style();
+        let frame = egui::Frame::popup(&style);
+        let band = Band {
+            height: heading_height(ctx) + frame.total_margin().sum().y,
+            right: 0.0,
+            fill: style.visuals.window_fill,
+            outside: false,
+        };
+        paint_mark(ctx, modal.response.layer_id, modal.response.rect, text, *strength, band);
+    }
+    // Escape or a click outside, as egui's modal closes: the person's close press.
+    events.closed = c.closable && modal.should_close();
+    modal.inner
+}
+
+/// An `egui::Window` with the app's options (`look`) and where the bridge places it; a dialog
+/// kept in front, at the top of its chain; the mark over its title bar.
+fn show_window<R>(
+    w: &mut WindowUi,
+    look: &super::places::Look,
+    ctx: &egui::Context,
+    c: &Chrome,
+    events: &mut FrameEvents,
+    body: &mut impl FnMut(&mut WindowUi, &mut egui::Ui, &mut bool) -> R,
+) -> Option<R> {
+    let mut open = true;
+    let mut window = egui::Window::new(w.decl.title.as_str()).id(c.placed.egui_id);
+    if c.sized {
+        window = window.default_size(c.size);
+    }
+    if let Some(area) = c.area {
+        window = window.constrain_to(area);
+    }
+    window = if c.placed.first { window.current_pos(c.placed.pos) } else { window.default_pos(c.placed.pos) };
+    if c.closable {
+        window = window.open(&mut open);
+    }
+    if c.dialog {
+        window = window.order(egui::Order::Foreground).collapsible(false).resizable(false);
+        if c.placed.became_top || !c.blocked {
+            // The top of its chain: where the person answers it, whoever opened it.
+            ctx.move_to_top(egui::LayerId::new(egui::Order::Foreground, c.placed.egui_id));
+        }
+    }
+    window = look.options(window);
+    let shown = window.show(ctx, |ui| {
+        described(w, ui);
+        body(w, ui, &mut events.toggle)
+    });
+    // Described even while collapsed, when egui runs no contents for it.
+    w.described.window_node = Some(c.placed.egui_id.value());
+    events.closed = !open;
+    shown.and_then(|r| {
+        events.rect = Some(r.response.rect);
+        if let Some((text, strength)) = &c.mark {
+            paint_mark(ctx, r.response.layer_id, r.response.rect, text, *strength, title_band(ctx, c.closable));
+        }
+        r.inner
+    })
+}
 /// How a window is shown in this pass: where, how big, what kind, how marked.
 struct Chrome {
     placed: Placed,
@@ -472,22 +369,6 @@ struct FrameEvents {
     rect: Option<egui::Rect>,
 }
 
-/// How strongly the agent's mark shows (1, fading to 0 over the last [`FADE`] of [`MARK`]);
-/// asks for the repaints of the fade.
-pub(super) fn mark_strength(ctx: &egui::Context, agent: Option<&AgentAction>) -> Option<f32> {
-    if agent?.waiting {
-        return Some(1.0); // shown until the app answers
-    }
-    let left = MARK.checked_sub(agent?.at.elapsed()).filter(|d| !d.is_zero())?;
-    if left > FADE {
-        ctx.request_repaint_after(left.saturating_sub(FADE));
-        Some(1.0)
-    } else {
-        ctx.request_repaint_after(Duration::from_millis(50));
-        Some(left.as_secs_f32() / FADE.as_secs_f32())
-    }
-}
-
 /// What a window says above its contents: that it waits for the dialog on top, and an agent's
 /// call waiting for the person's approval (Allow, Deny, and its countdown).
 pub(super) fn prompts(
@@ -502,15 +383,6 @@ pub(super) fn prompts(
     }
     if let Some(approval) = approval {
         super::approval::approval_prompt(ui, core, app_id, approval);
-    }
-}
-
-/// What the agent's mark says: its latest call that changed the window.
-pub(super) fn mark_text(a: &AgentAction) -> String {
-    match (a.waiting, a.ok) {
-        (true, _) => format!("Agent: {} (waiting)", a.title),
-        (false, true) => format!("Agent: {}", a.title),
-        (false, false) => format!("Agent: {} (refused)", a.title),
     }
 }
 
@@ -530,66 +402,6 @@ fn own_window_row(ui: &mut egui::Ui, placed: &Placed, toggle: &mut bool) -> Opti
         .inner
     });
     Some(row.inner)
-}
-
-/// Where the agent's mark goes over a window: its "Agent: …" line in a band along its top edge
-/// (its title bar) of `height`, right of which `right` points stay clear (its close button), on
-/// `fill`; its outline inside the window's edge, or `outside` the rect (a panel's contents,
-/// the outline then in the panel's margin, not over its contents).
-#[derive(Clone, Copy)]
-pub(super) struct Band {
-    pub height: f32,
-    pub right: f32,
-    pub fill: egui::Color32,
-    pub outside: bool,
-}
-
-/// The band of an `egui::Window`'s title bar (heading row and the window frame's margins), its
-/// close button kept clear when it has one.
-fn title_band(ctx: &egui::Context, closable: bool) -> Band {
-    let style = ctx.global_style();
-    let frame = egui::Frame::window(&style);
-    let heading = heading_height(ctx);
-    let margin = frame.total_margin();
-    Band {
-        height: heading + margin.sum().y,
-        right: if closable { heading + style.spacing.item_spacing.x } else { 0.0 },
-        fill: style.visuals.window_fill,
-        outside: false,
-    }
-}
-
-/// The height of a heading row (egui's title bar row).
-fn heading_height(ctx: &egui::Context) -> f32 {
-    let style = ctx.global_style();
-    ctx.fonts_mut(|f| f.row_height(&egui::TextStyle::Heading.resolve(&style)))
-}
-
-/// Paints the agent's mark over `rect` (a window, a panel), in its own `layer` after its
-/// contents: an outline along its edge and the "Agent: …" line at the right end of its top
-/// `band`. Painted over, it takes no room: nothing under the person's pointer moves when it
-/// shows or fades (a line inserted for a few seconds would move every row).
-pub(super) fn paint_mark(
-    ctx: &egui::Context,
-    layer: egui::LayerId,
-    rect: egui::Rect,
-    text: &str,
-    strength: f32,
-    band: Band,
-) {
-    let painter = ctx.layer_painter(layer);
-    let style = ctx.global_style();
-    let color = AGENT_BLUE.gamma_multiply(strength);
-    let corner = style.visuals.window_corner_radius;
-    let kind = if band.outside { egui::StrokeKind::Outside } else { egui::StrokeKind::Inside };
-    painter.rect_stroke(rect, corner, egui::Stroke::new(2.5, color), kind);
-    let galley = painter.layout_no_wrap(text.to_owned(), egui::TextStyle::Small.resolve(&style), color);
-    let inset = style.spacing.window_margin.rightf() + band.right;
-    let y = rect.top() + ((band.height - galley.size().y) / 2.0).max(3.0);
-    let pos = egui::pos2((rect.right() - inset - galley.size().x).max(rect.left() + 3.0), y);
-    let back = egui::Rect::from_min_size(pos, galley.size()).expand(2.0);
-    painter.rect_filled(back, 3.0, band.fill.gamma_multiply(strength));
-    painter.galley(pos, galley, color);
 }
 
 /// Tells the read view that the app described what `ui` holds (a window's contents), so the

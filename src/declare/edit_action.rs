@@ -148,38 +148,9 @@ impl WindowUi {
             return;
         }
         let rules = self.decl.kept.as_ref().and_then(|k| k.downcast_ref::<Rules>());
-        let mut values = Map::new();
-        // The first errors are named (the window's keys listed once), the rest counted: the
-        // answer stays short whatever the request.
-        let mut errors = crate::hub::limits::NamedErrors::default();
-        let mut unknown = false;
-        for (key, value) in &fields {
-            let rule = rules.and_then(|r| r.0.iter().find(|e| e.key == *key));
-            match rule.map(|r| r.check(value)) {
-                Some(Ok(checked)) => {
-                    values.insert(key.clone(), checked);
-                }
-                Some(Err(e)) => errors.add(crate::protocol::FieldError::new(clipped(key), e)),
-                None => {
-                    let why = if unknown {
-                        "not a field".to_owned()
-                    } else {
-                        let keys: Vec<&str> =
-                            rules.map(|r| r.0.iter().map(|e| e.key.as_str()).collect()).unwrap_or_default();
-                        format!("not a field; one of: {}", keys.join(", "))
-                    };
-                    unknown = true;
-                    errors.add(crate::protocol::FieldError::new(clipped(key), why));
-                }
-            }
-        }
-        if errors.is_empty() {
-            self.edits.multi = Some(Multi { call, values, written: Vec::new() });
-        } else {
-            let n = errors.named().len() + errors.unnamed();
-            let message =
-                format!("Nothing was set: {n} of the fields {}", if n == 1 { "is invalid" } else { "are invalid" });
-            call.fail(ToolError::validation(message, errors.into_fields("fields", "invalid or unknown fields")));
+        match checked_fields(rules, &fields) {
+            Ok(values) => self.edits.multi = Some(Multi { call, values, written: Vec::new() }),
+            Err(e) => call.fail(e),
         }
     }
 
@@ -292,4 +263,39 @@ fn listed_options(options: &[String], hints: &[String]) -> String {
         listed = format!("{listed} and {} more", options.len() - LISTED_OPTIONS);
     }
     listed
+}
+
+/// Several fields of one `edit_field`, checked by the rules of the window's last declaration:
+/// their values as the fields take them, or a refusal naming the first invalid ones (the
+/// window's keys listed once) and counting the rest.
+fn checked_fields(rules: Option<&Rules>, fields: &Map<String, Value>) -> Result<Map<String, Value>, ToolError> {
+    let mut values = Map::new();
+    let mut errors = crate::hub::limits::NamedErrors::default();
+    let mut unknown = false;
+    for (key, value) in fields {
+        let rule = rules.and_then(|r| r.0.iter().find(|e| e.key == *key));
+        match rule.map(|r| r.check(value)) {
+            Some(Ok(checked)) => {
+                values.insert(key.clone(), checked);
+            }
+            Some(Err(e)) => errors.add(FieldError::new(clipped(key), e)),
+            None => {
+                let why = if unknown {
+                    "not a field".to_owned()
+                } else {
+                    let keys: Vec<&str> =
+                        rules.map(|r| r.0.iter().map(|e| e.key.as_str()).collect()).unwrap_or_default();
+                    format!("not a field; one of: {}", keys.join(", "))
+                };
+                unknown = true;
+                errors.add(FieldError::new(clipped(key), why));
+            }
+        }
+    }
+    if errors.is_empty() {
+        return Ok(values);
+    }
+    let n = errors.named().len() + errors.unnamed();
+    let message = format!("Nothing was set: {n} of the fields {}", if n == 1 { "is invalid" } else { "are invalid" });
+    Err(ToolError::validation(message, errors.into_fields("fields", "invalid or unknown fields")))
 }

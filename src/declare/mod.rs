@@ -34,6 +34,7 @@ mod gate;
 mod input;
 mod list;
 mod lone;
+mod mark;
 mod menus;
 mod paged;
 mod panel;
@@ -46,6 +47,7 @@ mod table;
 mod tree;
 mod widgets;
 mod window;
+mod window_options;
 
 pub(crate) use activity::activity_ui;
 pub(crate) use approval::approval_prompt;

@@ -2,7 +2,8 @@
 //! or central panel, or a part of the main window that agents should see as a window of its
 //! own. The glue of `both.rs`, without a frame of its own.
 
-use super::both::{Band, mark_strength, mark_text, paint_mark, prompts};
+use super::both::prompts;
+use super::mark::{Band, mark_strength, mark_text, paint_mark};
 use super::{WindowBuilder, WindowResponse, WindowUi};
 
 impl WindowBuilder {

@@ -176,3 +176,15 @@ pub(super) fn names(targets: &[Target], control: bool) -> String {
         .collect();
     if keys.is_empty() { "none enabled now".to_owned() } else { keys.join(", ") }
 }
+
+/// The refusal of a `press` whose control names no one control.
+pub(super) fn press_refused(miss: &Miss, control: &str, title: &str, targets: &[Target]) -> ToolError {
+    let message = match miss {
+        Miss::Ambiguous(..) => format!(
+            "\"{}\" names more than one control in {title}: give the key of the one meant; nothing was pressed",
+            clipped(control)
+        ),
+        _ => format!("{title} has no control \"{}\"", clipped(control)),
+    };
+    ToolError::validation(message, vec![FieldError::new("control", miss.why(targets, true))])
+}

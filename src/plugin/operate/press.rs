@@ -5,7 +5,7 @@
 use egui::accesskit::Action;
 use serde::Deserialize;
 
-use super::check::{self, Miss, find};
+use super::check::{self, find};
 use super::{Operation, Step, Wait, request, secondary};
 use crate::hub::clipped;
 use crate::plugin::observe::{Clickable, Target};
@@ -55,23 +55,11 @@ pub(super) fn plan(
             vec![FieldError::new("control", format!("missing; its controls: {}", check::names(targets, true)))],
         ));
     };
-    let t = find(targets, control, true).map_err(|miss| refused(&miss, control, title, targets))?;
+    let t = find(targets, control, true).map_err(|miss| check::press_refused(&miss, control, title, targets))?;
     if t.disabled {
         return Err(ToolError::disabled(title, [clipped(&t.label)]));
     }
     op.pressed = Some(t.label.clone());
     op.steps.push_back(Step::Requests(vec![request(t.node, Action::Click, None)]));
     Ok(())
-}
-
-/// The refusal of a `press` whose control names no one control.
-pub(super) fn refused(miss: &Miss, control: &str, title: &str, targets: &[Target]) -> ToolError {
-    let message = match miss {
-        Miss::Ambiguous(..) => format!(
-            "\"{}\" names more than one control in {title}: give the key of the one meant; nothing was pressed",
-            clipped(control)
-        ),
-        _ => format!("{title} has no control \"{}\"", clipped(control)),
-    };
-    ToolError::validation(message, vec![FieldError::new("control", miss.why(targets, true))])
 }

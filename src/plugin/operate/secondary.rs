@@ -80,7 +80,7 @@ pub(super) fn target(
         Err(miss) => miss,
     };
     if !matches!(miss, Miss::Unknown) {
-        return Err(super::press::refused(&miss, name, title, targets));
+        return Err(super::check::press_refused(&miss, name, title, targets));
     }
     let exact: Vec<&Clickable> = labels.iter().filter(|l| l.text == name).collect();
     let found = if exact.is_empty() {
@@ -91,7 +91,7 @@ pub(super) fn target(
     match found.as_slice() {
         [one] if one.disabled => Err(ToolError::disabled(title, [clipped(&one.text)])),
         [one] => Ok((one.node, one.text.clone())),
-        [] => Err(super::press::refused(&miss, name, title, targets)),
+        [] => Err(super::check::press_refused(&miss, name, title, targets)),
         many => Err(ToolError::validation(
             format!("\"{}\" is the text of {} lines in {title}; nothing was right-clicked", clipped(name), many.len()),
             vec![FieldError::new("control", "several text lines read so: name a control by its key instead")],
