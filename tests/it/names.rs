@@ -131,32 +131,6 @@ fn explorer_window(h: &Harness<'_, Explorer>) -> Window {
     h.window("ui-explorer").unwrap_or_else(|| panic!("no ui-explorer in {}", h.snapshot().json()))
 }
 
-/// The fields as (label, value, key).
-fn fields(w: &Window) -> Vec<(String, Value, Option<String>)> {
-    w.blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Fields { items, .. } => {
-                Some(items.iter().map(|i| (i.label.clone(), i.value.clone(), i.key.clone())))
-            }
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
-/// Every control item of a window's lists.
-fn controls(w: &Window) -> Vec<Value> {
-    w.blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::List { items, .. } => Some(items.clone()),
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
 fn texts(w: &Window) -> Vec<String> {
     w.blocks.iter().filter_map(|b| if let Block::Text { text, .. } = b { Some(text.clone()) } else { None }).collect()
 }
@@ -179,10 +153,10 @@ fn a_text_edit_without_a_label_is_named_by_its_hint_and_no_glyph_is_read_anywher
     assert_no_glyph(&h);
     let w = explorer_window(&h);
     assert_eq!(w.title, "Explorer", "the title's glyph dropped");
-    let fields = fields(&w);
+    let fields = crate::common::field_items(&w);
     assert_eq!(fields[0], ("Search files...".to_owned(), json!(""), Some("search-files".to_owned())), "{fields:?}");
     assert_eq!(fields[1].0, "Export as", "{fields:?}");
-    let controls = controls(&w);
+    let controls = crate::common::controls(&w);
     let named: Vec<(String, String)> = controls
         .iter()
         .filter_map(|c| {
@@ -235,7 +209,7 @@ fn a_text_edit_without_a_label_is_named_by_its_hint_and_no_glyph_is_read_anywher
 }
 
 fn fields_of(h: &Harness<'_, Explorer>) -> Vec<(String, Value, Option<String>)> {
-    fields(&explorer_window(h))
+    crate::common::field_items(&explorer_window(h))
 }
 
 #[test]
@@ -352,7 +326,7 @@ fn a_text_edit_its_hint_names_is_not_named_by_the_label_after_it() {
     h.run();
     let field = |h: &Harness<'_, Packages>| {
         let w = h.window("ui-packages").unwrap_or_else(|| panic!("no ui-packages in {}", h.snapshot().json()));
-        let fields = fields(&w);
+        let fields = crate::common::field_items(&w);
         assert_eq!(fields.len(), 1, "{fields:?}");
         (fields[0].clone(), w.version)
     };

@@ -3,8 +3,9 @@
 //! described window: versions, modal chains, disabled widgets refused, per-field errors,
 //! passwords written and never read.
 
-use crate::read_view::{by_title, controls};
-use egui_mcp_bridge::protocol::{Block, MASK, Window};
+use crate::common::controls;
+use crate::read_view::by_title;
+use egui_mcp_bridge::protocol::MASK;
 use egui_mcp_bridge::testing::Harness;
 use egui_mcp_bridge::{Bridge, ErrorCode};
 use serde_json::{Value, json};
@@ -92,20 +93,6 @@ fn harness_of(bridge: &Bridge) -> Harness<'static, Prefs> {
     h
 }
 
-/// The fields as (label, value, key).
-fn fields(w: &Window) -> Vec<(String, Value, Option<String>)> {
-    w.blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Fields { items, .. } => {
-                Some(items.iter().map(|i| (i.label.clone(), i.value.clone(), i.key.clone())))
-            }
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
 fn error(outcome: egui_mcp_bridge::Outcome) -> egui_mcp_bridge::ToolError {
     outcome.expect_err("the call is refused")
 }
@@ -117,7 +104,7 @@ fn an_undescribed_window_reads_with_the_labels_a_person_sees() {
     assert!(w.undescribed && !w.read_only, "{w:?}");
     let key = |k: &str| Some(k.to_owned());
     assert_eq!(
-        fields(&w),
+        crate::common::field_items(&w),
         [
             ("Max files".to_owned(), json!(100), key("max-files")),
             ("Name".to_owned(), json!("files"), key("name")),
@@ -164,7 +151,7 @@ fn an_agent_sets_several_fields_in_one_call_and_the_window_shows_them() {
         (s.max_files, s.name.as_str(), s.hidden, s.mode.as_str(), s.sort.as_str()),
         (250, "Ada", true, "Safe", "Size")
     );
-    let values: Vec<Value> = fields(&after).into_iter().map(|f| f.1).take(4).collect();
+    let values: Vec<Value> = crate::common::field_items(&after).into_iter().map(|f| f.1).take(4).collect();
     assert_eq!(values, [json!(250), json!("Ada"), json!(true), json!("Safe")]);
     assert_eq!(
         result.result,
@@ -411,7 +398,11 @@ fn a_fields_key_is_never_taken_for_a_controls_label() {
 fn a_row_named_by_a_link_and_a_menus_items_are_read_and_operated() {
     let mut h = gallery_harness();
     let w = by_title(&h, "Gallery");
-    assert!(fields(&w).iter().any(|f| f.0 == "Text" && f.2.as_deref() == Some("text")), "{:?}", fields(&w));
+    assert!(
+        crate::common::field_items(&w).iter().any(|f| f.0 == "Text" && f.2.as_deref() == Some("text")),
+        "{:?}",
+        crate::common::field_items(&w)
+    );
     h.call("ui-gallery__edit_field", json!({"field": "text", "value": "hello"})).expect("typed");
     assert_eq!(h.kittest().state().text, "hello");
 

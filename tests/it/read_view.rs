@@ -74,18 +74,6 @@ fn fields(w: &Window) -> Vec<(String, Value, bool, bool)> {
         .collect()
 }
 
-/// Every control item of a window's lists.
-pub(crate) fn controls(w: &Window) -> Vec<Value> {
-    w.blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::List { items, .. } => Some(items.clone()),
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
 #[test]
 fn an_app_with_no_declarations_is_read_in_full_and_its_secrets_stay_masked() {
     let bridge = Bridge::builder().read_view(ReadView::ReadOnly).build();
@@ -103,7 +91,10 @@ fn an_app_with_no_declarations_is_read_in_full_and_its_secrets_stay_masked() {
             ("Log to file".to_owned(), json!(false), false, false),
         ]
     );
-    assert_eq!(controls(&settings), [json!({"button": "Disconnect", "disabled": true}), json!({"button": "Connect"})]);
+    assert_eq!(
+        crate::common::controls(&settings),
+        [json!({"button": "Disconnect", "disabled": true}), json!({"button": "Connect"})]
+    );
     let texts: Vec<&str> = settings
         .blocks
         .iter()
@@ -113,7 +104,7 @@ fn an_app_with_no_declarations_is_read_in_full_and_its_secrets_stay_masked() {
 
     let toolbar = by_title(&h, "Panel: Serial monitor");
     assert!(toolbar.read_only);
-    assert_eq!(controls(&toolbar), [json!({"button": "Open file"})]);
+    assert_eq!(crate::common::controls(&toolbar), [json!({"button": "Open file"})]);
 
     let json = h.snapshot().json().to_owned();
     assert!(!json.contains("hunter2"), "the password never leaves: {json}");
@@ -303,7 +294,7 @@ fn what_a_declared_window_holds_undescribed_is_read_after_its_own_blocks() {
     let window = h.window("counter").expect("declared");
     let ids: Vec<Option<&str>> = window.blocks.iter().map(Block::id).collect();
     assert_eq!(ids, [Some("f"), Some("undescribed-controls")], "{window:?}");
-    assert_eq!(controls(&window), [json!({"button": "Reset"})]);
+    assert_eq!(crate::common::controls(&window), [json!({"button": "Reset"})]);
     assert!(!window.read_only);
     h.run();
     h.run();

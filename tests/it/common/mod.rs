@@ -496,3 +496,31 @@ pub fn session_id(head: &str) -> String {
         })
         .unwrap_or_else(|| panic!("a session id in {head}"))
 }
+
+/// A read-view window's fields as (label, value, key).
+pub fn field_items(w: &egui_mcp_bridge::protocol::Window) -> Vec<(String, Value, Option<String>)> {
+    use egui_mcp_bridge::protocol::Block;
+    w.blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Fields { items, .. } => {
+                Some(items.iter().map(|i| (i.label.clone(), i.value.clone(), i.key.clone())))
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// Every control item of a window's lists.
+pub fn controls(w: &egui_mcp_bridge::protocol::Window) -> Vec<Value> {
+    use egui_mcp_bridge::protocol::Block;
+    w.blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::List { items, .. } => Some(items.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
