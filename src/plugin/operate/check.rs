@@ -142,12 +142,7 @@ pub(super) fn find<'a>(targets: &'a [Target], name: &str, control: bool) -> Resu
             Err(Miss::OtherKind)
         };
     }
-    let exact: Vec<&Target> = targets.iter().filter(of_kind).filter(|t| t.label == name).collect();
-    let matches = if exact.is_empty() {
-        targets.iter().filter(of_kind).filter(|t| t.label.eq_ignore_ascii_case(name.trim())).collect()
-    } else {
-        exact
-    };
+    let matches = named(targets.iter().filter(of_kind), name, |t| &t.label);
     // Of several with the label, the enabled ones count (a disabled one takes nothing now, and
     // carries no key to tell them apart by); several enabled ones are not guessed between.
     let enabled: Vec<&Target> = matches.iter().copied().filter(|t| !t.disabled).collect();
@@ -187,4 +182,18 @@ pub(super) fn press_refused(miss: &Miss, control: &str, title: &str, targets: &[
         _ => format!("{title} has no control \"{}\"", clipped(control)),
     };
     ToolError::validation(message, vec![FieldError::new("control", miss.why(targets, true))])
+}
+
+/// The items `name` names by their text (`text`): those of that very text, else those of that
+/// text in any case, the name trimmed (as a person types it).
+pub(super) fn named<'a, T>(
+    items: impl Iterator<Item = &'a T> + Clone,
+    name: &str,
+    text: impl Fn(&T) -> &str,
+) -> Vec<&'a T> {
+    let exact: Vec<&T> = items.clone().filter(|i| text(i) == name).collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    items.filter(|i| text(i).eq_ignore_ascii_case(name.trim())).collect()
 }

@@ -82,12 +82,7 @@ pub(super) fn target(
     if !matches!(miss, Miss::Unknown) {
         return Err(super::check::press_refused(&miss, name, title, targets));
     }
-    let exact: Vec<&Clickable> = labels.iter().filter(|l| l.text == name).collect();
-    let found = if exact.is_empty() {
-        labels.iter().filter(|l| l.text.eq_ignore_ascii_case(name.trim())).collect()
-    } else {
-        exact
-    };
+    let found = super::check::named(labels.iter(), name, |l| &l.text);
     match found.as_slice() {
         [one] if one.disabled => Err(ToolError::disabled(title, [clipped(&one.text)])),
         [one] => Ok((one.node, one.text.clone())),
