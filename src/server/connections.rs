@@ -44,7 +44,7 @@ pub const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The revisions of the windows and of the tool list a connection was last told about.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Revisions {
+pub(crate) struct Revisions {
     windows: u64,
     tools: u64,
 }
@@ -131,24 +131,37 @@ impl Connections {
 
     /// Registers a legacy session (call inside the server's runtime).
     pub fn add_session(&self, peer: Peer<RoleServer>) -> u64 {
-        self.add(Destination::Session(peer), false)
+        self.add(Destination::Session(peer), false, None)
     }
 
-    /// Registers a `subscriptions/listen` stream (call inside the server's runtime).
-    pub fn add_listener(&self, sink: SubscriptionSink) -> u64 {
-        self.add(Destination::Listener(sink), true)
+    /// What the state is at now, for a stream acknowledged before it is registered.
+    pub fn revisions_now(&self) -> Revisions {
+        Revisions::of(&self.state.borrow())
     }
 
-    fn add(&self, destination: Destination, subscribed: bool) -> u64 {
+    /// Registers a `subscriptions/listen` stream (call inside the server's runtime), told of
+    /// every change since `since` (the state when it was acknowledged: rmcp acknowledges a
+    /// stream before the server registers it, and a change published in between would be lost).
+    pub fn add_listener(&self, sink: SubscriptionSink, since: Option<Revisions>) -> u64 {
+        self.add(Destination::Listener(sink), true, since)
+    }
+
+    fn add(&self, destination: Destination, subscribed: bool, since: Option<Revisions>) -> u64 {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let now = Revisions::of(&self.state.borrow());
+        let told = since.unwrap_or(now);
         let target = Arc::new(Target {
             destination,
-            told: tokio::sync::Mutex::new(Revisions::of(&self.state.borrow())),
+            told: tokio::sync::Mutex::new(told),
             subscribed: AtomicBool::new(subscribed),
             closed: AtomicBool::new(false),
             wake: Notify::new(),
         });
         self.targets.lock().insert(id, Arc::clone(&target));
+        if told != now {
+            // Changed since it was acknowledged: told at once.
+            target.wake.notify_one();
+        }
         let (registry, state) = (Arc::clone(&self.targets), self.state.clone());
         tokio::spawn(async move {
             loop {

@@ -12,6 +12,7 @@ use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
 use super::bridge_tools::{self, Dispatch, READ_WINDOWS};
+use super::connections::Revisions;
 use super::result::call_result;
 use super::serving::Serving;
 use super::view_window::{self, VIEW_WINDOW};
@@ -31,6 +32,9 @@ pub(crate) struct BridgeHandler {
     serving: Arc<Serving>,
     /// This connection's `subscriptions/listen` streams (2026-07-28), while open.
     listeners: Arc<parking_lot::Mutex<Vec<u64>>>,
+    /// The state when each `subscriptions/listen` stream was accepted, oldest first, until the
+    /// stream is registered (rmcp acknowledges it in between): at most [`LISTENS_ACCEPTED`].
+    accepted: Arc<parking_lot::Mutex<std::collections::VecDeque<Revisions>>>,
     /// Who this connection's calls come from, for what connections share (the calls the app
     /// keeps to answer later).
     client: ClientId,
@@ -44,6 +48,7 @@ impl BridgeHandler {
             profile: Arc::new(OnceLock::new()),
             serving,
             listeners: Arc::default(),
+            accepted: Arc::default(),
             client: ClientId::fresh(),
         }
     }
@@ -103,6 +108,10 @@ impl BridgeHandler {
 }
 
 /// The longest a result waits for the notifications its call caused to be written.
+/// The most `subscriptions/listen` streams of one connection accepted and not yet registered
+/// that are remembered (a client asks for one or two).
+const LISTENS_ACCEPTED: usize = 8;
+
 const NOTIFY_BEFORE_RESULT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The single resource's listing entry.
@@ -201,11 +210,19 @@ impl ServerHandler for BridgeHandler {
             .resource_subscriptions
             .as_ref()
             .map(|uris| uris.iter().filter(|u| *u == WINDOWS_URI).cloned().collect());
+        // Noted before rmcp acknowledges the stream: what it publishes before `listen` runs is
+        // then told too.
+        let mut pending = self.accepted.lock();
+        if pending.len() == LISTENS_ACCEPTED {
+            pending.pop_front();
+        }
+        pending.push_back(self.shared.connections.revisions_now());
         Some(accepted)
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let id = self.shared.connections.add_listener(context.sink().clone());
+        let since = self.accepted.lock().pop_front();
+        let id = self.shared.connections.add_listener(context.sink().clone(), since);
         self.listeners.lock().push(id);
         context.cancelled().await;
         self.listeners.lock().retain(|l| *l != id);
